@@ -1,0 +1,96 @@
+#!/usr/bin/env node
+import { realpathSync } from "node:fs";
+/**
+ * The pos-sync command line: picks the command, runs it, and turns every failure into one clear
+ * line on standard error and the exit code of the design's contract.
+ */
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import type { Command, CommandIo } from "./commands/command.js";
+import { simulateCommand } from "./commands/simulate.js";
+import { EXIT, PosSyncError, UsageError } from "./errors.js";
+
+const COMMANDS: readonly Command[] = [simulateCommand];
+
+function version(): string {
+  const require = createRequire(import.meta.url);
+  const manifest = require("../package.json") as { version: string };
+  return manifest.version;
+}
+
+function mainHelp(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  const lines = COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
+  return [
+    "Usage: pos-sync <command> [options]",
+    "",
+    "Replicates the Point-of-Sale Data Read API into a local SQLite database.",
+    "",
+    "Commands:",
+    ...lines,
+    "",
+    "Run pos-sync <command> --help for a command's options.",
+    "",
+  ].join("\n");
+}
+
+function findCommand(name: string): Command {
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command)
+    throw new UsageError(`unknown command ${JSON.stringify(name)} (see pos-sync --help)`);
+  return command;
+}
+
+/** Runs the CLI with the given arguments (without node and the script) and returns the exit code. */
+export async function main(argv: string[], io: CommandIo): Promise<number> {
+  try {
+    const [first, ...rest] = argv;
+    if (first === undefined || first === "--help" || first === "-h" || first === "help") {
+      const target = first === "help" ? rest[0] : undefined;
+      io.stdout.write(target ? findCommand(target).help : mainHelp());
+      return first === undefined ? EXIT.usage : EXIT.ok;
+    }
+    if (first === "--version" || first === "-v") {
+      io.stdout.write(`${version()}\n`);
+      return EXIT.ok;
+    }
+    const command = findCommand(first);
+    if (rest.includes("--help") || rest.includes("-h")) {
+      io.stdout.write(command.help);
+      return EXIT.ok;
+    }
+    return await command.run(rest, io);
+  } catch (error) {
+    return reportFailure(error, io);
+  }
+}
+
+function reportFailure(error: unknown, io: CommandIo): number {
+  const debug = io.env.LOG_LEVEL === "debug" || io.env.LOG_LEVEL === "trace";
+  if (error instanceof PosSyncError) {
+    io.stderr.write(`pos-sync: ${error.message}\n`);
+    if (debug && error.stack) io.stderr.write(`${error.stack}\n`);
+    return error.exitCode;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  io.stderr.write(`pos-sync: unexpected error: ${message.split("\n")[0]}\n`);
+  if (debug && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
+  return EXIT.incomplete;
+}
+
+function isEntryPoint(): boolean {
+  const script = process.argv[1];
+  if (!script) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  const io: CommandIo = { stdout: process.stdout, stderr: process.stderr, env: process.env };
+  main(process.argv.slice(2), io).then((code) => {
+    process.exitCode = code;
+  });
+}

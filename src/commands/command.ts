@@ -1,0 +1,35 @@
+/** The shape of a CLI command, and flag parsing that turns every mistake into a UsageError. */
+import { type ParseArgsConfig, parseArgs } from "node:util";
+import { UsageError } from "../errors.js";
+
+export interface CommandIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface Command {
+  name: string;
+  /** One line for the command list. */
+  summary: string;
+  /** Full help text: usage line and flags. */
+  help: string;
+  /** Runs the command; resolves to the process exit code. */
+  run(argv: string[], io: CommandIo): Promise<number>;
+}
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+
+/** Strict parsing: unknown flags, missing values and stray arguments are usage errors. */
+export function parseFlags<T extends Options>(argv: string[], options: T, command: string) {
+  try {
+    return parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    // node:util puts hints on further lines; the CLI promises one line.
+    const message = (error instanceof Error ? error.message : String(error)).replace(
+      /\s*\n\s*/g,
+      " ",
+    );
+    throw new UsageError(`${command}: ${message} (see pos-sync ${command} --help)`);
+  }
+}

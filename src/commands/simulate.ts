@@ -1,0 +1,196 @@
+/** `pos-sync simulate`: serves the POS API simulator on loopback and prints its API keys. */
+import { today } from "../dates.js";
+import { createLogger, isLogLevel } from "../log.js";
+import { CATALOG_KINDS } from "../simulator/dataset.js";
+import type { FaultSettings } from "../simulator/faults.js";
+import { startSimulator } from "../simulator/server.js";
+import { choiceFlag, dayFlag, fractionFlag, integerFlag, rangeFlag } from "./args.js";
+import { type Command, type CommandIo, parseFlags } from "./command.js";
+
+const OPTIONS = {
+  port: { type: "string" },
+  seed: { type: "string" },
+  locations: { type: "string" },
+  days: { type: "string" },
+  today: { type: "string" },
+  "orders-per-day": { type: "string" },
+  "auth-scheme": { type: "string" },
+  latency: { type: "string" },
+  "error-rate": { type: "string" },
+  "rate-limit-rate": { type: "string" },
+  "retry-after": { type: "string" },
+  "retry-after-seconds": { type: "string" },
+  "drop-rate": { type: "string" },
+  "slow-rate": { type: "string" },
+  "slow-ms": { type: "string" },
+  "malformed-rate": { type: "string" },
+  descending: { type: "boolean" },
+  "live-orders": { type: "string" },
+  "past-end": { type: "string" },
+  "total-count-skew": { type: "string" },
+  "late-updates-every": { type: "string" },
+  "path-report": { type: "string" },
+  "path-payment-methods": { type: "string" },
+  "path-taxes": { type: "string" },
+  "path-health": { type: "string" },
+} as const;
+
+const HELP = `Usage: pos-sync simulate [options]
+
+Serves a simulator of the Point-of-Sale Data Read API on 127.0.0.1 with seeded, deterministic
+restaurant data, and prints its base address and one API key per location.
+
+Data:
+  --port N                 port to listen on (default 8080; 0 picks a free one)
+  --seed N                 seed of the generated data (default 1)
+  --locations N            locations, one API key each (default 1)
+  --days N                 days of data ending today (default 30)
+  --today YYYY-MM-DD       last day of data; its session is still open (default: today, UTC)
+  --orders-per-day MIN-MAX orders per full day (default 50-200)
+  --auth-scheme NAME       expect "authorization: NAME <key>" instead of the bare key
+
+A hostile world (rates are shares of API requests, from 0 to 1):
+  --latency MS             delay every response
+  --error-rate R           answer 5xx
+  --rate-limit-rate R      answer 429 with Retry-After
+  --retry-after FORM       seconds (default) or http-date
+  --retry-after-seconds N  Retry-After value (default 1)
+  --drop-rate R            close the connection abruptly (before headers or mid-body)
+  --slow-rate R            delay a response by --slow-ms more
+  --slow-ms MS
+  --malformed-rate R       share of records served malformed (always the same ones)
+  --descending             list newest first
+  --live-orders N          add N new orders to today on each orders list request covering today
+  --past-end MODE          a page past the last: empty (default), not-found or bad-request
+  --total-count-skew N     add N to meta.totalCount (a server that lies)
+  --late-updates-every S   every S seconds, update a few recent orders and hide or restore
+                           catalog items
+
+Paths the spec does not show (defaults as pos-sync expects them):
+  --path-report P          default /v1/reports/{id}
+  --path-payment-methods P default /v1/catalog/payment-methods/
+  --path-taxes P           default /v1/catalog/taxes/
+  --path-health P          default /health
+`;
+
+function faultSettings(values: ReturnType<typeof parse>): Partial<FaultSettings> {
+  const settings: Partial<FaultSettings> = {};
+  const assign = <K extends keyof FaultSettings>(key: K, value: FaultSettings[K] | undefined) => {
+    if (value !== undefined) settings[key] = value;
+  };
+  assign("latencyMs", integerFlag(values.latency, "latency", { min: 0, max: 600_000 }));
+  assign("serverErrorRate", fractionFlag(values["error-rate"], "error-rate"));
+  assign("rateLimitRate", fractionFlag(values["rate-limit-rate"], "rate-limit-rate"));
+  assign(
+    "retryAfterForm",
+    choiceFlag(values["retry-after"], "retry-after", ["seconds", "http-date"] as const),
+  );
+  assign(
+    "retryAfterSeconds",
+    integerFlag(values["retry-after-seconds"], "retry-after-seconds", { min: 0, max: 3600 }),
+  );
+  assign("dropRate", fractionFlag(values["drop-rate"], "drop-rate"));
+  assign("slowRate", fractionFlag(values["slow-rate"], "slow-rate"));
+  assign("slowMs", integerFlag(values["slow-ms"], "slow-ms", { min: 0, max: 600_000 }));
+  assign("malformedRate", fractionFlag(values["malformed-rate"], "malformed-rate"));
+  assign("descending", values.descending);
+  assign(
+    "liveOrdersPerRequest",
+    integerFlag(values["live-orders"], "live-orders", { min: 0, max: 1000 }),
+  );
+  assign(
+    "pastEnd",
+    choiceFlag(values["past-end"], "past-end", ["empty", "not-found", "bad-request"] as const),
+  );
+  assign("totalCountSkew", integerFlag(values["total-count-skew"], "total-count-skew"));
+  return settings;
+}
+
+function parse(argv: string[]) {
+  return parseFlags(argv, OPTIONS, "simulate");
+}
+
+function waitForSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    process.once("SIGINT", () => resolve("SIGINT"));
+    process.once("SIGTERM", () => resolve("SIGTERM"));
+  });
+}
+
+async function run(argv: string[], io: CommandIo): Promise<number> {
+  const values = parse(argv);
+  const level = io.env.LOG_LEVEL ?? "info";
+  const logger = createLogger({ level: isLogLevel(level) ? level : "info" });
+  const paths = {
+    ...(values["path-report"] === undefined ? {} : { report: values["path-report"] }),
+    ...(values["path-payment-methods"] === undefined
+      ? {}
+      : { paymentMethods: values["path-payment-methods"] }),
+    ...(values["path-taxes"] === undefined ? {} : { taxes: values["path-taxes"] }),
+    ...(values["path-health"] === undefined ? {} : { health: values["path-health"] }),
+  };
+  const lateUpdatesEvery = integerFlag(values["late-updates-every"], "late-updates-every", {
+    min: 1,
+    max: 86_400,
+  });
+  const simulator = await startSimulator({
+    port: integerFlag(values.port, "port", { min: 0, max: 65_535 }) ?? 8080,
+    seed: integerFlag(values.seed, "seed", { min: 0, max: 2 ** 31 - 1 }) ?? 1,
+    locations: integerFlag(values.locations, "locations", { min: 1, max: 1000 }) ?? 1,
+    days: integerFlag(values.days, "days", { min: 1, max: 20_000 }) ?? 30,
+    today: dayFlag(values.today, "today") ?? today(),
+    ordersPerDay: rangeFlag(values["orders-per-day"], "orders-per-day") ?? [50, 200],
+    authScheme: values["auth-scheme"] ?? "",
+    paths,
+    faults: faultSettings(values),
+    logger,
+  });
+
+  const { dataset } = simulator;
+  const out = (line = "") => io.stdout.write(`${line}\n`);
+  out(`POS API simulator listening on ${simulator.url}`);
+  out(
+    `data: ${dataset.locations.length} location(s), ${dataset.firstDay} to ${dataset.today}, seed ${dataset.seed}`,
+  );
+  out();
+  for (const location of dataset.locations) {
+    out(`  ${location.location.name}  location ${location.location.id}`);
+    out(`    API key: ${location.apiKey}`);
+  }
+  out();
+  out("To sync it:");
+  out(`  export POS_API_URL=${simulator.url}`);
+  out(`  export POS_API_KEYS=${simulator.keys.join(",")}`);
+  if (values["auth-scheme"]) out(`  export POS_AUTH_SCHEME=${values["auth-scheme"]}`);
+  out();
+  out("Stop with Ctrl-C.");
+
+  let catalogHidden = false;
+  const churn = () => {
+    const updates = dataset.applyLateUpdates(3);
+    if (catalogHidden) dataset.restoreCatalogItems();
+    else
+      for (const location of dataset.locations)
+        dataset.hideCatalogItems(location, CATALOG_KINDS, 1);
+    catalogHidden = !catalogHidden;
+    logger.info(
+      { lateUpdates: updates.length, catalogHidden },
+      "changed recent orders and the catalog",
+    );
+  };
+  const timer =
+    lateUpdatesEvery === undefined ? undefined : setInterval(churn, lateUpdatesEvery * 1000);
+
+  const signal = await waitForSignal();
+  if (timer) clearInterval(timer);
+  await simulator.close();
+  logger.info({ signal }, "simulator stopped");
+  return 0;
+}
+
+export const simulateCommand: Command = {
+  name: "simulate",
+  summary: "serve the POS API simulator on 127.0.0.1 and print its API keys",
+  help: HELP,
+  run,
+};

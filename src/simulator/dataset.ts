@@ -1,0 +1,517 @@
+/**
+ * The simulator's data: N locations over D days ending on `today`. Sessions are generated on
+ * demand from the seed and cached; mutations (late updates, live orders, catalog churn) are kept
+ * as overlays on top, so the dataset can stand for millions of orders in little memory and still
+ * answer every query consistently.
+ */
+import type {
+  Category,
+  Device,
+  Modifier,
+  Order,
+  PaymentMethod,
+  Product,
+  Report,
+  Tax,
+} from "../api/schemas.js";
+import { dayFromEpoch, epochDayOnOrAfter, epochDayOnOrBefore, toEpochDay } from "../dates.js";
+import { formatLocal, localDayOf, localEpochDay, localMidnight, parseInstant } from "./clock.js";
+import { decodeRecordId } from "./ids.js";
+import { buildLocation, type SimLocation } from "./location.js";
+import { LruCache } from "./lru.js";
+import { orderTotals, repriceItem, settlePayments } from "./order-totals.js";
+import { Random } from "./random.js";
+import { buildReport } from "./report.js";
+import {
+  generateOrder,
+  generateSessionOrders,
+  type SessionHeader,
+  type SessionPlan,
+  sessionHeader,
+} from "./session.js";
+
+export interface DatasetOptions {
+  seed: number;
+  locations: number;
+  days: number;
+  /** The last day of data (YYYY-MM-DD); its session is still open, so it has no report yet. */
+  today: string;
+  ordersPerDay: readonly [number, number];
+  /** Wall clock for late updates; tests may pin it. */
+  now?: () => number;
+  /** Sessions kept generated in memory. */
+  sessionCacheSize?: number;
+}
+
+export interface Session {
+  header: SessionHeader;
+  /** Every order of the session, late updates and live orders included, by creation time. */
+  orders: Order[];
+  report: Report | null;
+}
+
+export interface DayRange {
+  since?: string;
+  until?: string;
+}
+
+export interface ListRequest extends DayRange {
+  index: number;
+  size: number;
+  descending: boolean;
+}
+
+export interface ListResult<T> {
+  records: T[];
+  totalCount: number;
+}
+
+export type CatalogKind =
+  | "products"
+  | "categories"
+  | "modifiers"
+  | "paymentMethods"
+  | "taxes"
+  | "devices";
+
+export const CATALOG_KINDS: readonly CatalogKind[] = [
+  "products",
+  "categories",
+  "modifiers",
+  "paymentMethods",
+  "taxes",
+  "devices",
+];
+
+export type LateUpdateKind = "cancel" | "requantify" | "drop-item";
+
+export interface LateUpdate {
+  locationIndex: number;
+  orderId: string;
+  kind: LateUpdateKind;
+}
+
+function byCreatedAt(
+  a: { createdAt: string; id: string },
+  b: { createdAt: string; id: string },
+): number {
+  return (
+    parseInstant(a.createdAt) - parseInstant(b.createdAt) ||
+    (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+  );
+}
+
+export class Dataset {
+  readonly seed: number;
+  readonly locations: readonly SimLocation[];
+  readonly firstDay: string;
+  readonly today: string;
+  private readonly plan: SessionPlan;
+  private readonly now: () => number;
+  private readonly sessions: LruCache<string, Session>;
+  private readonly bucketCounts = new Map<string, number>();
+  private readonly orderOverrides = new Map<string, Order>();
+  private readonly liveOrders = new Map<string, Order[]>();
+  private readonly reportUpdatedAt = new Map<string, number>();
+  private readonly hidden = new Set<string>();
+  private readonly locationByKey: Map<string, SimLocation>;
+  private mutationCount = 0;
+
+  constructor(options: DatasetOptions) {
+    if (options.locations < 1) throw new RangeError("locations must be at least 1");
+    if (options.days < 1) throw new RangeError("days must be at least 1");
+    const [minOrders, maxOrders] = options.ordersPerDay;
+    if (minOrders < 0 || maxOrders < minOrders || maxOrders > 60_000) {
+      throw new RangeError("ordersPerDay must be [min, max] with 0 <= min <= max <= 60000");
+    }
+    this.seed = options.seed;
+    this.today = options.today;
+    const todayEpochDay = toEpochDay(options.today);
+    const firstEpochDay = todayEpochDay - options.days + 1;
+    this.firstDay = dayFromEpoch(firstEpochDay);
+    this.plan = {
+      seed: options.seed,
+      firstEpochDay,
+      todayEpochDay,
+      ordersPerDay: options.ordersPerDay,
+    };
+    this.now = options.now ?? Date.now;
+    this.sessions = new LruCache(options.sessionCacheSize ?? 96);
+    this.locations = Array.from({ length: options.locations }, (_, i) =>
+      buildLocation(options.seed, i),
+    );
+    this.locationByKey = new Map(this.locations.map((l) => [l.apiKey, l]));
+  }
+
+  locationForKey(apiKey: string): SimLocation | undefined {
+    return this.locationByKey.get(apiKey);
+  }
+
+  // --- sessions ---
+
+  private hasSession(epochDay: number): boolean {
+    return epochDay >= this.plan.firstEpochDay && epochDay <= this.plan.todayEpochDay;
+  }
+
+  private sessionKey(locationIndex: number, epochDay: number): string {
+    return `${locationIndex}:${epochDay}`;
+  }
+
+  session(location: SimLocation, epochDay: number): Session | undefined {
+    if (!this.hasSession(epochDay)) return undefined;
+    const key = this.sessionKey(location.index, epochDay);
+    const cached = this.sessions.get(key);
+    if (cached) return cached;
+    const header = sessionHeader(this.plan, location, epochDay);
+    const generated = generateSessionOrders(this.seed, location, header);
+    const orders = [...generated, ...(this.liveOrders.get(key) ?? [])].map(
+      (order) => this.orderOverrides.get(order.id) ?? order,
+    );
+    const report = header.open
+      ? null
+      : buildReport(location, header, orders, this.reportUpdatedAt.get(header.reportId));
+    const session = { header, orders, report };
+    this.sessions.set(key, session);
+    return session;
+  }
+
+  private forgetSession(locationIndex: number, epochDay: number): void {
+    this.sessions.delete(this.sessionKey(locationIndex, epochDay));
+    for (const day of [epochDay, epochDay + 1]) {
+      this.bucketCounts.delete(`${locationIndex}:orders:${day}`);
+      this.bucketCounts.delete(`${locationIndex}:reports:${day}`);
+    }
+  }
+
+  // --- day buckets: records whose createdAt falls on a local calendar day ---
+
+  /** Orders created on a local day: that day's session and the previous one's late tail. */
+  ordersCreatedOn(location: SimLocation, epochDay: number): Order[] {
+    const day = dayFromEpoch(epochDay);
+    const orders: Order[] = [];
+    for (const sessionDay of [epochDay - 1, epochDay]) {
+      for (const order of this.session(location, sessionDay)?.orders ?? []) {
+        if (localDayOf(order.createdAt) === day) orders.push(order);
+      }
+    }
+    return orders.sort(byCreatedAt);
+  }
+
+  reportsCreatedOn(location: SimLocation, epochDay: number): Report[] {
+    const day = dayFromEpoch(epochDay);
+    const reports: Report[] = [];
+    for (const sessionDay of [epochDay - 1, epochDay]) {
+      const report = this.session(location, sessionDay)?.report;
+      if (report && localDayOf(report.createdAt) === day) reports.push(report);
+    }
+    return reports.sort(byCreatedAt);
+  }
+
+  private reportCountOn(location: SimLocation, epochDay: number): number {
+    // Report times are in the session header: no need to generate any order.
+    let count = 0;
+    for (const sessionDay of [epochDay - 1, epochDay]) {
+      if (!this.hasSession(sessionDay)) continue;
+      const header = sessionHeader(this.plan, location, sessionDay);
+      const createdOn = localEpochDay(header.reportCreatedAtMs, location.offsetMinutes);
+      if (!header.open && createdOn === epochDay) count++;
+    }
+    return count;
+  }
+
+  private bucketCount(
+    location: SimLocation,
+    stream: "orders" | "reports",
+    epochDay: number,
+  ): number {
+    const key = `${location.index}:${stream}:${epochDay}`;
+    let count = this.bucketCounts.get(key);
+    if (count === undefined) {
+      count =
+        stream === "orders"
+          ? this.ordersCreatedOn(location, epochDay).length
+          : this.reportCountOn(location, epochDay);
+      this.bucketCounts.set(key, count);
+    }
+    return count;
+  }
+
+  /** The epoch days a since/until range covers within the data, in the requested order. */
+  private daysIn(range: DayRange, descending: boolean): number[] {
+    const first = Math.max(
+      this.plan.firstEpochDay,
+      range.since ? epochDayOnOrAfter(range.since) : -Infinity,
+    );
+    const last = Math.min(
+      this.plan.todayEpochDay,
+      range.until ? epochDayOnOrBefore(range.until) : Infinity,
+    );
+    const days: number[] = [];
+    for (let d = first; d <= last; d++) days.push(d);
+    return descending ? days.reverse() : days;
+  }
+
+  /** One page across consecutive day buckets, generating only the buckets the page touches. */
+  private pageAcrossDays<T>(
+    request: ListRequest,
+    count: (epochDay: number) => number,
+    records: (epochDay: number) => T[],
+  ): ListResult<T> {
+    const days = this.daysIn(request, request.descending);
+    const counts = days.map(count);
+    const totalCount = counts.reduce((sum, c) => sum + c, 0);
+    const start = request.index * request.size;
+    const end = start + request.size;
+    const page: T[] = [];
+    let position = 0;
+    for (const [i, day] of days.entries()) {
+      const bucketSize = counts[i] ?? 0;
+      if (position + bucketSize > start && position < end) {
+        const bucket = records(day);
+        if (request.descending) bucket.reverse();
+        page.push(...bucket.slice(Math.max(0, start - position), end - position));
+      }
+      position += bucketSize;
+      if (position >= end) break;
+    }
+    return { records: page, totalCount };
+  }
+
+  listOrders(
+    location: SimLocation,
+    request: ListRequest & { reportId?: string },
+  ): ListResult<Order> {
+    if (request.reportId !== undefined)
+      return this.listOrdersOfReport(location, request, request.reportId);
+    return this.pageAcrossDays(
+      request,
+      (day) => this.bucketCount(location, "orders", day),
+      (day) => this.ordersCreatedOn(location, day),
+    );
+  }
+
+  private listOrdersOfReport(
+    location: SimLocation,
+    request: ListRequest,
+    reportId: string,
+  ): ListResult<Order> {
+    const address = decodeRecordId(this.seed, reportId);
+    const session =
+      address?.kind === "report" && address.locationIndex === location.index
+        ? this.session(location, address.sessionEpochDay)
+        : undefined;
+    const inRange = (order: Order) => {
+      const day = localDayOf(order.createdAt);
+      return (!request.since || day >= request.since) && (!request.until || day <= request.until);
+    };
+    const matching = (session?.orders ?? []).filter(inRange).sort(byCreatedAt);
+    if (request.descending) matching.reverse();
+    const start = request.index * request.size;
+    return { records: matching.slice(start, start + request.size), totalCount: matching.length };
+  }
+
+  listReports(location: SimLocation, request: ListRequest): ListResult<Report> {
+    return this.pageAcrossDays(
+      request,
+      (day) => this.bucketCount(location, "reports", day),
+      (day) => this.reportsCreatedOn(location, day),
+    );
+  }
+
+  order(location: SimLocation, id: string): Order | undefined {
+    const address = decodeRecordId(this.seed, id);
+    if (address?.kind !== "order" || address.locationIndex !== location.index) return undefined;
+    return this.session(location, address.sessionEpochDay)?.orders.find(
+      (o) => o.id === id.toLowerCase(),
+    );
+  }
+
+  report(location: SimLocation, id: string): Report | undefined {
+    const address = decodeRecordId(this.seed, id);
+    if (address?.kind !== "report" || address.locationIndex !== location.index) return undefined;
+    return this.session(location, address.sessionEpochDay)?.report ?? undefined;
+  }
+
+  // --- catalog, location and devices ---
+
+  private visible<T extends { id: string }>(location: SimLocation, items: readonly T[]): T[] {
+    return items.filter((item) => !this.hidden.has(`${location.index}:${item.id}`));
+  }
+
+  products(location: SimLocation): Product[] {
+    return this.visible(location, location.catalog.products);
+  }
+
+  categories(location: SimLocation): Category[] {
+    return this.visible(location, location.catalog.categories);
+  }
+
+  modifiers(location: SimLocation): Modifier[] {
+    return this.visible(location, location.catalog.modifiers);
+  }
+
+  paymentMethods(location: SimLocation): PaymentMethod[] {
+    return this.visible(location, location.catalog.paymentMethods);
+  }
+
+  taxes(location: SimLocation): Tax[] {
+    return this.visible(location, location.catalog.taxes);
+  }
+
+  devices(location: SimLocation): Device[] {
+    return this.visible(location, location.devices);
+  }
+
+  catalogItems(location: SimLocation, kind: CatalogKind): { id: string }[] {
+    return kind === "devices" ? location.devices : location.catalog[kind];
+  }
+
+  // --- ground truth, for tests and tools ---
+
+  *sessionsOf(location: SimLocation): Generator<Session> {
+    for (let day = this.plan.firstEpochDay; day <= this.plan.todayEpochDay; day++) {
+      const session = this.session(location, day);
+      if (session) yield session;
+    }
+  }
+
+  *allOrders(location: SimLocation): Generator<Order> {
+    for (const session of this.sessionsOf(location)) yield* session.orders;
+  }
+
+  *allReports(location: SimLocation): Generator<Report> {
+    for (const session of this.sessionsOf(location)) if (session.report) yield session.report;
+  }
+
+  // --- mutations ---
+
+  private mutationRandom(): Random {
+    this.mutationCount++;
+    return new Random(this.seed, `mutation:${this.mutationCount}`);
+  }
+
+  /** Appends new orders to today's open session, created after every order it already has. */
+  addLiveOrders(location: SimLocation, count: number): Order[] {
+    const epochDay = this.plan.todayEpochDay;
+    const session = this.session(location, epochDay);
+    if (!session) return [];
+    const key = this.sessionKey(location.index, epochDay);
+    const live = this.liveOrders.get(key) ?? [];
+    const endOfDay = localMidnight(epochDay + 1, location.offsetMinutes) - 1000;
+    let lastCreated = Math.max(
+      session.header.startedAtMs,
+      ...session.orders.map((o) => parseInstant(o.createdAt)),
+    );
+    const random = this.mutationRandom();
+    const added: Order[] = [];
+    for (let i = 0; i < count; i++) {
+      const createdAtMs = lastCreated + random.int(5, 60) * 1000;
+      if (createdAtMs > endOfDay) break;
+      const sequence = session.orders.length + added.length + 1;
+      added.push(
+        generateOrder(
+          { seed: this.seed, location, header: session.header },
+          random,
+          sequence,
+          createdAtMs,
+        ),
+      );
+      lastCreated = createdAtMs;
+    }
+    this.liveOrders.set(key, [...live, ...added]);
+    this.forgetSession(location.index, epochDay);
+    return added;
+  }
+
+  /**
+   * Changes `count` orders of closed sessions within the last `maxDaysBack` days, as a POS does
+   * when a ticket is cancelled or corrected after the fact: new `updatedAt`, totals and payments
+   * recomputed, and the session's report recomputed with them.
+   */
+  applyLateUpdates(count: number, maxDaysBack = 3): LateUpdate[] {
+    const random = this.mutationRandom();
+    const firstDay = Math.max(this.plan.firstEpochDay, this.plan.todayEpochDay - maxDaysBack);
+    const lastDay = this.plan.todayEpochDay - 1;
+    if (lastDay < firstDay) return [];
+    const updates: LateUpdate[] = [];
+    for (let i = 0; i < count; i++) {
+      const location = random.pick(this.locations);
+      const epochDay = random.int(firstDay, lastDay);
+      const session = this.session(location, epochDay);
+      const candidates = session?.orders.filter((o) => !o.isCanceled) ?? [];
+      if (!session || candidates.length === 0) continue;
+      const original = random.pick(candidates);
+      const kind = random.pick<LateUpdateKind>(
+        original.items.length > 1
+          ? ["cancel", "requantify", "drop-item"]
+          : ["cancel", "requantify"],
+      );
+      const updatedAtMs = Math.max(this.now(), parseInstant(original.updatedAt) + 60_000);
+      const updated = applyLateUpdate(
+        original,
+        kind,
+        random,
+        formatLocal(updatedAtMs, location.offsetMinutes),
+      );
+      this.orderOverrides.set(updated.id, updated);
+      const reportUpdatedAt = Math.max(
+        updatedAtMs,
+        this.reportUpdatedAt.get(session.header.reportId) ?? 0,
+      );
+      this.reportUpdatedAt.set(session.header.reportId, reportUpdatedAt);
+      this.forgetSession(location.index, epochDay);
+      updates.push({ locationIndex: location.index, orderId: updated.id, kind });
+    }
+    return updates;
+  }
+
+  /** Hides `count` items of each given kind from one location's lists, as a back office does
+   * when it deletes them. */
+  hideCatalogItems(location: SimLocation, kinds: readonly CatalogKind[], count = 1): string[] {
+    const random = this.mutationRandom();
+    const hiddenNow: string[] = [];
+    for (const kind of kinds) {
+      const candidates = this.visible(location, this.catalogItems(location, kind));
+      for (const item of random.shuffle(candidates).slice(0, count)) {
+        this.hidden.add(`${location.index}:${item.id}`);
+        hiddenNow.push(item.id);
+      }
+    }
+    return hiddenNow;
+  }
+
+  /** Brings every hidden catalog item back. */
+  restoreCatalogItems(): void {
+    this.hidden.clear();
+  }
+}
+
+function applyLateUpdate(
+  original: Order,
+  kind: LateUpdateKind,
+  random: Random,
+  updatedAt: string,
+): Order {
+  const order: Order = structuredClone(original);
+  order.updatedAt = updatedAt;
+  if (kind === "cancel") {
+    order.isCanceled = true;
+    order.cancelReason = "Cancelled after closing";
+    return order;
+  }
+  if (kind === "drop-item") {
+    order.items.splice(random.int(0, order.items.length - 1), 1);
+  } else {
+    const index = order.items.findIndex((item) => item.weight === null && !item.isCanceled);
+    const item = order.items[index];
+    if (item) order.items[index] = repriceItem({ ...item, quantity: item.quantity + 1 });
+  }
+  Object.assign(order, orderTotals(order.items));
+  const methods = order.payments.map((p) => ({
+    id: p.paymentCatalogId,
+    name: p.paymentName,
+    enabled: true,
+  }));
+  if (order.payments.length > 0) order.payments = settlePayments(order.total, methods.slice(0, 1));
+  return order;
+}

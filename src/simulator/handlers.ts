@@ -1,0 +1,184 @@
+/** What each operation answers, given the caller's location. HTTP plumbing lives in server.ts. */
+import type { Dataset } from "./dataset.js";
+import { listEnvelope } from "./envelope.js";
+import type { FaultController } from "./faults.js";
+import type { SimLocation } from "./location.js";
+import { type MalformableKind, malform } from "./malformed.js";
+import type { Route } from "./operations.js";
+import {
+  InvalidParameter,
+  isUuid,
+  type ListParameters,
+  parseDevicesParameter,
+  parseListParameters,
+} from "./query.js";
+import type { RequestStats } from "./stats.js";
+
+export interface HandlerContext {
+  dataset: Dataset;
+  faults: FaultController;
+  stats: RequestStats;
+  location: SimLocation;
+  url: URL;
+  route: Route;
+}
+
+export interface HandlerResult {
+  status: number;
+  body: unknown;
+}
+
+export function errorBody(
+  error: string,
+  message: string,
+  parameter?: string,
+): Record<string, string> {
+  return parameter === undefined ? { error, message } : { error, message, parameter };
+}
+
+function ok(body: unknown): HandlerResult {
+  return { status: 200, body };
+}
+
+function notFound(what: string): HandlerResult {
+  return { status: 404, body: errorBody("not_found", `${what} not found`) };
+}
+
+/** Serves records, some malformed when the fault settings ask for it. */
+function present<T extends { id: string }>(
+  context: HandlerContext,
+  records: T[],
+  kind: MalformableKind,
+): unknown[] {
+  return records.map((record) => {
+    if (!context.faults.isMalformed(record.id)) return record;
+    context.stats.fault("malformed");
+    return malform(record, kind);
+  });
+}
+
+function coversToday(params: ListParameters, today: string): boolean {
+  return (
+    (params.since === undefined || params.since <= today) &&
+    (params.until === undefined || params.until >= today)
+  );
+}
+
+function listPage<T extends { id: string }>(
+  context: HandlerContext,
+  params: ListParameters,
+  result: { records: T[]; totalCount: number },
+  kind: MalformableKind,
+): HandlerResult {
+  const settings = context.faults.current;
+  const pastEnd = params.index > 0 && params.index * params.size >= result.totalCount;
+  if (pastEnd && settings.pastEnd === "not-found") {
+    return { status: 404, body: errorBody("not_found", `page ${params.index} does not exist`) };
+  }
+  if (pastEnd && settings.pastEnd === "bad-request") {
+    return {
+      status: 400,
+      body: errorBody("invalid_parameter", `index ${params.index} is past the last page`, "index"),
+    };
+  }
+  const reportedTotalCount = Math.max(0, result.totalCount + settings.totalCountSkew);
+  return ok(
+    listEnvelope(context.url, present(context, result.records, kind), {
+      index: params.index,
+      size: params.size,
+      totalCount: result.totalCount,
+      reportedTotalCount,
+    }),
+  );
+}
+
+function listOrders(context: HandlerContext): HandlerResult {
+  const { dataset, faults, location } = context;
+  const params = parseListParameters(context.url.searchParams, true);
+  const live = faults.current.liveOrdersPerRequest;
+  if (live > 0 && coversToday(params, dataset.today)) dataset.addLiveOrders(location, live);
+  const result = dataset.listOrders(location, { ...params, descending: faults.current.descending });
+  return listPage(context, params, result, "order");
+}
+
+function listReports(context: HandlerContext): HandlerResult {
+  const params = parseListParameters(context.url.searchParams, false);
+  const result = context.dataset.listReports(context.location, {
+    ...params,
+    descending: context.faults.current.descending,
+  });
+  return listPage(context, params, result, "report");
+}
+
+function requireUuid(id: string | undefined): string {
+  if (id === undefined || !isUuid(id))
+    throw new InvalidParameter("id", `id must be a uuid, got ${JSON.stringify(id)}`);
+  return id;
+}
+
+function getOrder(context: HandlerContext): HandlerResult {
+  const order = context.dataset.order(context.location, requireUuid(context.route.id));
+  if (!order) return notFound("order");
+  const [served] = present(context, [order], "order");
+  return ok(served);
+}
+
+function getReport(context: HandlerContext): HandlerResult {
+  const report = context.dataset.report(context.location, requireUuid(context.route.id));
+  if (!report) return notFound("report");
+  const [served] = present(context, [report], "report");
+  return ok(served);
+}
+
+function getLocation(context: HandlerContext): HandlerResult {
+  const withDevices = parseDevicesParameter(context.url.searchParams);
+  const { location } = context.location;
+  return ok(
+    withDevices ? { ...location, deviceList: context.dataset.devices(context.location) } : location,
+  );
+}
+
+function humanDuration(ms: number): string {
+  const seconds = Math.floor(ms / 1000);
+  if (seconds < 120) return `${seconds} seconds`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 120) return `${minutes} minutes`;
+  return `${Math.floor(minutes / 60)} hours`;
+}
+
+export function health(startedAtMs: number, baseUrl: string): HandlerResult {
+  return ok({
+    status: "ok",
+    uptime: humanDuration(Date.now() - startedAtMs),
+    docURL: `${baseUrl}/docs`,
+    apiVersions: "v1",
+  });
+}
+
+export type AuthenticatedOperation = Exclude<Route["operation"], "health">;
+
+const HANDLERS: Record<AuthenticatedOperation, (context: HandlerContext) => HandlerResult> = {
+  listOrders,
+  getOrder,
+  listReports,
+  getReport,
+  getLocation,
+  listProducts: (c) => ok(present(c, c.dataset.products(c.location), "catalog")),
+  listModifiers: (c) => ok(present(c, c.dataset.modifiers(c.location), "catalog")),
+  listCategories: (c) => ok(present(c, c.dataset.categories(c.location), "catalog")),
+  listPaymentMethods: (c) => ok(present(c, c.dataset.paymentMethods(c.location), "catalog")),
+  listTaxes: (c) => ok(present(c, c.dataset.taxes(c.location), "catalog")),
+};
+
+export function handle(
+  context: HandlerContext & { route: { operation: AuthenticatedOperation } },
+): HandlerResult {
+  try {
+    return HANDLERS[context.route.operation](context);
+  } catch (error) {
+    if (error instanceof InvalidParameter) {
+      return { status: 400, body: errorBody("invalid_parameter", error.message, error.parameter) };
+    }
+    throw error;
+  }
+}
