@@ -1,5 +1,6 @@
-/** The operations of the API, and where the simulator serves the ones whose path the spec does
- * not show (defaults as in the design's configuration). */
+/** The operations of the API and the simulator's routing table. The paths the spec does not
+ * show default to where pos-sync looks for them. */
+import { type ApiPaths, SHOWN_PATHS } from "../api/paths.js";
 
 export const OPERATIONS = [
   "health",
@@ -16,21 +17,6 @@ export const OPERATIONS = [
 ] as const;
 
 export type Operation = (typeof OPERATIONS)[number];
-
-export interface UnshownPaths {
-  /** Contains `{id}`. */
-  report: string;
-  paymentMethods: string;
-  taxes: string;
-  health: string;
-}
-
-export const DEFAULT_UNSHOWN_PATHS: UnshownPaths = {
-  report: "/v1/reports/{id}",
-  paymentMethods: "/v1/catalog/payment-methods/",
-  taxes: "/v1/catalog/taxes/",
-  health: "/health",
-};
 
 export interface Route {
   operation: Operation;
@@ -53,19 +39,19 @@ function compile(template: string): RegExp {
   return new RegExp(`^${source}/?$`);
 }
 
-export function routeTable(paths: UnshownPaths): RoutePattern[] {
+export function routeTable(paths: ApiPaths): RoutePattern[] {
   const table: [Operation, string][] = [
     ["health", paths.health],
-    ["listOrders", "/v1/orders/"],
-    ["listReports", "/v1/reports/"],
-    ["getLocation", "/v1/locations/own"],
-    ["listProducts", "/v1/catalog/"],
-    ["listModifiers", "/v1/catalog/modifiers/"],
-    ["listCategories", "/v1/catalog/categories/"],
+    ["listOrders", SHOWN_PATHS.orders],
+    ["listReports", SHOWN_PATHS.reports],
+    ["getLocation", SHOWN_PATHS.location],
+    ["listProducts", SHOWN_PATHS.products],
+    ["listModifiers", SHOWN_PATHS.modifiers],
+    ["listCategories", SHOWN_PATHS.categories],
     ["listPaymentMethods", paths.paymentMethods],
     ["listTaxes", paths.taxes],
     // Templates last, so that fixed paths win over an {id} segment.
-    ["getOrder", "/v1/orders/{id}"],
+    ["getOrder", SHOWN_PATHS.order],
     ["getReport", paths.report],
   ];
   return table.map(([operation, template]) => ({ operation, pattern: compile(template) }));

@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "pino";
+import { type ApiPaths, DEFAULT_API_PATHS } from "../api/paths.js";
 import { Dataset, type DatasetOptions } from "./dataset.js";
 import {
   type FaultController,
@@ -21,12 +22,7 @@ import {
   health,
 } from "./handlers.js";
 import type { SimLocation } from "./location.js";
-import {
-  DEFAULT_UNSHOWN_PATHS,
-  resolveRoute,
-  routeTable,
-  type UnshownPaths,
-} from "./operations.js";
+import { resolveRoute, routeTable } from "./operations.js";
 import { RequestStats } from "./stats.js";
 
 export interface SimulatorOptions extends Omit<DatasetOptions, "today" | "ordersPerDay"> {
@@ -37,7 +33,7 @@ export interface SimulatorOptions extends Omit<DatasetOptions, "today" | "orders
   host?: string;
   /** Prefix of the authorization header value ("Bearer"); empty expects the bare key. */
   authScheme?: string;
-  paths?: Partial<UnshownPaths>;
+  paths?: Partial<ApiPaths>;
   faults?: Partial<FaultSettings>;
   logger?: Logger;
 }
@@ -105,7 +101,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   });
   const faults = new Faults(options.seed, options.faults);
   const stats = new RequestStats();
-  const routes = routeTable({ ...DEFAULT_UNSHOWN_PATHS, ...options.paths });
+  const routes = routeTable({ ...DEFAULT_API_PATHS, ...options.paths });
   const scheme = options.authScheme ?? "";
   const host = options.host ?? "127.0.0.1";
   const startedAtMs = Date.now();
@@ -185,6 +181,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   }
 
   const server: Server = createServer((request, response) => {
+    const finished = stats.started();
+    response.once("close", finished);
     serve(request, response).catch((error: unknown) => {
       log?.error({ err: error }, "simulator request failed");
       if (!response.headersSent) {

@@ -9,6 +9,8 @@ export interface StatsSnapshot {
   byStatus: Record<string, number>;
   faults: Record<FaultCounter, number>;
   unrouted: number;
+  /** The most requests the simulator was serving at the same time. */
+  maxInFlight: number;
 }
 
 function zeroOperations(): Record<Operation, number> {
@@ -21,6 +23,7 @@ function zeroFaults(): Record<FaultCounter, number> {
 
 export class RequestStats {
   private snapshotData: StatsSnapshot = this.empty();
+  private inFlight = 0;
 
   private empty(): StatsSnapshot {
     return {
@@ -29,6 +32,7 @@ export class RequestStats {
       byStatus: {},
       faults: zeroFaults(),
       unrouted: 0,
+      maxInFlight: 0,
     };
   }
 
@@ -36,6 +40,17 @@ export class RequestStats {
     this.snapshotData.total++;
     if (operation) this.snapshotData.byOperation[operation]++;
     else this.snapshotData.unrouted++;
+  }
+
+  /** A request started being served; call the returned function when it is done. */
+  started(): () => void {
+    this.inFlight++;
+    this.snapshotData.maxInFlight = Math.max(this.snapshotData.maxInFlight, this.inFlight);
+    let done = false;
+    return () => {
+      if (!done) this.inFlight--;
+      done = true;
+    };
   }
 
   status(status: number): void {

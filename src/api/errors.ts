@@ -1,0 +1,125 @@
+/**
+ * Errors of the API client. Each is typed by what the caller should do: retry (the transport
+ * already has, within bounds), give up on a request, treat a stream as unavailable, or stop
+ * because the key was rejected. Messages name the method, the path and the status, never the
+ * key (see retry-policy.ts for which condition becomes which error).
+ */
+import { EXIT, PosSyncError } from "../errors.js";
+
+export interface RequestDescription {
+  operation: string;
+  /** Path and query as sent, without credentials (the key only ever travels in a header). */
+  target: string;
+}
+
+export abstract class ApiError extends PosSyncError {
+  readonly exitCode: 1 | 3 = EXIT.incomplete;
+  readonly operation: string;
+  readonly target: string;
+  /** Attempts made before giving up, set by the transport. */
+  attempts = 1;
+
+  constructor(request: RequestDescription, message: string) {
+    super(message);
+    this.operation = request.operation;
+    this.target = request.target;
+  }
+}
+
+/** 401 or 403: the key is wrong, revoked or lacks rights. Retrying cannot help. */
+export class ApiKeyRejectedError extends ApiError {
+  override readonly exitCode = EXIT.keyRejected;
+  readonly retryable = false;
+
+  constructor(
+    request: RequestDescription,
+    readonly status: number,
+    readonly keyLabel: string,
+  ) {
+    super(
+      request,
+      `the API rejected ${keyLabel} (${status} on GET ${request.target}): check that the key is right and still active`,
+    );
+  }
+}
+
+/** A status the request cannot recover from by itself: a 4xx other than 401, 403, 408, 429. */
+export class ApiStatusError extends ApiError {
+  readonly retryable = false;
+
+  constructor(
+    request: RequestDescription,
+    readonly status: number,
+    serverMessage: string,
+  ) {
+    super(
+      request,
+      `GET ${request.target} answered ${status}${serverMessage ? `: ${serverMessage}` : ""}`,
+    );
+  }
+}
+
+/** 404 on an operation whose path the spec does not show: the stream is unavailable at the
+ * configured path, which the sync reports as a warning. */
+export class ApiEndpointNotFoundError extends ApiError {
+  readonly retryable = false;
+
+  constructor(
+    request: RequestDescription,
+    readonly setting: string,
+  ) {
+    super(
+      request,
+      `GET ${request.target} answered 404: this API does not serve ${request.operation} there (set ${setting})`,
+    );
+  }
+}
+
+/** 5xx or 408: the server failed this time. */
+export class ApiServerError extends ApiError {
+  readonly retryable = true;
+
+  constructor(
+    request: RequestDescription,
+    readonly status: number,
+  ) {
+    super(request, `GET ${request.target} answered ${status}`);
+  }
+}
+
+/** 429: too many requests; the whole client slows down. */
+export class ApiRateLimitedError extends ApiError {
+  readonly retryable = true;
+  readonly status = 429;
+
+  constructor(
+    request: RequestDescription,
+    readonly retryAfterMs: number | undefined,
+  ) {
+    super(request, `GET ${request.target} was rate limited (429)`);
+  }
+}
+
+/** The connection failed, was closed, or timed out. */
+export class ApiNetworkError extends ApiError {
+  constructor(
+    request: RequestDescription,
+    readonly code: string,
+    description: string,
+    readonly retryable: boolean,
+  ) {
+    super(request, `GET ${request.target} failed: ${description} (${code})`);
+  }
+}
+
+/** A 2xx answer pos-sync cannot use: not JSON (retryable: often a truncated body or a proxy
+ * page), or JSON of the wrong shape, or larger than the configured cap (fatal). */
+export class ApiResponseError extends ApiError {
+  constructor(
+    request: RequestDescription,
+    problem: string,
+    readonly retryable: boolean,
+  ) {
+    super(request, `GET ${request.target} returned an unusable response: ${problem}`);
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * Walking a list endpoint page by page without trusting the server blindly. The walk stops on an
+ * empty page, after the last page `meta.totalPage` announces, or when a page past the end is
+ * answered with an error status; it never reads more pages than `meta.totalCount` can justify;
+ * records seen on an earlier page are dropped; and a `totalCount` that moves during the walk is
+ * reported, so that the caller can read the window again.
+ */
+import type { z } from "zod";
+import { ApiResponseError, ApiStatusError } from "./errors.js";
+import { type ListMeta, listEnvelopeSchema } from "./schemas.js";
+import {
+  describeIssues,
+  type RejectedRecord,
+  type ValidRecord,
+  validateRecords,
+} from "./validate.js";
+
+export const PAGE_SIZE = 100;
+/** No walk reads more pages than this, whatever the server says: a million records a day. */
+export const MAX_PAGES = 10_000;
+/** Pages beyond what totalCount justifies, for records that arrive during the walk. */
+const EXTRA_PAGES = 2;
+/** Consecutive pages with nothing new before deciding the server ignores `index`. */
+const PAGES_WITHOUT_PROGRESS = 3;
+
+export interface Page<T> {
+  index: number;
+  records: ValidRecord<T>[];
+  rejects: RejectedRecord[];
+  meta: ListMeta;
+  /** Records dropped from this page because an earlier page had them. */
+  duplicates: number;
+}
+
+export type WalkEnd = "last-page" | "empty-page" | "past-end-status" | "page-bound" | "no-progress";
+
+export interface WalkSummary {
+  pages: number;
+  firstTotalCount: number | null;
+  lastTotalCount: number | null;
+  /** totalCount or totalPage differed between two pages of the walk. */
+  countChanged: boolean;
+  endedBy: WalkEnd | null;
+  /** Distinct records handed to the caller, valid and rejected. */
+  distinctRecords: number;
+  duplicates: number;
+}
+
+/** Fetches one page's JSON body; throws ApiError as the transport does. */
+export type PageFetcher = (index: number, size: number) => Promise<unknown>;
+
+export class PageWalk<S extends z.ZodType> implements AsyncIterable<Page<z.output<S>>> {
+  readonly summary: WalkSummary = {
+    pages: 0,
+    firstTotalCount: null,
+    lastTotalCount: null,
+    countChanged: false,
+    endedBy: null,
+    distinctRecords: 0,
+    duplicates: 0,
+  };
+
+  constructor(
+    private readonly fetchPage: PageFetcher,
+    private readonly schema: S,
+    private readonly describeTarget: (index: number) => { operation: string; target: string },
+    private readonly pageSize = PAGE_SIZE,
+  ) {}
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<Page<z.output<S>>> {
+    const seen = new Set<string>();
+    let pageBound = MAX_PAGES;
+    let previousMeta: ListMeta | undefined;
+    let pagesWithoutProgress = 0;
+
+    for (let index = 0; ; index++) {
+      if (index >= pageBound) return this.end("page-bound");
+      const body = await this.fetchOrEnd(index);
+      if (body === undefined) return this.end("past-end-status");
+      const envelope = listEnvelopeSchema.safeParse(body);
+      if (!envelope.success) {
+        throw new ApiResponseError(
+          this.describeTarget(index),
+          `the list envelope does not match the spec (${describeIssues(envelope.error.issues)})`,
+          false,
+        );
+      }
+      const { meta, data } = envelope.data;
+      this.track(meta, previousMeta);
+      previousMeta = meta;
+
+      const page = this.dedupe(index, meta, validateRecords(this.schema, data), seen);
+      yield page;
+
+      if (data.length === 0) return this.end("empty-page");
+      if (index >= meta.totalPage - 1) return this.end("last-page");
+      pagesWithoutProgress =
+        page.records.length + page.rejects.length === 0 ? pagesWithoutProgress + 1 : 0;
+      if (pagesWithoutProgress >= PAGES_WITHOUT_PROGRESS) return this.end("no-progress");
+      const perPage = meta.pageSize > 0 ? Math.min(meta.pageSize, this.pageSize) : this.pageSize;
+      pageBound = Math.min(MAX_PAGES, Math.ceil(meta.totalCount / perPage) + EXTRA_PAGES);
+    }
+  }
+
+  /** A page's body, or undefined when a page after the first is answered 400 or 404: the
+   * server's way of saying there is no such page. */
+  private async fetchOrEnd(index: number): Promise<unknown> {
+    try {
+      return await this.fetchPage(index, this.pageSize);
+    } catch (error) {
+      const pastEnd =
+        index > 0 &&
+        error instanceof ApiStatusError &&
+        (error.status === 404 || error.status === 400);
+      if (pastEnd) return undefined;
+      throw error;
+    }
+  }
+
+  private track(meta: ListMeta, previous: ListMeta | undefined): void {
+    this.summary.pages++;
+    this.summary.firstTotalCount ??= meta.totalCount;
+    this.summary.lastTotalCount = meta.totalCount;
+    if (
+      previous &&
+      (previous.totalCount !== meta.totalCount || previous.totalPage !== meta.totalPage)
+    ) {
+      this.summary.countChanged = true;
+    }
+  }
+
+  private dedupe(
+    index: number,
+    meta: ListMeta,
+    validated: { records: ValidRecord<z.output<S>>[]; rejects: RejectedRecord[] },
+    seen: Set<string>,
+  ): Page<z.output<S>> {
+    let duplicates = 0;
+    const isNew = (id: string | null) => {
+      if (id === null) return true;
+      if (seen.has(id)) {
+        duplicates++;
+        return false;
+      }
+      seen.add(id);
+      return true;
+    };
+    const records = validated.records.filter((r) => isNew((r.record as { id: string }).id));
+    const rejects = validated.rejects.filter((r) => isNew(r.recordId));
+    this.summary.duplicates += duplicates;
+    this.summary.distinctRecords += records.length + rejects.length;
+    return { index, records, rejects, meta, duplicates };
+  }
+
+  private end(reason: WalkEnd): void {
+    this.summary.endedBy = reason;
+  }
+}

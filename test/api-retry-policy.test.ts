@@ -1,0 +1,68 @@
+/** The table of what is retried, and Retry-After parsing. */
+import { describe, expect, it } from "vitest";
+import { networkOutcome, parseRetryAfter, statusOutcome } from "../src/api/retry-policy.js";
+import { orderSchema } from "../src/api/schemas.js";
+import { describeIssues } from "../src/api/validate.js";
+
+describe("status outcomes", () => {
+  it.each([
+    [200, "ok"],
+    [204, "ok"],
+    [400, "fatal"],
+    [401, "key-rejected"],
+    [403, "key-rejected"],
+    [404, "not-found"],
+    [408, "retry"],
+    [409, "fatal"],
+    [422, "fatal"],
+    [429, "rate-limited"],
+    [500, "retry"],
+    [503, "retry"],
+    [599, "retry"],
+  ])("%i is %s", (status, outcome) => {
+    expect(statusOutcome(status)).toBe(outcome);
+  });
+
+  it("retries connection failures and timeouts but not an oversized body or an unknown code", () => {
+    for (const code of [
+      "ECONNRESET",
+      "ECONNREFUSED",
+      "UND_ERR_SOCKET",
+      "UND_ERR_HEADERS_TIMEOUT",
+      "UND_ERR_BODY_TIMEOUT",
+    ]) {
+      expect(networkOutcome(code).retryable, code).toBe(true);
+    }
+    expect(networkOutcome("UND_ERR_RES_EXCEEDED_MAX_SIZE").retryable).toBe(false);
+    expect(networkOutcome("ESOMETHINGNEW").retryable).toBe(false);
+  });
+});
+
+describe("Retry-After", () => {
+  const now = Date.parse("2026-11-22T10:00:00Z");
+
+  it("reads seconds and HTTP dates, and caps both", () => {
+    expect(parseRetryAfter("3", 60_000, now)).toBe(3_000);
+    expect(parseRetryAfter("Sun, 22 Nov 2026 10:00:30 GMT", 60_000, now)).toBe(30_000);
+    expect(parseRetryAfter("86400", 60_000, now)).toBe(60_000);
+    expect(parseRetryAfter("Sun, 22 Nov 2026 12:00:00 GMT", 60_000, now)).toBe(60_000);
+  });
+
+  it("treats a date in the past as no wait and nonsense as absent", () => {
+    expect(parseRetryAfter("Sun, 22 Nov 2026 09:00:00 GMT", 60_000, now)).toBe(0);
+    expect(parseRetryAfter("soon", 60_000, now)).toBeUndefined();
+    expect(parseRetryAfter(undefined, 60_000, now)).toBeUndefined();
+  });
+});
+
+describe("validation messages", () => {
+  it("names each problem's field in plain words", () => {
+    const result = orderSchema.safeParse({ id: 42 });
+    expect(result.success).toBe(false);
+    const text = describeIssues(result.error?.issues ?? []);
+    expect(text).toMatch(
+      /^id: expected string, received number; createdAt: missing \(expected string\);/,
+    );
+    expect(text).toMatch(/and \d+ more$/);
+  });
+});
