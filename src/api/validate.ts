@@ -45,7 +45,9 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
     .concat(issues.length > 5 ? `; and ${issues.length - 5} more` : "");
 }
 
-function idOf(value: unknown): string | null {
+/** The record's id, unless it is missing or is itself one of the problems. */
+function idOf(value: unknown, issues: readonly z.core.$ZodIssue[]): string | null {
+  if (issues.some((issue) => issue.path.length === 1 && issue.path[0] === "id")) return null;
   if (value && typeof value === "object" && "id" in value) {
     const { id } = value as { id: unknown };
     if (typeof id === "string" && id !== "") return id;
@@ -60,9 +62,10 @@ export function validateRecord<S extends z.ZodType>(
   const raw = JSON.stringify(value) ?? "null";
   const result = schema.safeParse(value);
   if (result.success) return { ok: true, valid: { record: result.data, raw } };
+  const { issues } = result.error;
   return {
     ok: false,
-    reject: { recordId: idOf(value), reason: describeIssues(result.error.issues), raw },
+    reject: { recordId: idOf(value, issues), reason: describeIssues(issues), raw },
   };
 }
 

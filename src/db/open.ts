@@ -1,0 +1,69 @@
+/**
+ * Opening the database: connection settings for a worker that writes while BI tools read, and
+ * migrations applied before anything else touches the file.
+ */
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
+import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { databaseError } from "./errors.js";
+import * as schema from "./schema/index.js";
+
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL("../../drizzle", import.meta.url));
+
+/** How long a write waits for another connection's lock before failing, in milliseconds. */
+export const BUSY_TIMEOUT_MS = 10_000;
+
+export type Orm = BetterSQLite3Database<typeof schema>;
+
+export interface Db {
+  path: string;
+  sqlite: Database.Database;
+  orm: Orm;
+  close(): void;
+}
+
+export interface OpenOptions {
+  /** Apply pending migrations (default true). Read-only connections never migrate. */
+  migrate?: boolean;
+  readonly?: boolean;
+  migrationsFolder?: string;
+}
+
+/**
+ * WAL lets readers (BI tools) and the writer work at the same time: a long read transaction
+ * elsewhere never blocks a sync. synchronous=NORMAL is durable across crashes of the process and
+ * loses at most the last transactions on power loss, which the next run fetches again.
+ */
+function applyPragmas(sqlite: Database.Database, readonly: boolean): void {
+  if (!readonly) sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("synchronous = NORMAL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  sqlite.pragma("cache_size = -65536");
+  sqlite.pragma("temp_store = MEMORY");
+}
+
+export function openDatabase(path: string, options: OpenOptions = {}): Db {
+  const readonly = options.readonly ?? false;
+  let sqlite: Database.Database;
+  try {
+    if (!readonly && path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+    sqlite = new Database(path, { readonly, fileMustExist: readonly, timeout: BUSY_TIMEOUT_MS });
+  } catch (error) {
+    throw databaseError(error, path, "open the database");
+  }
+  try {
+    applyPragmas(sqlite, readonly);
+    const orm = drizzle(sqlite, { schema });
+    if (!readonly && options.migrate !== false) {
+      migrate(orm, { migrationsFolder: options.migrationsFolder ?? MIGRATIONS_FOLDER });
+    }
+    return { path, sqlite, orm, close: () => sqlite.close() };
+  } catch (error) {
+    sqlite.close();
+    throw databaseError(error, path, "prepare the database");
+  }
+}

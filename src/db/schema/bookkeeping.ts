@@ -1,0 +1,68 @@
+/** What pos-sync records about its own work: runs, day windows, and records it had to set aside. */
+import {
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
+
+export const syncRuns = sqliteTable("sync_runs", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  started_at: text("started_at").notNull(),
+  finished_at: text("finished_at"),
+  /** running, succeeded, partial (some windows failed), failed, interrupted. */
+  status: text("status").notNull(),
+  /** cli, daemon or demo. */
+  trigger: text("trigger").notNull(),
+  /** JSON: per location and stream, fetched, inserted, updated, unchanged and rejected. */
+  stats: text("stats"),
+  requests: integer("requests"),
+  error: text("error"),
+});
+
+export const syncWindows = sqliteTable(
+  "sync_windows",
+  {
+    location_id: text("location_id").notNull(),
+    /** orders or reports (day windows); location and catalog use the day of the snapshot. */
+    stream: text("stream").notNull(),
+    day: text("day").notNull(),
+    /** complete, incomplete or failed. */
+    status: text("status").notNull(),
+    api_total_count: integer("api_total_count"),
+    stored_count: integer("stored_count"),
+    attempts: integer("attempts").notNull(),
+    last_error: text("last_error"),
+    run_id: integer("run_id"),
+    synced_at: text("synced_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.location_id, t.stream, t.day] }),
+    index("sync_windows_status").on(t.status),
+  ],
+);
+
+export const rejectedRecords = sqliteTable(
+  "rejected_records",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    run_id: integer("run_id"),
+    location_id: text("location_id").notNull(),
+    stream: text("stream").notNull(),
+    /** The window the record came from; null for snapshot streams and reads by id. */
+    day: text("day"),
+    /** The record's id when it has a usable one. */
+    record_id: text("record_id"),
+    /** record_id, or a hash of the raw JSON when there is none: one row per bad record. */
+    record_key: text("record_key").notNull(),
+    reason: text("reason").notNull(),
+    raw: text("raw").notNull(),
+    rejected_at: text("rejected_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("rejected_records_record").on(t.location_id, t.stream, t.record_key),
+    index("rejected_records_window").on(t.location_id, t.stream, t.day),
+  ],
+);

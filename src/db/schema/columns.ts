@@ -1,0 +1,17 @@
+/** Column kinds shared by every table of the contract: booleans are INTEGER 0/1, date-times are
+ * TEXT exactly as the API sent them, money and quantities REAL as sent. */
+import { integer, text } from "drizzle-orm/sqlite-core";
+
+/** 0 or 1. Plain integers rather than Drizzle's boolean mode: rows go to SQLite as they are. */
+export const flag = (name: string) => integer(name);
+
+/** The record's JSON as received, unknown fields included. */
+export const raw = () => text("raw").notNull();
+
+/** When pos-sync last wrote the row (ISO 8601, UTC). */
+export const syncedAt = () => text("synced_at").notNull();
+
+/** When the row last went missing from its snapshot list; null while it is listed. */
+export const deletedAt = () => text("deleted_at");
+
+export const locationId = () => text("location_id").notNull();

@@ -1,0 +1,6 @@
+/** The database contract: every table pos-sync writes (views live in a SQL migration). */
+export * from "./bookkeeping.js";
+export * from "./catalog.js";
+export * from "./location.js";
+export * from "./orders.js";
+export * from "./reports.js";

@@ -1,0 +1,156 @@
+/** Orders and their arrays: items (with their modifiers and discounts) and payments. */
+import {
+  foreignKey,
+  index,
+  integer,
+  primaryKey,
+  real,
+  sqliteTable,
+  text,
+} from "drizzle-orm/sqlite-core";
+import { flag, locationId, raw, syncedAt } from "./columns.js";
+
+export const orders = sqliteTable(
+  "orders",
+  {
+    id: text("id").primaryKey(),
+    location_id: locationId(),
+    /** The day the API lists the order under: the local calendar date of createdAt. */
+    business_date: text("business_date").notNull(),
+    created_at: text("created_at").notNull(),
+    updated_at: text("updated_at").notNull(),
+    customer_id: text("customer_id"),
+    device_id: text("device_id"),
+    device_name: text("device_name"),
+    report_id: text("report_id").notNull(),
+    opened_at: text("opened_at").notNull(),
+    closed_at: text("closed_at").notNull(),
+    guests: real("guests").notNull(),
+    order_place: text("order_place").notNull(),
+    order_number: text("order_number").notNull(),
+    operator_id: text("operator_id").notNull(),
+    operator_name: text("operator_name").notNull(),
+    total: real("total").notNull(),
+    total_tax: real("total_tax").notNull(),
+    total_discount: real("total_discount").notNull(),
+    /** JSON array: the spec does not show the fields of a menu. */
+    menus: text("menus").notNull(),
+    /** JSON array or null: the spec does not show the fields of a tip. */
+    tips: text("tips"),
+    is_canceled: flag("is_canceled").notNull(),
+    is_transferred: flag("is_transferred").notNull(),
+    transfer_reason: text("transfer_reason"),
+    cancel_reason: text("cancel_reason"),
+    /** `unknown` when the API leaves it out (the spec's default). */
+    channel: text("channel").notNull(),
+    /** takeout, eatin, delivery or unknown (the default when absent). */
+    service_type: text("service_type").notNull(),
+    /** 0 when the API leaves it out (the spec's default). */
+    is_training: flag("is_training").notNull(),
+    source: text("source").notNull(),
+    external_order_id: text("external_order_id"),
+    external_location_id: text("external_location_id"),
+    raw: raw(),
+    synced_at: syncedAt(),
+  },
+  (t) => [
+    index("orders_location_day").on(t.location_id, t.business_date),
+    index("orders_report").on(t.report_id),
+    index("orders_updated_at").on(t.updated_at),
+  ],
+);
+
+export const orderItems = sqliteTable(
+  "order_items",
+  {
+    order_id: text("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    location_id: locationId(),
+    description: text("description").notNull(),
+    quantity: real("quantity").notNull(),
+    weight: real("weight"),
+    unit_price: real("unit_price").notNull(),
+    total: real("total").notNull(),
+    category: text("category").notNull(),
+    sub_category: text("sub_category").notNull(),
+    is_canceled: flag("is_canceled").notNull(),
+    cancel_reason: text("cancel_reason"),
+    tier: text("tier").notNull(),
+    is_transferred: flag("is_transferred").notNull(),
+    transfer_reason: text("transfer_reason"),
+    /** Null when the API leaves it out. */
+    stock_impact_indicator: flag("stock_impact_indicator"),
+    tax_name: text("tax_name").notNull(),
+    /** As sent: a fraction (0.1 = 10 %). */
+    tax_rate: real("tax_rate").notNull(),
+    tax_rate_bp: integer("tax_rate_bp").notNull(),
+    tax_amount: real("tax_amount").notNull(),
+    tax_catalog_id: text("tax_catalog_id").notNull(),
+    item_catalog_id: text("item_catalog_id").notNull(),
+    /** Null when the API leaves it out. */
+    is_loss: flag("is_loss"),
+    loss_reason: text("loss_reason"),
+    combo_parent_id: text("combo_parent_id"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.order_id, t.position] }),
+    index("order_items_product").on(t.item_catalog_id),
+  ],
+);
+
+export const orderItemModifiers = sqliteTable(
+  "order_item_modifiers",
+  {
+    order_id: text("order_id").notNull(),
+    item_position: integer("item_position").notNull(),
+    position: integer("position").notNull(),
+    location_id: locationId(),
+    modifier_group_id: text("modifier_group_id").notNull(),
+    modifier_id: text("modifier_id").notNull(),
+    name: text("name").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.order_id, t.item_position, t.position] }),
+    foreignKey({
+      columns: [t.order_id, t.item_position],
+      foreignColumns: [orderItems.order_id, orderItems.position],
+    }).onDelete("cascade"),
+  ],
+);
+
+export const orderItemDiscounts = sqliteTable(
+  "order_item_discounts",
+  {
+    order_id: text("order_id").notNull(),
+    item_position: integer("item_position").notNull(),
+    position: integer("position").notNull(),
+    location_id: locationId(),
+    discount_name: text("discount_name").notNull(),
+    discount_value: real("discount_value").notNull(),
+    discount_catalog_id: text("discount_catalog_id").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.order_id, t.item_position, t.position] }),
+    foreignKey({
+      columns: [t.order_id, t.item_position],
+      foreignColumns: [orderItems.order_id, orderItems.position],
+    }).onDelete("cascade"),
+  ],
+);
+
+export const orderPayments = sqliteTable(
+  "order_payments",
+  {
+    order_id: text("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    location_id: locationId(),
+    payment_amount: real("payment_amount").notNull(),
+    payment_name: text("payment_name").notNull(),
+    payment_catalog_id: text("payment_catalog_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.order_id, t.position] })],
+);

@@ -1,0 +1,137 @@
+/** End-of-session reports, their header flattened, and their arrays as child tables. */
+import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { locationId, raw, syncedAt } from "./columns.js";
+
+export const reports = sqliteTable(
+  "reports",
+  {
+    id: text("id").primaryKey(),
+    location_id: locationId(),
+    /** The day the API lists the report under: the local calendar date of createdAt. */
+    business_date: text("business_date").notNull(),
+    created_at: text("created_at").notNull(),
+    updated_at: text("updated_at").notNull(),
+    started_at: text("started_at").notNull(),
+    finalized_at: text("finalized_at").notNull(),
+    device_name: text("device_name").notNull(),
+    device_identifier: text("device_identifier"),
+    report_number: integer("report_number").notNull(),
+    guests_number: integer("guests_number").notNull(),
+    /** Tax included; excludes transferred orders (spec 2.4). */
+    total_sales: real("total_sales").notNull(),
+    header_address: text("header_address").notNull(),
+    header_city: text("header_city").notNull(),
+    header_country: text("header_country").notNull(),
+    header_name: text("header_name").notNull(),
+    header_phone: text("header_phone").notNull(),
+    header_naf: text("header_naf").notNull(),
+    header_siret: text("header_siret").notNull(),
+    header_text: text("header_text").notNull(),
+    header_tva: text("header_tva").notNull(),
+    header_zip: text("header_zip").notNull(),
+    header_url: text("header_url"),
+    clerk_name: text("clerk_name"),
+    clerk_id: text("clerk_id"),
+    initial_cash_balance: integer("initial_cash_balance"),
+    final_cash_balance: integer("final_cash_balance"),
+    raw: raw(),
+    synced_at: syncedAt(),
+  },
+  (t) => [index("reports_location_day").on(t.location_id, t.business_date)],
+);
+
+/** The key every report array shares: the report and the element's index. */
+const reportChild = () => ({
+  report_id: text("report_id")
+    .notNull()
+    .references(() => reports.id, { onDelete: "cascade" }),
+  position: integer("position").notNull(),
+  location_id: locationId(),
+});
+
+export const reportProducts = sqliteTable(
+  "report_products",
+  {
+    ...reportChild(),
+    product_name: text("product_name").notNull(),
+    product_sales: real("product_sales").notNull(),
+    category: text("category").notNull(),
+    sub_category: text("sub_category").notNull(),
+    product_quantity: integer("product_quantity").notNull(),
+    product_catalog_id: text("product_catalog_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.report_id, t.position] })],
+);
+
+export const reportClerkShifts = sqliteTable(
+  "report_clerk_shifts",
+  {
+    ...reportChild(),
+    /** The element's `id`: the clerk. */
+    clerk_id: text("clerk_id").notNull(),
+    name: text("name").notNull(),
+    clock_in_date: text("clock_in_date").notNull(),
+    clock_out_date: text("clock_out_date").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.report_id, t.position] })],
+);
+
+export const reportDiscounts = sqliteTable(
+  "report_discounts",
+  {
+    ...reportChild(),
+    discount_name: text("discount_name").notNull(),
+    discount_value: real("discount_value").notNull(),
+    discount_catalog_id: text("discount_catalog_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.report_id, t.position] })],
+);
+
+export const reportTaxes = sqliteTable(
+  "report_taxes",
+  {
+    ...reportChild(),
+    tax_name: text("tax_name").notNull(),
+    /** As sent: hundredths of a percent (1000 = 10 %). */
+    tax_rate: integer("tax_rate").notNull(),
+    tax_rate_bp: integer("tax_rate_bp").notNull(),
+    tax_amount: real("tax_amount").notNull(),
+    taxable_amount: real("taxable_amount").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.report_id, t.position] })],
+);
+
+export const reportPayments = sqliteTable(
+  "report_payments",
+  {
+    ...reportChild(),
+    payment_name: text("payment_name").notNull(),
+    payment_amount: real("payment_amount").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.report_id, t.position] })],
+);
+
+export const reportEntries = sqliteTable(
+  "report_entries",
+  {
+    ...reportChild(),
+    entry_name: text("entry_name").notNull(),
+    /** May be negative. */
+    entry_amount: real("entry_amount").notNull(),
+    /** May be empty. */
+    entry_type: text("entry_type").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.report_id, t.position] })],
+);
+
+export const reportOrders = sqliteTable(
+  "report_orders",
+  {
+    ...reportChild(),
+    order_id: text("order_id").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.report_id, t.position] }),
+    index("report_orders_order").on(t.order_id),
+  ],
+);

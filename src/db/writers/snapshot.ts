@@ -1,0 +1,120 @@
+/**
+ * Writing lists that the API returns whole (catalog, devices): each call is a snapshot of one
+ * location. Rows are inserted, replaced when their JSON changed, or left alone; rows missing from
+ * the snapshot get `deleted_at`, and rows that come back lose it. One call, one transaction.
+ */
+import type Database from "better-sqlite3";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import { prepareInsert, type Row, tableName } from "./statements.js";
+
+export interface SnapshotRowSet {
+  parent: Row & {
+    location_id: string;
+    id: string;
+    raw: string;
+    deleted_at: string | null;
+    synced_at: string;
+  };
+  children: readonly Row[][];
+}
+
+export interface SnapshotCounts {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  /** Rows that went missing from the list in this snapshot. */
+  deleted: number;
+  /** Rows that came back after being missing. */
+  restored: number;
+}
+
+export interface Snapshot {
+  locationId: string;
+  rowSets: readonly SnapshotRowSet[];
+  /** Ids the API listed, valid or not: a listed record that failed validation is not deleted. */
+  listedIds: ReadonlySet<string>;
+  /** False when some listed record had no usable id: then nothing can safely be marked deleted. */
+  complete: boolean;
+  syncedAt: string;
+}
+
+interface StoredRow {
+  id: string;
+  raw: string;
+  deleted_at: string | null;
+}
+
+export class SnapshotWriter {
+  private readonly selectStored: Database.Statement<[string], StoredRow>;
+  private readonly deleteRow: Database.Statement<[string, string]>;
+  private readonly restoreRow: Database.Statement<[string, string, string]>;
+  private readonly markDeleted: Database.Statement<[string, string, string]>;
+  private readonly insertParent: Database.Statement<[Row]>;
+  private readonly insertChildren: Database.Statement<[Row]>[];
+  private readonly writeAll: (snapshot: Snapshot) => SnapshotCounts;
+
+  constructor(
+    sqlite: Database.Database,
+    parent: SQLiteTable,
+    children: readonly SQLiteTable[] = [],
+  ) {
+    const name = tableName(parent);
+    this.selectStored = sqlite.prepare(
+      `SELECT id, raw, deleted_at FROM "${name}" WHERE location_id = ?`,
+    );
+    this.deleteRow = sqlite.prepare(`DELETE FROM "${name}" WHERE location_id = ? AND id = ?`);
+    this.restoreRow = sqlite.prepare(
+      `UPDATE "${name}" SET deleted_at = NULL, synced_at = ? WHERE location_id = ? AND id = ?`,
+    );
+    this.markDeleted = sqlite.prepare(
+      `UPDATE "${name}" SET deleted_at = ? WHERE location_id = ? AND id = ? AND deleted_at IS NULL`,
+    );
+    this.insertParent = prepareInsert(sqlite, parent);
+    this.insertChildren = children.map((table) => prepareInsert(sqlite, table));
+    this.writeAll = sqlite.transaction((snapshot: Snapshot) => this.writeSnapshot(snapshot));
+  }
+
+  write(snapshot: Snapshot): SnapshotCounts {
+    return this.writeAll(snapshot);
+  }
+
+  private writeSnapshot(snapshot: Snapshot): SnapshotCounts {
+    const { locationId, syncedAt } = snapshot;
+    const stored = new Map(this.selectStored.all(locationId).map((row) => [row.id, row]));
+    const counts: SnapshotCounts = {
+      inserted: 0,
+      updated: 0,
+      unchanged: 0,
+      deleted: 0,
+      restored: 0,
+    };
+
+    for (const rowSet of snapshot.rowSets) {
+      const existing = stored.get(rowSet.parent.id);
+      if (existing && existing.raw === rowSet.parent.raw) {
+        if (existing.deleted_at === null) {
+          counts.unchanged++;
+        } else {
+          this.restoreRow.run(syncedAt, locationId, existing.id);
+          counts.restored++;
+        }
+        continue;
+      }
+      if (existing) this.deleteRow.run(locationId, existing.id);
+      this.insertParent.run(rowSet.parent);
+      for (const [i, rows] of rowSet.children.entries()) {
+        for (const row of rows) this.insertChildren[i]?.run(row);
+      }
+      if (existing) counts.updated++;
+      else counts.inserted++;
+    }
+
+    if (snapshot.complete) {
+      for (const row of stored.values()) {
+        if (row.deleted_at !== null || snapshot.listedIds.has(row.id)) continue;
+        counts.deleted += this.markDeleted.run(syncedAt, locationId, row.id).changes;
+      }
+    }
+    return counts;
+  }
+}

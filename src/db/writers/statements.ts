@@ -1,0 +1,44 @@
+/** SQL for the hot write paths, derived from the Drizzle schema so that it cannot drift from it.
+ * Statements are prepared once per connection and bind rows by column name. */
+import type Database from "better-sqlite3";
+import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
+
+/** A row as SQLite takes it: column name → value. */
+export type Row = Record<string, string | number | null>;
+
+export function tableName(table: SQLiteTable): string {
+  return getTableConfig(table).name;
+}
+
+export function columnNames(table: SQLiteTable, omit: readonly string[] = []): string[] {
+  return getTableConfig(table)
+    .columns.map((column) => column.name)
+    .filter((name) => !omit.includes(name));
+}
+
+/** INSERT INTO "t" ("a", "b") VALUES (@a, @b), leaving out generated columns. */
+export function insertSql(table: SQLiteTable, omit: readonly string[] = []): string {
+  const columns = columnNames(table, omit);
+  const names = columns.map((c) => `"${c}"`).join(", ");
+  const values = columns.map((c) => `@${c}`).join(", ");
+  return `INSERT INTO "${tableName(table)}" (${names}) VALUES (${values})`;
+}
+
+/** The insert, or on a conflict of the key columns, an update of every other column. */
+export function upsertSql(
+  table: SQLiteTable,
+  key: readonly string[],
+  omit: readonly string[] = [],
+): string {
+  const updates = columnNames(table, [...key, ...omit])
+    .map((c) => `"${c}" = excluded."${c}"`)
+    .join(", ");
+  return `${insertSql(table, omit)} ON CONFLICT (${key.map((c) => `"${c}"`).join(", ")}) DO UPDATE SET ${updates}`;
+}
+
+export function prepareInsert(
+  sqlite: Database.Database,
+  table: SQLiteTable,
+): Database.Statement<[Row]> {
+  return sqlite.prepare(insertSql(table));
+}

@@ -1,0 +1,282 @@
+/** Storing API data: read back field by field, idempotent, replacing changed records whole,
+ * snapshots that mark deletions, rejects kept apart. Real HTTP, real SQLite files. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addDays, toEpochDay } from "../src/dates.js";
+import type { Db } from "../src/db/open.js";
+import { Store } from "../src/db/store.js";
+import { testClient } from "./helpers/client.js";
+import { openTestDb, rows, scalar, useTempDir } from "./helpers/db.js";
+import { compareWithDataset } from "./helpers/ground-truth.js";
+import { loadLocation } from "./helpers/load.js";
+import { TEST_TODAY, useSimulator } from "./helpers/simulator.js";
+
+const sim = useSimulator();
+const tempPath = useTempDir();
+const since = addDays(TEST_TODAY, -11);
+const days = { since, until: TEST_TODAY };
+let db: Db;
+let store: Store;
+
+const location = () => sim.current.dataset.locations[0]!;
+const key = () => sim.current.keys[0] as string;
+
+function totalChanges(): number {
+  return scalar(db, "SELECT total_changes()") as number;
+}
+
+beforeAll(async () => {
+  db = openTestDb(tempPath());
+  store = new Store(db);
+  await loadLocation(testClient(sim.current).client, store, key(), days);
+});
+
+afterAll(() => db.close());
+
+describe("a stored location", () => {
+  it("equals the API's data field by field", () => {
+    const differences = compareWithDataset(db, sim.current.dataset, {
+      ...days,
+      locations: [location()],
+    });
+    expect(differences).toEqual([]);
+  });
+
+  it("keeps every row tagged with its location", () => {
+    for (const table of [
+      "orders",
+      "order_items",
+      "order_payments",
+      "reports",
+      "report_orders",
+      "products",
+      "devices",
+    ]) {
+      expect(rows(db, `SELECT DISTINCT location_id FROM ${table}`), table).toEqual([
+        { location_id: location().location.id },
+      ]);
+    }
+  });
+
+  it("stores each record under the day the API listed it", () => {
+    const day = addDays(TEST_TODAY, -3);
+    const listed = sim.current.dataset
+      .ordersCreatedOn(location(), toEpochDay(day))
+      .map((o) => o.id)
+      .sort();
+    const stored = rows(db, "SELECT id FROM orders WHERE business_date = ? ORDER BY id", day).map(
+      (r) => r.id,
+    );
+    expect(stored).toEqual(listed);
+  });
+
+  it("records the key's fingerprint on the location, never the key", () => {
+    const [row] = rows(db, "SELECT api_key_fingerprint, raw FROM locations");
+    expect(row.api_key_fingerprint).toMatch(/^key#[0-9a-f]{8}$/);
+    expect(JSON.stringify(rows(db, "SELECT * FROM locations"))).not.toContain(key());
+  });
+});
+
+describe("idempotent writes", () => {
+  it("changes nothing when the same data is stored again", async () => {
+    const before = totalChanges();
+    const totals = await loadLocation(testClient(sim.current).client, store, key(), days);
+    expect(totals.orders.inserted + totals.orders.updated).toBe(0);
+    expect(totals.reports.inserted + totals.reports.updated).toBe(0);
+    expect(totals.orders.unchanged).toBeGreaterThan(500);
+    expect(totalChanges() - before).toBe(0);
+  });
+});
+
+describe("changed records", () => {
+  it("replaces a changed order and all its child rows in one go, and ignores an older version", () => {
+    const own = new Store(openTestDb(tempPath()));
+    const day = addDays(TEST_TODAY, -2);
+    const original = sim.current.dataset
+      .ordersCreatedOn(location(), toEpochDay(day))
+      .find((o) => o.items.length >= 3)!;
+    const lastItem = original.items.length - 1;
+    const write = (order: typeof original) =>
+      own.writeOrders({
+        locationId: location().location.id,
+        day,
+        records: [{ record: order, raw: JSON.stringify(order) }],
+        rejects: [],
+        runId: null,
+        syncedAt: new Date().toISOString(),
+      });
+    const count = (sql: string) => scalar(own.db, sql, original.id);
+    expect(write(original)).toMatchObject({ inserted: 1 });
+    const modifiersOfLast = original.items[lastItem]!.modifiers.length;
+    expect(
+      scalar(
+        own.db,
+        "SELECT COUNT(*) FROM order_item_modifiers WHERE order_id = ? AND item_position = ?",
+        original.id,
+        lastItem,
+      ),
+    ).toBe(modifiersOfLast);
+
+    // A POS correction: the last item is taken off the ticket after the fact.
+    const changed = structuredClone(original);
+    changed.items.pop();
+    changed.updatedAt = new Date(Date.parse(original.updatedAt) + 3_600_000)
+      .toISOString()
+      .replace("Z", "+00:00");
+    changed.total = 1.23;
+    expect(write(changed)).toMatchObject({ inserted: 0, updated: 1, unchanged: 0 });
+    expect(count("SELECT COUNT(*) FROM order_items WHERE order_id = ?")).toBe(
+      original.items.length - 1,
+    );
+    expect(
+      count(
+        "SELECT COUNT(*) FROM order_item_modifiers WHERE order_id = ? AND item_position = " +
+          lastItem,
+      ),
+    ).toBe(0);
+    expect(count("SELECT total FROM orders WHERE id = ?")).toBe(1.23);
+
+    // The older version arriving late changes nothing.
+    expect(write(original)).toMatchObject({ updated: 0, unchanged: 1 });
+    expect(count("SELECT COUNT(*) FROM order_items WHERE order_id = ?")).toBe(
+      original.items.length - 1,
+    );
+    own.db.close();
+  });
+
+  it("picks up late updates made by the POS", async () => {
+    const { dataset } = sim.current;
+    const updates = dataset.applyLateUpdates(6, 3).filter((u) => u.locationIndex === 0);
+    const totals = await loadLocation(testClient(sim.current).client, store, key(), days);
+    expect(totals.orders.updated).toBeGreaterThanOrEqual(updates.length);
+    expect(totals.reports.updated).toBeGreaterThan(0);
+    expect(compareWithDataset(db, dataset, { ...days, locations: [location()] })).toEqual([]);
+  });
+});
+
+describe("snapshots", () => {
+  it("marks catalog rows and devices deleted when they leave the list, and restores them", async () => {
+    const { dataset } = sim.current;
+    const hidden = dataset.hideCatalogItems(
+      location(),
+      ["products", "categories", "taxes", "devices"],
+      1,
+    );
+    await loadLocation(testClient(sim.current).client, store, key(), {
+      since: TEST_TODAY,
+      until: TEST_TODAY,
+    });
+    for (const [table, id] of [
+      ["products", hidden[0]],
+      ["categories", hidden[1]],
+      ["taxes", hidden[2]],
+      ["devices", hidden[3]],
+    ]) {
+      expect(scalar(db, `SELECT deleted_at FROM ${table} WHERE id = ?`, id), table).toEqual(
+        expect.any(String),
+      );
+    }
+    expect(scalar(db, "SELECT COUNT(*) FROM products WHERE deleted_at IS NOT NULL")).toBe(1);
+    // The deleted product keeps its prices and subcategories: history stays queryable.
+    expect(scalar(db, "SELECT COUNT(*) FROM product_prices WHERE product_id = ?", hidden[0])).toBe(
+      2,
+    );
+
+    dataset.restoreCatalogItems();
+    await loadLocation(testClient(sim.current).client, store, key(), {
+      since: TEST_TODAY,
+      until: TEST_TODAY,
+    });
+    expect(scalar(db, "SELECT COUNT(*) FROM products WHERE deleted_at IS NOT NULL")).toBe(0);
+    expect(scalar(db, "SELECT COUNT(*) FROM devices WHERE deleted_at IS NOT NULL")).toBe(0);
+  });
+
+  it("does not delete a listed record that failed validation", async () => {
+    sim.current.faults.set({ malformedRate: 0.3 });
+    try {
+      const { client } = testClient(sim.current);
+      const list = await client.catalog("products");
+      expect(list.rejects.length).toBeGreaterThan(0);
+      const counts = store.writeCatalog("products", list, {
+        locationId: location().location.id,
+        syncedAt: new Date().toISOString(),
+        runId: null,
+      });
+      expect(counts.deleted).toBe(0);
+      expect(counts.rejected).toBe(list.rejects.length);
+      expect(scalar(db, "SELECT COUNT(*) FROM rejected_records WHERE stream = 'products'")).toBe(
+        list.rejects.length,
+      );
+    } finally {
+      sim.current.faults.reset();
+    }
+    // Valid again: the rejects are resolved.
+    const { client } = testClient(sim.current);
+    store.writeCatalog("products", await client.catalog("products"), {
+      locationId: location().location.id,
+      syncedAt: new Date().toISOString(),
+      runId: null,
+    });
+    expect(scalar(db, "SELECT COUNT(*) FROM rejected_records WHERE stream = 'products'")).toBe(0);
+  });
+});
+
+describe("rejected records", () => {
+  it("stores malformed orders apart with their reason and JSON, once each", async () => {
+    const separate = openTestDb(tempPath());
+    try {
+      const separateStore = new Store(separate);
+      sim.current.faults.set({ malformedRate: 0.05 });
+      const { client } = testClient(sim.current);
+      const range = { since: addDays(TEST_TODAY, -2), until: addDays(TEST_TODAY, -1) };
+      const first = await loadLocation(client, separateStore, key(), range);
+      const second = await loadLocation(client, separateStore, key(), range);
+      expect(first.orders.rejected).toBeGreaterThan(0);
+      expect(second.orders.rejected).toBe(first.orders.rejected);
+      const stored = rows(
+        separate,
+        "SELECT record_id, reason, raw, day FROM rejected_records WHERE stream = 'orders'",
+      );
+      expect(stored).toHaveLength(first.orders.rejected);
+      for (const reject of stored) {
+        expect(reject.reason).not.toBe("");
+        expect(() => JSON.parse(reject.raw)).not.toThrow();
+        expect([range.since, range.until]).toContain(reject.day);
+      }
+      const differences = compareWithDataset(separate, sim.current.dataset, {
+        ...range,
+        locations: [location()],
+        isMalformed: (id) => sim.current.faults.isMalformed(id),
+      });
+      expect(differences).toEqual([]);
+    } finally {
+      sim.current.faults.reset();
+      separate.close();
+    }
+  });
+});
+
+describe("two locations in one file", () => {
+  it("keeps each location's rows apart", async () => {
+    const shared = openTestDb(tempPath());
+    try {
+      const sharedStore = new Store(shared);
+      const range = { since: addDays(TEST_TODAY, -1), until: TEST_TODAY };
+      for (const [index, apiKey] of sim.current.keys.entries()) {
+        await loadLocation(
+          testClient(sim.current, { keyIndex: index }).client,
+          sharedStore,
+          apiKey,
+          range,
+        );
+      }
+      expect(compareWithDataset(shared, sim.current.dataset, range)).toEqual([]);
+      const perLocation = rows(
+        shared,
+        "SELECT location_id, COUNT(*) AS n FROM orders GROUP BY location_id",
+      );
+      expect(perLocation).toHaveLength(2);
+    } finally {
+      shared.close();
+    }
+  });
+});
