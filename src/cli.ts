@@ -7,10 +7,20 @@ import { realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import type { Command, CommandIo } from "./commands/command.js";
+import { migrateCommand } from "./commands/migrate.js";
 import { simulateCommand } from "./commands/simulate.js";
+import { statusCommand } from "./commands/status.js";
+import { syncCommand } from "./commands/sync.js";
+import { verifyCommand } from "./commands/verify.js";
 import { EXIT, PosSyncError, UsageError } from "./errors.js";
 
-const COMMANDS: readonly Command[] = [simulateCommand];
+const COMMANDS: readonly Command[] = [
+  syncCommand,
+  statusCommand,
+  verifyCommand,
+  migrateCommand,
+  simulateCommand,
+];
 
 function version(): string {
   const require = createRequire(import.meta.url);

@@ -10,6 +10,7 @@ import { type ApiPaths, DEFAULT_API_PATHS, PATH_SETTINGS, SHOWN_PATHS, withId } 
 import {
   categorySchema,
   healthSchema,
+  listEnvelopeSchema,
   locationSchema,
   modifierSchema,
   orderSchema,
@@ -71,7 +72,9 @@ export const CATALOG_RESOURCES = Object.keys(CATALOG) as CatalogResource[];
 export type CatalogRecord<R extends CatalogResource> = z.output<(typeof CATALOG)[R]["schema"]>;
 
 export class PosApiClient {
-  /** Names the key in messages and status output without revealing it. */
+  /** A short fingerprint of the key: names it in status output without revealing it. */
+  readonly keyFingerprint: string;
+  /** Names the key in messages: "the API key key#1a2b3c4d". */
   readonly keyLabel: string;
   private readonly authorization: string;
   private readonly paths: ApiPaths;
@@ -84,7 +87,8 @@ export class PosApiClient {
   ) {
     const scheme = options.authScheme?.trim() ?? "";
     this.authorization = scheme === "" ? options.apiKey : `${scheme} ${options.apiKey}`;
-    this.keyLabel = `the API key ${keyFingerprint(options.apiKey)}`;
+    this.keyFingerprint = keyFingerprint(options.apiKey);
+    this.keyLabel = `the API key ${this.keyFingerprint}`;
     this.paths = { ...DEFAULT_API_PATHS, ...options.paths };
     this.pageSize = options.pageSize ?? PAGE_SIZE;
     this.secrets = [options.apiKey, this.authorization];
@@ -180,6 +184,30 @@ export class PosApiClient {
       throw new ApiResponseError({ operation, target: path }, "meta.totalCount is missing", false);
     }
     return meta.totalCount;
+  }
+
+  /** The first and the last record of the unfiltered reports list (two requests of one record
+   * each), whichever way the API orders it: their createdAt and startedAt, as sent. */
+  async reportEnds(): Promise<{ createdAt: unknown; startedAt: unknown }[]> {
+    const page = async (index: number) => {
+      const body = await this.get("listReports", SHOWN_PATHS.reports, {
+        query: { size: 1, index },
+      });
+      const parsed = listEnvelopeSchema.safeParse(body);
+      if (!parsed.success) {
+        throw new ApiResponseError(
+          { operation: "listReports", target: SHOWN_PATHS.reports },
+          "not a list envelope",
+          false,
+        );
+      }
+      const first = parsed.data.data[0] as { createdAt?: unknown; startedAt?: unknown } | undefined;
+      return { totalCount: parsed.data.meta.totalCount, record: first };
+    };
+    const head = await page(0);
+    const ends =
+      head.totalCount > 1 ? [head.record, (await page(head.totalCount - 1)).record] : [head.record];
+    return ends.flatMap((r) => (r ? [{ createdAt: r.createdAt, startedAt: r.startedAt }] : []));
   }
 
   private walk<S extends z.ZodType>(

@@ -67,6 +67,12 @@ export type DayStream = "orders" | "reports";
 
 type SnapshotTarget = CatalogResource | "devices";
 
+export interface LocationCounts {
+  location: "inserted" | "updated" | "unchanged";
+  /** Absent when the API did not list devices. */
+  devices: SnapshotCounts | undefined;
+}
+
 interface LocationRowSet {
   location: Row & { id: string; raw: string; api_key_fingerprint: string | null };
   devices: SnapshotRowSet[] | undefined;
@@ -127,7 +133,7 @@ export class Store {
   private readonly upsertLocation;
   private readonly storedLocation;
   private readonly writeDayPage: (stream: DayStream, page: DayPage<Order | Report>) => PageCounts;
-  private readonly writeLocationAndDevices: (rowSet: LocationRowSet) => SnapshotCounts | undefined;
+  private readonly writeLocationAndDevices: (rowSet: LocationRowSet) => LocationCounts;
 
   constructor(readonly db: Db) {
     const { sqlite } = db;
@@ -173,14 +179,17 @@ export class Store {
         stored?.raw === rowSet.location.raw &&
         stored.api_key_fingerprint === rowSet.location.api_key_fingerprint;
       if (!unchanged) this.upsertLocation.run(rowSet.location);
-      if (!rowSet.devices) return undefined;
-      return this.snapshotWriters.devices.write({
+      const location: LocationCounts["location"] =
+        stored === undefined ? "inserted" : unchanged ? "unchanged" : "updated";
+      if (!rowSet.devices) return { location, devices: undefined };
+      const devices = this.snapshotWriters.devices.write({
         locationId: rowSet.location.id,
         rowSets: rowSet.devices,
         listedIds: new Set(rowSet.devices.map((d) => d.parent.id)),
         complete: true,
         syncedAt: rowSet.syncedAt,
       });
+      return { location, devices };
     });
   }
 
@@ -192,6 +201,14 @@ export class Store {
   /** Stores a page of a day's reports and its rejects in one transaction. */
   writeReports(page: DayPage<Report>): PageCounts {
     return this.writeDayPage("reports", page);
+  }
+
+  /** Stores a page of either day stream in one transaction. */
+  writePage<S extends DayStream>(
+    stream: S,
+    page: DayPage<S extends "orders" ? Order : Report>,
+  ): PageCounts {
+    return this.writeDayPage(stream, page);
   }
 
   private dayPage(stream: DayStream, page: DayPage<Order | Report>): PageCounts {
@@ -249,6 +266,30 @@ export class Store {
     return this.rejectWriter.keepOnly(locationId, stream, day, rejects.map(rejectKey));
   }
 
+  /** Sets aside records read outside any window (by id): one transaction. */
+  recordRejects(
+    stream: string,
+    rejects: readonly RejectedRecord[],
+    context: { locationId: string; runId: number | null; rejectedAt: string },
+  ): void {
+    this.db.sqlite.transaction(() =>
+      this.rejectWriter.record(rejects, { ...context, stream, day: null }),
+    )();
+  }
+
+  /** Sets aside a location record that breaks the spec (its id, if any, is the location's). */
+  recordLocationReject(
+    reject: RejectedRecord,
+    context: { runId: number | null; rejectedAt: string },
+  ): void {
+    this.rejectWriter.record([reject], {
+      ...context,
+      locationId: reject.recordId ?? "unknown",
+      stream: "location",
+      day: null,
+    });
+  }
+
   /** Stores one catalog list of a location as a snapshot. */
   writeCatalog<R extends CatalogResource>(
     resource: R,
@@ -283,7 +324,7 @@ export class Store {
   writeLocation(
     valid: ValidRecord<Location>,
     context: { syncedAt: string; apiKeyFingerprint: string },
-  ): { devices: SnapshotCounts | undefined } {
+  ): LocationCounts {
     const location = normalizeLocation(valid.record, valid.raw, context);
     const rawDevices = (JSON.parse(valid.raw) as { deviceList?: unknown[] }).deviceList;
     const deviceRows = valid.record.deviceList?.map((device, position) =>
@@ -292,11 +333,10 @@ export class Store {
         syncedAt: context.syncedAt,
       }),
     );
-    const devicesCounts = this.writeLocationAndDevices({
+    return this.writeLocationAndDevices({
       location,
       devices: deviceRows?.map((parent) => ({ parent, children: [] })),
       syncedAt: context.syncedAt,
     });
-    return { devices: devicesCounts };
   }
 }

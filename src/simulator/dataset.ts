@@ -105,8 +105,7 @@ export class Dataset {
   readonly seed: number;
   readonly locations: readonly SimLocation[];
   readonly firstDay: string;
-  readonly today: string;
-  private readonly plan: SessionPlan;
+  private readonly plan: { -readonly [K in keyof SessionPlan]: SessionPlan[K] };
   private readonly now: () => number;
   private readonly sessions: LruCache<string, Session>;
   private readonly bucketCounts = new Map<string, number>();
@@ -125,7 +124,6 @@ export class Dataset {
       throw new RangeError("ordersPerDay must be [min, max] with 0 <= min <= max <= 60000");
     }
     this.seed = options.seed;
-    this.today = options.today;
     const todayEpochDay = toEpochDay(options.today);
     const firstEpochDay = todayEpochDay - options.days + 1;
     this.firstDay = dayFromEpoch(firstEpochDay);
@@ -141,6 +139,21 @@ export class Dataset {
       buildLocation(options.seed, i),
     );
     this.locationByKey = new Map(this.locations.map((l) => [l.apiKey, l]));
+  }
+
+  /** The last day of data; its session is open. */
+  get today(): string {
+    return dayFromEpoch(this.plan.todayEpochDay);
+  }
+
+  /**
+   * Time passes: today's session closes (its report appears, its evening orders with it) and a
+   * new day opens. Days already past do not change.
+   */
+  advanceDay(): void {
+    this.plan.todayEpochDay++;
+    this.sessions.clear();
+    this.bucketCounts.clear();
   }
 
   locationForKey(apiKey: string): SimLocation | undefined {
@@ -163,10 +176,12 @@ export class Dataset {
     const cached = this.sessions.get(key);
     if (cached) return cached;
     const header = sessionHeader(this.plan, location, epochDay);
-    const generated = generateSessionOrders(this.seed, location, header);
-    const orders = [...generated, ...(this.liveOrders.get(key) ?? [])].map(
-      (order) => this.orderOverrides.get(order.id) ?? order,
+    const generated = generateSessionOrders(this.seed, location, header).filter(
+      (order) => parseInstant(order.createdAt) <= header.visibleUntilMs,
     );
+    const orders = [...generated, ...(this.liveOrders.get(key) ?? [])]
+      .map((order) => this.orderOverrides.get(order.id) ?? order)
+      .sort(byCreatedAt);
     const report = header.open
       ? null
       : buildReport(location, header, orders, this.reportUpdatedAt.get(header.reportId));
@@ -407,7 +422,8 @@ export class Dataset {
     for (let i = 0; i < count; i++) {
       const createdAtMs = lastCreated + random.int(5, 60) * 1000;
       if (createdAtMs > endOfDay) break;
-      const sequence = session.orders.length + added.length + 1;
+      // After every order the session will ever generate, so that ids never collide.
+      const sequence = session.header.orderCount + live.length + added.length + 1;
       added.push(
         generateOrder(
           { seed: this.seed, location, header: session.header },

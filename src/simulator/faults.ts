@@ -29,6 +29,8 @@ export interface FaultSettings {
   malformedRate: number;
   /** New orders added to today's open session on each orders list request that covers today. */
   liveOrdersPerRequest: number;
+  /** Stop adding live orders after this many in all (null: never stop). */
+  liveOrdersLimit: number | null;
   /** What a list page past the last one answers. */
   pastEnd: PastEndBehaviour;
   /** Added to meta.totalCount: a server whose counts cannot be trusted. */
@@ -47,6 +49,7 @@ export const DEFAULT_FAULTS: FaultSettings = {
   slowMs: 0,
   malformedRate: 0,
   liveOrdersPerRequest: 0,
+  liveOrdersLimit: null,
   pastEnd: "empty",
   totalCountSkew: 0,
 };
@@ -68,6 +71,7 @@ export class FaultController {
   private settings: FaultSettings;
   private readonly script: ScriptedFault[] = [];
   private readonly random: Random;
+  private liveOrdersAdded = 0;
 
   constructor(
     private readonly seed: number,
@@ -88,11 +92,22 @@ export class FaultController {
   reset(): void {
     this.settings = { ...DEFAULT_FAULTS };
     this.script.length = 0;
+    this.liveOrdersAdded = 0;
   }
 
   /** Queues faults for the next matching requests, in order. */
   inject(...faults: ScriptedFault[]): void {
     this.script.push(...faults);
+  }
+
+  /** How many live orders to add for this request, within the limit; counts them as added. */
+  takeLiveOrders(): number {
+    const { liveOrdersPerRequest, liveOrdersLimit } = this.settings;
+    const remaining =
+      liveOrdersLimit === null ? liveOrdersPerRequest : liveOrdersLimit - this.liveOrdersAdded;
+    const count = Math.max(0, Math.min(liveOrdersPerRequest, remaining));
+    this.liveOrdersAdded += count;
+    return count;
   }
 
   get pendingScripted(): number {

@@ -95,8 +95,10 @@ function listPage<T extends { id: string }>(
 function listOrders(context: HandlerContext): HandlerResult {
   const { dataset, faults, location } = context;
   const params = parseListParameters(context.url.searchParams, true);
-  const live = faults.current.liveOrdersPerRequest;
-  if (live > 0 && coversToday(params, dataset.today)) dataset.addLiveOrders(location, live);
+  if (coversToday(params, dataset.today)) {
+    const live = faults.takeLiveOrders();
+    if (live > 0) dataset.addLiveOrders(location, live);
+  }
   const result = dataset.listOrders(location, { ...params, descending: faults.current.descending });
   return listPage(context, params, result, "order");
 }

@@ -24,12 +24,15 @@ export interface SessionHeader {
   day: string;
   reportId: string;
   reportNumber: number;
-  /** The session still trading (today's): it has orders but no report yet. */
+  /** The session still trading (today's): orders up to `visibleUntilMs`, no report yet. */
   open: boolean;
   startedAtMs: number;
-  /** When the till was closed; for an open session, the time the generated orders stop. */
+  /** When the till closes; drawn the same whether or not the session is open. */
   closesAtMs: number;
+  /** The open session's "now": its orders created later do not exist yet. */
+  visibleUntilMs: number;
   reportCreatedAtMs: number;
+  /** Orders of the whole session, open or not: today shows the first ones. */
   orderCount: number;
   deviceIndex: number;
   clerkIndex: number;
@@ -42,6 +45,13 @@ export interface SessionPlan {
   ordersPerDay: readonly [number, number];
 }
 
+/** How far into the day the open session has got. */
+const OPEN_SESSION_HOUR = 18;
+
+/**
+ * A session's shape, drawn before its orders and independently of whether it is open, so that
+ * when a day ends the orders it showed while open are still there, with more after them.
+ */
 export function sessionHeader(
   plan: SessionPlan,
   location: SimLocation,
@@ -51,14 +61,12 @@ export function sessionHeader(
   const midnight = localMidnight(epochDay, location.offsetMinutes);
   const open = epochDay === plan.todayEpochDay;
   const startedAtMs = midnight + 10.5 * HOUR + random.int(0, 60) * MINUTE;
-  const runsPastMidnight = !open && random.chance(0.2);
-  const closesAtMs = open
-    ? midnight + 18 * HOUR
-    : runsPastMidnight
-      ? midnight + 24 * HOUR + random.int(15, 45) * MINUTE
-      : midnight + 22.75 * HOUR + random.int(0, 65) * MINUTE;
+  const runsPastMidnight = random.chance(0.2);
+  const closesAtMs = runsPastMidnight
+    ? midnight + 24 * HOUR + random.int(15, 45) * MINUTE
+    : midnight + 22.75 * HOUR + random.int(0, 65) * MINUTE;
   const [minOrders, maxOrders] = plan.ordersPerDay;
-  const fullDayCount = random.int(minOrders, maxOrders);
+  const orderCount = random.int(minOrders, maxOrders);
   return {
     locationIndex: location.index,
     epochDay,
@@ -73,8 +81,9 @@ export function sessionHeader(
     open,
     startedAtMs,
     closesAtMs,
+    visibleUntilMs: open ? midnight + OPEN_SESSION_HOUR * HOUR : Number.POSITIVE_INFINITY,
     reportCreatedAtMs: closesAtMs + random.int(60, 300) * 1000,
-    orderCount: open ? Math.ceil(fullDayCount / 2) : fullDayCount,
+    orderCount,
     deviceIndex: random.int(0, location.devices.length - 1),
     clerkIndex: random.int(0, location.staff.length - 1),
   };

@@ -1,0 +1,282 @@
+/**
+ * Configuration: environment variables, an optional JSON file (`--config`, which may list several
+ * locations) and command-line flags, in rising order of precedence. Every value is checked here,
+ * and a bad one is a ConfigError that names the setting and what it takes, never its secret.
+ */
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { type ApiPaths, DEFAULT_API_PATHS } from "./api/paths.js";
+import { isCalendarDay } from "./dates.js";
+import { ConfigError } from "./errors.js";
+import { isLogLevel, type LogLevel } from "./log.js";
+
+export interface LocationConfig {
+  apiKey: string;
+  /** A label for logs and status when the API's location has no name yet. */
+  name?: string;
+}
+
+export interface Config {
+  apiUrl: string;
+  locations: LocationConfig[];
+  dbPath: string;
+  authScheme: string;
+  startDate: string | undefined;
+  lookbackDays: number;
+  concurrency: number;
+  schedule: string;
+  paths: ApiPaths;
+  logLevel: LogLevel;
+  httpPort: number | undefined;
+  httpHost: string;
+}
+
+export const DEFAULTS = {
+  dbPath: "data/pos.sqlite",
+  authScheme: "",
+  lookbackDays: 3,
+  concurrency: 4,
+  schedule: "*/15 * * * *",
+  logLevel: "info" as LogLevel,
+  httpHost: "127.0.0.1",
+};
+
+/** Settings as they come from any source, before defaults and checks. */
+export interface RawSettings {
+  apiUrl?: string;
+  /** Keys come from the environment or the file only: a flag would show them in `ps`. */
+  apiKeys?: string[];
+  locations?: LocationConfig[];
+  dbPath?: string;
+  authScheme?: string;
+  startDate?: string;
+  lookbackDays?: number | string;
+  concurrency?: number | string;
+  schedule?: string;
+  paths?: Partial<ApiPaths>;
+  logLevel?: string;
+  httpPort?: number | string;
+  httpHost?: string;
+}
+
+const fileSchema = z.strictObject({
+  apiUrl: z.string().optional(),
+  apiKeys: z.array(z.string()).optional(),
+  locations: z
+    .array(z.strictObject({ apiKey: z.string(), name: z.string().optional() }))
+    .optional(),
+  dbPath: z.string().optional(),
+  authScheme: z.string().optional(),
+  startDate: z.string().optional(),
+  lookbackDays: z.union([z.number(), z.string()]).optional(),
+  concurrency: z.union([z.number(), z.string()]).optional(),
+  schedule: z.string().optional(),
+  paths: z
+    .strictObject({
+      report: z.string().optional(),
+      paymentMethods: z.string().optional(),
+      taxes: z.string().optional(),
+      health: z.string().optional(),
+    })
+    .optional(),
+  logLevel: z.string().optional(),
+  httpPort: z.union([z.number(), z.string()]).optional(),
+  httpHost: z.string().optional(),
+});
+
+function present(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === "" ? undefined : value.trim();
+}
+
+function splitKeys(value: string | undefined): string[] | undefined {
+  const text = present(value);
+  return text === undefined
+    ? undefined
+    : text
+        .split(",")
+        .map((k) => k.trim())
+        .filter((k) => k !== "");
+}
+
+/** The settings the environment gives. */
+export function settingsFromEnv(env: NodeJS.ProcessEnv): RawSettings {
+  const keys = splitKeys(env.POS_API_KEYS) ?? splitKeys(env.POS_API_KEY);
+  const paths: Partial<ApiPaths> = {};
+  const report = present(env.POS_PATH_REPORT);
+  const paymentMethods = present(env.POS_PATH_PAYMENT_METHODS);
+  const taxes = present(env.POS_PATH_TAXES);
+  const health = present(env.POS_PATH_HEALTH);
+  if (report) paths.report = report;
+  if (paymentMethods) paths.paymentMethods = paymentMethods;
+  if (taxes) paths.taxes = taxes;
+  if (health) paths.health = health;
+  return dropUndefined({
+    apiUrl: present(env.POS_API_URL),
+    apiKeys: keys,
+    dbPath: present(env.POS_DB_PATH),
+    authScheme: env.POS_AUTH_SCHEME?.trim(),
+    startDate: present(env.POS_START_DATE),
+    lookbackDays: present(env.POS_LOOKBACK_DAYS),
+    concurrency: present(env.POS_CONCURRENCY),
+    schedule: present(env.POS_SCHEDULE),
+    paths: Object.keys(paths).length > 0 ? paths : undefined,
+    logLevel: present(env.LOG_LEVEL),
+    httpPort: present(env.POS_HTTP_PORT),
+    httpHost: present(env.POS_HTTP_HOST),
+  });
+}
+
+/** The settings a JSON config file gives; unknown settings are refused, so typos show. */
+export function settingsFromFile(path: string): RawSettings {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? "unreadable";
+    throw new ConfigError(`cannot read the config file ${path} (${code})`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new ConfigError(`the config file ${path} is not valid JSON`);
+  }
+  const parsed = fileSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.join(".") || "(top level)";
+    const what =
+      issue?.code === "unrecognized_keys"
+        ? `unknown setting ${issue.keys.join(", ")}`
+        : issue?.message;
+    throw new ConfigError(`the config file ${path}: ${where}: ${what}`);
+  }
+  return dropUndefined(parsed.data) as RawSettings;
+}
+
+function dropUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+function wholeNumber(
+  value: number | string | undefined,
+  name: string,
+  min: number,
+  max: number,
+): number | undefined {
+  if (value === undefined) return undefined;
+  const number =
+    typeof value === "number" ? value : /^-?\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(number) || number < min || number > max) {
+    throw new ConfigError(
+      `${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(String(value))}`,
+    );
+  }
+  return number;
+}
+
+function checkUrl(value: string | undefined, required: boolean): string {
+  if (value === undefined) {
+    if (required)
+      throw new ConfigError("POS_API_URL is required: the base address of the API (https://…)");
+    return "";
+  }
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`POS_API_URL is not a valid address: ${JSON.stringify(value)}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ConfigError(
+      `POS_API_URL must start with http:// or https://, got ${JSON.stringify(value)}`,
+    );
+  }
+  if (url.username || url.password || url.search) {
+    throw new ConfigError(
+      "POS_API_URL must be a plain base address, without credentials or a query",
+    );
+  }
+  return value.replace(/\/+$/, "");
+}
+
+/** Keys from the environment win over the file's; a file may list keys alone or locations. */
+function pickLocations(fromEnv: RawSettings, fromFile: RawSettings): LocationConfig[] {
+  if (fromEnv.apiKeys) return fromEnv.apiKeys.map((apiKey) => ({ apiKey }));
+  if (fromFile.locations) return fromFile.locations;
+  return (fromFile.apiKeys ?? []).map((apiKey) => ({ apiKey }));
+}
+
+function checkLocations(locations: LocationConfig[], required: boolean): LocationConfig[] {
+  if (required && locations.length === 0) {
+    throw new ConfigError(
+      "an API key is required: set POS_API_KEY, or POS_API_KEYS for several locations",
+    );
+  }
+  for (const [index, location] of locations.entries()) {
+    // Keys never appear in messages: only their position.
+    if (location.apiKey.trim() === "" || /\s/.test(location.apiKey.trim())) {
+      throw new ConfigError(`API key number ${index + 1} is empty or contains spaces`);
+    }
+  }
+  const unique = new Set(locations.map((l) => l.apiKey));
+  if (unique.size !== locations.length) throw new ConfigError("the same API key is listed twice");
+  return locations.map((l) => ({ ...l, apiKey: l.apiKey.trim() }));
+}
+
+function checkPaths(paths: Partial<ApiPaths> | undefined): ApiPaths {
+  const merged = { ...DEFAULT_API_PATHS, ...paths };
+  for (const [name, path] of Object.entries(merged)) {
+    if (!path.startsWith("/"))
+      throw new ConfigError(
+        `the path for ${name} must start with "/", got ${JSON.stringify(path)}`,
+      );
+  }
+  if (!merged.report.includes("{id}")) throw new ConfigError('POS_PATH_REPORT must contain "{id}"');
+  return merged;
+}
+
+export interface LoadOptions {
+  env: NodeJS.ProcessEnv;
+  configFile?: string;
+  /** Flags given on the command line; they win over everything. */
+  flags?: RawSettings;
+  /** Commands that call the API need its address and keys. */
+  needsApi: boolean;
+}
+
+export function loadConfig(options: LoadOptions): Config {
+  const fromFile = options.configFile ? settingsFromFile(options.configFile) : {};
+  const fromEnv = settingsFromEnv(options.env);
+  const settings: RawSettings = { ...fromFile, ...fromEnv, ...dropUndefined(options.flags ?? {}) };
+  const startDate = settings.startDate;
+  if (startDate !== undefined && !isCalendarDay(startDate)) {
+    throw new ConfigError(
+      `POS_START_DATE must be a calendar date YYYY-MM-DD, got ${JSON.stringify(startDate)}`,
+    );
+  }
+  const logLevel = settings.logLevel ?? DEFAULTS.logLevel;
+  if (!isLogLevel(logLevel)) {
+    throw new ConfigError(
+      `LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got ${JSON.stringify(logLevel)}`,
+    );
+  }
+  return {
+    apiUrl: checkUrl(settings.apiUrl, options.needsApi),
+    locations: checkLocations(pickLocations(fromEnv, fromFile), options.needsApi),
+    dbPath: settings.dbPath ?? DEFAULTS.dbPath,
+    authScheme: settings.authScheme ?? DEFAULTS.authScheme,
+    startDate,
+    lookbackDays:
+      wholeNumber(settings.lookbackDays, "the lookback (POS_LOOKBACK_DAYS)", 0, 3650) ??
+      DEFAULTS.lookbackDays,
+    concurrency:
+      wholeNumber(settings.concurrency, "the concurrency (POS_CONCURRENCY)", 1, 64) ??
+      DEFAULTS.concurrency,
+    schedule: settings.schedule ?? DEFAULTS.schedule,
+    paths: checkPaths(settings.paths),
+    logLevel,
+    httpPort: wholeNumber(settings.httpPort, "the HTTP port (POS_HTTP_PORT)", 0, 65_535),
+    httpHost: settings.httpHost ?? DEFAULTS.httpHost,
+  };
+}

@@ -1,0 +1,125 @@
+/** The run log and day-window checkpoints (`sync_runs`, `sync_windows`): Drizzle, off the hot path. */
+import { and, eq, min, sql } from "drizzle-orm";
+import type { Db } from "../db/open.js";
+import { syncRuns, syncWindows } from "../db/schema/index.js";
+import type { WindowStatus } from "./plan.js";
+import type { Stream } from "./streams.js";
+
+export type RunStatus = "running" | "succeeded" | "partial" | "failed" | "interrupted";
+export type RunTrigger = "cli" | "daemon" | "demo";
+
+export interface WindowRecord {
+  locationId: string;
+  stream: Stream;
+  day: string;
+  status: WindowStatus;
+  apiTotalCount: number | null;
+  storedCount: number | null;
+  lastError: string | null;
+  runId: number;
+}
+
+export class Checkpoints {
+  constructor(private readonly db: Db) {}
+
+  /** Runs left "running" by a process that died are recorded as interrupted. */
+  closeAbandonedRuns(now: string): number {
+    return this.db.orm
+      .update(syncRuns)
+      .set({
+        status: "interrupted",
+        finished_at: now,
+        error: "the process ended before the run finished",
+      })
+      .where(eq(syncRuns.status, "running"))
+      .run().changes;
+  }
+
+  startRun(trigger: RunTrigger, startedAt: string): number {
+    const [row] = this.db.orm
+      .insert(syncRuns)
+      .values({ started_at: startedAt, status: "running", trigger })
+      .returning({ id: syncRuns.id })
+      .all();
+    if (!row) throw new Error("the run was not recorded");
+    return row.id;
+  }
+
+  finishRun(
+    runId: number,
+    result: {
+      status: RunStatus;
+      finishedAt: string;
+      stats: unknown;
+      requests: number;
+      error: string | null;
+    },
+  ): void {
+    this.db.orm
+      .update(syncRuns)
+      .set({
+        status: result.status,
+        finished_at: result.finishedAt,
+        stats: JSON.stringify(result.stats),
+        requests: result.requests,
+        error: result.error,
+      })
+      .where(eq(syncRuns.id, runId))
+      .run();
+  }
+
+  /** Status of every recorded day of one location and stream. */
+  windows(locationId: string, stream: Stream): Map<string, WindowStatus> {
+    const rows = this.db.orm
+      .select({ day: syncWindows.day, status: syncWindows.status })
+      .from(syncWindows)
+      .where(and(eq(syncWindows.location_id, locationId), eq(syncWindows.stream, stream)))
+      .all();
+    return new Map(rows.map((r) => [r.day, r.status as WindowStatus]));
+  }
+
+  /** The first day ever recorded for a location's day streams, if any. */
+  firstRecordedDay(locationId: string): string | undefined {
+    const [row] = this.db.orm
+      .select({ first: min(syncWindows.day) })
+      .from(syncWindows)
+      .where(
+        and(
+          eq(syncWindows.location_id, locationId),
+          sql`${syncWindows.stream} IN ('orders', 'reports')`,
+        ),
+      )
+      .all();
+    return row?.first ?? undefined;
+  }
+
+  record(window: WindowRecord, now: string): void {
+    this.db.orm
+      .insert(syncWindows)
+      .values({
+        location_id: window.locationId,
+        stream: window.stream,
+        day: window.day,
+        status: window.status,
+        api_total_count: window.apiTotalCount,
+        stored_count: window.storedCount,
+        attempts: 1,
+        last_error: window.lastError,
+        run_id: window.runId,
+        synced_at: now,
+      })
+      .onConflictDoUpdate({
+        target: [syncWindows.location_id, syncWindows.stream, syncWindows.day],
+        set: {
+          status: window.status,
+          api_total_count: window.apiTotalCount,
+          stored_count: window.storedCount,
+          attempts: sql`${syncWindows.attempts} + 1`,
+          last_error: window.lastError,
+          run_id: window.runId,
+          synced_at: now,
+        },
+      })
+      .run();
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * One day window of one stream: read every page with since = until = day, store each page in its
+ * own transaction, then prove the window complete (every record the API listed is stored or set
+ * aside, and the count did not move) or read it again, a bounded number of times.
+ */
+import type { PosApiClient } from "../api/client.js";
+import { ApiKeyRejectedError } from "../api/errors.js";
+import type { RejectedRecord } from "../api/validate.js";
+import { DatabaseError, databaseError, isSqliteError } from "../db/errors.js";
+import { countStoredIds, countUnlisted } from "../db/queries.js";
+import type { PageCounts } from "../db/store.js";
+import { type SyncContext, timestamp } from "./context.js";
+import type { WindowStatus } from "./plan.js";
+import type { StreamStats } from "./stats.js";
+import type { DayStream } from "./streams.js";
+
+/** Reads of one window in a run before it is left incomplete for the next run. */
+export const MAX_READS = 3;
+
+export interface WindowOutcome {
+  status: WindowStatus | "interrupted";
+  apiTotalCount: number | null;
+  storedCount: number | null;
+  records: number;
+  error: string | null;
+}
+
+interface ReadResult {
+  interrupted: boolean;
+  listedIds: string[];
+  rejects: RejectedRecord[];
+  apiTotalCount: number | null;
+  countChanged: boolean;
+  endedBy: string | null;
+}
+
+function addCounts(stats: StreamStats, counts: PageCounts): void {
+  stats.inserted += counts.inserted;
+  stats.updated += counts.updated;
+  stats.unchanged += counts.unchanged;
+  stats.rejected += counts.rejected;
+  stats.fetched += counts.inserted + counts.updated + counts.unchanged + counts.rejected;
+}
+
+async function readWindow(
+  context: SyncContext,
+  client: PosApiClient,
+  locationId: string,
+  stream: DayStream,
+  day: string,
+  stats: StreamStats,
+): Promise<ReadResult> {
+  const walk =
+    stream === "orders"
+      ? client.orders({ since: day, until: day })
+      : client.reports({ since: day, until: day });
+  const listedIds: string[] = [];
+  const rejects: RejectedRecord[] = [];
+  for await (const page of walk) {
+    const counts = context.store.writePage(stream, {
+      locationId,
+      day,
+      records: page.records,
+      rejects: page.rejects,
+      runId: context.runId,
+      syncedAt: timestamp(context),
+    });
+    addCounts(stats, counts);
+    for (const { record } of page.records) listedIds.push((record as { id: string }).id);
+    rejects.push(...page.rejects);
+    if (context.signal.aborted)
+      return {
+        interrupted: true,
+        listedIds,
+        rejects,
+        apiTotalCount: null,
+        countChanged: false,
+        endedBy: null,
+      };
+  }
+  const { summary } = walk;
+  return {
+    interrupted: false,
+    listedIds,
+    rejects,
+    apiTotalCount: summary.lastTotalCount,
+    countChanged: summary.countChanged,
+    endedBy: summary.endedBy,
+  };
+}
+
+/** Why a read does not prove the window complete, or null when it does. */
+function incompleteReason(read: ReadResult, storedCount: number): string | null {
+  if (read.countChanged) return "the API's count changed while the window was read";
+  if (read.endedBy === "page-bound" || read.endedBy === "no-progress")
+    return `the pages stopped making sense (${read.endedBy})`;
+  if (storedCount !== read.apiTotalCount)
+    return `stored ${storedCount} of the ${read.apiTotalCount} records the API counts`;
+  return null;
+}
+
+export async function syncDayWindow(
+  context: SyncContext,
+  client: PosApiClient,
+  locationId: string,
+  stream: DayStream,
+  day: string,
+  stats: StreamStats,
+): Promise<WindowOutcome> {
+  let outcome: WindowOutcome = {
+    status: "incomplete",
+    apiTotalCount: null,
+    storedCount: null,
+    records: 0,
+    error: null,
+  };
+  try {
+    for (let read = 1; read <= MAX_READS; read++) {
+      const result = await readWindow(context, client, locationId, stream, day, stats);
+      const records = result.listedIds.length + result.rejects.length;
+      if (result.interrupted)
+        return { ...outcome, status: "interrupted", records, error: "interrupted" };
+      const storedCount =
+        countStoredIds(context.db, stream, result.listedIds) + result.rejects.length;
+      const reason = incompleteReason(result, storedCount);
+      outcome = {
+        status: reason ? "incomplete" : "complete",
+        apiTotalCount: result.apiTotalCount,
+        storedCount,
+        records,
+        error: reason,
+      };
+      if (!reason) {
+        context.store.settleWindowRejects(locationId, stream, day, result.rejects);
+        const unlisted = countUnlisted(context.db, stream, locationId, day, result.listedIds);
+        if (unlisted > 0) {
+          context.logger.warn(
+            { locationId, stream, day, unlisted },
+            "stored records that the API no longer lists for this day",
+          );
+        }
+        break;
+      }
+      if (!result.countChanged) break;
+      context.logger.debug(
+        { locationId, stream, day, read },
+        "the count moved during the read; reading the window again",
+      );
+    }
+  } catch (error) {
+    if (context.signal.aborted) return { ...outcome, status: "interrupted", error: "interrupted" };
+    if (error instanceof ApiKeyRejectedError || error instanceof DatabaseError) throw error;
+    if (isSqliteError(error)) throw databaseError(error, context.db.path, "write to the database");
+    const message = error instanceof Error ? error.message : String(error);
+    outcome = { ...outcome, status: "failed", error: message };
+  }
+  return outcome;
+}

@@ -1,0 +1,99 @@
+/**
+ * Telling a person how a run goes. In a terminal: a few lines redrawn in place, per stream days
+ * done of days planned, records and rate. Elsewhere: one structured log event per window.
+ */
+import type { Logger } from "../log.js";
+import type { Stream } from "./streams.js";
+
+export interface WindowEvent {
+  location: string;
+  stream: Stream;
+  day: string;
+  records: number;
+  status: string;
+}
+
+export interface Progress {
+  planned(stream: Stream, days: number): void;
+  windowDone(event: WindowEvent): void;
+  stop(): void;
+}
+
+/** Structured logs: one event per finished window. */
+export class LogProgress implements Progress {
+  constructor(private readonly logger: Logger) {}
+
+  planned(stream: Stream, days: number): void {
+    this.logger.info({ stream, days }, "planned day windows");
+  }
+
+  windowDone(event: WindowEvent): void {
+    const level = event.status === "complete" ? "info" : "warn";
+    this.logger[level]({ ...event }, "window synced");
+  }
+
+  stop(): void {}
+}
+
+const number = new Intl.NumberFormat("en-US");
+
+interface StreamLine {
+  planned: number;
+  done: number;
+  records: number;
+}
+
+/** A live display on a terminal (standard error, so standard output stays clean). */
+export class TerminalProgress implements Progress {
+  private readonly lines = new Map<Stream, StreamLine>();
+  private readonly started = Date.now();
+  private drawn = 0;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly out: NodeJS.WritableStream,
+    redrawMs = 250,
+  ) {
+    this.timer = setInterval(() => this.draw(), redrawMs);
+    this.timer.unref();
+  }
+
+  private line(stream: Stream): StreamLine {
+    let line = this.lines.get(stream);
+    if (!line) {
+      line = { planned: 0, done: 0, records: 0 };
+      this.lines.set(stream, line);
+    }
+    return line;
+  }
+
+  planned(stream: Stream, days: number): void {
+    this.line(stream).planned += days;
+  }
+
+  windowDone(event: WindowEvent): void {
+    const line = this.line(event.stream);
+    line.done++;
+    line.records += event.records;
+  }
+
+  private draw(): void {
+    const seconds = Math.max(0.001, (Date.now() - this.started) / 1000);
+    const text = [...this.lines].map(([stream, line]) => {
+      const width = 24;
+      const share = line.planned === 0 ? 1 : line.done / line.planned;
+      const bar = "#".repeat(Math.round(share * width)).padEnd(width, ".");
+      const rate = Math.round(line.records / seconds);
+      const records = number.format(line.records);
+      return `${stream.padEnd(8)} [${bar}] ${line.done}/${line.planned} days  ${records} records  ${number.format(rate)}/s`;
+    });
+    if (this.drawn > 0) this.out.write(`\x1b[${this.drawn}A`);
+    for (const line of text) this.out.write(`\x1b[2K${line}\n`);
+    this.drawn = text.length;
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.draw();
+  }
+}

@@ -1,0 +1,173 @@
+/**
+ * A run: every selected stream of every configured location, recorded in `sync_runs`, with
+ * windows read concurrently within the bounds of POS_CONCURRENCY and written through one
+ * connection.
+ */
+import pLimit from "p-limit";
+import { PosApiClient } from "../api/client.js";
+import { HttpTransport, type TransportOptions } from "../api/transport.js";
+import type { Config } from "../config.js";
+import type { Db } from "../db/open.js";
+import { Store } from "../db/store.js";
+import { EXIT, type ExitCode } from "../errors.js";
+import type { Logger } from "../log.js";
+import { Checkpoints, type RunStatus, type RunTrigger } from "./checkpoints.js";
+import type { SyncContext } from "./context.js";
+import { syncOneLocation } from "./location.js";
+import { LogProgress, type Progress } from "./progress.js";
+import { RunStats } from "./stats.js";
+import { STREAMS, type Stream } from "./streams.js";
+
+export interface SyncOptions {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  trigger: RunTrigger;
+  streams?: readonly Stream[];
+  /** Explicit days, both included; absent for an incremental run. */
+  range?: { since: string; until: string };
+  now?: () => Date;
+  /** Stops the run: no new work, the page in hand is committed, the run is recorded interrupted. */
+  signal?: AbortSignal;
+  progress?: Progress;
+  /** Transport settings beyond the configuration (tests shorten retries and timeouts). */
+  transport?: Partial<TransportOptions>;
+}
+
+export interface RunResult {
+  runId: number;
+  status: RunStatus;
+  stats: RunStats;
+  requests: number;
+  retries: number;
+  rateLimited: number;
+  startedAt: string;
+  finishedAt: string;
+  error: string | null;
+}
+
+/** Windows read at once: more than requests in flight, so that writing one page never leaves
+ * the connection pool idle. */
+const WINDOWS_PER_REQUEST_SLOT = 2;
+
+function runStatus(stats: RunStats, fatal: unknown, interrupted: boolean): RunStatus {
+  if (fatal !== undefined) return "failed";
+  if (interrupted) return "interrupted";
+  if (stats.locations.length > 0 && stats.locations.every((l) => l.error !== null)) return "failed";
+  return stats.failures > 0 ? "partial" : "succeeded";
+}
+
+function firstError(stats: RunStats, fatal: unknown): string | null {
+  if (fatal !== undefined) return fatal instanceof Error ? fatal.message : String(fatal);
+  return stats.locations.find((l) => l.error !== null)?.error ?? null;
+}
+
+/** The exit code of the design's contract for a finished run. */
+export function exitCodeFor(result: RunResult): ExitCode {
+  if (result.stats.keyRejected) return EXIT.keyRejected;
+  if (result.status === "succeeded" || result.status === "interrupted") return EXIT.ok;
+  return EXIT.incomplete;
+}
+
+export async function runSync(options: SyncOptions): Promise<RunResult> {
+  const { config, db, logger } = options;
+  const now = options.now ?? (() => new Date());
+  const checkpoints = new Checkpoints(db);
+  const startedAt = now().toISOString();
+  checkpoints.closeAbandonedRuns(startedAt);
+  const runId = checkpoints.startRun(options.trigger, startedAt);
+  const runLogger = logger.child({ runId });
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+  if (options.signal?.aborted) stop.abort();
+
+  const transport = new HttpTransport({
+    baseUrl: config.apiUrl,
+    concurrency: config.concurrency,
+    logger: runLogger,
+    ...options.transport,
+  });
+  const stats = new RunStats();
+  const progress = options.progress ?? new LogProgress(runLogger);
+  const context: SyncContext = {
+    db,
+    store: new Store(db),
+    checkpoints,
+    stats,
+    logger: runLogger,
+    progress,
+    runId,
+    streams: new Set(options.streams ?? STREAMS),
+    lookbackDays: config.lookbackDays,
+    range: options.range,
+    startDate: config.startDate,
+    now,
+    signal: stop.signal,
+    windowLimit: pLimit(config.concurrency * WINDOWS_PER_REQUEST_SLOT),
+  };
+  runLogger.info(
+    {
+      trigger: options.trigger,
+      locations: config.locations.length,
+      range: options.range ?? "incremental",
+    },
+    "sync started",
+  );
+
+  let fatal: unknown;
+  try {
+    await Promise.all(
+      config.locations.map(async (location) => {
+        const client = new PosApiClient(transport, {
+          apiKey: location.apiKey,
+          authScheme: config.authScheme,
+          paths: config.paths,
+          signal: stop.signal,
+        });
+        try {
+          await syncOneLocation(context, client, location);
+        } catch (error) {
+          // Only a database failure gets here: every location stops.
+          fatal ??= error;
+          stop.abort();
+        }
+      }),
+    );
+  } finally {
+    progress.stop();
+    options.signal?.removeEventListener("abort", onAbort);
+    await transport.close();
+  }
+
+  const interrupted = options.signal?.aborted === true;
+  const result: RunResult = {
+    runId,
+    status: runStatus(stats, fatal, interrupted),
+    stats,
+    requests: transport.stats.requests,
+    retries: transport.stats.retries,
+    rateLimited: transport.stats.rateLimited,
+    startedAt,
+    finishedAt: now().toISOString(),
+    error: firstError(stats, fatal),
+  };
+  try {
+    checkpoints.finishRun(runId, {
+      status: result.status,
+      finishedAt: result.finishedAt,
+      stats: { locations: stats.locations },
+      requests: result.requests,
+      error: result.error,
+    });
+  } catch (error) {
+    // The disk that failed the run may fail this write too; the run row then stays "running"
+    // and the next run records it as interrupted.
+    runLogger.error({ err: error }, "could not record the end of the run");
+  }
+  runLogger.info(
+    { status: result.status, requests: result.requests, failures: stats.failures },
+    "sync finished",
+  );
+  return result;
+}

@@ -1,0 +1,112 @@
+/** What a run did, per location and stream: the figures of `sync_runs.stats` and the summary. */
+import type { Stream } from "./streams.js";
+
+export interface StreamStats {
+  /** Distinct records received (valid and rejected). */
+  fetched: number;
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  rejected: number;
+  /** Snapshot rows that left their list (catalog, devices). */
+  deleted: number;
+  windows: { planned: number; complete: number; incomplete: number; failed: number };
+  /** The API does not serve this stream at the configured path (a warning, not a failure). */
+  unavailable: string[];
+  errors: string[];
+  /** Windows that did not complete, with why (the first few). */
+  problems: { day: string; error: string }[];
+}
+
+export interface LocationStats {
+  /** The key's fingerprint (key#1a2b3c4d). */
+  key: string;
+  locationId: string | null;
+  name: string | null;
+  streams: Partial<Record<Stream, StreamStats>>;
+  /** Why the location stopped, when it did (a rejected key, a failed location read). */
+  error: string | null;
+  keyRejected: boolean;
+}
+
+export function emptyStreamStats(): StreamStats {
+  return {
+    fetched: 0,
+    inserted: 0,
+    updated: 0,
+    unchanged: 0,
+    rejected: 0,
+    deleted: 0,
+    windows: { planned: 0, complete: 0, incomplete: 0, failed: 0 },
+    unavailable: [],
+    errors: [],
+    problems: [],
+  };
+}
+
+/** Problems kept per stream: enough for a summary, bounded for a run over years of days. */
+export const MAX_PROBLEMS = 20;
+
+export class RunStats {
+  readonly locations: LocationStats[] = [];
+
+  location(key: string): LocationStats {
+    let stats = this.locations.find((l) => l.key === key);
+    if (!stats) {
+      stats = {
+        key,
+        locationId: null,
+        name: null,
+        streams: {},
+        error: null,
+        keyRejected: false,
+      };
+      this.locations.push(stats);
+    }
+    return stats;
+  }
+
+  stream(key: string, stream: Stream): StreamStats {
+    const location = this.location(key);
+    location.streams[stream] ??= emptyStreamStats();
+    return location.streams[stream];
+  }
+
+  /** Windows that did not complete and streams that failed, across locations. */
+  get failures(): number {
+    let count = 0;
+    for (const location of this.locations) {
+      if (location.error) count++;
+      for (const stats of Object.values(location.streams)) {
+        count += stats.windows.incomplete + stats.windows.failed + stats.errors.length;
+      }
+    }
+    return count;
+  }
+
+  get keyRejected(): boolean {
+    return this.locations.some((l) => l.keyRejected);
+  }
+
+  totals(stream: Stream): StreamStats {
+    const total = emptyStreamStats();
+    for (const location of this.locations) {
+      const stats = location.streams[stream];
+      if (!stats) continue;
+      for (const key of [
+        "fetched",
+        "inserted",
+        "updated",
+        "unchanged",
+        "rejected",
+        "deleted",
+      ] as const)
+        total[key] += stats[key];
+      for (const key of ["planned", "complete", "incomplete", "failed"] as const)
+        total.windows[key] += stats.windows[key];
+      total.unavailable.push(...stats.unavailable);
+      total.errors.push(...stats.errors);
+    }
+    return total;
+  }
+}

@@ -1,0 +1,90 @@
+/** The one-screen summary that ends a run. */
+import type { RunResult } from "./run.js";
+import type { StreamStats } from "./stats.js";
+import { STREAMS } from "./streams.js";
+
+const number = new Intl.NumberFormat("en-US");
+const PROBLEM_LINES = 6;
+
+function seconds(from: string, to: string): string {
+  return `${((Date.parse(to) - Date.parse(from)) / 1000).toFixed(1)} s`;
+}
+
+function table(rows: string[][]): string[] {
+  const widths =
+    rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
+  return rows.map((row) =>
+    row
+      .map((cell, column) =>
+        column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0),
+      )
+      .join("  "),
+  );
+}
+
+function streamRow(name: string, stats: StreamStats): string[] {
+  const { windows } = stats;
+  const done = `${windows.complete}/${windows.planned || windows.complete + windows.failed}`;
+  return [
+    name,
+    done,
+    ...[
+      stats.fetched,
+      stats.inserted,
+      stats.updated,
+      stats.unchanged,
+      stats.rejected,
+      stats.deleted,
+    ].map((n) => number.format(n)),
+  ];
+}
+
+function problems(name: string, stats: StreamStats): string[] {
+  return [
+    ...stats.unavailable.map(
+      (resource) => `${name}: ${resource} is not served at the configured path (skipped)`,
+    ),
+    ...stats.errors.map((error) => `${name}: ${error}`),
+    ...stats.problems.map((p) => `${name} ${p.day}: ${p.error}`),
+  ];
+}
+
+export function formatSummary(result: RunResult): string {
+  const lines = [
+    `pos-sync sync: ${result.status} in ${seconds(result.startedAt, result.finishedAt)} ` +
+      `(run #${result.runId}, ${number.format(result.requests)} requests, ${result.retries} retried, ` +
+      `${result.rateLimited} rate-limited)`,
+  ];
+  for (const location of result.stats.locations) {
+    lines.push(
+      "",
+      `${location.name ?? "(unknown location)"}  ${location.locationId ?? ""}  ${location.key}`.trimEnd(),
+    );
+    const rows = [
+      ["  stream", "windows", "fetched", "inserted", "updated", "unchanged", "rejected", "deleted"],
+    ];
+    const notes: string[] = [];
+    for (const stream of STREAMS) {
+      const stats = location.streams[stream];
+      if (!stats) continue;
+      rows.push(streamRow(`  ${stream}`, stats));
+      notes.push(...problems(stream, stats));
+    }
+    if (rows.length > 1) lines.push(...table(rows));
+    if (location.error) notes.unshift(location.error);
+    for (const note of notes.slice(0, PROBLEM_LINES)) lines.push(`  ! ${note}`);
+    if (notes.length > PROBLEM_LINES)
+      lines.push(`  ! … and ${notes.length - PROBLEM_LINES} more (see pos-sync status)`);
+  }
+  if (result.error && !result.stats.locations.some((l) => l.error === result.error))
+    lines.push("", `error: ${result.error}`);
+  if (result.status === "partial" || result.status === "failed") {
+    lines.push(
+      "",
+      "Windows that did not complete are read again by the next run; `pos-sync status` lists them.",
+    );
+  }
+  if (result.status === "interrupted")
+    lines.push("", "Interrupted: the next run resumes where this one stopped.");
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,233 @@
+/** sync, status, verify and migrate as users run them: built child processes, real files. */
+import { existsSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { today } from "../src/dates.js";
+import { startSimulator } from "../src/simulator/server.js";
+import { runCli } from "./helpers/cli.js";
+import { openTestDb, rows, scalar, useTempDir } from "./helpers/db.js";
+import { compareWithDataset } from "./helpers/ground-truth.js";
+import { spawnCli } from "./helpers/process.js";
+import { useSimulator } from "./helpers/simulator.js";
+
+const tempPath = useTempDir();
+// The command line runs on the real clock: the simulator's today is the real one.
+const sim = useSimulator({ today: today(), days: 8, seed: 5 });
+
+function env(dbPath: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    POS_API_URL: sim.current.url,
+    POS_API_KEYS: sim.current.keys.join(","),
+    POS_DB_PATH: dbPath,
+    ...extra,
+  };
+}
+
+function lastLine(text: string): string {
+  return text.trim().split("\n").at(-1) ?? "";
+}
+
+describe("pos-sync sync", () => {
+  it("replicates the API, prints a summary, and exits 0", async () => {
+    const dbPath = tempPath();
+    const result = await runCli(["sync"], env(dbPath));
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^pos-sync sync: succeeded in [\d.]+ s \(run #1, \d+ requests/);
+    expect(result.stdout).toContain("Le Petit Zinc");
+    expect(result.stdout).toMatch(/orders\s+8\/8\s/);
+    const db = openTestDb(dbPath);
+    expect(
+      compareWithDataset(db, sim.current.dataset, {
+        since: sim.current.dataset.firstDay,
+        until: sim.current.dataset.today,
+      }),
+    ).toEqual([]);
+    db.close();
+  });
+
+  it.each([
+    [["sync", "--since", "2026-02-30"], "--since must be a calendar date YYYY-MM-DD"],
+    [
+      ["sync", "--since", "2026-03-10", "--until", "2026-03-01"],
+      "--since 2026-03-10 is after --until 2026-03-01",
+    ],
+    [["sync", "--until", "2026-03-01"], "--until needs --since"],
+    [["sync", "--lookback-days=-1"], "--lookback-days must be a whole number from 0"],
+    [
+      ["sync", "--streams", "orders,invoices"],
+      "--streams takes some of location, catalog, reports, orders",
+    ],
+    [["sync", "--frobnicate"], "Unknown option '--frobnicate'"],
+  ])("refuses %j with one line, exit 2, nothing written", async (args, message) => {
+    const dbPath = tempPath();
+    const result = await runCli(args, env(dbPath));
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split("\n")).toEqual([expect.stringContaining(message)]);
+    expect(existsSync(dbPath)).toBe(false);
+  });
+
+  it("refuses a missing URL or key with exit 2 and writes nothing", async () => {
+    const dbPath = tempPath();
+    const noUrl = await runCli(["sync"], { POS_API_KEY: "k_12345678", POS_DB_PATH: dbPath });
+    expect(noUrl.code).toBe(2);
+    expect(noUrl.stderr.trim()).toBe(
+      "pos-sync: POS_API_URL is required: the base address of the API (https://…)",
+    );
+    const noKey = await runCli(["sync"], { POS_API_URL: sim.current.url, POS_DB_PATH: dbPath });
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toContain("an API key is required");
+    expect(existsSync(dbPath)).toBe(false);
+  });
+
+  it("exits 3 on a rejected key, and the key shows nowhere", async () => {
+    const dbPath = tempPath();
+    const key = "pos_live_rejected_key_0987654321";
+    const result = await runCli(["sync"], env(dbPath, { POS_API_KEYS: key, LOG_LEVEL: "debug" }));
+    expect(result.code).toBe(3);
+    expect(lastLine(result.stderr)).toMatch(
+      /^pos-sync: the API rejected the API key key#[0-9a-f]{8} \(401 on GET/,
+    );
+    expect(result.stdout + result.stderr).not.toContain(key);
+    for (const file of [dbPath, `${dbPath}-wal`]) {
+      if (existsSync(file)) expect(readFileSync(file).includes(key)).toBe(false);
+    }
+  });
+
+  it("exits 1 with a clear line when the API cannot be reached", async () => {
+    const dbPath = tempPath();
+    const result = await runCli(
+      ["sync"],
+      env(dbPath, { POS_API_URL: "http://127.0.0.1:9" }),
+      120_000,
+    );
+    expect(result.code).toBe(1);
+    expect(lastLine(result.stderr)).toMatch(
+      /^pos-sync: GET \/v1\/locations\/own\?devices=true failed: connection refused \(ECONNREFUSED\)$/,
+    );
+  });
+});
+
+describe("a run killed mid-window", () => {
+  it("loses nothing: the next run completes the work without duplicating a row", async () => {
+    const simulator = await startSimulator({
+      seed: 9,
+      locations: 1,
+      days: 20,
+      today: today(),
+      ordersPerDay: [220, 320],
+    });
+    try {
+      simulator.faults.set({ latencyMs: 25 });
+      const dbPath = tempPath();
+      const environment = {
+        POS_API_URL: simulator.url,
+        POS_API_KEY: simulator.keys[0] as string,
+        POS_DB_PATH: dbPath,
+      };
+      const child = spawnCli(["sync", "--concurrency", "2"], environment);
+      // Kill while pages of several windows are in flight.
+      while (simulator.stats.snapshot().byOperation.listOrders < 12)
+        await new Promise((r) => setTimeout(r, 5));
+      child.kill("SIGKILL");
+      const killed = await child.exited;
+      expect(killed.signal).toBe("SIGKILL");
+
+      const halfway = openTestDb(dbPath);
+      const complete = scalar(
+        halfway,
+        "SELECT COUNT(*) FROM sync_windows WHERE stream = 'orders' AND status = 'complete'",
+      ) as number;
+      expect(complete).toBeLessThan(20);
+      expect(scalar(halfway, "SELECT status FROM sync_runs")).toBe("running");
+      halfway.close();
+
+      simulator.faults.set({ latencyMs: 0 });
+      const resumed = await runCli(["sync"], environment);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      const db = openTestDb(dbPath);
+      const { dataset } = simulator;
+      expect(
+        compareWithDataset(db, dataset, { since: dataset.firstDay, until: dataset.today }),
+      ).toEqual([]);
+      expect(rows(db, "SELECT id, status FROM sync_runs ORDER BY id")).toEqual([
+        { id: 1, status: "interrupted" },
+        { id: 2, status: "succeeded" },
+      ]);
+      expect(scalar(db, "SELECT COUNT(*) FROM sync_windows WHERE status <> 'complete'")).toBe(0);
+      db.close();
+    } finally {
+      await simulator.close();
+    }
+  });
+});
+
+describe("pos-sync status", () => {
+  it("shows each location's complete days, rows and last run, as text and as JSON", async () => {
+    const dbPath = tempPath();
+    await runCli(["sync"], env(dbPath));
+    const text = await runCli(["status"], { POS_DB_PATH: dbPath });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(`complete through ${sim.current.dataset.today}`);
+    expect(text.stdout).toMatch(/Last run #1 succeeded \(cli\)/);
+    const json = await runCli(["status", "--json"], { POS_DB_PATH: dbPath });
+    const report = JSON.parse(json.stdout);
+    expect(report.locations).toHaveLength(2);
+    expect(report.locations[0].streams[1]).toMatchObject({
+      stream: "orders",
+      gaps: [],
+      completeThrough: sim.current.dataset.today,
+    });
+    expect(JSON.stringify(report)).not.toContain(sim.current.keys[0]);
+  });
+
+  it("shows days that failed as date ranges with the reason", async () => {
+    const dbPath = tempPath();
+    await runCli(["sync"], env(dbPath));
+    const db = openTestDb(dbPath);
+    const days = rows(
+      db,
+      "SELECT DISTINCT day FROM sync_windows WHERE stream = 'orders' ORDER BY day LIMIT 3",
+    ).map((r) => r.day);
+    db.sqlite
+      .prepare(
+        "UPDATE sync_windows SET status = 'failed', last_error = 'GET … answered 503' WHERE stream = 'orders' AND day IN (?, ?)",
+      )
+      .run(days[1], days[2]);
+    db.close();
+    const text = await runCli(["status"], { POS_DB_PATH: dbPath });
+    expect(text.stdout).toContain(`complete through ${days[0]}`);
+    expect(text.stdout).toContain(
+      `not complete: ${days[1]}..${days[2]} failed (GET … answered 503)`,
+    );
+  });
+});
+
+describe("pos-sync verify", () => {
+  it("exits 0 when everything matches and 1 after rows were deleted behind its back", async () => {
+    const dbPath = tempPath();
+    await runCli(["sync"], env(dbPath));
+    const clean = await runCli(["verify"], env(dbPath));
+    expect(clean.code, clean.stdout).toBe(0);
+    expect(lastLine(clean.stdout)).toMatch(/^OK: \d+ requests$/);
+    const db = openTestDb(dbPath);
+    db.sqlite
+      .prepare("DELETE FROM orders WHERE id IN (SELECT id FROM orders ORDER BY id LIMIT 2)")
+      .run();
+    db.close();
+    const dirty = await runCli(["verify", "--json"], env(dbPath));
+    expect(dirty.code).toBe(1);
+    const result = JSON.parse(dirty.stdout);
+    expect(result.ok).toBe(false);
+    const mismatches = result.locations.flatMap((l: { mismatches: unknown[] }) => l.mismatches);
+    expect(mismatches.length).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe("pos-sync migrate", () => {
+  it("creates the database and says it is up to date", async () => {
+    const dbPath = tempPath();
+    const result = await runCli(["migrate"], { POS_DB_PATH: dbPath });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/is up to date \(\d+ migrations applied\)/);
+    expect(existsSync(dbPath)).toBe(true);
+  });
+});

@@ -1,0 +1,130 @@
+/** Configuration from the environment, a JSON file and flags, checked at the edge. */
+import { writeFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "../src/config.js";
+import { ConfigError } from "../src/errors.js";
+import { useTempDir } from "./helpers/db.js";
+
+const tempPath = useTempDir();
+const base = { POS_API_URL: "https://pos.example/api/", POS_API_KEY: "secret_key_1234567890" };
+
+function configFile(content: unknown): string {
+  const path = tempPath().replace(/\.sqlite$/, ".json");
+  writeFileSync(path, typeof content === "string" ? content : JSON.stringify(content));
+  return path;
+}
+
+describe("defaults and sources", () => {
+  it("applies the design's defaults", () => {
+    const config = loadConfig({ env: base, needsApi: true });
+    expect(config).toMatchObject({
+      apiUrl: "https://pos.example/api",
+      locations: [{ apiKey: "secret_key_1234567890" }],
+      dbPath: "data/pos.sqlite",
+      authScheme: "",
+      startDate: undefined,
+      lookbackDays: 3,
+      concurrency: 4,
+      schedule: "*/15 * * * *",
+      logLevel: "info",
+      paths: {
+        report: "/v1/reports/{id}",
+        paymentMethods: "/v1/catalog/payment-methods/",
+        taxes: "/v1/catalog/taxes/",
+        health: "/health",
+      },
+    });
+  });
+
+  it("reads several keys from POS_API_KEYS", () => {
+    const config = loadConfig({
+      env: { ...base, POS_API_KEYS: "key_a_123456, key_b_123456" },
+      needsApi: true,
+    });
+    expect(config.locations).toEqual([{ apiKey: "key_a_123456" }, { apiKey: "key_b_123456" }]);
+  });
+
+  it("takes locations from a config file, with the environment and then flags winning", () => {
+    const file = configFile({
+      apiUrl: "https://file.example",
+      locations: [{ apiKey: "file_key_123456", name: "Paris" }, { apiKey: "file_key_654321" }],
+      lookbackDays: 7,
+      concurrency: 2,
+    });
+    const fromFile = loadConfig({ env: {}, configFile: file, needsApi: true });
+    expect(fromFile).toMatchObject({
+      apiUrl: "https://file.example",
+      lookbackDays: 7,
+      concurrency: 2,
+    });
+    expect(fromFile.locations).toHaveLength(2);
+    const withEnv = loadConfig({
+      env: { POS_LOOKBACK_DAYS: "5" },
+      configFile: file,
+      needsApi: true,
+      flags: { concurrency: 8 },
+    });
+    expect(withEnv).toMatchObject({ lookbackDays: 5, concurrency: 8 });
+    expect(withEnv.locations[0]?.name).toBe("Paris");
+  });
+
+  it("moves the unshown paths with POS_PATH_*", () => {
+    const config = loadConfig({
+      env: { ...base, POS_PATH_TAXES: "/v2/taxes", POS_PATH_REPORT: "/v1/report/{id}" },
+      needsApi: true,
+    });
+    expect(config.paths).toMatchObject({ taxes: "/v2/taxes", report: "/v1/report/{id}" });
+  });
+});
+
+describe("refusals", () => {
+  it.each([
+    [{ POS_API_KEY: "k_123456" }, "POS_API_URL is required"],
+    [{ POS_API_URL: "https://x.example" }, "an API key is required"],
+    [{ ...base, POS_API_URL: "ftp://x.example" }, "must start with http:// or https://"],
+    [{ ...base, POS_API_URL: "not a url" }, "POS_API_URL is not a valid address"],
+    [
+      { ...base, POS_LOOKBACK_DAYS: "-1" },
+      "lookback (POS_LOOKBACK_DAYS) must be a whole number from 0",
+    ],
+    [
+      { ...base, POS_CONCURRENCY: "0" },
+      "concurrency (POS_CONCURRENCY) must be a whole number from 1 to 64",
+    ],
+    [{ ...base, POS_START_DATE: "2026-02-30" }, "POS_START_DATE must be a calendar date"],
+    [{ ...base, LOG_LEVEL: "loud" }, "LOG_LEVEL must be one of"],
+    [{ ...base, POS_PATH_REPORT: "/v1/reports/" }, 'POS_PATH_REPORT must contain "{id}"'],
+    [{ ...base, POS_API_KEYS: "same_key_1, same_key_1" }, "the same API key is listed twice"],
+  ])("refuses %j with a clear message", (env, message) => {
+    expect(() => loadConfig({ env, needsApi: true })).toThrow(ConfigError);
+    expect(() => loadConfig({ env, needsApi: true })).toThrow(message);
+  });
+
+  it("never puts a key in a message", () => {
+    try {
+      loadConfig({
+        env: { POS_API_URL: "https://x.example", POS_API_KEYS: "good_key_1, bad key with spaces" },
+        needsApi: true,
+      });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as Error).message).toBe("API key number 2 is empty or contains spaces");
+    }
+  });
+
+  it("refuses a config file that is missing, not JSON, or has unknown settings", () => {
+    expect(() =>
+      loadConfig({ env: {}, configFile: "/nonexistent/pos.json", needsApi: false }),
+    ).toThrow("cannot read the config file");
+    expect(() => loadConfig({ env: {}, configFile: configFile("{oops"), needsApi: false })).toThrow(
+      "is not valid JSON",
+    );
+    expect(() =>
+      loadConfig({ env: {}, configFile: configFile({ lookback: 3 }), needsApi: false }),
+    ).toThrow("unknown setting lookback");
+  });
+
+  it("needs no API settings for commands that only read the database", () => {
+    expect(loadConfig({ env: {}, needsApi: false }).dbPath).toBe("data/pos.sqlite");
+  });
+});

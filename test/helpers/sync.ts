@@ -1,0 +1,52 @@
+/** Running the sync engine in-process against a test simulator, with its clock on the
+ * simulator's today. */
+import { type Config, loadConfig } from "../../src/config.js";
+import type { Db } from "../../src/db/open.js";
+import type { Simulator } from "../../src/simulator/server.js";
+import { type RunResult, runSync, type SyncOptions } from "../../src/sync/run.js";
+import { FAST_RETRY } from "./client.js";
+import { type CapturedLogger, captureLogs } from "./logs.js";
+
+export function simulatorConfig(simulator: Simulator, overrides: Partial<Config> = {}): Config {
+  const config = loadConfig({
+    env: {
+      POS_API_URL: simulator.url,
+      POS_API_KEYS: simulator.keys.join(","),
+      POS_DB_PATH: ":unused:",
+    },
+    needsApi: true,
+  });
+  return { ...config, ...overrides };
+}
+
+/** Noon UTC on the simulator's today: every location's today is that day. */
+export function simulatorNow(simulator: Simulator): () => Date {
+  return () => new Date(`${simulator.dataset.today}T12:00:00.000Z`);
+}
+
+export interface TestRun {
+  result: RunResult;
+  logs: CapturedLogger;
+}
+
+export async function syncOnce(
+  simulator: Simulator,
+  db: Db,
+  options: Partial<SyncOptions> & { configOverrides?: Partial<Config> } = {},
+): Promise<TestRun> {
+  const logs = captureLogs("debug");
+  const { configOverrides, ...rest } = options;
+  const result = await runSync({
+    config: simulatorConfig(simulator, configOverrides),
+    db,
+    logger: logs.logger,
+    trigger: "cli",
+    now: simulatorNow(simulator),
+    transport: {
+      retry: FAST_RETRY,
+      timeouts: { connectMs: 2_000, headersMs: 5_000, bodyMs: 5_000 },
+    },
+    ...rest,
+  });
+  return { result, logs };
+}
