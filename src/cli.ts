@@ -7,6 +7,7 @@ import { realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import type { Command, CommandIo } from "./commands/command.js";
+import { daemonCommand } from "./commands/daemon.js";
 import { migrateCommand } from "./commands/migrate.js";
 import { simulateCommand } from "./commands/simulate.js";
 import { statusCommand } from "./commands/status.js";
@@ -16,6 +17,7 @@ import { EXIT, PosSyncError, UsageError } from "./errors.js";
 
 const COMMANDS: readonly Command[] = [
   syncCommand,
+  daemonCommand,
   statusCommand,
   verifyCommand,
   migrateCommand,

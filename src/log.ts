@@ -16,6 +16,8 @@ const REDACTED_PATHS = [
   "*.apiKey",
   "apiKeys",
   "*.apiKeys",
+  "locations[*].apiKey",
+  "*.locations[*].apiKey",
 ];
 
 export function isLogLevel(text: string): text is LogLevel {

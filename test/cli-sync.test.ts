@@ -152,7 +152,46 @@ describe("a run killed mid-window", () => {
         { id: 1, status: "interrupted" },
         { id: 2, status: "succeeded" },
       ]);
-      expect(scalar(db, "SELECT COUNT(*) FROM sync_windows WHERE status <> 'complete'")).toBe(0);
+      expect(
+        scalar(db, "SELECT COUNT(*) FROM sync_windows WHERE status NOT IN ('complete', 'open')"),
+      ).toBe(0);
+      db.close();
+    } finally {
+      await simulator.close();
+    }
+  });
+});
+
+describe("a run stopped by a signal", () => {
+  it("commits the page in hand, records the run interrupted and exits 1 within seconds", async () => {
+    const simulator = await startSimulator({
+      seed: 10,
+      locations: 1,
+      days: 20,
+      today: today(),
+      ordersPerDay: [220, 320],
+    });
+    try {
+      simulator.faults.set({ latencyMs: 40 });
+      const dbPath = tempPath();
+      const environment = {
+        POS_API_URL: simulator.url,
+        POS_API_KEY: simulator.keys[0] as string,
+        POS_DB_PATH: dbPath,
+      };
+      const child = spawnCli(["sync"], environment);
+      while (simulator.stats.snapshot().byOperation.listOrders < 8)
+        await new Promise((r) => setTimeout(r, 5));
+      const signalled = Date.now();
+      child.kill("SIGTERM");
+      const stopped = await child.exited;
+      expect(stopped.code).toBe(1);
+      expect(Date.now() - signalled).toBeLessThan(5_000);
+      expect(stopped.stdout).toContain("pos-sync sync: interrupted");
+      const db = openTestDb(dbPath);
+      expect(rows(db, "SELECT status FROM sync_runs")).toEqual([{ status: "interrupted" }]);
+      expect(scalar(db, "SELECT COUNT(*) FROM writer_lease")).toBe(0);
+      expect(scalar(db, "PRAGMA integrity_check")).toBe("ok");
       db.close();
     } finally {
       await simulator.close();

@@ -85,3 +85,14 @@ describe("explicit ranges", () => {
     ).toEqual(["2026-02-27", "2026-02-28", "2026-03-01"]);
   });
 });
+
+describe("open days", () => {
+  it("read a day again that was read while it was still today, even with no lookback", () => {
+    const stored = allComplete("2026-01-01", "2026-03-13");
+    stored.set("2026-03-14", "open");
+    expect(planDays({ today, startDate: "2026-01-01", lookbackDays: 0, windows: stored })).toEqual([
+      "2026-03-14",
+      today,
+    ]);
+  });
+});

@@ -220,6 +220,35 @@ describe("snapshots", () => {
   });
 });
 
+describe("lists that repeat themselves", () => {
+  it("store a record listed twice once, and a child repeated inside a record once", async () => {
+    const own = new Store(openTestDb(tempPath()));
+    const { client } = testClient(sim.current);
+    const list = await client.catalog("products");
+    const [first] = list.records;
+    if (!first) throw new Error("no products");
+    const doubled = structuredClone(first.record);
+    doubled.priceList.push(structuredClone(doubled.priceList[0]!));
+    const repeated = { record: doubled, raw: JSON.stringify(doubled) };
+    const counts = own.writeCatalog(
+      "products",
+      { records: [...list.records, repeated, repeated], rejects: [] },
+      { locationId: "loc", syncedAt: new Date().toISOString(), runId: null },
+    );
+    expect(counts.inserted).toBe(list.records.length);
+    expect(counts.updated).toBe(1);
+    expect(scalar(own.db, "SELECT COUNT(*) FROM products")).toBe(list.records.length);
+    expect(
+      scalar(own.db, "SELECT COUNT(*) FROM product_prices WHERE product_id = ?", first.record.id),
+    ).toBe(first.record.priceList.length);
+    expect(
+      JSON.parse(scalar(own.db, "SELECT raw FROM products WHERE id = ?", first.record.id) as string)
+        .priceList,
+    ).toHaveLength(first.record.priceList.length + 1);
+    own.db.close();
+  });
+});
+
 describe("rejected records", () => {
   it("stores malformed orders apart with their reason and JSON, once each", async () => {
     const separate = openTestDb(tempPath());

@@ -38,8 +38,10 @@ describe("a first run", () => {
     const start = earliestReport.startedAt.slice(0, 10);
     expect(start).toBe(history.since);
     expect(scalar(db, "SELECT MIN(day) FROM sync_windows WHERE stream = 'orders'")).toBe(start);
+    // Every day complete; today is open (read completely, but not over), for each location.
     expect(windowStatuses(db, "orders")).toEqual({
-      complete: 2 * eachDay(start, TEST_TODAY).length,
+      complete: 2 * (eachDay(start, TEST_TODAY).length - 1),
+      open: 2,
     });
     const [run] = rows(db, "SELECT * FROM sync_runs");
     expect(run).toMatchObject({
@@ -86,6 +88,18 @@ describe("a first run", () => {
       rows(db, "SELECT DISTINCT day FROM sync_windows WHERE stream IN ('orders', 'reports')"),
     ).toEqual([{ day }]);
     expect(rows(db, "SELECT DISTINCT business_date FROM orders")).toEqual([{ business_date: day }]);
+    db.close();
+  });
+
+  it("still backfills the whole history after a first run over a few days only", async () => {
+    const db = openTestDb(tempPath());
+    const yesterday = addDays(TEST_TODAY, -1);
+    await syncOnce(sim.current, db, { range: { since: yesterday, until: yesterday } });
+    await syncOnce(sim.current, db);
+    expect(scalar(db, "SELECT MIN(day) FROM sync_windows WHERE stream = 'orders'")).toBe(
+      history.since,
+    );
+    expect(compareWithDataset(db, sim.current.dataset, history)).toEqual([]);
     db.close();
   });
 

@@ -51,7 +51,9 @@ const NETWORK_OUTCOMES: Readonly<Record<string, NetworkOutcome>> = {
   EAI_AGAIN: { retryable: true, description: "name lookup failed temporarily" },
   ENOTFOUND: { retryable: true, description: "host not found" },
   UND_ERR_SOCKET: { retryable: true, description: "connection closed by the server" },
-  UND_ERR_CLOSED: { retryable: true, description: "connection closed" },
+  // The pool was closed or destroyed by pos-sync itself (shutdown): retrying cannot help.
+  UND_ERR_CLOSED: { retryable: false, description: "connection pool closed" },
+  UND_ERR_DESTROYED: { retryable: false, description: "connection pool closed" },
   UND_ERR_CONNECT_TIMEOUT: {
     retryable: true,
     description: "no connection within the connect timeout",

@@ -281,7 +281,13 @@ export class HttpTransport {
     for (const listener of this.listeners) listener(event);
   }
 
-  async close(): Promise<void> {
-    await this.agent.close();
+  /** Closes the connection pool: gracefully for a moment, then by force, so that a stop on a
+   * signal never waits on a request the server does not finish. */
+  async close(graceMs = 1_000): Promise<void> {
+    const closed = this.agent.close();
+    const timer = new Promise<"timeout">((resolve) =>
+      setTimeout(() => resolve("timeout"), graceMs).unref(),
+    );
+    if ((await Promise.race([closed, timer])) === "timeout") await this.agent.destroy();
   }
 }

@@ -1,5 +1,6 @@
 /** `pos-sync sync`: one run, incremental or over explicit days. */
 import { today } from "../dates.js";
+import { WriterLease } from "../db/writer-lease.js";
 import { UsageError } from "../errors.js";
 import { TerminalProgress } from "../sync/progress.js";
 import { exitCodeFor, runSync } from "../sync/run.js";
@@ -80,6 +81,19 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const logger = commandLogger(config, io);
   const db = openConfiguredDatabase(config);
   const stop = new AbortController();
+  let lease: WriterLease;
+  try {
+    lease = WriterLease.acquire(db, {
+      command: "sync",
+      onLost: () => {
+        logger.error("another process took over the database's writer lease; stopping");
+        stop.abort();
+      },
+    });
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   const release = stopOnSignals(stop, logger);
   const progress = isInteractive(io) ? new TerminalProgress(io.stderr) : undefined;
   try {
@@ -99,6 +113,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     return code;
   } finally {
     release();
+    lease.release();
     db.close();
   }
 }

@@ -42,6 +42,12 @@ export function isSqliteError(error: unknown): boolean {
   return codeOf(error).startsWith("SQLITE_");
 }
 
+/** A failure of the storage itself (disk full, read-only, corrupt, locked), which stops a run;
+ * a constraint violation is a problem with one record's data instead. */
+export function isStorageFailure(error: unknown): boolean {
+  return isSqliteError(error) && !codeOf(error).startsWith("SQLITE_CONSTRAINT");
+}
+
 /** Wraps an SQLite (or file system) error into a DatabaseError naming the file and the fix. */
 export function databaseError(error: unknown, path: string, doing: string): DatabaseError {
   if (error instanceof DatabaseError) return error;

@@ -1,7 +1,7 @@
 /** The run log and day-window checkpoints (`sync_runs`, `sync_windows`): Drizzle, off the hot path. */
 import { and, eq, min, sql } from "drizzle-orm";
 import type { Db } from "../db/open.js";
-import { syncRuns, syncWindows } from "../db/schema/index.js";
+import { syncRuns, syncState, syncWindows } from "../db/schema/index.js";
 import type { WindowStatus } from "./plan.js";
 import type { Stream } from "./streams.js";
 
@@ -76,6 +76,27 @@ export class Checkpoints {
       .where(and(eq(syncWindows.location_id, locationId), eq(syncWindows.stream, stream)))
       .all();
     return new Map(rows.map((r) => [r.day, r.status as WindowStatus]));
+  }
+
+  /** The first day of a location's history, as an incremental run settled it. */
+  startDate(locationId: string): string | undefined {
+    const [row] = this.db.orm
+      .select({ value: syncState.value })
+      .from(syncState)
+      .where(and(eq(syncState.location_id, locationId), eq(syncState.name, "start_date")))
+      .all();
+    return row?.value;
+  }
+
+  saveStartDate(locationId: string, day: string, now: string): void {
+    this.db.orm
+      .insert(syncState)
+      .values({ location_id: locationId, name: "start_date", value: day, updated_at: now })
+      .onConflictDoUpdate({
+        target: [syncState.location_id, syncState.name],
+        set: { value: day, updated_at: now },
+      })
+      .run();
   }
 
   /** The first day ever recorded for a location's day streams, if any. */

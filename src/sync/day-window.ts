@@ -4,12 +4,12 @@
  * aside, and the count did not move) or read it again, a bounded number of times.
  */
 import type { PosApiClient } from "../api/client.js";
-import { ApiKeyRejectedError } from "../api/errors.js";
 import type { RejectedRecord } from "../api/validate.js";
-import { DatabaseError, databaseError, isSqliteError } from "../db/errors.js";
 import { countStoredIds, countUnlisted } from "../db/queries.js";
 import type { PageCounts } from "../db/store.js";
+import { rejectKey } from "../db/writers/rejects.js";
 import { type SyncContext, timestamp } from "./context.js";
+import { escalateOrDescribe } from "./failures.js";
 import type { WindowStatus } from "./plan.js";
 import type { StreamStats } from "./stats.js";
 import type { DayStream } from "./streams.js";
@@ -120,8 +120,9 @@ export async function syncDayWindow(
       const records = result.listedIds.length + result.rejects.length;
       if (result.interrupted)
         return { ...outcome, status: "interrupted", records, error: "interrupted" };
-      const storedCount =
-        countStoredIds(context.db, stream, result.listedIds) + result.rejects.length;
+      // Rejects without an id may come twice when pages shift: count each record once.
+      const rejected = new Set(result.rejects.map(rejectKey)).size;
+      const storedCount = countStoredIds(context.db, stream, result.listedIds) + rejected;
       const reason = incompleteReason(result, storedCount);
       outcome = {
         status: reason ? "incomplete" : "complete",
@@ -149,10 +150,7 @@ export async function syncDayWindow(
     }
   } catch (error) {
     if (context.signal.aborted) return { ...outcome, status: "interrupted", error: "interrupted" };
-    if (error instanceof ApiKeyRejectedError || error instanceof DatabaseError) throw error;
-    if (isSqliteError(error)) throw databaseError(error, context.db.path, "write to the database");
-    const message = error instanceof Error ? error.message : String(error);
-    outcome = { ...outcome, status: "failed", error: message };
+    outcome = { ...outcome, status: "failed", error: escalateOrDescribe(context, error) };
   }
   return outcome;
 }

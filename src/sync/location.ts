@@ -3,35 +3,38 @@ import type { PosApiClient } from "../api/client.js";
 import { ApiKeyRejectedError } from "../api/errors.js";
 import type { LocationConfig } from "../config.js";
 import { today } from "../dates.js";
-import { DatabaseError } from "../db/errors.js";
+import { DatabaseError, databaseError, isStorageFailure } from "../db/errors.js";
 import { locationOffsetMinutes } from "../db/queries.js";
-import type { SyncContext } from "./context.js";
-import { timestamp } from "./context.js";
+import { type SyncContext, timestamp } from "./context.js";
 import { fetchMissingReportOrders } from "./cross-check.js";
-import { syncDayWindow } from "./day-window.js";
-import { planDays } from "./plan.js";
+import { syncDayWindow, type WindowOutcome } from "./day-window.js";
+import { planDays, type WindowStatus } from "./plan.js";
 import { syncCatalog, syncLocationRecord } from "./snapshot-streams.js";
 import { discoverStartDate } from "./start-date.js";
 import { MAX_PROBLEMS } from "./stats.js";
 import { DAY_STREAMS, type DayStream } from "./streams.js";
+import { settleAll } from "./tasks.js";
 
 interface WindowTask {
   stream: DayStream;
   day: string;
 }
 
-/** The first day of history for this location. */
+/** The first day of history for this location: POS_START_DATE, else the one an earlier
+ * incremental run settled, else the API's earliest report (remembered for the next runs). */
 async function startDateFor(
   context: SyncContext,
   client: PosApiClient,
   locationId: string,
   locationToday: string,
-) {
-  return (
-    context.startDate ??
-    context.checkpoints.firstRecordedDay(locationId) ??
-    (await discoverStartDate(client, locationToday))
-  );
+): Promise<string> {
+  if (context.startDate) return context.startDate;
+  const settled = context.checkpoints.startDate(locationId);
+  if (settled) return settled;
+  const discovered = await discoverStartDate(client, locationToday);
+  context.checkpoints.saveStartDate(locationId, discovered, timestamp(context));
+  context.logger.info({ locationId, startDate: discovered }, "history starts here");
+  return discovered;
 }
 
 async function planWindows(
@@ -39,7 +42,7 @@ async function planWindows(
   client: PosApiClient,
   locationId: string,
   streams: readonly DayStream[],
-): Promise<WindowTask[]> {
+): Promise<{ tasks: WindowTask[]; locationToday: string }> {
   // The location's own today: its clock may be ahead of or behind this machine's.
   const locationToday = today(context.now(), locationOffsetMinutes(context.db, locationId) ?? 0);
   const startDate = context.range
@@ -59,7 +62,56 @@ async function planWindows(
     for (const day of days) tasks.push({ stream, day });
   }
   // Oldest days first, reports before orders: both streams advance together.
-  return tasks.sort((a, b) => a.day.localeCompare(b.day) || a.stream.localeCompare(b.stream));
+  tasks.sort((a, b) => a.day.localeCompare(b.day) || a.stream.localeCompare(b.stream));
+  return { tasks, locationToday };
+}
+
+/** What to record for a window: a day not over yet is only ever open, however complete. */
+function windowStatus(
+  outcome: WindowOutcome["status"],
+  day: string,
+  locationToday: string,
+): WindowStatus {
+  if (outcome === "interrupted") return "incomplete";
+  if (outcome === "complete" && day >= locationToday) return "open";
+  return outcome;
+}
+
+async function syncWindow(
+  context: SyncContext,
+  client: PosApiClient,
+  locationId: string,
+  task: WindowTask,
+  locationToday: string,
+): Promise<void> {
+  const { stream, day } = task;
+  const stats = context.stats.stream(client.keyFingerprint, stream);
+  const outcome = await syncDayWindow(context, client, locationId, stream, day, stats);
+  const status = windowStatus(outcome.status, day, locationToday);
+  context.checkpoints.record(
+    {
+      locationId,
+      stream,
+      day,
+      status,
+      apiTotalCount: outcome.apiTotalCount,
+      storedCount: outcome.storedCount,
+      lastError: outcome.error,
+      runId: context.runId,
+    },
+    timestamp(context),
+  );
+  if (outcome.status !== "interrupted") stats.windows[status === "open" ? "complete" : status]++;
+  if (outcome.status !== "complete" && outcome.error && stats.problems.length < MAX_PROBLEMS) {
+    stats.problems.push({ day, error: outcome.error });
+  }
+  context.progress.windowDone({
+    location: locationId,
+    stream,
+    day,
+    records: outcome.records,
+    status,
+  });
 }
 
 async function syncWindows(
@@ -67,53 +119,23 @@ async function syncWindows(
   client: PosApiClient,
   locationId: string,
   streams: readonly DayStream[],
-) {
-  const tasks = await planWindows(context, client, locationId, streams);
-  let fatal: unknown;
-  await Promise.all(
-    tasks.map(({ stream, day }) =>
-      context.windowLimit(async () => {
-        if (context.signal.aborted || fatal !== undefined) return;
-        const stats = context.stats.stream(client.keyFingerprint, stream);
-        try {
-          const outcome = await syncDayWindow(context, client, locationId, stream, day, stats);
-          const status = outcome.status === "interrupted" ? "incomplete" : outcome.status;
-          context.checkpoints.record(
-            {
-              locationId,
-              stream,
-              day,
-              status,
-              apiTotalCount: outcome.apiTotalCount,
-              storedCount: outcome.storedCount,
-              lastError: outcome.error,
-              runId: context.runId,
-            },
-            timestamp(context),
-          );
-          if (outcome.status !== "interrupted") stats.windows[status]++;
-          if (status !== "complete" && outcome.error && stats.problems.length < MAX_PROBLEMS) {
-            stats.problems.push({ day, error: outcome.error });
-          }
-          context.progress.windowDone({
-            location: locationId,
-            stream,
-            day,
-            records: outcome.records,
-            status: outcome.status,
-          });
-        } catch (error) {
-          // A rejected key or a failing disk: nothing more can be done for this location.
-          fatal ??= error;
-        }
-      }),
-    ),
+): Promise<void> {
+  const { tasks, locationToday } = await planWindows(context, client, locationId, streams);
+  await settleAll(
+    tasks,
+    context.windowLimit,
+    (task) => syncWindow(context, client, locationId, task, locationToday),
+    () => context.signal.aborted,
   );
-  if (fatal !== undefined) throw fatal;
+}
+
+/** An error caused by the stop itself (requests aborted), not by the location. */
+function causedByStop(context: SyncContext, error: unknown): boolean {
+  return context.signal.aborted && !(error instanceof ApiKeyRejectedError);
 }
 
 /** Syncs every selected stream of one location; a rejected key or a failed read stops this
- * location only, a database failure stops the run. */
+ * location only, a failing database stops the run. */
 export async function syncOneLocation(
   context: SyncContext,
   client: PosApiClient,
@@ -129,13 +151,17 @@ export async function syncOneLocation(
     if (context.signal.aborted) return;
     if (context.streams.has("catalog")) await syncCatalog(context, client, locationId);
     const dayStreams = DAY_STREAMS.filter((stream) => context.streams.has(stream));
-    if (dayStreams.length > 0 && !context.signal.aborted)
+    if (dayStreams.length > 0 && !context.signal.aborted) {
       await syncWindows(context, client, locationId, dayStreams);
-    if (context.streams.has("orders") && !context.signal.aborted)
+    }
+    if (context.streams.has("orders") && !context.signal.aborted) {
       await fetchMissingReportOrders(context, client, locationId);
+    }
   } catch (error) {
     if (error instanceof DatabaseError) throw error;
-    if (context.signal.aborted) return;
+    if (isStorageFailure(error))
+      throw databaseError(error, context.db.path, "write to the database");
+    if (causedByStop(context, error)) return;
     stats.error = error instanceof Error ? error.message : String(error);
     stats.keyRejected = error instanceof ApiKeyRejectedError;
     context.logger.error({ key: client.keyFingerprint, locationId: stats.locationId }, stats.error);

@@ -4,7 +4,11 @@
  */
 import { addDays, eachDay } from "../dates.js";
 
-export type WindowStatus = "complete" | "incomplete" | "failed";
+/**
+ * complete: every record the API counts is stored, and the day is over. open: the same, but the
+ * day was still going (today): the next run reads it again. incomplete, failed: not proven.
+ */
+export type WindowStatus = "complete" | "open" | "incomplete" | "failed";
 
 export interface PlanInput {
   /** The location's today. */

@@ -5,7 +5,7 @@
  */
 import pLimit from "p-limit";
 import { PosApiClient } from "../api/client.js";
-import { HttpTransport, type TransportOptions } from "../api/transport.js";
+import { type AttemptEvent, HttpTransport, type TransportOptions } from "../api/transport.js";
 import type { Config } from "../config.js";
 import type { Db } from "../db/open.js";
 import { Store } from "../db/store.js";
@@ -32,6 +32,8 @@ export interface SyncOptions {
   progress?: Progress;
   /** Transport settings beyond the configuration (tests shorten retries and timeouts). */
   transport?: Partial<TransportOptions>;
+  /** Told about every HTTP attempt: metrics hang here. */
+  onAttempt?: (event: AttemptEvent) => void;
 }
 
 export interface RunResult {
@@ -62,11 +64,11 @@ function firstError(stats: RunStats, fatal: unknown): string | null {
   return stats.locations.find((l) => l.error !== null)?.error ?? null;
 }
 
-/** The exit code of the design's contract for a finished run. */
+/** The exit code of the design's contract for a finished run: only a run that completed every
+ * window exits 0 (an interrupted one did not). */
 export function exitCodeFor(result: RunResult): ExitCode {
   if (result.stats.keyRejected) return EXIT.keyRejected;
-  if (result.status === "succeeded" || result.status === "interrupted") return EXIT.ok;
-  return EXIT.incomplete;
+  return result.status === "succeeded" ? EXIT.ok : EXIT.incomplete;
 }
 
 export async function runSync(options: SyncOptions): Promise<RunResult> {
@@ -88,6 +90,7 @@ export async function runSync(options: SyncOptions): Promise<RunResult> {
     logger: runLogger,
     ...options.transport,
   });
+  if (options.onAttempt) transport.onAttempt(options.onAttempt);
   const stats = new RunStats();
   const progress = options.progress ?? new LogProgress(runLogger);
   const context: SyncContext = {

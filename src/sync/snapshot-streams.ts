@@ -1,12 +1,14 @@
 /** The location (with its devices) and the catalog: whole lists, stored as snapshots. */
-import { CATALOG_RESOURCES, type PosApiClient } from "../api/client.js";
-import { ApiEndpointNotFoundError, ApiKeyRejectedError } from "../api/errors.js";
+import pLimit from "p-limit";
+import { CATALOG_RESOURCES, type CatalogResource, type PosApiClient } from "../api/client.js";
+import { ApiEndpointNotFoundError } from "../api/errors.js";
 import type { Location } from "../api/schemas.js";
 import type { ValidRecord } from "../api/validate.js";
 import { today } from "../dates.js";
-import { DatabaseError, databaseError, isSqliteError } from "../db/errors.js";
 import { keyFingerprint } from "../secrets.js";
 import { type SyncContext, timestamp } from "./context.js";
+import { escalateOrDescribe } from "./failures.js";
+import { settleAll } from "./tasks.js";
 
 export class LocationUnavailableError extends Error {}
 
@@ -68,35 +70,37 @@ export async function syncCatalog(
 ): Promise<void> {
   const stats = context.stats.stream(client.keyFingerprint, "catalog");
   const failures: string[] = [];
-  await Promise.all(
-    CATALOG_RESOURCES.map(async (resource) => {
-      try {
-        const list = await client.catalog(resource);
-        const counts = context.store.writeCatalog(resource, list, {
-          locationId,
-          syncedAt: timestamp(context),
-          runId: context.runId,
-        });
-        stats.fetched += list.records.length + list.rejects.length;
-        stats.inserted += counts.inserted;
-        stats.updated += counts.updated + counts.restored;
-        stats.unchanged += counts.unchanged;
-        stats.deleted += counts.deleted;
-        stats.rejected += counts.rejected;
-      } catch (error) {
-        if (error instanceof ApiEndpointNotFoundError) {
-          stats.unavailable.push(resource);
-          context.logger.warn({ locationId, resource }, error.message);
-          return;
-        }
-        if (error instanceof ApiKeyRejectedError || error instanceof DatabaseError) throw error;
-        if (isSqliteError(error))
-          throw databaseError(error, context.db.path, "write to the database");
-        const message = error instanceof Error ? error.message : String(error);
-        failures.push(`${resource}: ${message}`);
+  const syncResource = async (resource: CatalogResource) => {
+    try {
+      const list = await client.catalog(resource);
+      const counts = context.store.writeCatalog(resource, list, {
+        locationId,
+        syncedAt: timestamp(context),
+        runId: context.runId,
+      });
+      stats.fetched += list.records.length + list.rejects.length;
+      stats.inserted += counts.inserted;
+      stats.updated += counts.updated + counts.restored;
+      stats.unchanged += counts.unchanged;
+      stats.deleted += counts.deleted;
+      stats.rejected += counts.rejected;
+    } catch (error) {
+      if (error instanceof ApiEndpointNotFoundError) {
+        stats.unavailable.push(resource);
+        context.logger.warn({ locationId, resource }, error.message);
+        return;
       }
-    }),
+      if (context.signal.aborted) return;
+      failures.push(`${resource}: ${escalateOrDescribe(context, error)}`);
+    }
+  };
+  await settleAll(
+    CATALOG_RESOURCES,
+    pLimit(CATALOG_RESOURCES.length),
+    syncResource,
+    () => context.signal.aborted,
   );
+  if (context.signal.aborted) return;
   stats.errors.push(...failures);
   if (failures.length === 0) stats.windows.complete++;
   else stats.windows.failed++;

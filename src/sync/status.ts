@@ -73,13 +73,16 @@ function count(db: Db, sql: string, ...params: unknown[]): number {
     .get(...params) as number;
 }
 
+/** Complete, or open: read completely while the day was still going. */
+function isRead(status: string | undefined): boolean {
+  return status === "complete" || status === "open";
+}
+
 function gapsOf(windows: WindowRow[], through: string): Gap[] {
   const byDay = new Map(windows.map((w) => [w.day, w]));
   const first = windows[0]?.day;
   if (!first) return [];
-  const notComplete = eachDay(first, through).filter(
-    (day) => byDay.get(day)?.status !== "complete",
-  );
+  const notComplete = eachDay(first, through).filter((day) => !isRead(byDay.get(day)?.status));
   const gaps: Gap[] = [];
   for (const status of ["missing", "incomplete", "failed"] as const) {
     const days = notComplete.filter((day) => (byDay.get(day)?.status ?? "missing") === status);
@@ -104,7 +107,7 @@ function dayStreamStatus(
   const firstDay = windows[0]?.day ?? null;
   let completeThrough: string | null = null;
   if (firstDay) {
-    const complete = new Set(windows.filter((w) => w.status === "complete").map((w) => w.day));
+    const complete = new Set(windows.filter((w) => isRead(w.status)).map((w) => w.day));
     for (let day = firstDay; complete.has(day); day = addDays(day, 1)) completeThrough = day;
   }
   const lastDay = windows.at(-1)?.day ?? todayDay;
@@ -116,7 +119,7 @@ function dayStreamStatus(
       (latest, w) => (latest && latest > w.synced_at ? latest : w.synced_at),
       null,
     ),
-    completeDays: windows.filter((w) => w.status === "complete").length,
+    completeDays: windows.filter((w) => isRead(w.status)).length,
     gaps: gapsOf(windows, lastDay > todayDay ? lastDay : todayDay),
     rows: count(db, `SELECT COUNT(*) FROM "${stream}" WHERE location_id = ?`, locationId),
     rejected: count(

@@ -1,5 +1,7 @@
 /** What pos-sync records about its own work: runs, day windows, and records it had to set aside. */
+import { sql } from "drizzle-orm";
 import {
+  check,
   index,
   integer,
   primaryKey,
@@ -65,4 +67,36 @@ export const rejectedRecords = sqliteTable(
     uniqueIndex("rejected_records_record").on(t.location_id, t.stream, t.record_key),
     index("rejected_records_window").on(t.location_id, t.stream, t.day),
   ],
+);
+
+/**
+ * Who writes the file now: one row at most. A process takes it before writing and refreshes
+ * it while it works; a second writer refuses while it is fresh. Readers never look at it.
+ */
+export const writerLease = sqliteTable(
+  "writer_lease",
+  {
+    id: integer("id").primaryKey(),
+    /** A random id of the holding process. */
+    holder: text("holder").notNull(),
+    pid: integer("pid").notNull(),
+    hostname: text("hostname").notNull(),
+    /** sync, daemon, demo or migrate. */
+    command: text("command").notNull(),
+    acquired_at: text("acquired_at").notNull(),
+    heartbeat_at: text("heartbeat_at").notNull(),
+  },
+  (t) => [check("writer_lease_single_row", sql`${t.id} = 1`)],
+);
+
+/** What the sync remembers per location beyond its windows (the first day of its history). */
+export const syncState = sqliteTable(
+  "sync_state",
+  {
+    location_id: text("location_id").notNull(),
+    name: text("name").notNull(),
+    value: text("value").notNull(),
+    updated_at: text("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.location_id, t.name] })],
 );

@@ -5,7 +5,7 @@
  */
 import type Database from "better-sqlite3";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
-import { prepareInsert, type Row, tableName } from "./statements.js";
+import { insertSql, prepareInsert, type Row, tableName } from "./statements.js";
 
 export interface SnapshotRowSet {
   parent: Row & {
@@ -70,7 +70,11 @@ export class SnapshotWriter {
       `UPDATE "${name}" SET deleted_at = ? WHERE location_id = ? AND id = ? AND deleted_at IS NULL`,
     );
     this.insertParent = prepareInsert(sqlite, parent);
-    this.insertChildren = children.map((table) => prepareInsert(sqlite, table));
+    // A child repeated inside one record (a price tier listed twice) keeps its first entry; the
+    // record's raw JSON still holds both.
+    this.insertChildren = children.map((table) =>
+      sqlite.prepare<[Row]>(`${insertSql(table)} ON CONFLICT DO NOTHING`),
+    );
     this.writeAll = sqlite.transaction((snapshot: Snapshot) => this.writeSnapshot(snapshot));
   }
 
@@ -107,6 +111,12 @@ export class SnapshotWriter {
       }
       if (existing) counts.updated++;
       else counts.inserted++;
+      // A list that names the same id twice: the later entry meets the earlier one as stored.
+      stored.set(rowSet.parent.id, {
+        id: rowSet.parent.id,
+        raw: rowSet.parent.raw,
+        deleted_at: null,
+      });
     }
 
     if (snapshot.complete) {

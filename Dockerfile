@@ -1,0 +1,41 @@
+# syntax=docker/dockerfile:1
+# pos-sync as a service: the daemon syncs on its schedule into /data/pos.sqlite and serves
+# /healthz and /metrics on port 9464.
+
+# --- build: compile better-sqlite3 and the TypeScript, then keep production dependencies only
+FROM node:22-bookworm-slim AS build
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY package.json package-lock.json ./
+# Scripts off for the install (the project's own "prepare" needs the sources), then the native
+# module built from source for this image's Node.
+RUN npm ci --ignore-scripts \
+ && npm rebuild better-sqlite3 --build-from-source
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+COPY drizzle ./drizzle
+RUN npx tsc -p tsconfig.build.json \
+ && npm prune --omit=dev --ignore-scripts
+
+# --- run: slim Node 22, no compiler, a non-root user, the database on a volume
+FROM node:22-bookworm-slim
+ENV NODE_ENV=production \
+    POS_DB_PATH=/data/pos.sqlite \
+    POS_HTTP_PORT=9464 \
+    POS_HTTP_HOST=0.0.0.0
+WORKDIR /app
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY --from=build /app/drizzle ./drizzle
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 9464
+HEALTHCHECK --interval=60s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:9464/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["node", "dist/cli.js"]
+CMD ["daemon"]

@@ -1,0 +1,119 @@
+/** The daemon's parts on their own: health rules, the writer lease, the scheduler's overlap guard. */
+import { describe, expect, it } from "vitest";
+import { HealthTracker } from "../src/daemon/health.js";
+import { Scheduler } from "../src/daemon/scheduler.js";
+import { WriterBusyError, WriterLease } from "../src/db/writer-lease.js";
+import { openTestDb, scalar, useTempDir } from "./helpers/db.js";
+import { captureLogs } from "./helpers/logs.js";
+
+const tempPath = useTempDir();
+
+describe("health", () => {
+  it("is starting before the first run ends, ok after a success, degraded then failing after failures", () => {
+    let now = 0;
+    const health = new HealthTracker(60_000, () => now);
+    expect(health.report()).toMatchObject({ httpStatus: 200, body: { status: "starting" } });
+    health.runStarted();
+    health.runFinished("succeeded", null);
+    expect(health.report()).toMatchObject({ httpStatus: 200, body: { status: "ok" } });
+    now = 30_000;
+    health.runFinished("partial", "GET /v1/orders/ answered 503");
+    expect(health.report()).toMatchObject({
+      httpStatus: 200,
+      body: { status: "degraded", reason: "the last run partial: GET /v1/orders/ answered 503" },
+    });
+    now = 61_000;
+    health.runFinished("failed", "disk full");
+    const failing = health.report();
+    expect(failing.httpStatus).toBe(503);
+    expect(failing.body.reason).toBe(
+      "the last run failed: disk full, no success since 1970-01-01T00:00:00.000Z",
+    );
+  });
+});
+
+describe("the writer lease", () => {
+  it("lets one writer in and names it to the next", () => {
+    const path = tempPath();
+    const first = openTestDb(path);
+    const second = openTestDb(path);
+    const lease = WriterLease.acquire(first, { command: "daemon" });
+    expect(() => WriterLease.acquire(second, { command: "sync" })).toThrow(WriterBusyError);
+    expect(() => WriterLease.acquire(second, { command: "sync" })).toThrow(/\(daemon, pid \d+ on /);
+    lease.release();
+    WriterLease.acquire(second, { command: "sync" }).release();
+    first.close();
+    second.close();
+  });
+
+  it("takes over a lease whose holder stopped refreshing it", async () => {
+    const db = openTestDb(tempPath());
+    db.sqlite
+      .prepare(
+        "INSERT INTO writer_lease VALUES (1, 'gone', 999999, 'elsewhere', 'daemon', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')",
+      )
+      .run();
+    const lease = WriterLease.acquire(db, { command: "sync" });
+    expect(scalar(db, "SELECT command FROM writer_lease")).toBe("sync");
+    lease.release();
+    expect(scalar(db, "SELECT COUNT(*) FROM writer_lease")).toBe(0);
+    db.close();
+  });
+
+  it("takes over at once the lease of a dead process on this host", () => {
+    const db = openTestDb(tempPath());
+    const now = new Date().toISOString();
+    db.sqlite
+      .prepare("INSERT INTO writer_lease VALUES (1, 'dead', 2147483646, ?, 'daemon', ?, ?)")
+      .run((require("node:os") as typeof import("node:os")).hostname(), now, now);
+    WriterLease.acquire(db, { command: "sync" }).release();
+    db.close();
+  });
+
+  it("tells its holder when another process took it over", async () => {
+    const db = openTestDb(tempPath());
+    let lost = false;
+    const lease = WriterLease.acquire(db, {
+      command: "daemon",
+      heartbeatMs: 20,
+      onLost: () => (lost = true),
+    });
+    db.sqlite.prepare("UPDATE writer_lease SET holder = 'someone else'").run();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(lost).toBe(true);
+    lease.release();
+    db.close();
+  });
+});
+
+describe("the scheduler", () => {
+  it("runs at start and skips ticks while a run is in progress", async () => {
+    const logs = captureLogs();
+    let finish: () => void = () => {};
+    const reasons: string[] = [];
+    const scheduler = new Scheduler(
+      "0 0 1 1 *",
+      (reason) => {
+        reasons.push(reason);
+        return new Promise<void>((resolve) => {
+          finish = resolve;
+        });
+      },
+      logs.logger,
+    );
+    scheduler.start();
+    scheduler.tick("schedule");
+    scheduler.tick("catch-up");
+    expect(reasons).toEqual(["start"]);
+    expect(scheduler.skippedTicks).toBe(2);
+    finish();
+    await new Promise((r) => setImmediate(r));
+    scheduler.tick("schedule");
+    expect(reasons).toEqual(["start", "schedule"]);
+    finish();
+    await scheduler.stop();
+    scheduler.tick("schedule");
+    expect(reasons).toHaveLength(2);
+    expect(logs.text()).toContain("tick skipped: a run is still in progress");
+  });
+});

@@ -1,0 +1,216 @@
+/** The daemon as a real child process against the simulator: schedule, overlap, health,
+ * metrics, a second writer refused, and a clean stop on SIGTERM. */
+import { describe, expect, it } from "vitest";
+import { today } from "../src/dates.js";
+import { startSimulator } from "../src/simulator/server.js";
+import { runCli, startCli } from "./helpers/cli.js";
+import { openTestDb, rows, scalar, useTempDir } from "./helpers/db.js";
+import { compareWithDataset } from "./helpers/ground-truth.js";
+import { useSimulator } from "./helpers/simulator.js";
+
+const tempPath = useTempDir();
+const sim = useSimulator({ today: today(), days: 6, seed: 12, locations: 1 });
+
+function env(dbPath: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    POS_API_URL: sim.current.url,
+    POS_API_KEY: sim.current.keys[0] as string,
+    POS_DB_PATH: dbPath,
+    ...extra,
+  };
+}
+
+/** Starts the daemon and resolves once its status server listens. */
+async function startDaemon(args: string[], environment: Record<string, string>) {
+  const daemon = await startCli(
+    ["daemon", "--port", "0", ...args],
+    /serving \/healthz and \/metrics/,
+    environment,
+  );
+  const line = daemon
+    .output()
+    .split("\n")
+    .find((l) => l.includes("serving /healthz"));
+  const url = JSON.parse(line ?? "{}").url as string;
+  return { ...daemon, url };
+}
+
+async function until(
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs = 20_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error("timed out waiting");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function logEvents(output: string): Record<string, unknown>[] {
+  return output
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line));
+}
+
+describe("pos-sync daemon", () => {
+  it("syncs at start and on schedule, skips ticks during a run, and serves health and metrics", async () => {
+    const dbPath = tempPath();
+    // Slow enough that a run lasts longer than the one-second schedule.
+    sim.current.faults.set({ latencyMs: 250 });
+    const daemon = await startDaemon(["--schedule", "* * * * * *"], env(dbPath));
+    try {
+      await until(
+        () => logEvents(daemon.output()).filter((e) => e.msg === "run finished").length >= 3,
+      );
+      const events = logEvents(daemon.output());
+      // One JSON event per line; every event of a run carries its id.
+      expect(
+        events.filter((e) => e.msg === "window synced").every((e) => typeof e.runId === "number"),
+      ).toBe(true);
+      expect(events.some((e) => e.msg === "tick skipped: a run is still in progress")).toBe(true);
+      expect(events.find((e) => e.msg === "run finished")).toMatchObject({
+        reason: "start",
+        status: "succeeded",
+      });
+
+      const health = await fetch(`${daemon.url}/healthz`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toMatchObject({ status: "ok", lastRun: { status: "succeeded" } });
+
+      const metrics = await (await fetch(`${daemon.url}/metrics`)).text();
+      const locationId = sim.current.dataset.locations[0]!.location.id;
+      expect(metrics).toMatch(/^pos_sync_runs_total\{status="succeeded"\} [3-9]\d*$/m);
+      expect(metrics).toContain(
+        `pos_sync_records_total{location="${locationId}",stream="orders",outcome="inserted"}`,
+      );
+      expect(metrics).toMatch(
+        /^pos_sync_api_requests_total\{operation="listOrders",status="200"\} \d+$/m,
+      );
+      expect(metrics).toContain(
+        'pos_sync_api_request_duration_seconds_bucket{le="0.1",operation="listOrders"}',
+      );
+      expect(metrics).toMatch(/^pos_sync_api_retries_total \d+$/m);
+      expect(metrics).toMatch(/^pos_sync_api_rate_limited_total \d+$/m);
+      expect(metrics).toMatch(
+        new RegExp(
+          `^pos_sync_last_success_timestamp_seconds\\{location="${locationId}",stream="orders"\\} \\d+`,
+          "m",
+        ),
+      );
+      expect(metrics).toContain(
+        `pos_sync_window_lag_days{location="${locationId}",stream="orders"} 0`,
+      );
+      expect(metrics).toContain("process_resident_memory_bytes");
+
+      // Runs never overlapped.
+      const db = openTestDb(dbPath);
+      const runs = rows(
+        db,
+        "SELECT started_at, finished_at FROM sync_runs WHERE finished_at IS NOT NULL ORDER BY id",
+      );
+      for (let i = 1; i < runs.length; i++)
+        expect(runs[i].started_at >= runs[i - 1].finished_at).toBe(true);
+      db.close();
+    } finally {
+      sim.current.faults.reset();
+      daemon.child.kill("SIGTERM");
+      await daemon.exited;
+    }
+  });
+
+  it("refuses a second writer while it runs, and never blocks a reader", async () => {
+    const dbPath = tempPath();
+    const daemon = await startDaemon(["--schedule", "0 0 1 1 *"], env(dbPath));
+    try {
+      const manual = await runCli(["sync"], env(dbPath));
+      expect(manual.code).toBe(1);
+      expect(manual.stderr.trim().split("\n").at(-1)).toMatch(
+        new RegExp(
+          `^pos-sync: another pos-sync is writing ${dbPath} \\(daemon, pid \\d+ on .+, since .+ UTC\\): stop it`,
+        ),
+      );
+      const second = await runCli(["daemon"], env(dbPath));
+      expect(second.code).toBe(1);
+      expect(second.stderr).toContain("another pos-sync is writing");
+      const status = await runCli(["status"], { POS_DB_PATH: dbPath });
+      expect(status.code).toBe(0);
+    } finally {
+      daemon.child.kill("SIGTERM");
+      expect((await daemon.exited).code).toBe(0);
+    }
+    // Once it is gone, a manual sync may write.
+    expect((await runCli(["sync"], env(dbPath))).code).toBe(0);
+  });
+
+  it("answers 503 with the reason when runs fail and none has succeeded", async () => {
+    const dbPath = tempPath();
+    const daemon = await startDaemon(
+      ["--schedule", "0 0 1 1 *"],
+      env(dbPath, { POS_API_KEY: "pos_live_revoked_key_000000" }),
+    );
+    try {
+      await until(() => logEvents(daemon.output()).some((e) => e.msg === "run finished"));
+      const health = await fetch(`${daemon.url}/healthz`);
+      expect(health.status).toBe(503);
+      const body = (await health.json()) as { status: string; reason: string };
+      expect(body.status).toBe("failing");
+      expect(body.reason).toMatch(
+        /^the last run failed: the API rejected the API key key#[0-9a-f]{8}/,
+      );
+      expect(JSON.stringify(body)).not.toContain("pos_live_revoked_key_000000");
+      expect(daemon.output()).not.toContain("pos_live_revoked_key_000000");
+    } finally {
+      daemon.child.kill("SIGTERM");
+      await daemon.exited;
+    }
+  });
+
+  it("stops on SIGTERM mid-run within seconds, exit 0, the database intact and the next run completing", async () => {
+    const simulator = await startSimulator({
+      seed: 13,
+      locations: 1,
+      days: 20,
+      today: today(),
+      ordersPerDay: [220, 320],
+    });
+    try {
+      simulator.faults.set({ latencyMs: 40 });
+      const dbPath = tempPath();
+      const environment = {
+        POS_API_URL: simulator.url,
+        POS_API_KEY: simulator.keys[0] as string,
+        POS_DB_PATH: dbPath,
+      };
+      const daemon = await startDaemon(["--schedule", "0 0 1 1 *"], environment);
+      await until(() => simulator.stats.snapshot().byOperation.listOrders >= 10);
+      const signalled = Date.now();
+      daemon.child.kill("SIGTERM");
+      const exit = await daemon.exited;
+      expect(exit.code).toBe(0);
+      expect(Date.now() - signalled).toBeLessThan(5_000);
+      expect(logEvents(exit.stdout).map((e) => e.msg)).toContain("daemon stopped");
+
+      const db = openTestDb(dbPath);
+      expect(scalar(db, "PRAGMA integrity_check")).toBe("ok");
+      expect(rows(db, "SELECT status FROM sync_runs")).toEqual([{ status: "interrupted" }]);
+      expect(scalar(db, "SELECT COUNT(*) FROM writer_lease")).toBe(0);
+      expect(
+        scalar(db, "SELECT COUNT(*) FROM sync_windows WHERE status = 'complete'"),
+      ).toBeLessThan(40);
+      db.close();
+
+      simulator.faults.set({ latencyMs: 0 });
+      const next = await runCli(["sync"], environment);
+      expect(next.code, next.stderr).toBe(0);
+      const after = openTestDb(dbPath);
+      const { dataset } = simulator;
+      expect(
+        compareWithDataset(after, dataset, { since: dataset.firstDay, until: dataset.today }),
+      ).toEqual([]);
+      after.close();
+    } finally {
+      await simulator.close();
+    }
+  });
+});
