@@ -29,6 +29,8 @@ export interface Config {
   logLevel: LogLevel;
   httpPort: number | undefined;
   httpHost: string;
+  /** Heap ceiling of a sync run, in MB (POS_MEMORY_MB). */
+  memoryMb: number;
 }
 
 export const DEFAULTS = {
@@ -39,6 +41,7 @@ export const DEFAULTS = {
   schedule: "*/15 * * * *",
   logLevel: "info" as LogLevel,
   httpHost: "127.0.0.1",
+  memoryMb: 192,
 };
 
 /** Settings as they come from any source, before defaults and checks. */
@@ -57,6 +60,7 @@ export interface RawSettings {
   logLevel?: string;
   httpPort?: number | string;
   httpHost?: string;
+  memoryMb?: number | string;
 }
 
 const fileSchema = z.strictObject({
@@ -82,6 +86,7 @@ const fileSchema = z.strictObject({
   logLevel: z.string().optional(),
   httpPort: z.union([z.number(), z.string()]).optional(),
   httpHost: z.string().optional(),
+  memoryMb: z.union([z.number(), z.string()]).optional(),
 });
 
 function present(value: string | undefined): string | undefined {
@@ -123,6 +128,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): RawSettings {
     logLevel: present(env.LOG_LEVEL),
     httpPort: present(env.POS_HTTP_PORT),
     httpHost: present(env.POS_HTTP_HOST),
+    memoryMb: present(env.POS_MEMORY_MB),
   });
 }
 
@@ -278,5 +284,8 @@ export function loadConfig(options: LoadOptions): Config {
     logLevel,
     httpPort: wholeNumber(settings.httpPort, "the HTTP port (POS_HTTP_PORT)", 0, 65_535),
     httpHost: settings.httpHost ?? DEFAULTS.httpHost,
+    memoryMb:
+      wholeNumber(settings.memoryMb, "the memory ceiling (POS_MEMORY_MB)", 64, 65_536) ??
+      DEFAULTS.memoryMb,
   };
 }

@@ -2,8 +2,10 @@
  * older file upgraded in place, and readers that never block a sync. */
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { beforeAll, describe, expect, it } from "vitest";
 import { addDays } from "../src/dates.js";
@@ -15,6 +17,7 @@ import { rows, scalar, useTempDir } from "./helpers/db.js";
 import { loadLocation } from "./helpers/load.js";
 import { TEST_TODAY, useSimulator } from "./helpers/simulator.js";
 
+const require = createRequire(import.meta.url);
 const tempPath = useTempDir();
 const sim = useSimulator({ locations: 1 });
 
@@ -206,6 +209,34 @@ describe("upgrading", () => {
     const second = openDatabase(path);
     expect(scalar(second, "PRAGMA schema_version")).toBe(version);
     second.close();
+  });
+});
+
+describe("writers beside the writer", () => {
+  it("waits for another connection's small writes instead of failing a page", async () => {
+    const path = tempPath();
+    const db = openDatabase(path);
+    const store = new Store(db);
+    // Another connection commits a lease heartbeat every millisecond or so, in another thread.
+    const beat = new Worker(
+      `const Database = require(${JSON.stringify(require.resolve("better-sqlite3"))});
+       const { workerData } = require("node:worker_threads");
+       const db = new Database(workerData.path, { timeout: 10000 });
+       db.prepare("INSERT OR REPLACE INTO writer_lease VALUES (1, 'other', 1, 'h', 'daemon', 'x', 'x')").run();
+       const beat = db.prepare("UPDATE writer_lease SET heartbeat_at = ? WHERE id = 1");
+       const until = Date.now() + workerData.ms;
+       while (Date.now() < until) beat.run(String(Date.now()));
+       db.close();`,
+      { eval: true, workerData: { path, ms: 3_000 } },
+    );
+    const { client } = testClient(sim.current);
+    const totals = await loadLocation(client, store, sim.current.keys[0] as string, {
+      since: addDays(TEST_TODAY, -6),
+      until: TEST_TODAY,
+    });
+    expect(totals.orders.inserted).toBeGreaterThan(100);
+    await new Promise((resolve) => beat.once("exit", resolve));
+    db.close();
   });
 });
 

@@ -39,7 +39,7 @@ describe("determinism", () => {
   });
 
   it("regenerates an evicted session identically", () => {
-    const tiny = new Dataset({ ...OPTIONS, sessionCacheSize: 1 });
+    const tiny = new Dataset({ ...OPTIONS, cachedOrders: 1 });
     const location = tiny.locations[0]!;
     const day = toEpochDay("2026-06-10");
     const first = structuredClone(tiny.session(location, day));

@@ -2,7 +2,7 @@
 import type { WriteStream } from "node:tty";
 import { type Config, loadConfig, type RawSettings } from "../config.js";
 import { type Db, openDatabase } from "../db/open.js";
-import { createLogger, type Logger } from "../log.js";
+import { createLogger, type Logger, type LogLevel } from "../log.js";
 import type { CommandIo } from "./command.js";
 
 export const CONFIG_FLAGS = {
@@ -33,11 +33,15 @@ export function isInteractive(io: CommandIo): boolean {
   return (io.stderr as WriteStream).isTTY === true;
 }
 
-/** Logs go to standard error. On a terminal they say only what needs attention, unless
- * LOG_LEVEL asks for more. */
+/** On a terminal, logs say only what needs attention (the progress display tells the rest),
+ * unless LOG_LEVEL asks for more. */
+export function commandLogLevel(config: Config, io: CommandIo): LogLevel {
+  return isInteractive(io) && io.env.LOG_LEVEL === undefined ? "warn" : config.logLevel;
+}
+
+/** Logs go to standard error. */
 export function commandLogger(config: Config, io: CommandIo): Logger {
-  const level = isInteractive(io) && io.env.LOG_LEVEL === undefined ? "warn" : config.logLevel;
-  return createLogger({ level });
+  return createLogger({ level: commandLogLevel(config, io) });
 }
 
 export function openConfiguredDatabase(config: Config): Db {

@@ -14,6 +14,7 @@ const OPTIONS = {
   days: { type: "string" },
   today: { type: "string" },
   "orders-per-day": { type: "string" },
+  "items-per-order": { type: "string" },
   "auth-scheme": { type: "string" },
   latency: { type: "string" },
   "error-rate": { type: "string" },
@@ -46,7 +47,8 @@ Data:
   --locations N            locations, one API key each (default 1)
   --days N                 days of data ending today (default 30)
   --today YYYY-MM-DD       last day of data; its session is still open (default: today, UTC)
-  --orders-per-day MIN-MAX orders per full day (default 50-200)
+    --orders-per-day MIN-MAX orders per full day (default 50-200)
+  --items-per-order MIN-MAX items per order (default: 1 to 8, following the guests)
   --auth-scheme NAME       expect "authorization: NAME <key>" instead of the bare key
 
 A hostile world (rates are shares of API requests, from 0 to 1):
@@ -140,6 +142,9 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     days: integerFlag(values.days, "days", { min: 1, max: 20_000 }) ?? 30,
     today: dayFlag(values.today, "today") ?? today(),
     ordersPerDay: rangeFlag(values["orders-per-day"], "orders-per-day") ?? [50, 200],
+    ...(values["items-per-order"] === undefined
+      ? {}
+      : { itemsPerOrder: rangeFlag(values["items-per-order"], "items-per-order") }),
     authScheme: values["auth-scheme"] ?? "",
     paths,
     faults: faultSettings(values),

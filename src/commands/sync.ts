@@ -3,9 +3,10 @@ import { today } from "../dates.js";
 import { WriterLease } from "../db/writer-lease.js";
 import { UsageError } from "../errors.js";
 import { TerminalProgress } from "../sync/progress.js";
-import { exitCodeFor, runSync } from "../sync/run.js";
+import { exitCodeFor } from "../sync/run.js";
 import { isStream, STREAMS, type Stream } from "../sync/streams.js";
 import { formatSummary } from "../sync/summary.js";
+import { runSyncInWorker } from "../sync/worker-runner.js";
 import { dayFlag, integerFlag } from "./args.js";
 import { type Command, type CommandIo, parseFlags } from "./command.js";
 import {
@@ -13,6 +14,7 @@ import {
   CONFIG_HELP,
   commandConfig,
   commandLogger,
+  commandLogLevel,
   isInteractive,
   openConfiguredDatabase,
   stopOnSignals,
@@ -95,17 +97,24 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     throw error;
   }
   const release = stopOnSignals(stop, logger);
-  const progress = isInteractive(io) ? new TerminalProgress(io.stderr) : undefined;
+  const interactive = isInteractive(io);
   try {
-    const result = await runSync({
-      config,
-      db,
-      logger,
-      trigger: "cli",
-      ...(streams ? { streams } : {}),
-      ...(range ? { range } : {}),
+    // The run itself goes to a worker thread, with a heap ceiling; this thread keeps the lease,
+    // the signals and the terminal.
+    const result = await runSyncInWorker({
+      input: {
+        config,
+        trigger: "cli",
+        ...(streams ? { streams } : {}),
+        ...(range ? { range } : {}),
+        logLevel: commandLogLevel(config, io),
+        logFd: 2,
+        progress: interactive ? "report" : "log",
+        reportAttempts: false,
+      },
+      heapMb: config.memoryMb,
       signal: stop.signal,
-      ...(progress ? { progress } : {}),
+      ...(interactive ? { progress: new TerminalProgress(io.stderr) } : {}),
     });
     io.stdout.write(formatSummary(result));
     const code = exitCodeFor(result);

@@ -6,8 +6,8 @@ import type { Config } from "../config.js";
 import type { Db } from "../db/open.js";
 import { WriterLease } from "../db/writer-lease.js";
 import type { Logger } from "../log.js";
-import { runSync, type SyncOptions } from "../sync/run.js";
 import { collectStatus } from "../sync/status.js";
+import { runSyncInWorker } from "../sync/worker-runner.js";
 import { HealthTracker } from "./health.js";
 import { startStatusServer } from "./http.js";
 import { DaemonMetrics } from "./metrics.js";
@@ -26,7 +26,6 @@ export interface DaemonOptions {
   signal: AbortSignal;
   /** Told the address of the status server once it listens. */
   onListening?: (url: string) => void;
-  sync?: Partial<SyncOptions>;
 }
 
 export async function runDaemon(options: DaemonOptions): Promise<number> {
@@ -54,14 +53,18 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     metrics.runStarted();
     health.runStarted();
     try {
-      const result = await runSync({
-        config,
-        db,
-        logger,
-        trigger: "daemon",
+      const result = await runSyncInWorker({
+        input: {
+          config,
+          trigger: "daemon",
+          logLevel: config.logLevel,
+          logFd: 1,
+          progress: "log",
+          reportAttempts: true,
+        },
+        heapMb: config.memoryMb,
         signal: stop.signal,
         onAttempt: (event) => metrics.onAttempt(event),
-        ...options.sync,
       });
       metrics.runFinished(result, collectStatus(db));
       health.runFinished(result.status, result.error);

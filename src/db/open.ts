@@ -42,7 +42,11 @@ function applyPragmas(sqlite: Database.Database, readonly: boolean): void {
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  sqlite.pragma("cache_size = -65536");
+  // 16 MB of page cache: as fast as 64 MB here, and 48 MB less resident memory.
+  sqlite.pragma("cache_size = -16384");
+  // Checkpoint every ~40 MB of WAL rather than 4 MB: each checkpoint syncs the disk, and during a
+  // backfill they cost a sixth of the write time at the default (measured in bench/ingest.ts).
+  sqlite.pragma("wal_autocheckpoint = 10000");
   sqlite.pragma("temp_store = MEMORY");
 }
 

@@ -44,6 +44,7 @@ import {
   reportTaxes,
   taxes,
 } from "./schema/index.js";
+import { writeTransaction } from "./write-transaction.js";
 import { RejectWriter, rejectKey } from "./writers/rejects.js";
 import { ReplacingWriter, type RowSet, type WriteCounts } from "./writers/replace.js";
 import { type SnapshotCounts, type SnapshotRowSet, SnapshotWriter } from "./writers/snapshot.js";
@@ -170,10 +171,11 @@ export class Store {
       [string],
       { raw: string; api_key_fingerprint: string | null }
     >("SELECT raw, api_key_fingerprint FROM locations WHERE id = ?");
-    this.writeDayPage = sqlite.transaction((stream: DayStream, page: DayPage<Order | Report>) =>
-      this.dayPage(stream, page),
+    this.writeDayPage = writeTransaction(
+      sqlite,
+      (stream: DayStream, page: DayPage<Order | Report>) => this.dayPage(stream, page),
     );
-    this.writeLocationAndDevices = sqlite.transaction((rowSet: LocationRowSet) => {
+    this.writeLocationAndDevices = writeTransaction(sqlite, (rowSet: LocationRowSet) => {
       const stored = this.storedLocation.get(rowSet.location.id);
       const unchanged =
         stored?.raw === rowSet.location.raw &&
@@ -272,7 +274,7 @@ export class Store {
     rejects: readonly RejectedRecord[],
     context: { locationId: string; runId: number | null; rejectedAt: string },
   ): void {
-    this.db.sqlite.transaction(() =>
+    writeTransaction(this.db.sqlite, () =>
       this.rejectWriter.record(rejects, { ...context, stream, day: null }),
     )();
   }
@@ -299,7 +301,7 @@ export class Store {
     const rowSets = list.records.map((valid) => catalogRowSet(resource, valid, context));
     const listedIds = new Set<string>(rowSets.map((r) => r.parent.id));
     for (const reject of list.rejects) if (reject.recordId) listedIds.add(reject.recordId);
-    const write = this.db.sqlite.transaction(() => {
+    const write = writeTransaction(this.db.sqlite, () => {
       const counts = this.snapshotWriters[resource].write({
         locationId: context.locationId,
         rowSets,

@@ -37,10 +37,12 @@ export interface DatasetOptions {
   /** The last day of data (YYYY-MM-DD); its session is still open, so it has no report yet. */
   today: string;
   ordersPerDay: readonly [number, number];
+  /** Items per order; by default they follow the guests (1 to 8). Benchmarks ask for more. */
+  itemsPerOrder?: readonly [number, number];
   /** Wall clock for late updates; tests may pin it. */
   now?: () => number;
-  /** Sessions kept generated in memory. */
-  sessionCacheSize?: number;
+  /** Orders kept generated in memory, across cached sessions (the newest session always is). */
+  cachedOrders?: number;
 }
 
 export interface Session {
@@ -91,14 +93,14 @@ export interface LateUpdate {
   kind: LateUpdateKind;
 }
 
-function byCreatedAt(
-  a: { createdAt: string; id: string },
-  b: { createdAt: string; id: string },
-): number {
-  return (
-    parseInstant(a.createdAt) - parseInstant(b.createdAt) ||
-    (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
-  );
+/** Sorted by creation time, then id; each timestamp parsed once. */
+function sortByCreatedAt<T extends { createdAt: string; id: string }>(records: readonly T[]): T[] {
+  return records
+    .map((record) => ({ record, at: parseInstant(record.createdAt) }))
+    .sort(
+      (a, b) => a.at - b.at || (a.record.id < b.record.id ? -1 : a.record.id > b.record.id ? 1 : 0),
+    )
+    .map(({ record }) => record);
 }
 
 export class Dataset {
@@ -109,6 +111,11 @@ export class Dataset {
   private readonly now: () => number;
   private readonly sessions: LruCache<string, Session>;
   private readonly bucketCounts = new Map<string, number>();
+  /** Each day's orders sorted by creation: the pages of a day are served from one sort. */
+  private readonly orderBuckets = new LruCache<string, readonly Order[]>(
+    40_000,
+    (orders) => orders.length,
+  );
   private readonly orderOverrides = new Map<string, Order>();
   private readonly liveOrders = new Map<string, Order[]>();
   private readonly reportUpdatedAt = new Map<string, number>();
@@ -123,6 +130,10 @@ export class Dataset {
     if (minOrders < 0 || maxOrders < minOrders || maxOrders > 60_000) {
       throw new RangeError("ordersPerDay must be [min, max] with 0 <= min <= max <= 60000");
     }
+    const items = options.itemsPerOrder;
+    if (items && (items[0] < 1 || items[1] < items[0] || items[1] > 200)) {
+      throw new RangeError("itemsPerOrder must be [min, max] with 1 <= min <= max <= 200");
+    }
     this.seed = options.seed;
     const todayEpochDay = toEpochDay(options.today);
     const firstEpochDay = todayEpochDay - options.days + 1;
@@ -132,9 +143,15 @@ export class Dataset {
       firstEpochDay,
       todayEpochDay,
       ordersPerDay: options.ordersPerDay,
+      itemsPerOrder: options.itemsPerOrder,
     };
     this.now = options.now ?? Date.now;
-    this.sessions = new LruCache(options.sessionCacheSize ?? 96);
+    // About 40,000 orders: a few hundred MB at most, and every session a few concurrent day
+    // windows need at once.
+    this.sessions = new LruCache(
+      options.cachedOrders ?? 40_000,
+      (session) => session.orders.length,
+    );
     this.locations = Array.from({ length: options.locations }, (_, i) =>
       buildLocation(options.seed, i),
     );
@@ -153,6 +170,7 @@ export class Dataset {
   advanceDay(): void {
     this.plan.todayEpochDay++;
     this.sessions.clear();
+    this.orderBuckets.clear();
     this.bucketCounts.clear();
   }
 
@@ -179,9 +197,11 @@ export class Dataset {
     const generated = generateSessionOrders(this.seed, location, header).filter(
       (order) => parseInstant(order.createdAt) <= header.visibleUntilMs,
     );
-    const orders = [...generated, ...(this.liveOrders.get(key) ?? [])]
-      .map((order) => this.orderOverrides.get(order.id) ?? order)
-      .sort(byCreatedAt);
+    const orders = sortByCreatedAt(
+      [...generated, ...(this.liveOrders.get(key) ?? [])].map(
+        (order) => this.orderOverrides.get(order.id) ?? order,
+      ),
+    );
     const report = header.open
       ? null
       : buildReport(location, header, orders, this.reportUpdatedAt.get(header.reportId));
@@ -193,6 +213,7 @@ export class Dataset {
   private forgetSession(locationIndex: number, epochDay: number): void {
     this.sessions.delete(this.sessionKey(locationIndex, epochDay));
     for (const day of [epochDay, epochDay + 1]) {
+      this.orderBuckets.delete(this.sessionKey(locationIndex, day));
       this.bucketCounts.delete(`${locationIndex}:orders:${day}`);
       this.bucketCounts.delete(`${locationIndex}:reports:${day}`);
     }
@@ -201,7 +222,10 @@ export class Dataset {
   // --- day buckets: records whose createdAt falls on a local calendar day ---
 
   /** Orders created on a local day: that day's session and the previous one's late tail. */
-  ordersCreatedOn(location: SimLocation, epochDay: number): Order[] {
+  ordersCreatedOn(location: SimLocation, epochDay: number): readonly Order[] {
+    const key = this.sessionKey(location.index, epochDay);
+    const cached = this.orderBuckets.get(key);
+    if (cached) return cached;
     const day = dayFromEpoch(epochDay);
     const orders: Order[] = [];
     for (const sessionDay of [epochDay - 1, epochDay]) {
@@ -209,7 +233,9 @@ export class Dataset {
         if (localDayOf(order.createdAt) === day) orders.push(order);
       }
     }
-    return orders.sort(byCreatedAt);
+    const sorted = sortByCreatedAt(orders);
+    this.orderBuckets.set(key, sorted);
+    return sorted;
   }
 
   reportsCreatedOn(location: SimLocation, epochDay: number): Report[] {
@@ -219,7 +245,7 @@ export class Dataset {
       const report = this.session(location, sessionDay)?.report;
       if (report && localDayOf(report.createdAt) === day) reports.push(report);
     }
-    return reports.sort(byCreatedAt);
+    return sortByCreatedAt(reports);
   }
 
   private reportCountOn(location: SimLocation, epochDay: number): number {
@@ -270,7 +296,7 @@ export class Dataset {
   private pageAcrossDays<T>(
     request: ListRequest,
     count: (epochDay: number) => number,
-    records: (epochDay: number) => T[],
+    records: (epochDay: number) => readonly T[],
   ): ListResult<T> {
     const days = this.daysIn(request, request.descending);
     const counts = days.map(count);
@@ -282,8 +308,7 @@ export class Dataset {
     for (const [i, day] of days.entries()) {
       const bucketSize = counts[i] ?? 0;
       if (position + bucketSize > start && position < end) {
-        const bucket = records(day);
-        if (request.descending) bucket.reverse();
+        const bucket = request.descending ? [...records(day)].reverse() : records(day);
         page.push(...bucket.slice(Math.max(0, start - position), end - position));
       }
       position += bucketSize;
@@ -319,7 +344,7 @@ export class Dataset {
       const day = localDayOf(order.createdAt);
       return (!request.since || day >= request.since) && (!request.until || day <= request.until);
     };
-    const matching = (session?.orders ?? []).filter(inRange).sort(byCreatedAt);
+    const matching = sortByCreatedAt((session?.orders ?? []).filter(inRange));
     if (request.descending) matching.reverse();
     const start = request.index * request.size;
     return { records: matching.slice(start, start + request.size), totalCount: matching.length };

@@ -36,6 +36,8 @@ export interface SessionHeader {
   orderCount: number;
   deviceIndex: number;
   clerkIndex: number;
+  /** Items per order when fixed by the plan; else they follow the guests. */
+  itemsPerOrder: readonly [number, number] | undefined;
 }
 
 export interface SessionPlan {
@@ -43,6 +45,7 @@ export interface SessionPlan {
   firstEpochDay: number;
   todayEpochDay: number;
   ordersPerDay: readonly [number, number];
+  itemsPerOrder?: readonly [number, number] | undefined;
 }
 
 /** How far into the day the open session has got. */
@@ -86,6 +89,7 @@ export function sessionHeader(
     orderCount,
     deviceIndex: random.int(0, location.devices.length - 1),
     clerkIndex: random.int(0, location.staff.length - 1),
+    itemsPerOrder: plan.itemsPerOrder,
   };
 }
 
@@ -263,10 +267,10 @@ export function generateOrder(
   const isTransferred = !isCanceled && serviceType === "eatin" && random.chance(0.02);
   const transferReason = isTransferred ? `Room ${random.int(101, 420)}` : null;
   const guests = serviceType === "eatin" ? random.int(1, 6) : random.int(0, 1);
-  const itemCount = Math.min(
-    8,
-    random.int(1, 3) + (serviceType === "eatin" ? Math.ceil(guests / 2) : 0),
-  );
+  const fixedItems = header.itemsPerOrder;
+  const itemCount = fixedItems
+    ? random.int(fixedItems[0], fixedItems[1])
+    : Math.min(8, random.int(1, 3) + (serviceType === "eatin" ? Math.ceil(guests / 2) : 0));
   const items = Array.from({ length: itemCount }, () =>
     generateItem(random, location, tier.name, isTransferred, transferReason),
   );

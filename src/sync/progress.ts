@@ -28,7 +28,7 @@ export class LogProgress implements Progress {
   }
 
   windowDone(event: WindowEvent): void {
-    const level = event.status === "complete" ? "info" : "warn";
+    const level = event.status === "complete" || event.status === "open" ? "info" : "warn";
     this.logger[level]({ ...event }, "window synced");
   }
 

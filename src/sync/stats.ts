@@ -50,6 +50,13 @@ export const MAX_PROBLEMS = 20;
 export class RunStats {
   readonly locations: LocationStats[] = [];
 
+  /** Rebuilds the figures of a run that crossed a thread boundary as plain data. */
+  static from(plain: { locations: LocationStats[] }): RunStats {
+    const stats = new RunStats();
+    stats.locations.push(...plain.locations);
+    return stats;
+  }
+
   location(key: string): LocationStats {
     let stats = this.locations.find((l) => l.key === key);
     if (!stats) {

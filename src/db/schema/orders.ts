@@ -94,10 +94,7 @@ export const orderItems = sqliteTable(
     loss_reason: text("loss_reason"),
     combo_parent_id: text("combo_parent_id"),
   },
-  (t) => [
-    primaryKey({ columns: [t.order_id, t.position] }),
-    index("order_items_product").on(t.item_catalog_id),
-  ],
+  (t) => [primaryKey({ columns: [t.order_id, t.position] })],
 );
 
 export const orderItemModifiers = sqliteTable(

@@ -5,7 +5,8 @@
  */
 import type Database from "better-sqlite3";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
-import { prepareInsert, type Row, tableName } from "./statements.js";
+import { writeTransaction } from "../write-transaction.js";
+import { prepareRowInsert, type Row, type RowInserter, tableName } from "./statements.js";
 
 /** A parent row with the rows of each child table, in the order the tables were given. */
 export interface RowSet {
@@ -44,8 +45,8 @@ function decide(incoming: RowSet["parent"], stored: StoredVersion | undefined): 
 export class ReplacingWriter {
   private readonly selectStored: Database.Statement<[string], StoredVersion>;
   private readonly deleteParent: Database.Statement<[string]>;
-  private readonly insertParent: Database.Statement<[Row]>;
-  private readonly insertChildren: Database.Statement<[Row]>[];
+  private readonly insertParent: RowInserter;
+  private readonly insertChildren: RowInserter[];
   private readonly writeAll: (rowSets: readonly RowSet[]) => WriteCounts;
 
   constructor(sqlite: Database.Database, parent: SQLiteTable, children: readonly SQLiteTable[]) {
@@ -56,9 +57,11 @@ export class ReplacingWriter {
     );
     // Child rows go with their parent through ON DELETE CASCADE.
     this.deleteParent = sqlite.prepare(`DELETE FROM "${name}" WHERE id = ?`);
-    this.insertParent = prepareInsert(sqlite, parent);
-    this.insertChildren = children.map((table) => prepareInsert(sqlite, table));
-    this.writeAll = sqlite.transaction((rowSets: readonly RowSet[]) => this.writeRows(rowSets));
+    this.insertParent = prepareRowInsert(sqlite, parent);
+    this.insertChildren = children.map((table) => prepareRowInsert(sqlite, table));
+    this.writeAll = writeTransaction(sqlite, (rowSets: readonly RowSet[]) =>
+      this.writeRows(rowSets),
+    );
   }
 
   /** Writes a page of records in one transaction (a savepoint inside the caller's, if any). */

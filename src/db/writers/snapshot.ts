@@ -5,7 +5,8 @@
  */
 import type Database from "better-sqlite3";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
-import { insertSql, prepareInsert, type Row, tableName } from "./statements.js";
+import { writeTransaction } from "../write-transaction.js";
+import { prepareRowInsert, type Row, type RowInserter, tableName } from "./statements.js";
 
 export interface SnapshotRowSet {
   parent: Row & {
@@ -49,8 +50,8 @@ export class SnapshotWriter {
   private readonly deleteRow: Database.Statement<[string, string]>;
   private readonly restoreRow: Database.Statement<[string, string, string]>;
   private readonly markDeleted: Database.Statement<[string, string, string]>;
-  private readonly insertParent: Database.Statement<[Row]>;
-  private readonly insertChildren: Database.Statement<[Row]>[];
+  private readonly insertParent: RowInserter;
+  private readonly insertChildren: RowInserter[];
   private readonly writeAll: (snapshot: Snapshot) => SnapshotCounts;
 
   constructor(
@@ -69,13 +70,13 @@ export class SnapshotWriter {
     this.markDeleted = sqlite.prepare(
       `UPDATE "${name}" SET deleted_at = ? WHERE location_id = ? AND id = ? AND deleted_at IS NULL`,
     );
-    this.insertParent = prepareInsert(sqlite, parent);
+    this.insertParent = prepareRowInsert(sqlite, parent);
     // A child repeated inside one record (a price tier listed twice) keeps its first entry; the
     // record's raw JSON still holds both.
     this.insertChildren = children.map((table) =>
-      sqlite.prepare<[Row]>(`${insertSql(table)} ON CONFLICT DO NOTHING`),
+      prepareRowInsert(sqlite, table, "ON CONFLICT DO NOTHING"),
     );
-    this.writeAll = sqlite.transaction((snapshot: Snapshot) => this.writeSnapshot(snapshot));
+    this.writeAll = writeTransaction(sqlite, (snapshot: Snapshot) => this.writeSnapshot(snapshot));
   }
 
   write(snapshot: Snapshot): SnapshotCounts {

@@ -1,0 +1,251 @@
+/**
+ * Benchmarks 1 and 2: the real write path (JSON → validation → normalization → upsert, one
+ * transaction per 100-order page) against hand-written prepared statements inserting the same
+ * rows with the same schema, pragmas and transaction size; then the same orders offered again
+ * (the no-change re-sync); and the machine's plain floor.
+ */
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import type Database from "better-sqlite3";
+import { orderSchema } from "../src/api/schemas.js";
+import { validateRecords } from "../src/api/validate.js";
+import { normalizeOrder, type OrderRows } from "../src/db/normalize/order.js";
+import { openDatabase } from "../src/db/open.js";
+import {
+  orderItemDiscounts,
+  orderItemModifiers,
+  orderItems,
+  orderPayments,
+  orders,
+} from "../src/db/schema/index.js";
+import { Store } from "../src/db/store.js";
+import { columnNames, tableName } from "../src/db/writers/statements.js";
+import { Dataset } from "../src/simulator/dataset.js";
+import { dec, int, log, now, seconds } from "./lib.js";
+
+const PAGE_SIZE = 100;
+const LOCATION_ID = "bench-location";
+const DAY = "2026-01-01";
+
+export interface IngestResult {
+  orders: number;
+  rowsPerOrder: number;
+  real: {
+    seconds: number;
+    ordersPerSecond: number;
+    rowsPerSecond: number;
+    parseMicrosPerOrder: number;
+  };
+  baseline: { seconds: number; ordersPerSecond: number; rowsPerSecond: number };
+  ratio: number;
+  resync: { seconds: number; ordersPerSecond: number; rowsWritten: number };
+  floor: { rows: number; seconds: number; rowsPerSecond: number };
+}
+
+/** Pages of orders as the API sends them (the JSON of `data`), generated before any timing. */
+function pagesOf(count: number): string[] {
+  const perDay = 1_000;
+  const dataset = new Dataset({
+    seed: 2026,
+    locations: 1,
+    days: Math.ceil(count / perDay) + 2,
+    today: "2026-11-22",
+    ordersPerDay: [perDay, perDay],
+    itemsPerOrder: [5, 9],
+  });
+  const location = dataset.locations[0];
+  if (!location) throw new Error("no location");
+  const pages: string[] = [];
+  let page: unknown[] = [];
+  let made = 0;
+  for (const order of dataset.allOrders(location)) {
+    page.push(order);
+    if (++made === count) break;
+    if (page.length === PAGE_SIZE) {
+      pages.push(JSON.stringify(page));
+      page = [];
+    }
+  }
+  if (page.length > 0) pages.push(JSON.stringify(page));
+  return pages;
+}
+
+function freshDatabase(path: string) {
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(`${path}${suffix}`, { force: true });
+  return openDatabase(path);
+}
+
+/**
+ * The real path, page by page: validation, normalization and upsert timed; JSON.parse, which
+ * the transport does on arrival, timed apart (the hand-written baseline has no parsing either).
+ */
+function realPath(
+  store: Store,
+  pages: readonly string[],
+): { seconds: number; parseSeconds: number; rows: number; changes: number } {
+  const changesBefore = store.db.sqlite.prepare("SELECT total_changes()").pluck().get() as number;
+  const syncedAt = new Date().toISOString();
+  let rows = 0;
+  let elapsed = 0;
+  let parseSeconds = 0;
+  for (const text of pages) {
+    const parseStart = now();
+    const data = JSON.parse(text) as unknown[];
+    parseSeconds += seconds(parseStart);
+    const start = now();
+    const { records, rejects } = validateRecords(orderSchema, data);
+    rows += store.writeOrders({
+      locationId: LOCATION_ID,
+      day: DAY,
+      records,
+      rejects,
+      runId: null,
+      syncedAt,
+    }).rowsWritten;
+    elapsed += seconds(start);
+  }
+  const changes =
+    (store.db.sqlite.prepare("SELECT total_changes()").pluck().get() as number) - changesBefore;
+  return { seconds: elapsed, parseSeconds, rows, changes };
+}
+
+/** INSERT INTO t (a, b, …) VALUES (?, ?, …), written out for one table. */
+function handWritten(sqlite: Database.Database, table: Parameters<typeof tableName>[0]) {
+  const columns = columnNames(table);
+  const statement = sqlite.prepare(
+    `INSERT INTO ${tableName(table)} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
+  );
+  return { statement, columns };
+}
+
+/** The same rows, inserted with hand-written positional statements; only the inserts timed. */
+function baseline(
+  sqlite: Database.Database,
+  pages: readonly string[],
+): { seconds: number; rows: number } {
+  const tables = [orders, orderItems, orderItemModifiers, orderItemDiscounts, orderPayments].map(
+    (t) => handWritten(sqlite, t),
+  );
+  const syncedAt = new Date().toISOString();
+  let elapsed = 0;
+  let rows = 0;
+  for (const text of pages) {
+    // Untimed: turning the page into rows (as positional arrays) is the real path's job, not the
+    // baseline's.
+    const pageRows: unknown[][][] = tables.map(() => []);
+    for (const value of JSON.parse(text) as unknown[]) {
+      const record = orderSchema.parse(value);
+      const normalized: OrderRows = normalizeOrder(record, JSON.stringify(value), {
+        locationId: LOCATION_ID,
+        businessDate: DAY,
+        syncedAt,
+      });
+      const groups = [
+        [normalized.order],
+        normalized.items,
+        normalized.modifiers,
+        normalized.discounts,
+        normalized.payments,
+      ];
+      groups.forEach((group, i) => {
+        const { columns } = tables[i] as (typeof tables)[number];
+        for (const row of group)
+          (pageRows[i] as unknown[][]).push(
+            columns.map((c) => (row as Record<string, unknown>)[c]),
+          );
+      });
+    }
+    const insertPage = sqlite.transaction(() => {
+      pageRows.forEach((group, i) => {
+        const { statement } = tables[i] as (typeof tables)[number];
+        for (const values of group) statement.run(values);
+      });
+    });
+    const start = now();
+    insertPage();
+    elapsed += seconds(start);
+    rows += pageRows.reduce((sum, group) => sum + group.length, 0);
+  }
+  return { seconds: elapsed, rows };
+}
+
+/** The machine's floor: one-row inserts of a small table, 10,000 per transaction. */
+function floor(path: string, rows: number): { seconds: number } {
+  const db = freshDatabase(path);
+  db.sqlite.exec(
+    "CREATE TABLE floor (id INTEGER PRIMARY KEY, label TEXT NOT NULL, amount REAL NOT NULL)",
+  );
+  const insert = db.sqlite.prepare("INSERT INTO floor (id, label, amount) VALUES (?, ?, ?)");
+  const batch = db.sqlite.transaction((from: number) => {
+    for (let id = from; id < from + 10_000; id++) insert.run(id, "row", id * 0.01);
+  });
+  const start = now();
+  for (let from = 0; from < rows; from += 10_000) batch(from);
+  const elapsed = seconds(start);
+  db.close();
+  return { seconds: elapsed };
+}
+
+export async function benchIngest(options: {
+  orders: number;
+  floorRows: number;
+  dir: string;
+}): Promise<IngestResult> {
+  log(`1. ingest: generating ${int(options.orders)} orders…`);
+  const pages = pagesOf(options.orders);
+
+  const realDb = freshDatabase(join(options.dir, "ingest-real.sqlite"));
+  const store = new Store(realDb);
+  const real = realPath(store, pages);
+  const baseDb = freshDatabase(join(options.dir, "ingest-baseline.sqlite"));
+  const base = baseline(baseDb.sqlite, pages);
+  baseDb.close();
+  log("2. re-sync of unchanged data…");
+  const resync = realPath(store, pages);
+  realDb.close();
+  const floorResult = floor(join(options.dir, "floor.sqlite"), options.floorRows);
+
+  const result: IngestResult = {
+    orders: options.orders,
+    rowsPerOrder: real.rows / options.orders,
+    real: {
+      seconds: real.seconds,
+      ordersPerSecond: options.orders / real.seconds,
+      rowsPerSecond: real.rows / real.seconds,
+      parseMicrosPerOrder: (real.parseSeconds * 1e6) / options.orders,
+    },
+    baseline: {
+      seconds: base.seconds,
+      ordersPerSecond: options.orders / base.seconds,
+      rowsPerSecond: base.rows / base.seconds,
+    },
+    ratio: base.seconds / real.seconds,
+    resync: {
+      seconds: resync.seconds,
+      ordersPerSecond: options.orders / resync.seconds,
+      rowsWritten: resync.changes,
+    },
+    floor: {
+      rows: options.floorRows,
+      seconds: floorResult.seconds,
+      rowsPerSecond: options.floorRows / floorResult.seconds,
+    },
+  };
+  log(`   ${int(result.orders)} orders, ${dec(result.rowsPerOrder)} rows per order`);
+  log(
+    `   real path:   ${int(result.real.ordersPerSecond)} orders/s, ${int(result.real.rowsPerSecond)} rows/s (${dec(result.real.seconds)} s)`,
+  );
+  log(
+    `   hand-written: ${int(result.baseline.ordersPerSecond)} orders/s, ${int(result.baseline.rowsPerSecond)} rows/s (${dec(result.baseline.seconds)} s)`,
+  );
+  log(
+    `   ratio: ${dec(result.ratio)} (target >= 0.60); JSON.parse on arrival, apart: ${dec(result.real.parseMicrosPerOrder)} µs per order`,
+  );
+  log(
+    `   floor: ${int(result.floor.rows)} one-row inserts, ${int(result.floor.rowsPerSecond)} rows/s`,
+  );
+  log(
+    `   re-sync: ${int(result.resync.ordersPerSecond)} orders/s, ${int(result.resync.rowsWritten)} rows written (must be 0)`,
+  );
+  return result;
+}

@@ -1,0 +1,56 @@
+/**
+ * `npm run bench`: the five benchmarks of pos-sync, figures printed, measured in one run.
+ *   --quick     smaller sizes (a minute or two)
+ *   --save      also write docs/benchmarks.md
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { benchEndToEnd } from "./e2e.js";
+import { benchIngest } from "./ingest.js";
+import { dec, int, log, machine, mb, now, seconds } from "./lib.js";
+import { benchMemory } from "./memory.js";
+import { benchmarkTable } from "./report.js";
+
+const quick = process.argv.includes("--quick");
+const save = process.argv.includes("--save");
+const sizes = quick
+  ? { orders: 20_000, floorRows: 200_000, days: 60, memoryOrders: 200_000 }
+  : { orders: 100_000, floorRows: 1_000_000, days: 180, memoryOrders: 1_000_000 };
+
+const dir = mkdtempSync(join(tmpdir(), "pos-sync-bench-"));
+const started = now();
+const host = machine();
+log(
+  `pos-sync benchmarks${quick ? " (quick)" : ""}: ${host.cores} cores (${host.cpu}), Node ${host.node}, SQLite ${host.sqlite}`,
+);
+log();
+try {
+  const ingest = await benchIngest({ orders: sizes.orders, floorRows: sizes.floorRows, dir });
+  log();
+  const e2e = await benchEndToEnd({ days: sizes.days, dir });
+  log();
+  const memory = await benchMemory({ orders: sizes.memoryOrders, dir });
+  const total = seconds(started);
+  log();
+  log(`all five in ${dec(total / 60)} minutes`);
+  log(
+    `targets: ingest ratio ${dec(ingest.ratio)} (>= 0.60); end to end ${dec(e2e.full.ratio)} x the network bound (<= 1.20);`,
+  );
+  log(
+    `  no-change run ${e2e.incremental.requests} requests, ${e2e.incremental.rowsWritten} rows written; peak RSS ${mb(memory.peakRss)} (< 200 MB)`,
+  );
+  if (save) {
+    const command = `npm run bench${quick ? " -- --quick" : ""}`;
+    writeFileSync(
+      join(import.meta.dirname, "..", "docs", "benchmarks.md"),
+      benchmarkTable({ host, command, quick, totalSeconds: total, ingest, e2e, memory }),
+    );
+    log("wrote docs/benchmarks.md");
+  }
+  log(
+    `(${int(sizes.orders)} ingest orders, ${sizes.days} end-to-end days, ${int(sizes.memoryOrders)} memory orders)`,
+  );
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,37 @@
+/** The messages between a command and the worker thread that runs its sync. */
+import type { AttemptEvent } from "../api/transport.js";
+import type { Config } from "../config.js";
+import type { LogLevel } from "../log.js";
+import type { RunTrigger } from "./checkpoints.js";
+import type { WindowEvent } from "./progress.js";
+import type { RunResult } from "./run.js";
+import type { Stream } from "./streams.js";
+
+export interface WorkerInput {
+  config: Config;
+  trigger: RunTrigger;
+  streams?: readonly Stream[];
+  range?: { since: string; until: string };
+  logLevel: LogLevel;
+  /** 1 for standard output (a service), 2 for standard error (a command). */
+  logFd: 1 | 2;
+  /** Send progress events to the command (a terminal display), or log them in the worker. */
+  progress: "report" | "log";
+  /** Send every HTTP attempt to the command (metrics). */
+  reportAttempts: boolean;
+}
+
+/** From the command: stop the run (the page in hand is committed). */
+export type ToWorker = { type: "stop" };
+
+/** A RunResult as plain data: its stats lose their class on the way. */
+export type PlainRunResult = Omit<RunResult, "stats"> & {
+  stats: { locations: RunResult["stats"]["locations"] };
+};
+
+export type FromWorker =
+  | { type: "planned"; stream: Stream; days: number }
+  | { type: "window"; event: WindowEvent }
+  | { type: "attempt"; event: AttemptEvent }
+  | { type: "result"; result: PlainRunResult }
+  | { type: "failed"; message: string };
