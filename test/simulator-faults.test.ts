@@ -136,6 +136,29 @@ describe("pages that move and lie", () => {
     expect((await apiGet(sim.current, `${dayQuery}&size=100&index=9`, key())).status).toBe(status);
   });
 
+  it("repeats the previous page's last order at the end of each later page", async () => {
+    sim.current.faults.set({ duplicatesAcrossPages: true });
+    const query = `${dayQuery}&size=10`;
+    const first = await apiGet(sim.current, query, key());
+    const second = await apiGet(sim.current, `${query}&index=1`, key());
+    expect(first.body.data).toHaveLength(10);
+    expect(second.body.data.at(-1)).toEqual(first.body.data.at(-1));
+  });
+
+  it("changes an order of the previous page and serves its newer version on the next", async () => {
+    sim.current.faults.set({ changesBetweenPages: true });
+    const query = `${dayQuery}&size=10`;
+    const first = await apiGet(sim.current, query, key());
+    const second = await apiGet(sim.current, `${query}&index=1`, key());
+    const before = first.body.data[0];
+    const after = second.body.data.find((o: { id: string }) => o.id === before.id);
+    expect(after).toBeDefined();
+    expect(Date.parse(after.updatedAt)).toBeGreaterThan(Date.parse(before.updatedAt));
+    expect(orderSchema.safeParse(after).success).toBe(true);
+    const byId = await apiGet(sim.current, `/v1/orders/${before.id}`, key());
+    expect(byId.body).toEqual(after);
+  });
+
   it("reports a wrong totalCount when told to lie", async () => {
     const honest = await apiGet(sim.current, `${dayQuery}&size=10`, key());
     sim.current.faults.set({ totalCountSkew: 250 });

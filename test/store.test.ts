@@ -282,6 +282,31 @@ describe("rejected records", () => {
       separate.close();
     }
   });
+
+  it("keeps the window's day when a read by id rejects the same record again", () => {
+    const separate = openTestDb(tempPath());
+    try {
+      const separateStore = new Store(separate);
+      // A record whose id is unusable: its key is a hash of its JSON.
+      const reject = { recordId: null, reason: "id: expected string", raw: '{"id":42}' };
+      const locationId = location().location.id;
+      const context = { locationId, runId: null, rejectedAt: "2026-03-15" };
+      separateStore.writePage("orders", {
+        locationId,
+        day: "2026-03-14",
+        records: [],
+        rejects: [reject],
+        runId: null,
+        syncedAt: "2026-03-15",
+      });
+      separateStore.recordRejects("orders", [reject], { ...context, requestedId: "order-1" });
+      expect(rows(separate, "SELECT day, record_id FROM rejected_records")).toEqual([
+        { day: "2026-03-14", record_id: "order-1" },
+      ]);
+    } finally {
+      separate.close();
+    }
+  });
 });
 
 describe("two locations in one file", () => {

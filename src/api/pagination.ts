@@ -2,8 +2,9 @@
  * Walking a list endpoint page by page without trusting the server blindly. The walk stops on an
  * empty page, after the last page `meta.totalPage` announces, or when a page past the end is
  * answered with an error status; it never reads more pages than `meta.totalCount` can justify;
- * records seen on an earlier page are dropped; and a `totalCount` that moves during the walk is
- * reported, so that the caller can read the window again.
+ * records seen on an earlier page are dropped (unless they changed in between); and a
+ * `totalCount` that moves during the walk is reported, so that the caller can read the window
+ * again.
  */
 import type { z } from "zod";
 import { ApiResponseError, ApiStatusError } from "./errors.js";
@@ -28,7 +29,7 @@ export interface Page<T> {
   records: ValidRecord<T>[];
   rejects: RejectedRecord[];
   meta: ListMeta;
-  /** Records dropped from this page because an earlier page had them. */
+  /** Records an earlier page had too (dropped, unless their JSON changed in between). */
   duplicates: number;
 }
 
@@ -68,7 +69,7 @@ export class PageWalk<S extends z.ZodType> implements AsyncIterable<Page<z.outpu
   ) {}
 
   async *[Symbol.asyncIterator](): AsyncGenerator<Page<z.output<S>>> {
-    const seen = new Set<string>();
+    const seen = new Map<string, string>();
     let pageBound = MAX_PAGES;
     let previousMeta: ListMeta | undefined;
     let pagesWithoutProgress = 0;
@@ -129,26 +130,36 @@ export class PageWalk<S extends z.ZodType> implements AsyncIterable<Page<z.outpu
     }
   }
 
+  /**
+   * Drops a record seen earlier in the walk with the same JSON. One seen with other JSON changed
+   * between two pages: it is kept (the store keeps the newer version) but not counted again.
+   */
   private dedupe(
     index: number,
     meta: ListMeta,
     validated: { records: ValidRecord<z.output<S>>[]; rejects: RejectedRecord[] },
-    seen: Set<string>,
+    seen: Map<string, string>,
   ): Page<z.output<S>> {
     let duplicates = 0;
-    const isNew = (id: string | null) => {
-      if (id === null) return true;
-      if (seen.has(id)) {
-        duplicates++;
-        return false;
+    let distinct = 0;
+    const keep = (id: string | null, raw: string) => {
+      if (id === null) {
+        distinct++;
+        return true;
       }
-      seen.add(id);
-      return true;
+      const earlier = seen.get(id);
+      seen.set(id, raw);
+      if (earlier === undefined) {
+        distinct++;
+        return true;
+      }
+      duplicates++;
+      return earlier !== raw;
     };
-    const records = validated.records.filter((r) => isNew((r.record as { id: string }).id));
-    const rejects = validated.rejects.filter((r) => isNew(r.recordId));
+    const records = validated.records.filter((r) => keep((r.record as { id: string }).id, r.raw));
+    const rejects = validated.rejects.filter((r) => keep(r.recordId, r.raw));
     this.summary.duplicates += duplicates;
-    this.summary.distinctRecords += records.length + rejects.length;
+    this.summary.distinctRecords += distinct;
     return { index, records, rejects, meta, duplicates };
   }
 

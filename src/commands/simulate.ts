@@ -26,6 +26,9 @@ const OPTIONS = {
   "slow-ms": { type: "string" },
   "malformed-rate": { type: "string" },
   descending: { type: "boolean" },
+  "duplicates-across-pages": { type: "boolean" },
+  "changes-between-pages": { type: "boolean" },
+  hostile: { type: "boolean" },
   "live-orders": { type: "string" },
   "past-end": { type: "string" },
   "total-count-skew": { type: "string" },
@@ -61,7 +64,11 @@ A hostile world (rates are shares of API requests, from 0 to 1):
   --slow-rate R            delay a response by --slow-ms more
   --slow-ms MS
   --malformed-rate R       share of records served malformed (always the same ones)
-  --descending             list newest first
+    --descending             list newest first
+  --duplicates-across-pages  repeat the last order of a page on the next one
+  --changes-between-pages  change an order of a page and serve it again on the next one
+  --hostile                hostile data: optional fields absent, nulls, unknown fields, long
+                           and control-character strings, odd amounts, a few invalid orders
   --live-orders N          add N new orders to today on each orders list request covering today
   --past-end MODE          a page past the last: empty (default), not-found or bad-request
   --total-count-skew N     add N to meta.totalCount (a server that lies)
@@ -96,6 +103,8 @@ function faultSettings(values: ReturnType<typeof parse>): Partial<FaultSettings>
   assign("slowMs", integerFlag(values["slow-ms"], "slow-ms", { min: 0, max: 600_000 }));
   assign("malformedRate", fractionFlag(values["malformed-rate"], "malformed-rate"));
   assign("descending", values.descending);
+  assign("duplicatesAcrossPages", values["duplicates-across-pages"]);
+  assign("changesBetweenPages", values["changes-between-pages"]);
   assign(
     "liveOrdersPerRequest",
     integerFlag(values["live-orders"], "live-orders", { min: 0, max: 1000 }),
@@ -146,6 +155,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
       ? {}
       : { itemsPerOrder: rangeFlag(values["items-per-order"], "items-per-order") }),
     authScheme: values["auth-scheme"] ?? "",
+    hostile: values.hostile ?? false,
     paths,
     faults: faultSettings(values),
     logger,

@@ -272,7 +272,7 @@ export class Store {
   recordRejects(
     stream: string,
     rejects: readonly RejectedRecord[],
-    context: { locationId: string; runId: number | null; rejectedAt: string },
+    context: { locationId: string; runId: number | null; rejectedAt: string; requestedId?: string },
   ): void {
     writeTransaction(this.db.sqlite, () =>
       this.rejectWriter.record(rejects, { ...context, stream, day: null }),

@@ -8,6 +8,7 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { PosSyncError } from "../errors.js";
+import { databaseError } from "./errors.js";
 import type { Db } from "./open.js";
 
 export const LEASE_TTL_MS = 60_000;
@@ -105,7 +106,13 @@ export class WriterLease {
         .run(holder, process.pid, hostname(), options.command, now, now);
       return undefined;
     });
-    const busy = take.immediate();
+    let busy: LeaseRow | undefined;
+    try {
+      busy = take.immediate();
+    } catch (error) {
+      // The first write of a run: a read-only file or a full disk shows here.
+      throw databaseError(error, db.path, "write to the database");
+    }
     if (busy) {
       throw new WriterBusyError(
         `another pos-sync is writing ${db.path} (${busy.command}, pid ${busy.pid} on ${busy.hostname}, ` +

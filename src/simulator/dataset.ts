@@ -16,6 +16,7 @@ import type {
 } from "../api/schemas.js";
 import { dayFromEpoch, epochDayOnOrAfter, epochDayOnOrBefore, toEpochDay } from "../dates.js";
 import { formatLocal, localDayOf, localEpochDay, localMidnight, parseInstant } from "./clock.js";
+import { makeHostile } from "./hostile.js";
 import { decodeRecordId } from "./ids.js";
 import { buildLocation, type SimLocation } from "./location.js";
 import { LruCache } from "./lru.js";
@@ -37,6 +38,8 @@ export interface DatasetOptions {
   /** The last day of data (YYYY-MM-DD); its session is still open, so it has no report yet. */
   today: string;
   ordersPerDay: readonly [number, number];
+  /** Serve hostile orders (see hostile.ts) among the ordinary ones. */
+  hostile?: boolean;
   /** Items per order; by default they follow the guests (1 to 8). Benchmarks ask for more. */
   itemsPerOrder?: readonly [number, number];
   /** Wall clock for late updates; tests may pin it. */
@@ -109,6 +112,7 @@ export class Dataset {
   readonly firstDay: string;
   private readonly plan: { -readonly [K in keyof SessionPlan]: SessionPlan[K] };
   private readonly now: () => number;
+  private readonly hostile: boolean;
   private readonly sessions: LruCache<string, Session>;
   private readonly bucketCounts = new Map<string, number>();
   /** Each day's orders sorted by creation: the pages of a day are served from one sort. */
@@ -146,6 +150,7 @@ export class Dataset {
       itemsPerOrder: options.itemsPerOrder,
     };
     this.now = options.now ?? Date.now;
+    this.hostile = options.hostile ?? false;
     // About 40,000 orders: a few hundred MB at most, and every session a few concurrent day
     // windows need at once.
     this.sessions = new LruCache(
@@ -194,9 +199,9 @@ export class Dataset {
     const cached = this.sessions.get(key);
     if (cached) return cached;
     const header = sessionHeader(this.plan, location, epochDay);
-    const generated = generateSessionOrders(this.seed, location, header).filter(
-      (order) => parseInstant(order.createdAt) <= header.visibleUntilMs,
-    );
+    const generated = generateSessionOrders(this.seed, location, header)
+      .filter((order) => parseInstant(order.createdAt) <= header.visibleUntilMs)
+      .map((order) => (this.hostile ? makeHostile(order) : order));
     const orders = sortByCreatedAt(
       [...generated, ...(this.liveOrders.get(key) ?? [])].map(
         (order) => this.orderOverrides.get(order.id) ?? order,
@@ -487,23 +492,54 @@ export class Dataset {
           ? ["cancel", "requantify", "drop-item"]
           : ["cancel", "requantify"],
       );
-      const updatedAtMs = Math.max(this.now(), parseInstant(original.updatedAt) + 60_000);
-      const updated = applyLateUpdate(
-        original,
-        kind,
-        random,
-        formatLocal(updatedAtMs, location.offsetMinutes),
-      );
-      this.orderOverrides.set(updated.id, updated);
-      const reportUpdatedAt = Math.max(
-        updatedAtMs,
-        this.reportUpdatedAt.get(session.header.reportId) ?? 0,
-      );
-      this.reportUpdatedAt.set(session.header.reportId, reportUpdatedAt);
-      this.forgetSession(location.index, epochDay);
+      const updated = this.changeOrder(location, epochDay, original, kind, random);
       updates.push({ locationIndex: location.index, orderId: updated.id, kind });
     }
     return updates;
+  }
+
+  /**
+   * Changes one order as the POS does after the fact: new `updatedAt` (now, or a minute after the
+   * last one), figures recomputed, and its session's report recomputed with it.
+   */
+  private changeOrder(
+    location: SimLocation,
+    sessionDay: number,
+    original: Order,
+    kind: LateUpdateKind,
+    random: Random,
+  ): Order {
+    const session = this.session(location, sessionDay);
+    if (!session) throw new Error(`no session on day ${sessionDay}`);
+    const updatedAtMs = Math.max(this.now(), parseInstant(original.updatedAt) + 60_000);
+    const updated = applyLateUpdate(
+      original,
+      kind,
+      random,
+      formatLocal(updatedAtMs, location.offsetMinutes),
+    );
+    this.orderOverrides.set(updated.id, updated);
+    const reportUpdatedAt = Math.max(
+      updatedAtMs,
+      this.reportUpdatedAt.get(session.header.reportId) ?? 0,
+    );
+    this.reportUpdatedAt.set(session.header.reportId, reportUpdatedAt);
+    this.forgetSession(location.index, sessionDay);
+    return updated;
+  }
+
+  /** Changes one order, given by id, right now (a new quantity on one of its items). */
+  updateOrder(location: SimLocation, orderId: string): Order | undefined {
+    const address = decodeRecordId(this.seed, orderId);
+    const original = this.order(location, orderId);
+    if (!address || !original) return undefined;
+    return this.changeOrder(
+      location,
+      address.sessionEpochDay,
+      original,
+      "requantify",
+      this.mutationRandom(),
+    );
   }
 
   /** Hides `count` items of each given kind from one location's lists, as a back office does

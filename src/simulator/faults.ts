@@ -31,6 +31,11 @@ export interface FaultSettings {
   liveOrdersPerRequest: number;
   /** Stop adding live orders after this many in all (null: never stop). */
   liveOrdersLimit: number | null;
+  /** Each orders page after the first also carries the last record of the page before it. */
+  duplicatesAcrossPages: boolean;
+  /** Each orders page after the first also carries a newer version of the first record of the
+   * page before it (the order changed between the two requests). */
+  changesBetweenPages: boolean;
   /** What a list page past the last one answers. */
   pastEnd: PastEndBehaviour;
   /** Added to meta.totalCount: a server whose counts cannot be trusted. */
@@ -50,6 +55,8 @@ export const DEFAULT_FAULTS: FaultSettings = {
   malformedRate: 0,
   liveOrdersPerRequest: 0,
   liveOrdersLimit: null,
+  duplicatesAcrossPages: false,
+  changesBetweenPages: false,
   pastEnd: "empty",
   totalCountSkew: 0,
 };

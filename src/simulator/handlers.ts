@@ -99,7 +99,22 @@ function listOrders(context: HandlerContext): HandlerResult {
     const live = faults.takeLiveOrders();
     if (live > 0) dataset.addLiveOrders(location, live);
   }
-  const result = dataset.listOrders(location, { ...params, descending: faults.current.descending });
+  const request = { ...params, descending: faults.current.descending };
+  const result = dataset.listOrders(location, request);
+  const { duplicatesAcrossPages, changesBetweenPages } = faults.current;
+  if (
+    params.index > 0 &&
+    result.records.length > 0 &&
+    (duplicatesAcrossPages || changesBetweenPages)
+  ) {
+    const previous = dataset.listOrders(location, { ...request, index: params.index - 1 }).records;
+    const last = previous.at(-1);
+    const first = previous[0];
+    if (duplicatesAcrossPages && last) result.records.push(last);
+    const changed =
+      changesBetweenPages && first ? dataset.updateOrder(location, first.id) : undefined;
+    if (changed) result.records.push(changed);
+  }
   return listPage(context, params, result, "order");
 }
 

@@ -35,6 +35,8 @@ async function fetchOne(
         locationId,
         runId: context.runId,
         rejectedAt: timestamp(context),
+        // So that the next run knows this order was fetched and rejected, even without its id.
+        requestedId: orderId,
       });
       stats.rejected++;
       return;

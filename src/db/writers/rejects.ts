@@ -12,6 +12,8 @@ export interface RejectContext {
   stream: string;
   day: string | null;
   rejectedAt: string;
+  /** The id the record was requested by, for a read by id of a record without a usable id. */
+  requestedId?: string;
 }
 
 /** The record's id, or a hash of its JSON when it has no usable id. */
@@ -27,8 +29,15 @@ export class RejectWriter {
   private readonly keepOnlyInDay: Database.Statement<[string, string, string, string]>;
 
   constructor(sqlite: Database.Database) {
+    // A read by id knows no window and may not know the id: it must not erase what the
+    // window read of the same record recorded.
     this.upsert = sqlite.prepare(
-      upsertSql(rejectedRecords, ["location_id", "stream", "record_key"], ["id"]),
+      upsertSql(
+        rejectedRecords,
+        ["location_id", "stream", "record_key"],
+        ["id"],
+        ["day", "record_id"],
+      ),
     );
     const inKeys = "record_key IN (SELECT value FROM json_each(?))";
     this.resolve = sqlite.prepare(
@@ -53,7 +62,7 @@ export class RejectWriter {
         location_id: context.locationId,
         stream: context.stream,
         day: context.day,
-        record_id: reject.recordId,
+        record_id: reject.recordId ?? context.requestedId ?? null,
         record_key: rejectKey(reject),
         reason: reject.reason,
         raw: reject.raw,

@@ -29,9 +29,16 @@ export function upsertSql(
   table: SQLiteTable,
   key: readonly string[],
   omit: readonly string[] = [],
+  /** Columns an incoming null must not overwrite. */
+  keepWhenNull: readonly string[] = [],
 ): string {
+  const name = tableName(table);
   const updates = columnNames(table, [...key, ...omit])
-    .map((c) => `"${c}" = excluded."${c}"`)
+    .map((c) =>
+      keepWhenNull.includes(c)
+        ? `"${c}" = COALESCE(excluded."${c}", "${name}"."${c}")`
+        : `"${c}" = excluded."${c}"`,
+    )
     .join(", ");
   return `${insertSql(table, omit)} ON CONFLICT (${key.map((c) => `"${c}"`).join(", ")}) DO UPDATE SET ${updates}`;
 }

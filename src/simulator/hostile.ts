@@ -1,0 +1,92 @@
+/**
+ * Hostile data, for proving that pos-sync stores whatever the spec allows and sets aside, with a
+ * reason, whatever it does not: optional fields left out and nullable ones null everywhere at
+ * once, fields the spec does not know, very long strings, Unicode and control characters,
+ * zero, negative and huge amounts, and now and then a record the spec forbids. Which order gets
+ * what depends only on its id, so the ground truth is the served data itself.
+ */
+import type { Order, OrderItem } from "../api/schemas.js";
+import { hashToUnit } from "./random.js";
+
+/** Text with the characters that break naive pipelines: NUL, bell, bidi override, newline,
+ * tab, quotes, backslash, emoji, accents, CJK. */
+export const NASTY_TEXT = 'Café "Ω" \\ \u0000\u0007\u202eevil\n\t🍕 ñ 漢字 ';
+
+type Treatment = "bare" | "extended" | "long" | "unicode" | "amounts" | "forbidden";
+
+function treatment(orderId: string): Treatment | undefined {
+  const roll = hashToUnit(`hostile:${orderId}`);
+  if (roll < 0.1) return "bare";
+  if (roll < 0.15) return "extended";
+  if (roll < 0.18) return "long";
+  if (roll < 0.23) return "unicode";
+  if (roll < 0.28) return "amounts";
+  if (roll < 0.3) return "forbidden";
+  return undefined;
+}
+
+function bareItem(item: OrderItem): OrderItem {
+  const { stockImpactIndicator: _s, isLoss: _l, lossReason: _r, comboParentId: _c, ...rest } = item;
+  return { ...rest, weight: null, cancelReason: null, transferReason: null };
+}
+
+/** Every optional field absent and every nullable field null. */
+function bare(order: Order): Order {
+  const { deviceName: _d, channel: _c, serviceType: _s, isTraining: _t, ...rest } = order;
+  return {
+    ...rest,
+    customerId: null,
+    deviceId: null,
+    transferReason: null,
+    cancelReason: null,
+    tips: null,
+    externalOrderId: null,
+    externalLocationId: null,
+    items: order.items.map(bareItem),
+  };
+}
+
+export function makeHostile(order: Order): Order {
+  switch (treatment(order.id)) {
+    case "bare":
+      return bare(order);
+    case "extended":
+      return {
+        ...order,
+        loyaltyProgram: { tier: "gold", points: 1234, history: [1, 2, 3] },
+        items: order.items.map((item) => ({
+          ...item,
+          kitchenNote: "no onions",
+          allergenCodes: ["G", "L"],
+        })),
+      };
+    case "long":
+      return { ...order, operatorName: "Long name ".repeat(5_000), orderPlace: "T".repeat(20_000) };
+    case "unicode":
+      return {
+        ...order,
+        operatorName: NASTY_TEXT,
+        orderPlace: `${NASTY_TEXT}table`,
+        items: order.items.map((item) => ({
+          ...item,
+          description: `${NASTY_TEXT}${item.description}`,
+        })),
+      };
+    case "amounts": {
+      const amount = [0, -12.34, 1e15, 1e-9][
+        Math.floor(hashToUnit(`amount:${order.id}`) * 4)
+      ] as number;
+      return {
+        ...order,
+        total: amount,
+        totalTax: amount === 0 ? 0 : -amount / 10,
+        totalDiscount: 0,
+      };
+    }
+    case "forbidden":
+      // guests must be >= 0 (spec 2.1): pos-sync has to set this record aside, not store it.
+      return { ...order, guests: -3 };
+    default:
+      return order;
+  }
+}
