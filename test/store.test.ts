@@ -309,6 +309,35 @@ describe("rejected records", () => {
   });
 });
 
+describe("rows deleted behind pos-sync's back", () => {
+  it("stores an order again after a client with foreign keys off deleted it but not its items", async () => {
+    const separate = openTestDb(tempPath());
+    try {
+      const separateStore = new Store(separate);
+      const { client } = testClient(sim.current);
+      const range = { since: addDays(TEST_TODAY, -1), until: addDays(TEST_TODAY, -1) };
+      await loadLocation(client, separateStore, key(), range);
+      const id = scalar(separate, "SELECT order_id FROM order_items LIMIT 1") as string;
+      // What the sqlite3 shell does by default: no foreign keys, so no cascade.
+      separate.sqlite.pragma("foreign_keys = OFF");
+      separate.sqlite.prepare("DELETE FROM orders WHERE id = ?").run(id);
+      separate.sqlite.pragma("foreign_keys = ON");
+      expect(
+        scalar(separate, "SELECT COUNT(*) FROM order_items WHERE order_id = ?", id),
+      ).toBeGreaterThan(0);
+
+      const again = await loadLocation(client, separateStore, key(), range);
+      expect(again.orders.inserted).toBe(1);
+      expect(
+        compareWithDataset(separate, sim.current.dataset, { ...range, locations: [location()] }),
+      ).toEqual([]);
+      expect(separate.sqlite.pragma("foreign_key_check")).toEqual([]);
+    } finally {
+      separate.close();
+    }
+  });
+});
+
 describe("two locations in one file", () => {
   it("keeps each location's rows apart", async () => {
     const shared = openTestDb(tempPath());

@@ -4,7 +4,7 @@
  * transaction, so a page is stored entirely or not at all.
  */
 import type Database from "better-sqlite3";
-import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import { writeTransaction } from "../write-transaction.js";
 import { prepareRowInsert, type Row, type RowInserter, tableName } from "./statements.js";
 
@@ -47,6 +47,7 @@ export class ReplacingWriter {
   private readonly deleteParent: Database.Statement<[string]>;
   private readonly insertParent: RowInserter;
   private readonly insertChildren: RowInserter[];
+  private readonly deleteOrphans: Database.Statement<[string]>[];
   private readonly writeAll: (rowSets: readonly RowSet[]) => WriteCounts;
 
   constructor(sqlite: Database.Database, parent: SQLiteTable, children: readonly SQLiteTable[]) {
@@ -59,6 +60,9 @@ export class ReplacingWriter {
     this.deleteParent = sqlite.prepare(`DELETE FROM "${name}" WHERE id = ?`);
     this.insertParent = prepareRowInsert(sqlite, parent);
     this.insertChildren = children.map((table) => prepareRowInsert(sqlite, table));
+    this.deleteOrphans = children.map((table) =>
+      sqlite.prepare(`DELETE FROM "${tableName(table)}" WHERE "${parentKeyColumn(table)}" = ?`),
+    );
     this.writeAll = writeTransaction(sqlite, (rowSets: readonly RowSet[]) =>
       this.writeRows(rowSets),
     );
@@ -82,14 +86,8 @@ export class ReplacingWriter {
         continue;
       }
       if (decision === "replace") this.deleteParent.run(rowSet.parent.id);
-      this.insertParent.run(rowSet.parent);
-      counts.rowsWritten++;
-      for (const [i, rows] of rowSet.children.entries()) {
-        const statement = this.insertChildren[i];
-        if (!statement) throw new Error(`no child table at position ${i}`);
-        for (const row of rows) statement.run(row);
-        counts.rowsWritten += rows.length;
-      }
+      counts.rowsWritten +=
+        decision === "insert" ? this.insertNew(rowSet) : this.insertRecord(rowSet);
       if (decision === "insert") counts.inserted++;
       else counts.updated++;
       // A record that appears twice in one page is written once.
@@ -97,4 +95,46 @@ export class ReplacingWriter {
     }
     return counts;
   }
+
+  /** Inserts a record and its child rows; returns the rows written. */
+  private insertRecord(rowSet: RowSet): number {
+    this.insertParent.run(rowSet.parent);
+    let written = 1;
+    for (const [i, rows] of rowSet.children.entries()) {
+      const statement = this.insertChildren[i];
+      if (!statement) throw new Error(`no child table at position ${i}`);
+      for (const row of rows) statement.run(row);
+      written += rows.length;
+    }
+    return written;
+  }
+
+  /**
+   * Inserts a record not stored yet. Child rows may survive a parent deleted by a client that
+   * had foreign keys off (the sqlite3 shell's default): they hold the new rows' keys, so they
+   * are cleared and the record written again, instead of failing its page for good.
+   */
+  private insertNew(rowSet: RowSet): number {
+    try {
+      return this.insertRecord(rowSet);
+    } catch (error) {
+      if (!isKeyConflict(error)) throw error;
+      this.deleteParent.run(rowSet.parent.id);
+      for (const statement of this.deleteOrphans) statement.run(rowSet.parent.id);
+      return this.insertRecord(rowSet);
+    }
+  }
+}
+
+/** The column of a child table that holds its parent's id (the first one of its foreign key). */
+function parentKeyColumn(table: SQLiteTable): string {
+  const [foreignKey] = getTableConfig(table).foreignKeys;
+  const column = foreignKey?.reference().columns[0]?.name;
+  if (!column) throw new Error(`${tableName(table)} has no foreign key to its parent`);
+  return column;
+}
+
+function isKeyConflict(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "SQLITE_CONSTRAINT_UNIQUE";
 }
