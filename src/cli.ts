@@ -8,6 +8,7 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import type { Command, CommandIo } from "./commands/command.js";
 import { daemonCommand } from "./commands/daemon.js";
+import { demoCommand } from "./commands/demo.js";
 import { migrateCommand } from "./commands/migrate.js";
 import { simulateCommand } from "./commands/simulate.js";
 import { statusCommand } from "./commands/status.js";
@@ -15,13 +16,14 @@ import { syncCommand } from "./commands/sync.js";
 import { verifyCommand } from "./commands/verify.js";
 import { EXIT, PosSyncError, UsageError } from "./errors.js";
 
-const COMMANDS: readonly Command[] = [
+export const COMMANDS: readonly Command[] = [
   syncCommand,
   daemonCommand,
   statusCommand,
   verifyCommand,
   migrateCommand,
   simulateCommand,
+  demoCommand,
 ];
 
 function version(): string {

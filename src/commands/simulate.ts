@@ -50,7 +50,7 @@ Data:
   --locations N            locations, one API key each (default 1)
   --days N                 days of data ending today (default 30)
   --today YYYY-MM-DD       last day of data; its session is still open (default: today, UTC)
-    --orders-per-day MIN-MAX orders per full day (default 50-200)
+  --orders-per-day MIN-MAX orders per full day (default 50-200)
   --items-per-order MIN-MAX items per order (default: 1 to 8, following the guests)
   --auth-scheme NAME       expect "authorization: NAME <key>" instead of the bare key
 
@@ -64,7 +64,7 @@ A hostile world (rates are shares of API requests, from 0 to 1):
   --slow-rate R            delay a response by --slow-ms more
   --slow-ms MS
   --malformed-rate R       share of records served malformed (always the same ones)
-    --descending             list newest first
+  --descending             list newest first
   --duplicates-across-pages  repeat the last order of a page on the next one
   --changes-between-pages  change an order of a page and serve it again on the next one
   --hostile                hostile data: optional fields absent, nulls, unknown fields, long

@@ -97,3 +97,38 @@ export class TerminalProgress implements Progress {
     this.draw();
   }
 }
+
+/** For output that is not a terminal but still read by a person (a demo piped to a file): one
+ * plain line per stream each time another quarter of its days is done. */
+export class MilestoneProgress implements Progress {
+  private readonly lines = new Map<Stream, StreamLine & { quarter: number }>();
+
+  constructor(private readonly out: NodeJS.WritableStream) {}
+
+  private line(stream: Stream) {
+    let line = this.lines.get(stream);
+    if (!line) {
+      line = { planned: 0, done: 0, records: 0, quarter: 0 };
+      this.lines.set(stream, line);
+    }
+    return line;
+  }
+
+  planned(stream: Stream, days: number): void {
+    this.line(stream).planned += days;
+  }
+
+  windowDone(event: WindowEvent): void {
+    const line = this.line(event.stream);
+    line.done++;
+    line.records += event.records;
+    const quarter = line.planned === 0 ? 4 : Math.floor((4 * line.done) / line.planned);
+    if (quarter <= line.quarter) return;
+    line.quarter = quarter;
+    this.out.write(
+      `${event.stream.padEnd(8)} ${line.done}/${line.planned} days  ${number.format(line.records)} records\n`,
+    );
+  }
+
+  stop(): void {}
+}

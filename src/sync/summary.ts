@@ -1,4 +1,5 @@
 /** The one-screen summary that ends a run. */
+import { formatTable } from "../text-table.js";
 import type { RunResult } from "./run.js";
 import type { StreamStats } from "./stats.js";
 import { STREAMS } from "./streams.js";
@@ -8,18 +9,6 @@ const PROBLEM_LINES = 6;
 
 function seconds(from: string, to: string): string {
   return `${((Date.parse(to) - Date.parse(from)) / 1000).toFixed(1)} s`;
-}
-
-function table(rows: string[][]): string[] {
-  const widths =
-    rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
-  return rows.map((row) =>
-    row
-      .map((cell, column) =>
-        column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0),
-      )
-      .join("  "),
-  );
 }
 
 function streamRow(name: string, stats: StreamStats): string[] {
@@ -70,7 +59,7 @@ export function formatSummary(result: RunResult): string {
       rows.push(streamRow(`  ${stream}`, stats));
       notes.push(...problems(stream, stats));
     }
-    if (rows.length > 1) lines.push(...table(rows));
+    if (rows.length > 1) lines.push(...formatTable(rows));
     if (location.error) notes.unshift(location.error);
     for (const note of notes.slice(0, PROBLEM_LINES)) lines.push(`  ! ${note}`);
     if (notes.length > PROBLEM_LINES)

@@ -31,7 +31,7 @@ export const syncWindows = sqliteTable(
     /** orders or reports (day windows); location and catalog use the day of the snapshot. */
     stream: text("stream").notNull(),
     day: text("day").notNull(),
-    /** complete, incomplete or failed. */
+    /** complete, open (complete so far: the location's today), incomplete or failed. */
     status: text("status").notNull(),
     api_total_count: integer("api_total_count"),
     stored_count: integer("stored_count"),

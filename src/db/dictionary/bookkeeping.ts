@@ -1,0 +1,103 @@
+/** What pos-sync records about its own work (src/db/schema/bookkeeping.ts): no API record. */
+import { derived, utc } from "./columns.js";
+import type { TableDoc } from "./types.js";
+
+export const BOOKKEEPING_TABLES: Record<string, TableDoc> = {
+  sync_runs: {
+    record: null,
+    meaning: "One row per sync run: when it ran, how it ended and what it did.",
+    columns: {
+      id: derived("Run number, increasing (auto-increment)."),
+      started_at: utc("When the run started"),
+      finished_at: utc("When the run ended", "null while it runs"),
+      status: derived(
+        "running, succeeded, partial (some windows failed), failed, or interrupted (the process ended before the run finished).",
+      ),
+      trigger: derived("What started the run: cli, daemon or demo."),
+      stats: derived(
+        "JSON: per location and stream, how many records were fetched, inserted, updated, unchanged and rejected; null until the run ends.",
+      ),
+      requests: derived("HTTP requests the run made to the API; null until the run ends."),
+      error: derived("Why the run failed or was interrupted; null otherwise."),
+    },
+  },
+  sync_windows: {
+    record: null,
+    meaning:
+      "Checkpoints: per location, stream and day, whether everything the API has was stored. A day that is not complete is read again.",
+    columns: {
+      location_id: derived("The location (locations.id)."),
+      stream: derived(
+        "orders or reports (day windows), or location or catalog (one row per day a snapshot was taken).",
+      ),
+      day: derived(
+        "YYYY-MM-DD: the day window (orders, reports: the records' business_date), or the UTC date of the snapshot.",
+      ),
+      status: derived(
+        "complete (every record the API counts is stored and the day is over), open (the same, but the day was still going), incomplete or failed (not proven: read again next run).",
+      ),
+      api_total_count: derived(
+        "The API's meta.totalCount for the day; null for snapshots or when the API gave no count.",
+      ),
+      stored_count: derived(
+        "Records of the day found stored after the read; null for snapshots or when not counted.",
+      ),
+      attempts: derived("How many times the window has been recorded (read)."),
+      last_error: derived("Why the last read did not complete; null when it did."),
+      run_id: derived("The run that last read the window (sync_runs.id)."),
+      synced_at: utc("When the window was last recorded"),
+    },
+  },
+  rejected_records: {
+    record: null,
+    meaning:
+      "Records the API sent that break its spec, set aside instead of stored: one row per bad record, removed once a valid version arrives or the API stops listing it.",
+    columns: {
+      id: derived("Row number (auto-increment)."),
+      run_id: derived(
+        "The run that last met the record (sync_runs.id); null when recorded outside a run.",
+      ),
+      location_id: derived(
+        "The location whose key read the record; `unknown` for a location record without a usable id.",
+      ),
+      stream: derived(
+        "What was being read: orders, reports, location, or a catalog list (products, categories, modifiers, paymentMethods, taxes).",
+      ),
+      day: derived("The day window the record came from; null for snapshot lists and reads by id."),
+      record_id: derived("The record's id when it has a usable one; null otherwise."),
+      record_key: derived(
+        "record_id, or `sha1:` and a hash of the raw JSON when there is none: one row per bad record.",
+      ),
+      reason: derived("Why the record was rejected (which fields break the spec)."),
+      raw: derived("The record's JSON exactly as received."),
+      rejected_at: utc("When the record was last rejected"),
+    },
+  },
+  writer_lease: {
+    record: null,
+    meaning:
+      "Who is writing the database now (one row at most): a second writer refuses while the lease is fresh. Readers ignore it.",
+    columns: {
+      id: derived("Always 1 (a check constraint keeps the table to one row)."),
+      holder: derived("A random id of the holding process."),
+      pid: derived("Process id of the holder."),
+      hostname: derived("Host the holder runs on."),
+      command: derived("What the holder runs: sync, daemon, demo or migrate."),
+      acquired_at: utc("When the lease was taken"),
+      heartbeat_at: utc(
+        "When the holder last refreshed the lease",
+        "a lease not refreshed for a minute, or whose process is gone from this host, is stale",
+      ),
+    },
+  },
+  sync_state: {
+    record: null,
+    meaning: "What a sync remembers per location beyond its windows, as name/value pairs.",
+    columns: {
+      location_id: derived("The location (locations.id)."),
+      name: derived("What is remembered: start_date, the first day of the location's history."),
+      value: derived("The value, as text (a YYYY-MM-DD day for start_date)."),
+      updated_at: utc("When the value was last set"),
+    },
+  },
+};

@@ -1,0 +1,54 @@
+/** Entries for the columns many tables share (see src/db/schema/columns.ts), written once. */
+import type { ColumnDoc } from "./types.js";
+
+/** A column whose value comes straight from an API field. */
+export const api = (from: string, meaning: string): ColumnDoc => ({ from, meaning });
+
+/** A column pos-sync computes or keeps for itself. */
+export const derived = (meaning: string): ColumnDoc => ({ from: null, meaning });
+
+export const locationId = (): ColumnDoc =>
+  derived(
+    "The location (locations.id) whose API key read this row; every table carries it so that joins read alike.",
+  );
+
+/** @param what the record, e.g. "order" */
+export const raw = (what: string): ColumnDoc =>
+  derived(`The ${what}'s JSON exactly as received, fields pos-sync does not know included.`);
+
+export const syncedAt = (): ColumnDoc =>
+  derived(
+    "When pos-sync last wrote the row (UTC, ISO 8601); an unchanged record is not rewritten, so this is when its last change arrived.",
+  );
+
+/** @param list the API list the rows are a snapshot of, e.g. "products" */
+export const deletedAt = (list: string): ColumnDoc =>
+  derived(
+    `When the row went missing from the API's ${list} list (UTC, ISO 8601); null while the API lists it, cleared when it comes back.`,
+  );
+
+/** @param array the API array, e.g. "items[]" */
+export const position = (array: string): ColumnDoc =>
+  derived(`Index of the element in \`${array}\` (0 = first), keeping the API's order.`);
+
+/** A full sentence from a clause that gets the time format and an optional note. */
+const timed = (when: string, format: string, note?: string): string =>
+  note === undefined ? `${when} (${format}).` : `${when} (${format}); ${note}.`;
+
+/** A date-time column: TEXT exactly as the API sent it. @param when e.g. "When the order was opened" */
+export const sentAt = (from: string, when: string, note?: string): ColumnDoc =>
+  api(from, timed(when, "ISO 8601 with offset, as sent", note));
+
+/** A time pos-sync writes. @param when e.g. "When the run started" */
+export const utc = (when: string, note?: string): ColumnDoc =>
+  derived(timed(when, "UTC, ISO 8601", note));
+
+/** A 0/1 flag. @param when e.g. "when the order was cancelled" @param note a full sentence */
+export const flag = (from: string, when: string, note?: string): ColumnDoc =>
+  api(from, note === undefined ? `1 ${when}, 0 otherwise.` : `1 ${when}, 0 otherwise. ${note}`);
+
+/** The day window a record was listed under (the business_date of orders and reports). */
+export const businessDate = (what: string): ColumnDoc =>
+  derived(
+    `Day (YYYY-MM-DD) the API lists the ${what} under when asked for that single day (since = until): the API's own day bucketing, the local calendar date of created_at.`,
+  );

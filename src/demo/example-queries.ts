@@ -1,0 +1,89 @@
+/** Three questions people ask of sales data first, answered in SQL over the views; the demo
+ * prints them with their results, and the README shows the same SQL. */
+import type { Db } from "../db/open.js";
+import { formatTable } from "../text-table.js";
+
+export interface ExampleQuery {
+  title: string;
+  sql: string;
+}
+
+export const EXAMPLE_QUERIES: readonly ExampleQuery[] = [
+  {
+    title: "Sales per day, the last 7 days, all locations",
+    sql: `SELECT business_date, SUM(orders) AS orders, ROUND(SUM(total_sales), 2) AS sales,
+       ROUND(SUM(total_sales) / SUM(orders), 2) AS average_order
+FROM v_daily_sales
+GROUP BY business_date
+ORDER BY business_date DESC
+LIMIT 7;`,
+  },
+  {
+    title: "Top 5 products by sales",
+    sql: `SELECT product_name, SUM(quantity) AS quantity, ROUND(SUM(sales), 2) AS sales
+FROM v_product_sales
+GROUP BY product_name
+ORDER BY SUM(sales) DESC
+LIMIT 5;`,
+  },
+  {
+    title: "Payment mix",
+    sql: `SELECT payment_name, SUM(payments) AS payments, ROUND(SUM(amount), 2) AS amount,
+       ROUND(100.0 * SUM(amount) / (SELECT SUM(amount) FROM v_payment_mix), 1) AS share_percent
+FROM v_payment_mix
+GROUP BY payment_name
+ORDER BY SUM(amount) DESC;`,
+  },
+];
+
+export interface QueryResult {
+  columns: string[];
+  rows: unknown[][];
+}
+
+export function runQuery(db: Db, sql: string): QueryResult {
+  const statement = db.sqlite.prepare(sql).raw(true);
+  return {
+    columns: statement.columns().map((c) => c.name),
+    rows: statement.all() as unknown[][],
+  };
+}
+
+const whole = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
+const cents = new Intl.NumberFormat("en-US", {
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+
+/** A column with any fractional number holds amounts: all its numbers get two decimals. */
+function columnFormats(rows: readonly unknown[][], width: number): Intl.NumberFormat[] {
+  return Array.from({ length: width }, (_, column) =>
+    rows.some((row) => typeof row[column] === "number" && !Number.isInteger(row[column]))
+      ? cents
+      : whole,
+  );
+}
+
+export function formatQueryResult(result: QueryResult): string[] {
+  const formats = columnFormats(result.rows, result.columns.length);
+  const cell = (value: unknown, column: number): string => {
+    if (value === null) return "NULL";
+    return typeof value === "number" ? (formats[column] ?? whole).format(value) : String(value);
+  };
+  return formatTable([result.columns, ...result.rows.map((row) => row.map(cell))]);
+}
+
+/** Each query: its title, its SQL, its result, indented under the title. */
+export function formatExampleQueries(db: Db): string {
+  const blocks = EXAMPLE_QUERIES.map((query, index) => {
+    const result = formatQueryResult(runQuery(db, query.sql));
+    return [
+      `${index + 1}. ${query.title}`,
+      "",
+      ...query.sql.split("\n").map((line) => `   ${line}`),
+      "",
+      ...result.map((line) => `   ${line}`),
+    ].join("\n");
+  });
+  return `Example queries\n\n${blocks.join("\n\n")}\n`;
+}

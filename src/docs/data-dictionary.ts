@@ -1,0 +1,500 @@
+/**
+ * The data dictionary: the facts of the schema (from Drizzle and the migrated views) joined with
+ * the hand-written meanings of src/db/dictionary/. `checkDataDictionary` says where the two
+ * disagree; `renderDataDictionary` writes the markdown. Both are pure; only `readSchema` opens
+ * a database (in memory).
+ */
+import { fileURLToPath } from "node:url";
+import { is } from "drizzle-orm";
+import { getTableConfig, SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { z } from "zod";
+import { DEFAULT_API_PATHS, SHOWN_PATHS } from "../api/paths.js";
+import {
+  categorySchema,
+  deviceSchema,
+  locationSchema,
+  modifierSchema,
+  orderSchema,
+  paymentMethodSchema,
+  productSchema,
+  reportSchema,
+  taxSchema,
+} from "../api/schemas.js";
+import type { ApiRecord, TableDoc, ViewDoc } from "../db/dictionary/types.js";
+import { openDatabase } from "../db/open.js";
+import * as bookkeepingSchema from "../db/schema/bookkeeping.js";
+import * as catalogSchema from "../db/schema/catalog.js";
+import * as allTables from "../db/schema/index.js";
+import * as locationTables from "../db/schema/location.js";
+import * as orderTables from "../db/schema/orders.js";
+import * as reportTables from "../db/schema/reports.js";
+
+/** docs/data-dictionary.md of the project, wherever the process runs from (src/ or dist/). */
+export const DATA_DICTIONARY_FILE = fileURLToPath(
+  new URL("../../docs/data-dictionary.md", import.meta.url),
+);
+
+// --- The facts of the schema ---
+
+export interface ColumnFacts {
+  name: string;
+  /** e.g. "TEXT NOT NULL" */
+  type: string;
+}
+
+export interface ForeignKeyFacts {
+  columns: string[];
+  table: string;
+  foreignColumns: string[];
+}
+
+export interface IndexFacts {
+  name: string;
+  unique: boolean;
+  columns: string[];
+}
+
+export interface TableFacts {
+  name: string;
+  columns: ColumnFacts[];
+  primaryKey: string[];
+  foreignKeys: ForeignKeyFacts[];
+  indexes: IndexFacts[];
+}
+
+export interface TableGroup {
+  title: string;
+  tables: TableFacts[];
+}
+
+export interface ViewFacts {
+  name: string;
+  columns: string[];
+}
+
+export interface SchemaFacts {
+  groups: TableGroup[];
+  views: ViewFacts[];
+}
+
+export interface DictionaryDocs {
+  tables: Readonly<Record<string, TableDoc>>;
+  views: Readonly<Record<string, ViewDoc>>;
+}
+
+/** The schema modules in the order a reader meets the data: where, what is sold, sales, runs.
+ * (A module namespace lists its tables alphabetically; the render orders them by the docs.) */
+const SCHEMA_GROUPS: { title: string; module: Record<string, unknown> }[] = [
+  { title: "Location tables", module: locationTables },
+  { title: "Catalog tables", module: catalogSchema },
+  { title: "Order tables", module: orderTables },
+  { title: "Report tables", module: reportTables },
+  { title: "Bookkeeping tables", module: bookkeepingSchema },
+];
+
+export function tableFacts(table: SQLiteTable): TableFacts {
+  const config = getTableConfig(table);
+  const columnKey = config.columns.filter((c) => c.primary).map((c) => c.name);
+  const compositeKey = config.primaryKeys.flatMap((key) => key.columns.map((c) => c.name));
+  return {
+    name: config.name,
+    columns: config.columns.map((c) => ({
+      name: c.name,
+      type: `${c.getSQLType().toUpperCase()}${c.notNull ? " NOT NULL" : ""}`,
+    })),
+    primaryKey: [...columnKey, ...compositeKey],
+    foreignKeys: config.foreignKeys.map((fk) => {
+      const reference = fk.reference();
+      return {
+        columns: reference.columns.map((c) => c.name),
+        table: getTableConfig(reference.foreignTable).name,
+        foreignColumns: reference.foreignColumns.map((c) => c.name),
+      };
+    }),
+    indexes: config.indexes.map((index) => ({
+      name: index.config.name,
+      unique: index.config.unique,
+      // An index on an expression has no column name: show that it is one.
+      columns: index.config.columns.map((c) => (is(c, SQLiteColumn) ? c.name : "(expression)")),
+    })),
+  };
+}
+
+/** The views as the project's own migrations create them, in that order, columns in theirs. */
+export function viewFacts(): ViewFacts[] {
+  const db = openDatabase(":memory:");
+  try {
+    const names = db.sqlite
+      .prepare<[], string>("SELECT name FROM sqlite_schema WHERE type = 'view' ORDER BY rowid")
+      .pluck()
+      .all();
+    return names.map((name) => ({
+      name,
+      columns: db.sqlite
+        .prepare<[string], string>("SELECT name FROM pragma_table_info(?) ORDER BY cid")
+        .pluck()
+        .all(name),
+    }));
+  } finally {
+    db.close();
+  }
+}
+
+const tablesOf = (module: Record<string, unknown>): SQLiteTable[] =>
+  Object.values(module).filter((value): value is SQLiteTable => is(value, SQLiteTable));
+
+export function readSchema(): SchemaFacts {
+  const groups = SCHEMA_GROUPS.map(({ title, module }) => ({
+    title,
+    tables: tablesOf(module).map(tableFacts),
+  }));
+  // A table from a schema module no group names still gets checked (and reported undocumented).
+  const grouped = new Set(SCHEMA_GROUPS.flatMap(({ module }) => tablesOf(module)));
+  const others = tablesOf(allTables).filter((table) => !grouped.has(table));
+  if (others.length > 0) groups.push({ title: "Other tables", tables: others.map(tableFacts) });
+  return { groups, views: viewFacts() };
+}
+
+// --- API paths ---
+
+const API_RECORD_SCHEMAS: Record<ApiRecord, z.ZodType> = {
+  order: orderSchema,
+  report: reportSchema,
+  location: locationSchema,
+  device: deviceSchema,
+  product: productSchema,
+  category: categorySchema,
+  modifier: modifierSchema,
+  paymentMethod: paymentMethodSchema,
+  tax: taxSchema,
+};
+
+/** Where each record comes from, for the "rows come from" line. */
+const API_RECORD_SOURCES: Record<ApiRecord, string> = {
+  order: `\`GET ${SHOWN_PATHS.orders}\`, one day at a time`,
+  report: `\`GET ${SHOWN_PATHS.reports}\`, one day at a time`,
+  location: `\`GET ${SHOWN_PATHS.location}\``,
+  device: `\`deviceList[]\` of \`GET ${SHOWN_PATHS.location}?devices=true\``,
+  product: `\`GET ${SHOWN_PATHS.products}\``,
+  category: `\`GET ${SHOWN_PATHS.categories}\``,
+  modifier: `\`GET ${SHOWN_PATHS.modifiers}\``,
+  paymentMethod: `\`GET ${DEFAULT_API_PATHS.paymentMethods}\` by default`,
+  tax: `\`GET ${DEFAULT_API_PATHS.taxes}\` by default`,
+};
+
+const API_RECORD_NOUNS: Record<ApiRecord, string> = {
+  order: "order",
+  report: "report",
+  location: "location",
+  device: "device",
+  product: "product",
+  category: "category",
+  modifier: "modifier",
+  paymentMethod: "payment method",
+  tax: "tax",
+};
+
+/** The field without the wrappers that only say it may be absent or null. */
+function unwrap(schema: z.core.$ZodType): z.core.$ZodType {
+  let current = schema;
+  while (
+    current instanceof z.ZodOptional ||
+    current instanceof z.ZodNullable ||
+    current instanceof z.ZodDefault
+  ) {
+    current = current.unwrap();
+  }
+  return current;
+}
+
+/** One step of a path: a field, and `[]` to step into the elements of the array it holds. */
+function step(schema: z.core.$ZodType, segment: string): z.core.$ZodType | undefined {
+  const intoElements = segment.endsWith("[]");
+  const name = intoElements ? segment.slice(0, -2) : segment;
+  if (!(schema instanceof z.ZodObject) || !Object.hasOwn(schema.shape, name)) return undefined;
+  const field = unwrap(schema.shape[name] as z.core.$ZodType);
+  if (!intoElements) return field;
+  return field instanceof z.ZodArray ? unwrap(field.element) : undefined;
+}
+
+/** The schema at a path such as "items[].tax.taxRate", or undefined when there is none. */
+export function resolveApiPath(record: z.core.$ZodType, path: string): z.core.$ZodType | undefined {
+  let current: z.core.$ZodType | undefined = unwrap(record);
+  for (const segment of path.split(".")) {
+    if (current === undefined) return undefined;
+    current = step(current, segment);
+  }
+  return current;
+}
+
+// --- The check ---
+
+/** Names in `a` that are not in `b`. */
+const missingFrom = (a: Iterable<string>, b: Iterable<string>): string[] => {
+  const present = new Set(b);
+  return [...a].filter((name) => !present.has(name));
+};
+
+function checkPaths(table: string, doc: TableDoc): string[] {
+  const problems: string[] = [];
+  const { record } = doc;
+  if (record === null) {
+    if (doc.elements !== undefined) problems.push(`${table}: has elements but no API record`);
+    for (const [column, { from }] of Object.entries(doc.columns)) {
+      if (from !== null)
+        problems.push(`${table}.${column}: names API field "${from}" but the table has no record`);
+    }
+    return problems;
+  }
+  const schema = API_RECORD_SCHEMAS[record];
+  const fieldOf = `is not a field of the ${record} record`;
+  const { elements } = doc;
+  if (
+    elements !== undefined &&
+    (!elements.endsWith("[]") || resolveApiPath(schema, elements) === undefined)
+  ) {
+    problems.push(`${table}: elements "${elements}" ${fieldOf} (or not an array)`);
+  }
+  for (const [column, { from }] of Object.entries(doc.columns)) {
+    if (from !== null && resolveApiPath(schema, from) === undefined)
+      problems.push(`${table}.${column}: API field "${from}" ${fieldOf}`);
+  }
+  return problems;
+}
+
+function checkMeanings(name: string, meaning: string, columns: Record<string, string>): string[] {
+  const blank = (text: string) => text.trim() === "";
+  const problems = blank(meaning) ? [`${name}: empty meaning`] : [];
+  for (const [column, text] of Object.entries(columns)) {
+    if (blank(text)) problems.push(`${name}.${column}: empty meaning`);
+  }
+  return problems;
+}
+
+function checkTable(table: TableFacts, doc: TableDoc): string[] {
+  const columns = table.columns.map((c) => c.name);
+  const documented = Object.keys(doc.columns);
+  const meanings = Object.fromEntries(
+    Object.entries(doc.columns).map(([name, column]) => [name, column.meaning]),
+  );
+  return [
+    ...missingFrom(columns, documented).map(
+      (c) => `column ${table.name}.${c} is in the schema but has no documentation`,
+    ),
+    ...missingFrom(documented, columns).map(
+      (c) => `column ${table.name}.${c} is documented but is not in the schema`,
+    ),
+    ...checkMeanings(table.name, doc.meaning, meanings),
+    ...checkPaths(table.name, doc),
+  ];
+}
+
+function checkView(view: ViewFacts, doc: ViewDoc): string[] {
+  const documented = Object.keys(doc.columns);
+  return [
+    ...missingFrom(view.columns, documented).map(
+      (c) => `view column ${view.name}.${c} is in the database but has no documentation`,
+    ),
+    ...missingFrom(documented, view.columns).map(
+      (c) => `view column ${view.name}.${c} is documented but is not in the view`,
+    ),
+    ...checkMeanings(view.name, doc.meaning, doc.columns),
+  ];
+}
+
+/** Everything that keeps the dictionary from describing the schema exactly, in plain words. */
+export function checkDataDictionary(schema: SchemaFacts, docs: DictionaryDocs): string[] {
+  const tables = schema.groups.flatMap((group) => group.tables);
+  const tableNames = tables.map((t) => t.name);
+  const viewNames = schema.views.map((v) => v.name);
+  return [
+    ...missingFrom(tableNames, Object.keys(docs.tables)).map(
+      (t) => `table ${t} is in the schema but has no documentation`,
+    ),
+    ...missingFrom(Object.keys(docs.tables), tableNames).map(
+      (t) => `table ${t} is documented but is not in the schema`,
+    ),
+    ...missingFrom(viewNames, Object.keys(docs.views)).map(
+      (v) => `view ${v} is in the database but has no documentation`,
+    ),
+    ...missingFrom(Object.keys(docs.views), viewNames).map(
+      (v) => `view ${v} is documented but is not in the database`,
+    ),
+    ...tables.flatMap((t) => {
+      const doc = docs.tables[t.name];
+      return doc ? checkTable(t, doc) : [];
+    }),
+    ...schema.views.flatMap((v) => {
+      const doc = docs.views[v.name];
+      return doc ? checkView(v, doc) : [];
+    }),
+  ];
+}
+
+// --- The markdown ---
+
+const INTRO = `# Data dictionary
+
+<!-- Generated by src/docs/write-data-dictionary.ts: do not edit. Regenerate with \`npm run docs:schema\`. -->
+
+Every table and view of the SQLite database that pos-sync fills from the Point-of-Sale Data Read
+API. This file is generated from the Drizzle schema (\`src/db/schema/\`), the views' migration
+(\`drizzle/0001_views.sql\`) and the meanings written in \`src/db/dictionary/\`: change those and
+run \`npm run docs:schema\`; a test fails while this file is out of date.
+
+**Names.** Tables and columns are snake_case. A column is named after its API field
+(\`orderNumber\` → \`order_number\`); a nested single object is flattened with its field names
+(an item's \`tax.taxName\` → \`tax_name\`, \`reportHeaderInfo.headerCity\` → \`header_city\`);
+an array becomes a child table keyed by its parent's key and \`position\`, the index in the array.
+
+**Types.** INTEGER columns described as 1/0 are booleans. Date-times are TEXT exactly as the API
+sent them (ISO 8601 with the location's offset); pos-sync's own times (\`synced_at\`,
+\`deleted_at\`, bookkeeping) are UTC. Money and quantities are REAL as sent (the API does not
+state the currency). Tax rates also come as \`tax_rate_bp\`, an INTEGER in hundredths of a
+percent (1000 = 10 %, 550 = 5.5 %), the one unit to join order items, catalog and reports on.
+
+**Columns of the tables below.** *key*: PK is part of the primary key, FK → table.column refers
+to that column (child rows go when their parent row goes). *API field*: the path of the field in
+the table's API record (\`items[].tax.taxRate\` is the \`taxRate\` of the \`tax\` of each element
+of \`items\`); — means pos-sync derives the value, as the meaning says.
+
+**Sales.** A sale is an order that is neither cancelled, nor made in training mode, nor
+transferred to a hotel room account (a report's \`total_sales\` excludes transferred orders);
+inside a sale, cancelled lines count in no product, tax or quantity figure. The views apply
+this rule and round their sums to cents.`;
+
+/** Text safe inside a markdown table cell. */
+const cell = (text: string): string => text.replaceAll("|", "\\|").replaceAll("\n", " ");
+
+const code = (name: string): string => `\`${name}\``;
+
+function requireDoc<T>(doc: T | undefined, what: string): T {
+  if (doc === undefined) throw new Error(`${what} has no documentation: run the check first`);
+  return doc;
+}
+
+function rowsComeFrom(doc: TableDoc): string {
+  if (doc.record === null) return "pos-sync itself: this table records its own work, not API data.";
+  const noun = API_RECORD_NOUNS[doc.record];
+  const source = API_RECORD_SOURCES[doc.record];
+  return doc.elements === undefined
+    ? `one row per ${noun} record (${source}).`
+    : `one row per element of ${code(doc.elements)} in each ${noun} record (${source}).`;
+}
+
+function keyCell(table: TableFacts, column: string): string {
+  const parts = table.primaryKey.includes(column) ? ["PK"] : [];
+  for (const fk of table.foreignKeys) {
+    const at = fk.columns.indexOf(column);
+    const target = fk.foreignColumns[at];
+    if (at >= 0 && target !== undefined) parts.push(`FK → ${fk.table}.${target}`);
+  }
+  return parts.join(", ");
+}
+
+function columnRow(table: TableFacts, column: ColumnFacts, doc: TableDoc): string {
+  const columnDoc = requireDoc(doc.columns[column.name], `column ${table.name}.${column.name}`);
+  const from = columnDoc.from === null ? "—" : code(columnDoc.from);
+  const cells = [code(column.name), column.type, keyCell(table, column.name), from];
+  return `| ${[...cells, columnDoc.meaning].map(cell).join(" | ")} |`;
+}
+
+function indexLines(table: TableFacts): string[] {
+  if (table.indexes.length === 0) return ["**Indexes:** none besides the key."];
+  return [
+    "**Indexes:**",
+    "",
+    ...table.indexes.map(
+      (index) =>
+        `- ${code(index.name)}${index.unique ? " (unique)" : ""} on ${index.columns.map(code).join(", ")}`,
+    ),
+  ];
+}
+
+function renderTable(table: TableFacts, docs: DictionaryDocs): string {
+  const doc = requireDoc(docs.tables[table.name], `table ${table.name}`);
+  const key = table.primaryKey.length === 0 ? "none" : table.primaryKey.map(code).join(", ");
+  return [
+    `### ${table.name}`,
+    "",
+    doc.meaning,
+    "",
+    `**Rows come from:** ${rowsComeFrom(doc)}`,
+    "",
+    `**Key:** ${key}.`,
+    "",
+    "| column | type | key | API field | meaning |",
+    "|---|---|---|---|---|",
+    ...table.columns.map((column) => columnRow(table, column, doc)),
+    "",
+    ...indexLines(table),
+  ].join("\n");
+}
+
+function renderView(view: ViewFacts, docs: DictionaryDocs): string {
+  const doc = requireDoc(docs.views[view.name], `view ${view.name}`);
+  const rows = view.columns.map((column) => {
+    const meaning = requireDoc(doc.columns[column], `view column ${view.name}.${column}`);
+    return `| ${code(column)} | ${cell(meaning)} |`;
+  });
+  return [
+    `### ${view.name}`,
+    "",
+    doc.meaning,
+    "",
+    "| column | meaning |",
+    "|---|---|",
+    ...rows,
+  ].join("\n");
+}
+
+/** A GitHub heading anchor: lower case, spaces to dashes, punctuation other than - and _ dropped. */
+const anchor = (heading: string): string =>
+  `#${heading
+    .toLowerCase()
+    .replace(/[^a-z0-9 _-]/g, "")
+    .replaceAll(" ", "-")}`;
+
+const VIEWS_TITLE = "Views for BI";
+
+/** A group's tables in the order the dictionary lists them (parents before children). */
+function inDocsOrder(tables: TableFacts[], docs: DictionaryDocs): TableFacts[] {
+  const order = Object.keys(docs.tables);
+  const rank = (t: TableFacts) => {
+    const at = order.indexOf(t.name);
+    return at < 0 ? order.length : at;
+  };
+  return [...tables].sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name));
+}
+
+function contents(schema: SchemaFacts, docs: DictionaryDocs): string {
+  const entry = (title: string, names: string[]) =>
+    `- [${title}](${anchor(title)}): ${names.map((n) => `[${n}](${anchor(n)})`).join(", ")}`;
+  return [
+    "## Contents",
+    "",
+    ...schema.groups.map((g) =>
+      entry(
+        g.title,
+        inDocsOrder(g.tables, docs).map((t) => t.name),
+      ),
+    ),
+    entry(
+      VIEWS_TITLE,
+      schema.views.map((v) => v.name),
+    ),
+  ].join("\n");
+}
+
+/** The whole markdown file; the same schema and docs always give the same text. */
+export function renderDataDictionary(schema: SchemaFacts, docs: DictionaryDocs): string {
+  const sections = [INTRO, contents(schema, docs)];
+  for (const group of schema.groups) {
+    sections.push(
+      `## ${group.title}`,
+      ...inDocsOrder(group.tables, docs).map((t) => renderTable(t, docs)),
+    );
+  }
+  sections.push(`## ${VIEWS_TITLE}`, ...schema.views.map((v) => renderView(v, docs)));
+  return `${sections.join("\n\n")}\n`;
+}
