@@ -1,20 +1,25 @@
 /** What a person sees: the live progress lines and the summary that ends a run. */
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { TerminalProgress } from "../src/sync/progress.js";
+import { MilestoneProgress, TerminalProgress } from "../src/sync/progress.js";
 import type { RunResult } from "../src/sync/run.js";
 import { RunStats } from "../src/sync/stats.js";
 import { formatSummary } from "../src/sync/summary.js";
 
+function capture(): { out: Writable; text: () => string } {
+  let output = "";
+  const out = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      output += chunk.toString();
+      done();
+    },
+  });
+  return { out, text: () => output };
+}
+
 describe("the terminal progress display", () => {
   it("redraws one line per stream in place with days, records and rate", () => {
-    let output = "";
-    const out = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        output += chunk.toString();
-        done();
-      },
-    });
+    const { out, text } = capture();
     const progress = new TerminalProgress(out, 60_000);
     progress.planned("reports", 10);
     progress.planned("orders", 10);
@@ -27,13 +32,37 @@ describe("the terminal progress display", () => {
     });
     progress.stop();
     progress.stop();
-    const frames = output.split("\x1b[2A");
+    const frames = text().split("\x1b[2A");
     expect(frames).toHaveLength(2);
     const lines = (frames[1] ?? "").split("\n");
     expect(lines[1]).toMatch(
       /^.\[2Korders {3}\[##\.{22}\] 1\/10 days {2}1,234 records {2}[\d,]+\/s$/,
     );
     expect(frames[1]).toContain("reports  [........................] 0/10 days  0 records");
+  });
+});
+
+describe("the progress lines for output that is not a terminal", () => {
+  it("print one line per stream at each quarter of its days", () => {
+    const { out, text } = capture();
+    const progress = new MilestoneProgress(out);
+    progress.planned("orders", 8);
+    for (let day = 1; day <= 8; day++) {
+      progress.windowDone({
+        location: "l",
+        stream: "orders",
+        day: `2026-03-0${day}`,
+        records: 100,
+        status: "complete",
+      });
+    }
+    expect(text().split("\n")).toEqual([
+      "orders   2/8 days  200 records",
+      "orders   4/8 days  400 records",
+      "orders   6/8 days  600 records",
+      "orders   8/8 days  800 records",
+      "",
+    ]);
   });
 });
 

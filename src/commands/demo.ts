@@ -12,7 +12,7 @@ import { WriterLease } from "../db/writer-lease.js";
 import { formatDatabaseSummary, summarizeDatabase } from "../demo/database-summary.js";
 import { formatExampleQueries } from "../demo/example-queries.js";
 import { createLogger, isLogLevel, type LogLevel } from "../log.js";
-import { startSimulator } from "../simulator/server.js";
+import { type Simulator, startSimulator } from "../simulator/server.js";
 import { MilestoneProgress, TerminalProgress } from "../sync/progress.js";
 import { exitCodeFor, type RunResult } from "../sync/run.js";
 import type { StreamStats } from "../sync/stats.js";
@@ -123,20 +123,21 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   mkdirSync(dirname(settings.dbPath), { recursive: true });
   const logLevel = demoLogLevel(io);
   const logger = createLogger({ level: logLevel });
-  const simulator = await startSimulator({
-    seed: settings.seed,
-    locations: settings.locations,
-    days: settings.days,
-    ordersPerDay: DEMO_DEFAULTS.ordersPerDay,
-    today: today(),
-    port: 0,
-  });
   const db = openDatabase(settings.dbPath);
   const stop = new AbortController();
   const release = stopOnSignals(stop, logger);
   let lease: WriterLease | undefined;
+  let simulator: Simulator | undefined;
   try {
     lease = WriterLease.acquire(db, { command: "demo", onLost: () => stop.abort() });
+    simulator = await startSimulator({
+      seed: settings.seed,
+      locations: settings.locations,
+      days: settings.days,
+      ordersPerDay: DEMO_DEFAULTS.ordersPerDay,
+      today: today(),
+      port: 0,
+    });
     const completeDays = completeOrderDays(db);
     io.stdout.write(
       `pos-sync demo: a simulated POS API with ${settings.locations} location(s) and ${settings.days} days of data\n` +
@@ -175,7 +176,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     release();
     lease?.release();
     db.close();
-    await simulator.close();
+    await simulator?.close();
   }
 }
 

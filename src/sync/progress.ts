@@ -43,20 +43,9 @@ interface StreamLine {
   records: number;
 }
 
-/** A live display on a terminal (standard error, so standard output stays clean). */
-export class TerminalProgress implements Progress {
-  private readonly lines = new Map<Stream, StreamLine>();
-  private readonly started = Date.now();
-  private drawn = 0;
-  private readonly timer: NodeJS.Timeout;
-
-  constructor(
-    private readonly out: NodeJS.WritableStream,
-    redrawMs = 250,
-  ) {
-    this.timer = setInterval(() => this.draw(), redrawMs);
-    this.timer.unref();
-  }
+/** Days planned and done, and records, per stream, in the order the streams first showed. */
+class StreamTally {
+  readonly lines = new Map<Stream, StreamLine>();
 
   private line(stream: Stream): StreamLine {
     let line = this.lines.get(stream);
@@ -71,15 +60,41 @@ export class TerminalProgress implements Progress {
     this.line(stream).planned += days;
   }
 
-  windowDone(event: WindowEvent): void {
+  /** Counts a finished window; returns its stream's line. */
+  windowDone(event: WindowEvent): StreamLine {
     const line = this.line(event.stream);
     line.done++;
     line.records += event.records;
+    return line;
+  }
+}
+
+/** A live display on a terminal (standard error, so standard output stays clean). */
+export class TerminalProgress implements Progress {
+  private readonly tally = new StreamTally();
+  private readonly started = Date.now();
+  private drawn = 0;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly out: NodeJS.WritableStream,
+    redrawMs = 250,
+  ) {
+    this.timer = setInterval(() => this.draw(), redrawMs);
+    this.timer.unref();
+  }
+
+  planned(stream: Stream, days: number): void {
+    this.tally.planned(stream, days);
+  }
+
+  windowDone(event: WindowEvent): void {
+    this.tally.windowDone(event);
   }
 
   private draw(): void {
     const seconds = Math.max(0.001, (Date.now() - this.started) / 1000);
-    const text = [...this.lines].map(([stream, line]) => {
+    const text = [...this.tally.lines].map(([stream, line]) => {
       const width = 24;
       const share = line.planned === 0 ? 1 : line.done / line.planned;
       const bar = "#".repeat(Math.round(share * width)).padEnd(width, ".");
@@ -101,30 +116,20 @@ export class TerminalProgress implements Progress {
 /** For output that is not a terminal but still read by a person (a demo piped to a file): one
  * plain line per stream each time another quarter of its days is done. */
 export class MilestoneProgress implements Progress {
-  private readonly lines = new Map<Stream, StreamLine & { quarter: number }>();
+  private readonly tally = new StreamTally();
+  private readonly quartersShown = new Map<Stream, number>();
 
   constructor(private readonly out: NodeJS.WritableStream) {}
 
-  private line(stream: Stream) {
-    let line = this.lines.get(stream);
-    if (!line) {
-      line = { planned: 0, done: 0, records: 0, quarter: 0 };
-      this.lines.set(stream, line);
-    }
-    return line;
-  }
-
   planned(stream: Stream, days: number): void {
-    this.line(stream).planned += days;
+    this.tally.planned(stream, days);
   }
 
   windowDone(event: WindowEvent): void {
-    const line = this.line(event.stream);
-    line.done++;
-    line.records += event.records;
+    const line = this.tally.windowDone(event);
     const quarter = line.planned === 0 ? 4 : Math.floor((4 * line.done) / line.planned);
-    if (quarter <= line.quarter) return;
-    line.quarter = quarter;
+    if (quarter <= (this.quartersShown.get(event.stream) ?? 0)) return;
+    this.quartersShown.set(event.stream, quarter);
     this.out.write(
       `${event.stream.padEnd(8)} ${line.done}/${line.planned} days  ${number.format(line.records)} records\n`,
     );
