@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { today } from "../src/dates.js";
 import { startSimulator } from "../src/simulator/server.js";
-import { runCli } from "./helpers/cli.js";
+import { runCli, simulatorEnv } from "./helpers/cli.js";
 import { openTestDb, rows, scalar, useTempDir } from "./helpers/db.js";
 import { compareWithDataset } from "./helpers/ground-truth.js";
 import { spawnCli } from "./helpers/process.js";
@@ -14,12 +14,7 @@ const tempPath = useTempDir();
 const sim = useSimulator({ today: today(), days: 8, seed: 5 });
 
 function env(dbPath: string, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    POS_API_URL: sim.current.url,
-    POS_API_KEYS: sim.current.keys.join(","),
-    POS_DB_PATH: dbPath,
-    ...extra,
-  };
+  return simulatorEnv(sim.current, dbPath, extra);
 }
 
 function lastLine(text: string): string {
@@ -118,11 +113,7 @@ describe("a run killed mid-window", () => {
     try {
       simulator.faults.set({ latencyMs: 25 });
       const dbPath = tempPath();
-      const environment = {
-        POS_API_URL: simulator.url,
-        POS_API_KEY: simulator.keys[0] as string,
-        POS_DB_PATH: dbPath,
-      };
+      const environment = simulatorEnv(simulator, dbPath);
       const child = spawnCli(["sync", "--concurrency", "2"], environment);
       // Kill while pages of several windows are in flight.
       while (simulator.stats.snapshot().byOperation.listOrders < 12)
@@ -174,11 +165,7 @@ describe("a run stopped by a signal", () => {
     try {
       simulator.faults.set({ latencyMs: 40 });
       const dbPath = tempPath();
-      const environment = {
-        POS_API_URL: simulator.url,
-        POS_API_KEY: simulator.keys[0] as string,
-        POS_DB_PATH: dbPath,
-      };
+      const environment = simulatorEnv(simulator, dbPath);
       const child = spawnCli(["sync"], environment);
       while (simulator.stats.snapshot().byOperation.listOrders < 8)
         await new Promise((r) => setTimeout(r, 5));

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { today } from "../src/dates.js";
 import { Random } from "../src/simulator/random.js";
 import { startSimulator } from "../src/simulator/server.js";
-import { runCli } from "./helpers/cli.js";
+import { runCli, simulatorEnv } from "./helpers/cli.js";
 import { openTestDb, rows, useTempDir } from "./helpers/db.js";
 import { compareWithDataset } from "./helpers/ground-truth.js";
 import { spawnCli } from "./helpers/process.js";
@@ -23,11 +23,7 @@ describe.each([1, 2, 3])("a sync killed at a random moment (seed %i)", (seed) =>
     try {
       simulator.faults.set({ latencyMs: 15, malformedRate: 0.02 });
       const dbPath = tempPath();
-      const env = {
-        POS_API_URL: simulator.url,
-        POS_API_KEYS: simulator.keys.join(","),
-        POS_DB_PATH: dbPath,
-      };
+      const env = simulatorEnv(simulator, dbPath);
       // Somewhere between the first pages and most of the run.
       const killAfter = new Random(seed, "kill").int(3, 70);
       const child = spawnCli(["sync"], env);

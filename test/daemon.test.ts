@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { today } from "../src/dates.js";
 import { startSimulator } from "../src/simulator/server.js";
-import { runCli, startCli } from "./helpers/cli.js";
+import { runCli, simulatorEnv, startCli } from "./helpers/cli.js";
 import { openTestDb, rows, scalar, useTempDir } from "./helpers/db.js";
 import { compareWithDataset } from "./helpers/ground-truth.js";
 import { useSimulator } from "./helpers/simulator.js";
@@ -12,12 +12,7 @@ const tempPath = useTempDir();
 const sim = useSimulator({ today: today(), days: 6, seed: 12, locations: 1 });
 
 function env(dbPath: string, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    POS_API_URL: sim.current.url,
-    POS_API_KEY: sim.current.keys[0] as string,
-    POS_DB_PATH: dbPath,
-    ...extra,
-  };
+  return simulatorEnv(sim.current, dbPath, extra);
 }
 
 /** Starts the daemon and resolves once its status server listens. */
@@ -147,7 +142,7 @@ describe("pos-sync daemon", () => {
     const dbPath = tempPath();
     const daemon = await startDaemon(
       ["--schedule", "0 0 1 1 *"],
-      env(dbPath, { POS_API_KEY: "pos_live_revoked_key_000000" }),
+      env(dbPath, { POS_API_KEYS: "pos_live_revoked_key_000000" }),
     );
     try {
       await until(() => logEvents(daemon.output()).some((e) => e.msg === "run finished"));
@@ -177,11 +172,7 @@ describe("pos-sync daemon", () => {
     try {
       simulator.faults.set({ latencyMs: 40 });
       const dbPath = tempPath();
-      const environment = {
-        POS_API_URL: simulator.url,
-        POS_API_KEY: simulator.keys[0] as string,
-        POS_DB_PATH: dbPath,
-      };
+      const environment = simulatorEnv(simulator, dbPath);
       const daemon = await startDaemon(["--schedule", "0 0 1 1 *"], environment);
       await until(() => simulator.stats.snapshot().byOperation.listOrders >= 10);
       const signalled = Date.now();

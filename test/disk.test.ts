@@ -4,7 +4,7 @@ import { chmodSync, chownSync } from "node:fs";
 import { dirname } from "node:path";
 import { describe, expect, it } from "vitest";
 import { today } from "../src/dates.js";
-import { runCli } from "./helpers/cli.js";
+import { runCli, simulatorEnv } from "./helpers/cli.js";
 import { openTestDb, scalar, useTempDir } from "./helpers/db.js";
 import { spawnCli } from "./helpers/process.js";
 import { useSimulator } from "./helpers/simulator.js";
@@ -13,11 +13,7 @@ const tempPath = useTempDir();
 const sim = useSimulator({ today: today(), days: 12, seed: 31, locations: 1 });
 
 function env(dbPath: string): Record<string, string> {
-  return {
-    POS_API_URL: sim.current.url,
-    POS_API_KEY: sim.current.keys[0] as string,
-    POS_DB_PATH: dbPath,
-  };
+  return simulatorEnv(sim.current, dbPath);
 }
 
 function counts(dbPath: string): { orders: number; reports: number; integrity: unknown } {

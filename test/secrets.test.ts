@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { today } from "../src/dates.js";
 import { startSimulator } from "../src/simulator/server.js";
+import { simulatorEnv } from "./helpers/cli.js";
 import { useTempDir } from "./helpers/db.js";
 import { spawnCli } from "./helpers/process.js";
 
@@ -27,13 +28,7 @@ describe.each(["", "Bearer"])("a debug-level run with faults (auth scheme %j)", 
         malformedRate: 0.05,
       });
       const dbPath = tempPath();
-      const env = {
-        POS_API_URL: simulator.url,
-        POS_API_KEYS: simulator.keys.join(","),
-        POS_DB_PATH: dbPath,
-        POS_AUTH_SCHEME: scheme,
-        LOG_LEVEL: "debug",
-      };
+      const env = simulatorEnv(simulator, dbPath, { POS_AUTH_SCHEME: scheme, LOG_LEVEL: "debug" });
       // The run also sees a rejected third key.
       const rejected = "pos_live_rejected_000000000000";
       const child = spawnCli(["sync"], { ...env, POS_API_KEYS: `${env.POS_API_KEYS},${rejected}` });

@@ -1,8 +1,23 @@
 /** Running the built command line as a real child process. */
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import type { Simulator } from "../../src/simulator/server.js";
 
 export const CLI_PATH = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+
+/** The environment that points the command line at a simulator (every key) and a database. */
+export function simulatorEnv(
+  simulator: Simulator,
+  dbPath: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    POS_API_URL: simulator.url,
+    POS_API_KEYS: simulator.keys.join(","),
+    POS_DB_PATH: dbPath,
+    ...extra,
+  };
+}
 
 export interface CliResult {
   code: number | null;
