@@ -1,4 +1,5 @@
 /** The run log and day-window checkpoints (`sync_runs`, `sync_windows`): Drizzle, off the hot path. */
+import { hostname } from "node:os";
 import { and, eq, min, sql } from "drizzle-orm";
 import type { Db } from "../db/open.js";
 import { syncRuns, syncState, syncWindows } from "../db/schema/index.js";
@@ -38,7 +39,13 @@ export class Checkpoints {
   startRun(trigger: RunTrigger, startedAt: string): number {
     const [row] = this.db.orm
       .insert(syncRuns)
-      .values({ started_at: startedAt, status: "running", trigger })
+      .values({
+        started_at: startedAt,
+        status: "running",
+        trigger,
+        pid: process.pid,
+        hostname: hostname(),
+      })
       .returning({ id: syncRuns.id })
       .all();
     if (!row) throw new Error("the run was not recorded");

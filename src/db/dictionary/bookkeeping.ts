@@ -19,6 +19,10 @@ export const BOOKKEEPING_TABLES: Record<string, TableDoc> = {
       ),
       requests: derived("HTTP requests the run made to the API; null until the run ends."),
       error: derived("Why the run failed or was interrupted; null otherwise."),
+      pid: derived(
+        "Process id of the pos-sync that ran it: a run still marked running whose process is gone was interrupted. Null for runs recorded before this column existed.",
+      ),
+      hostname: derived("Host name of the machine that ran it; null for older runs."),
     },
   },
   sync_windows: {
@@ -34,7 +38,7 @@ export const BOOKKEEPING_TABLES: Record<string, TableDoc> = {
         "YYYY-MM-DD: the day window (orders, reports: the records' business_date), or the UTC date of the snapshot.",
       ),
       status: derived(
-        "complete (every record the API counts is stored and the day is over), open (the same, but the day was still going), incomplete or failed (not proven: read again next run).",
+        "complete (every record the API counts is stored and the day is over), open (the same, but the day was still going), incomplete or failed (not proven: read again next run), or suspicious (the API suddenly listed far fewer records than are stored: nothing was marked deleted, and the day is read again next run; pos-sync sync --accept-deletions accepts it).",
       ),
       api_total_count: derived(
         "The API's meta.totalCount for the day; null for snapshots or when the API gave no count.",

@@ -27,6 +27,12 @@ export const deletedAt = (list: string): ColumnDoc =>
     `When the row went missing from the API's ${list} list (UTC, ISO 8601); null while the API lists it, cleared when it comes back.`,
   );
 
+/** For orders and reports, which the API lists per day rather than as one whole list. */
+export const dayRecordDeletedAt = (record: string): ColumnDoc =>
+  derived(
+    `When a complete re-read of the ${record}'s day stopped listing it (voided upstream; UTC, ISO 8601); null while the API lists it, cleared when it comes back. Such rows are kept for audit and count in no view.`,
+  );
+
 /** @param array the API array, e.g. "items[]" */
 export const position = (array: string): ColumnDoc =>
   derived(`Index of the element in \`${array}\` (0 = first), keeping the API's order.`);

@@ -2,6 +2,7 @@
 import {
   api,
   businessDate,
+  dayRecordDeletedAt,
   derived,
   flag,
   locationId,
@@ -106,6 +107,7 @@ export const ORDER_TABLES: Record<string, TableDoc> = {
       ),
       raw: raw("order"),
       synced_at: syncedAt(),
+      deleted_at: dayRecordDeletedAt("order"),
     },
   },
   order_items: {

@@ -2,6 +2,7 @@
 import {
   api,
   businessDate,
+  dayRecordDeletedAt,
   derived,
   locationId,
   position,
@@ -84,6 +85,7 @@ export const REPORT_TABLES: Record<string, TableDoc> = {
       ),
       raw: raw("report"),
       synced_at: syncedAt(),
+      deleted_at: dayRecordDeletedAt("report"),
     },
   },
   report_products: {

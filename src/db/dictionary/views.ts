@@ -1,5 +1,6 @@
-/** The BI views of drizzle/0001_views.sql. A sale is an order neither cancelled, nor made in
- * training mode, nor transferred to a hotel room account; sums are rounded to cents. */
+/** The BI views (drizzle/0001_views.sql, recreated by 0004 to leave out orders and reports the
+ * API no longer lists). A sale is an order neither cancelled, nor made in training mode, nor
+ * transferred to a hotel room account; sums are rounded to cents. */
 import type { ViewDoc } from "./types.js";
 
 const locationId = "The location (locations.id).";

@@ -60,6 +60,7 @@ export function normalizeOrder(order: Order, raw: string, context: DayRowContext
       external_location_id: order.externalLocationId,
       raw,
       synced_at: context.syncedAt,
+      deleted_at: null,
     },
     items: [],
     modifiers: [],

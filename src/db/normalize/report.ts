@@ -63,6 +63,7 @@ export function normalizeReport(report: Report, raw: string, context: DayRowCont
       final_cash_balance: report.finalCashBalance,
       raw,
       synced_at: context.syncedAt,
+      deleted_at: null,
     },
     products: report.reportProducts.map((p, i) => ({
       ...key(i),

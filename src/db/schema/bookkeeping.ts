@@ -22,6 +22,9 @@ export const syncRuns = sqliteTable("sync_runs", {
   stats: text("stats"),
   requests: integer("requests"),
   error: text("error"),
+  /** The process that ran it: a run left "running" whose process is gone was interrupted. */
+  pid: integer("pid"),
+  hostname: text("hostname"),
 });
 
 export const syncWindows = sqliteTable(
@@ -31,7 +34,9 @@ export const syncWindows = sqliteTable(
     /** orders or reports (day windows); location and catalog use the day of the snapshot. */
     stream: text("stream").notNull(),
     day: text("day").notNull(),
-    /** complete, open (complete so far: the location's today), incomplete or failed. */
+    /** complete, open (complete so far: the location's today), incomplete, failed, or
+     * suspicious (the API suddenly lists far fewer records than are stored: nothing was
+     * marked deleted; read again next run). */
     status: text("status").notNull(),
     api_total_count: integer("api_total_count"),
     stored_count: integer("stored_count"),

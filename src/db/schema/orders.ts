@@ -8,7 +8,7 @@ import {
   sqliteTable,
   text,
 } from "drizzle-orm/sqlite-core";
-import { flag, locationId, raw, syncedAt } from "./columns.js";
+import { deletedAt, flag, locationId, raw, syncedAt } from "./columns.js";
 
 export const orders = sqliteTable(
   "orders",
@@ -52,6 +52,9 @@ export const orders = sqliteTable(
     external_location_id: text("external_location_id"),
     raw: raw(),
     synced_at: syncedAt(),
+    /** When a complete re-read of its day stopped listing the order (voided upstream); null
+     * while listed. Such rows stay for audit and count in no view. */
+    deleted_at: deletedAt(),
   },
   (t) => [
     index("orders_location_day").on(t.location_id, t.business_date),

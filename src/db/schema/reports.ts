@@ -1,6 +1,6 @@
 /** End-of-session reports, their header flattened, and their arrays as child tables. */
 import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { locationId, raw, syncedAt } from "./columns.js";
+import { deletedAt, locationId, raw, syncedAt } from "./columns.js";
 
 export const reports = sqliteTable(
   "reports",
@@ -36,6 +36,8 @@ export const reports = sqliteTable(
     final_cash_balance: integer("final_cash_balance"),
     raw: raw(),
     synced_at: syncedAt(),
+    /** When a complete re-read of its day stopped listing the report; null while listed. */
+    deleted_at: deletedAt(),
   },
   (t) => [index("reports_location_day").on(t.location_id, t.business_date)],
 );
