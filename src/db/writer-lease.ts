@@ -1,13 +1,21 @@
 /**
- * One writer per database file. Before writing, a process takes the lease (one row in
- * `writer_lease`) and refreshes it while it works; a second writer refuses while the lease is
- * fresh. A holder that died leaves a lease that goes stale: at once when it ran on this host
- * (its pid is gone), after the time-to-live otherwise (another container sharing the volume).
- * Readers never look at the lease, so BI tools are never blocked.
+ * One writer per database file. Before writing, a process takes two things:
+ *
+ * - an exclusive lock on a side file (`<database>.lock`), held by an SQLite connection for the
+ *   writer's whole life. It is a POSIX lock, as SQLite's own: the kernel drops it the moment the
+ *   process ends, however it ends (SIGKILL, a crash, a zombie nobody reaps), so a writer on this
+ *   host can never be locked out by a dead one;
+ * - the lease, one row in `writer_lease`, which says who writes (shown to a writer it refuses)
+ *   and which it refreshes while it works. Hosts that share a volume do not share locks
+ *   reliably: for a holder on another host the row's time-to-live decides.
+ *
+ * Readers never look at either, so BI tools are never blocked.
  */
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
+import Database from "better-sqlite3";
 import { PosSyncError } from "../errors.js";
+import { isProcessAlive } from "../process-liveness.js";
 import { databaseError } from "./errors.js";
 import type { Db } from "./open.js";
 
@@ -28,24 +36,50 @@ interface LeaseRow {
   heartbeat_at: string;
 }
 
-function processAlive(pid: number): boolean {
+/** The path of the side file whose lock marks the writer of a database. */
+export function lockPathOf(dbPath: string): string {
+  return `${dbPath}.lock`;
+}
+
+/**
+ * Whether a lease row no longer binds, once this process holds the side file's lock. On this
+ * host the lock says it all: a holder that still ran would hold it. A holder on another host is
+ * trusted until its heartbeat is older than the time-to-live.
+ */
+function isStale(row: LeaseRow, now: number, ttlMs: number): boolean {
+  return row.hostname === hostname() || now - Date.parse(row.heartbeat_at) > ttlMs;
+}
+
+/** Who holds the database, for the message that refuses a second writer. */
+function describeHolder(row: LeaseRow | undefined): string {
+  if (!row) return "another process on this host holds its lock";
+  const since = row.acquired_at.slice(0, 16).replace("T", " ");
+  const state = row.hostname === hostname() && !isProcessAlive(row.pid) ? ", exiting" : "";
+  return `${row.command}, pid ${row.pid} on ${row.hostname}${state}, since ${since} UTC`;
+}
+
+/** The exclusive lock on the side file, or undefined when another connection holds it. */
+function takeFileLock(dbPath: string): Database.Database | undefined {
+  const lock = new Database(lockPathOf(dbPath), { timeout: 0 });
   try {
-    process.kill(pid, 0);
-    return true;
+    // An exclusive transaction never written to: it holds the file's lock until rolled back or
+    // closed, and creates no journal.
+    lock.exec("BEGIN EXCLUSIVE");
+    return lock;
   } catch (error) {
-    return (error as { code?: string }).code === "EPERM";
+    lock.close();
+    if ((error as { code?: string }).code?.startsWith("SQLITE_BUSY")) return undefined;
+    throw error;
   }
 }
 
-/** Leases this process holds: the same pid in the table with another holder id is a previous
- * life of this process (a restarted container often runs as pid 1 again). */
-const heldHere = new Set<string>();
-
-function isStale(row: LeaseRow, now: number, ttlMs: number): boolean {
-  if (now - Date.parse(row.heartbeat_at) > ttlMs) return true;
-  if (row.hostname !== hostname()) return false;
-  // On this host a holder's death shows at once.
-  return row.pid === process.pid ? !heldHere.has(row.holder) : !processAlive(row.pid);
+function releaseFileLock(lock: Database.Database | undefined): void {
+  if (!lock?.open) return;
+  try {
+    lock.exec("ROLLBACK");
+  } finally {
+    lock.close();
+  }
 }
 
 export interface LeaseOptions {
@@ -63,6 +97,7 @@ export class WriterLease {
 
   private constructor(
     private readonly db: Db,
+    private readonly fileLock: Database.Database | undefined,
     readonly holder: string,
     heartbeatMs: number,
     onLost: (() => void) | undefined,
@@ -86,8 +121,58 @@ export class WriterLease {
     this.timer.unref();
   }
 
-  /** Takes the lease, or throws WriterBusyError naming the process that holds it. */
+  /** Takes the lock and the lease, or throws WriterBusyError naming the process that holds them. */
   static acquire(db: Db, options: LeaseOptions): WriterLease {
+    const fileLock = WriterLease.lockFile(db);
+    try {
+      const holder = WriterLease.takeRow(db, options);
+      return new WriterLease(
+        db,
+        fileLock,
+        holder,
+        options.heartbeatMs ?? LEASE_HEARTBEAT_MS,
+        options.onLost,
+      );
+    } catch (error) {
+      releaseFileLock(fileLock);
+      throw error;
+    }
+  }
+
+  /** The side file's lock; throws WriterBusyError when another process holds it. An in-memory
+   * database has no side file (and no second process). */
+  private static lockFile(db: Db): Database.Database | undefined {
+    if (db.path === ":memory:") return undefined;
+    let lock: Database.Database | undefined;
+    try {
+      lock = takeFileLock(db.path);
+    } catch (error) {
+      // The first write of a run: a read-only directory or a full disk shows here.
+      throw databaseError(error, db.path, "write to the database");
+    }
+    if (!lock) throw WriterLease.busy(db, WriterLease.currentRow(db));
+    return lock;
+  }
+
+  private static currentRow(db: Db): LeaseRow | undefined {
+    try {
+      return db.sqlite.prepare("SELECT * FROM writer_lease WHERE id = 1").get() as
+        | LeaseRow
+        | undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private static busy(db: Db, row: LeaseRow | undefined): WriterBusyError {
+    return new WriterBusyError(
+      `another pos-sync is writing ${db.path} (${describeHolder(row)}): stop it, or let it finish, and try again`,
+    );
+  }
+
+  /** Writes this process into the lease row, unless a holder on another host still has it (this
+   * process holds the side file's lock already). */
+  private static takeRow(db: Db, options: LeaseOptions): string {
     const ttlMs = options.ttlMs ?? LEASE_TTL_MS;
     const holder = randomUUID();
     const take = db.sqlite.transaction(() => {
@@ -110,30 +195,23 @@ export class WriterLease {
     try {
       busy = take.immediate();
     } catch (error) {
-      // The first write of a run: a read-only file or a full disk shows here.
       throw databaseError(error, db.path, "write to the database");
     }
-    if (busy) {
-      throw new WriterBusyError(
-        `another pos-sync is writing ${db.path} (${busy.command}, pid ${busy.pid} on ${busy.hostname}, ` +
-          `since ${busy.acquired_at.slice(0, 16).replace("T", " ")} UTC): stop it, or let it finish, and try again`,
-      );
-    }
-    heldHere.add(holder);
-    return new WriterLease(db, holder, options.heartbeatMs ?? LEASE_HEARTBEAT_MS, options.onLost);
+    if (busy) throw WriterLease.busy(db, busy);
+    return holder;
   }
 
   release(): void {
     if (this.released) return;
     this.released = true;
-    heldHere.delete(this.holder);
     clearInterval(this.timer);
     try {
       this.db.sqlite
         .prepare("DELETE FROM writer_lease WHERE id = 1 AND holder = ?")
         .run(this.holder);
     } catch {
-      // A closed or failing database: the lease goes stale on its own.
+      // A closed or failing database: the lock below is what counts on this host.
     }
+    releaseFileLock(this.fileLock);
   }
 }
