@@ -60,6 +60,25 @@ describe("pos-sync sync", () => {
     expect(existsSync(dbPath)).toBe(false);
   });
 
+  it("refuses days in the future with exit 2 and one line, and writes nothing", async () => {
+    const dbPath = tempPath();
+    const future = await runCli(
+      ["sync", "--since", "2027-01-01", "--until", "2027-01-05"],
+      simulatorEnv(sim.current, dbPath),
+    );
+    expect(future.code).toBe(2);
+    expect(future.stderr).toMatch(
+      /^pos-sync: --since 2027-01-01 is in the future \(today is \d{4}-\d\d-\d\d\): nothing to read yet\n$/,
+    );
+    const until = await runCli(
+      ["sync", "--since", sim.current.dataset.today, "--until", "2099-12-31"],
+      simulatorEnv(sim.current, dbPath),
+    );
+    expect(until.code).toBe(2);
+    expect(until.stderr).toContain("--until 2099-12-31 is in the future");
+    expect(existsSync(dbPath)).toBe(false);
+  });
+
   it("refuses a missing URL or key with exit 2 and writes nothing", async () => {
     const dbPath = tempPath();
     const noUrl = await runCli(["sync"], { POS_API_KEY: "k_12345678", POS_DB_PATH: dbPath });

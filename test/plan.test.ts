@@ -84,6 +84,22 @@ describe("explicit ranges", () => {
       }),
     ).toEqual(["2026-02-27", "2026-02-28", "2026-03-01"]);
   });
+
+  it("stop at today: a day that has not begun is never planned", () => {
+    const range = { since: "2026-03-14", until: "2026-03-20" };
+    expect(
+      planDays({ today, startDate: "2026-01-01", lookbackDays: 3, windows: new Map(), range }),
+    ).toEqual(["2026-03-14", today]);
+    expect(
+      planDays({
+        today,
+        startDate: "2026-01-01",
+        lookbackDays: 3,
+        windows: new Map(),
+        range: { since: "2027-01-01", until: "2027-01-05" },
+      }),
+    ).toEqual([]);
+  });
 });
 
 describe("open days", () => {

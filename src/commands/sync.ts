@@ -20,17 +20,21 @@ import {
   stopOnSignals,
 } from "./common.js";
 
+/** The easternmost time zone: its today is the last calendar day that has begun anywhere. */
+const LATEST_UTC_OFFSET_MINUTES = 14 * 60;
+
 const OPTIONS = {
   since: { type: "string" },
   until: { type: "string" },
   streams: { type: "string" },
   "lookback-days": { type: "string" },
   concurrency: { type: "string" },
+  "accept-deletions": { type: "boolean" },
   ...CONFIG_FLAGS,
 } as const;
 
 const HELP = `Usage: pos-sync sync [--since D] [--until D] [--streams list] [--lookback-days N]
-                     [--concurrency N] [--config FILE] [--db PATH]
+                     [--concurrency N] [--accept-deletions] [--config FILE] [--db PATH]
 
 Replicates every location behind the configured API keys into the database, day by day.
 With no dates the run is incremental: every day not yet complete, the lookback days before
@@ -41,6 +45,9 @@ it and before today, and today. With dates it reads exactly those days (both inc
   --streams LIST           some of ${STREAMS.join(",")} (default all)
   --lookback-days N        days read again behind the checkpoint (default POS_LOOKBACK_DAYS, 3)
   --concurrency N          requests in flight (default POS_CONCURRENCY, 4)
+  --accept-deletions       mark deleted whatever a day's complete read no longer lists, even
+                           when it is most of the day (without it such a day is left as it was
+                           and reported suspicious)
 ${CONFIG_HELP}
 
 Exit codes: 0 every window complete, 1 some windows failed, 2 bad usage or configuration,
@@ -62,11 +69,26 @@ function parseStreams(value: string | undefined): Stream[] | undefined {
   return names as Stream[];
 }
 
+/**
+ * The days asked for. A day after today has no records yet: refused, rather than stored as a
+ * checkpoint that later reads as a gap. "Today" is the latest calendar day anywhere (UTC+14),
+ * so that a location ahead of this machine's clock can still ask for its own today.
+ */
 function parseRange(sinceText: string | undefined, untilText: string | undefined) {
   const since = dayFlag(sinceText, "since");
   const until = dayFlag(untilText, "until");
   if (until !== undefined && since === undefined) throw new UsageError("--until needs --since");
   if (since === undefined) return undefined;
+  const latestToday = today(new Date(), LATEST_UTC_OFFSET_MINUTES);
+  for (const [flag, day] of [
+    ["since", since],
+    ["until", until],
+  ] as const) {
+    if (day !== undefined && day > latestToday)
+      throw new UsageError(
+        `--${flag} ${day} is in the future (today is ${today()}): nothing to read yet`,
+      );
+  }
   const last = until ?? today();
   if (since > last) throw new UsageError(`--since ${since} is after --until ${last}`);
   return { since, until: last };
@@ -111,6 +133,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
         logFd: 2,
         progress: interactive ? "report" : "log",
         reportAttempts: false,
+        ...(values["accept-deletions"] ? { acceptDeletions: true } : {}),
       },
       heapMb: config.memoryMb,
       signal: stop.signal,

@@ -45,6 +45,7 @@ import {
   taxes,
 } from "./schema/index.js";
 import { writeTransaction } from "./write-transaction.js";
+import { DayDeletions } from "./writers/day-deletions.js";
 import { RejectWriter, rejectKey } from "./writers/rejects.js";
 import { ReplacingWriter, type RowSet, type WriteCounts } from "./writers/replace.js";
 import { type SnapshotCounts, type SnapshotRowSet, SnapshotWriter } from "./writers/snapshot.js";
@@ -130,6 +131,12 @@ export class Store {
   private readonly orderWriter: ReplacingWriter;
   private readonly reportWriter: ReplacingWriter;
   private readonly rejectWriter: RejectWriter;
+  private readonly deletions: DayDeletions;
+  private readonly markDeletedInTransaction: (
+    stream: DayStream,
+    ids: string[],
+    at: string,
+  ) => number;
   private readonly snapshotWriters: Record<SnapshotTarget, SnapshotWriter>;
   private readonly upsertLocation;
   private readonly storedLocation;
@@ -154,6 +161,11 @@ export class Store {
       reportOrders,
     ]);
     this.rejectWriter = new RejectWriter(sqlite);
+    this.deletions = new DayDeletions(sqlite);
+    this.markDeletedInTransaction = writeTransaction(
+      sqlite,
+      (stream: DayStream, ids: string[], at: string) => this.deletions.markDeleted(stream, ids, at),
+    );
     const snapshot = (target: SnapshotTarget) => {
       const [parent, children] = SNAPSHOT_TABLES[target];
       return new SnapshotWriter(sqlite, parent, children);
@@ -266,6 +278,26 @@ export class Store {
     rejects: readonly RejectedRecord[],
   ): number {
     return this.rejectWriter.keepOnly(locationId, stream, day, rejects.map(rejectKey));
+  }
+
+  /** What a complete read of a day means for the records stored for it: how many are live,
+   * and which of those the read did not list (neither as a record nor as a reject). */
+  unlistedRecords(
+    stream: DayStream,
+    locationId: string,
+    day: string,
+    listedIds: readonly string[],
+  ): { live: number; unlisted: string[] } {
+    return {
+      live: this.deletions.liveCount(stream, locationId, day),
+      unlisted: this.deletions.unlisted(stream, locationId, day, listedIds),
+    };
+  }
+
+  /** Marks records deleted upstream (soft: the rows stay, every view leaves them out). */
+  markDeleted(stream: DayStream, ids: readonly string[], at: string): number {
+    if (ids.length === 0) return 0;
+    return this.markDeletedInTransaction(stream, [...ids], at);
   }
 
   /** Sets aside records read outside any window (by id): one transaction. */

@@ -124,6 +124,8 @@ export class Dataset {
   private readonly liveOrders = new Map<string, Order[]>();
   private readonly reportUpdatedAt = new Map<string, number>();
   private readonly hidden = new Set<string>();
+  /** Orders voided upstream: gone from every list, as "locationIndex:epochDay:id". */
+  private readonly voidedOrders = new Set<string>();
   private readonly locationByKey: Map<string, SimLocation>;
   private mutationCount = 0;
 
@@ -235,7 +237,8 @@ export class Dataset {
     const orders: Order[] = [];
     for (const sessionDay of [epochDay - 1, epochDay]) {
       for (const order of this.session(location, sessionDay)?.orders ?? []) {
-        if (localDayOf(order.createdAt) === day) orders.push(order);
+        if (localDayOf(order.createdAt) !== day) continue;
+        if (!this.voidedOrders.has(`${location.index}:${epochDay}:${order.id}`)) orders.push(order);
       }
     }
     const sorted = sortByCreatedAt(orders);
@@ -555,6 +558,30 @@ export class Dataset {
       }
     }
     return hiddenNow;
+  }
+
+  /** Voids `count` orders of one location's day upstream: no list shows them any more. */
+  voidOrders(location: SimLocation, day: string, count: number): string[] {
+    const epochDay = toEpochDay(day);
+    const random = this.mutationRandom();
+    const chosen = random.shuffle([...this.ordersCreatedOn(location, epochDay)]).slice(0, count);
+    for (const order of chosen) this.voidedOrders.add(`${location.index}:${epochDay}:${order.id}`);
+    this.forgetBucket(location.index, epochDay);
+    return chosen.map((order) => order.id);
+  }
+
+  /** Brings every voided order back. */
+  restoreVoidedOrders(): void {
+    for (const entry of this.voidedOrders) {
+      const [locationIndex, epochDay] = entry.split(":").map(Number);
+      this.forgetBucket(locationIndex ?? 0, epochDay ?? 0);
+    }
+    this.voidedOrders.clear();
+  }
+
+  private forgetBucket(locationIndex: number, epochDay: number): void {
+    this.orderBuckets.delete(this.sessionKey(locationIndex, epochDay));
+    this.bucketCounts.delete(`${locationIndex}:orders:${epochDay}`);
   }
 
   /** Brings every hidden catalog item back. */

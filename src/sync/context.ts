@@ -20,6 +20,8 @@ export interface SyncContext {
   lookbackDays: number;
   /** Explicit days; absent for an incremental run. */
   range: { since: string; until: string } | undefined;
+  /** Mark deleted whatever a complete read of a day no longer lists, however much it is. */
+  acceptDeletions: boolean;
   /** POS_START_DATE, when set. */
   startDate: string | undefined;
   now: () => Date;

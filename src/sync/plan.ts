@@ -7,8 +7,10 @@ import { addDays, eachDay } from "../dates.js";
 /**
  * complete: every record the API counts is stored, and the day is over. open: the same, but the
  * day was still going (today): the next run reads it again. incomplete, failed: not proven.
+ * suspicious: read completely, but the API suddenly lists far fewer records than are stored, so
+ * nothing was marked deleted; the next run reads it again.
  */
-export type WindowStatus = "complete" | "open" | "incomplete" | "failed";
+export type WindowStatus = "complete" | "open" | "incomplete" | "failed" | "suspicious";
 
 export interface PlanInput {
   /** The location's today. */
@@ -18,7 +20,8 @@ export interface PlanInput {
   lookbackDays: number;
   /** Status of each day already recorded for this location and stream. */
   windows: ReadonlyMap<string, WindowStatus>;
-  /** Explicit days (`--since`/`--until`): exactly those, whatever the checkpoints say. */
+  /** Explicit days (`--since`/`--until`): exactly those through today, whatever the checkpoints
+   * say. */
   range?: { since: string; until: string };
 }
 
@@ -29,8 +32,9 @@ export interface PlanInput {
  * is the gap and its lookback, not everything since.
  */
 export function planDays(input: PlanInput): string[] {
-  if (input.range) return eachDay(input.range.since, input.range.until);
   const { today, startDate, lookbackDays, windows } = input;
+  // A day that has not begun has no records yet, and recording it would only claim a gap.
+  if (input.range) return eachDay(input.range.since, min(input.range.until, today));
   if (startDate > today) return [];
   const history = eachDay(startDate, today);
   const notComplete = history.filter((day) => day === today || windows.get(day) !== "complete");
@@ -42,6 +46,10 @@ export function planDays(input: PlanInput): string[] {
     }
   }
   return [...planned].sort();
+}
+
+function min(a: string, b: string): string {
+  return a < b ? a : b;
 }
 
 /** Consecutive days as ranges: ["2026-01-01", "2026-01-02", "2026-01-05"] → 01-01..01-02, 01-05. */

@@ -26,6 +26,8 @@ export interface SyncOptions {
   streams?: readonly Stream[];
   /** Explicit days, both included; absent for an incremental run. */
   range?: { since: string; until: string };
+  /** Accept that a day lost most of its records upstream (see deletion-guard.ts). */
+  acceptDeletions?: boolean;
   now?: () => Date;
   /** Stops the run: no new work, the page in hand is committed, the run is recorded interrupted. */
   signal?: AbortSignal;
@@ -104,6 +106,7 @@ export async function runSync(options: SyncOptions): Promise<RunResult> {
     streams: new Set(options.streams ?? STREAMS),
     lookbackDays: config.lookbackDays,
     range: options.range,
+    acceptDeletions: options.acceptDeletions ?? false,
     startDate: config.startDate,
     now,
     signal: stop.signal,

@@ -19,6 +19,8 @@ export interface WorkerInput {
   progress: "report" | "log";
   /** Send every HTTP attempt to the command (metrics). */
   reportAttempts: boolean;
+  /** Mark as deleted what a day's complete read no longer lists, even when it is most of the day. */
+  acceptDeletions?: boolean;
 }
 
 /** From the command: stop the run (the page in hand is committed). */

@@ -15,6 +15,8 @@ import type { FromWorker, ToWorker, WorkerInput } from "./worker-protocol.js";
 /** Old-generation heap of a run, in MB: four times what a run holds alive at its busiest. */
 export const DEFAULT_HEAP_MB = 192;
 const YOUNG_GENERATION_MB = 24;
+/** How long a thread that answered may take to end before it is stopped. */
+const WORKER_EXIT_GRACE_MS = 5_000;
 
 export class SyncWorkerError extends PosSyncError {
   readonly exitCode = 1;
@@ -50,6 +52,9 @@ export function runSyncInWorker(options: WorkerRunOptions): Promise<RunResult> {
       options.signal?.removeEventListener("abort", stop);
       options.progress?.stop();
       action();
+      // The thread ends by itself once it has answered; one stuck on a failing file would keep
+      // the process alive after its command is done.
+      setTimeout(() => void worker.terminate(), WORKER_EXIT_GRACE_MS).unref();
     };
     worker.on("message", (message: FromWorker) => {
       switch (message.type) {

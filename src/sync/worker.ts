@@ -5,7 +5,9 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { pino } from "pino";
-import { openDatabase } from "../db/open.js";
+import { databaseError, isStorageFailure } from "../db/errors.js";
+import { type Db, openDatabase } from "../db/open.js";
+import { PosSyncError } from "../errors.js";
 import { createLogger } from "../log.js";
 import type { Progress } from "./progress.js";
 import { runSync } from "./run.js";
@@ -32,8 +34,9 @@ async function main(port: NonNullable<typeof parentPort>): Promise<void> {
           windowDone: (event) => send({ type: "window", event }),
           stop: () => {},
         };
-  const db = openDatabase(input.config.dbPath);
+  let db: Db | undefined;
   try {
+    db = openDatabase(input.config.dbPath);
     const result = await runSync({
       config: input.config,
       db,
@@ -41,23 +44,35 @@ async function main(port: NonNullable<typeof parentPort>): Promise<void> {
       trigger: input.trigger,
       ...(input.streams ? { streams: input.streams } : {}),
       ...(input.range ? { range: input.range } : {}),
+      ...(input.acceptDeletions ? { acceptDeletions: true } : {}),
       signal: stop.signal,
       ...(progress ? { progress } : {}),
       ...(input.reportAttempts ? { onAttempt: (event) => send({ type: "attempt", event }) } : {}),
     });
     send({ type: "result", result: { ...result, stats: { locations: result.stats.locations } } });
+  } catch (error) {
+    // Sent before the port closes below: a failure sent later would never arrive.
+    send({ type: "failed", message: failureMessage(error, input.config.dbPath) });
   } finally {
-    db.close();
+    closeQuietly(db);
     port.close();
   }
 }
 
-if (parentPort) {
-  const port = parentPort;
-  main(port).catch((error: unknown) => {
-    port.postMessage({
-      type: "failed",
-      message: error instanceof Error ? error.message : String(error),
-    } satisfies FromWorker);
-  });
+/** One line the user can act on: a failing disk is named as `sync` names it. */
+function failureMessage(error: unknown, dbPath: string): string {
+  if (error instanceof PosSyncError) return error.message;
+  if (isStorageFailure(error)) return databaseError(error, dbPath, "write to the database").message;
+  return error instanceof Error ? error.message : String(error);
 }
+
+/** A connection to a failing file may fail to close too; the thread ends either way. */
+function closeQuietly(db: Db | undefined): void {
+  try {
+    db?.close();
+  } catch {
+    // nothing more to do: the process's exit releases the file
+  }
+}
+
+if (parentPort) main(parentPort);

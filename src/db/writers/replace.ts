@@ -10,7 +10,13 @@ import { prepareRowInsert, type Row, type RowInserter, tableName } from "./state
 
 /** A parent row with the rows of each child table, in the order the tables were given. */
 export interface RowSet {
-  parent: Row & { id: string; updated_at: string; business_date: string; raw: string };
+  parent: Row & {
+    id: string;
+    updated_at: string;
+    business_date: string;
+    raw: string;
+    deleted_at: string | null;
+  };
   children: readonly Row[][];
 }
 
@@ -31,13 +37,17 @@ interface StoredVersion {
   updated_at: string;
   business_date: string;
   raw: string;
+  /** Set when the API stopped listing the record; a record listed again is stored again. */
+  deleted_at: string | null;
 }
 
 type Decision = "insert" | "replace" | "keep";
 
-/** Newer or different content replaces; the same content, or an older version, is kept. */
+/** Newer or different content replaces; the same content, or an older version, is kept; a record
+ * marked deleted that the API lists again comes back. */
 function decide(incoming: RowSet["parent"], stored: StoredVersion | undefined): Decision {
   if (!stored) return "insert";
+  if (stored.deleted_at !== null) return "replace";
   if (stored.raw === incoming.raw && stored.business_date === incoming.business_date) return "keep";
   return Date.parse(incoming.updated_at) < Date.parse(stored.updated_at) ? "keep" : "replace";
 }
@@ -54,7 +64,7 @@ export class ReplacingWriter {
     const name = tableName(parent);
     // One query per page, whatever its size: the ids travel as one JSON array.
     this.selectStored = sqlite.prepare(
-      `SELECT id, updated_at, business_date, raw FROM "${name}" WHERE id IN (SELECT value FROM json_each(?))`,
+      `SELECT id, updated_at, business_date, raw, deleted_at FROM "${name}" WHERE id IN (SELECT value FROM json_each(?))`,
     );
     // Child rows go with their parent through ON DELETE CASCADE.
     this.deleteParent = sqlite.prepare(`DELETE FROM "${name}" WHERE id = ?`);
@@ -91,7 +101,7 @@ export class ReplacingWriter {
       if (decision === "insert") counts.inserted++;
       else counts.updated++;
       // A record that appears twice in one page is written once.
-      stored.set(rowSet.parent.id, rowSet.parent);
+      stored.set(rowSet.parent.id, { ...rowSet.parent, deleted_at: null });
     }
     return counts;
   }
