@@ -1,4 +1,7 @@
 /** `pos-sync demo` as a newcomer runs it: a built child process, the default data, a real file. */
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { DEMO_DEFAULTS } from "../src/commands/demo.js";
 import { addDays, today, toEpochDay } from "../src/dates.js";
@@ -64,4 +67,101 @@ describe("pos-sync demo", () => {
       'pos-sync: --days must be a whole number from 1 to 730, got "0"',
     );
   });
+});
+
+/** The bytes of a file and its -wal and -shm, or "absent" for each that does not exist. */
+function fingerprint(path: string): string[] {
+  return ["", "-wal", "-shm"].map((suffix) =>
+    existsSync(`${path}${suffix}`)
+      ? createHash("sha256")
+          .update(readFileSync(`${path}${suffix}`))
+          .digest("hex")
+      : "absent",
+  );
+}
+
+/** Files the demo did not make, each as a user could pass it to --db by mistake. */
+const FOREIGN_FILES: Record<string, (path: string) => void> = {
+  "a pos-sync database": (path) => {
+    const db = openTestDb(path);
+    db.sqlite.prepare("INSERT INTO sync_state VALUES ('real', 'note', 'x', '2026-01-01')").run();
+    db.close();
+  },
+  "another SQLite database": (path) => {
+    const db = new Database(path);
+    db.exec("CREATE TABLE accounts (id INTEGER PRIMARY KEY, name TEXT)");
+    db.close();
+  },
+  "a text file": (path) => writeFileSync(path, "quarterly numbers, do not delete\n"),
+  "an empty file": (path) => writeFileSync(path, ""),
+};
+
+describe("pos-sync demo and files it did not make", () => {
+  for (const [kind, make] of Object.entries(FOREIGN_FILES)) {
+    for (const fresh of [false, true]) {
+      const args = fresh ? ["--fresh"] : [];
+      it(`refuses ${kind}${fresh ? " even with --fresh" : ""} with one line and exit 2, and leaves it byte for byte`, async () => {
+        const path = tempPath();
+        make(path);
+        const before = fingerprint(path);
+        const result = await runCli(["demo", "--db", path, ...args]);
+        expect(result.code, result.stderr).toBe(2);
+        expect(result.stderr.trim().split("\n")).toHaveLength(1);
+        expect(result.stderr).toMatch(
+          new RegExp(
+            `^pos-sync: ${path} is not a database the demo made \\(.+\\), so the demo leaves it alone`,
+          ),
+        );
+        expect(result.stdout).toBe("");
+        expect(fingerprint(path)).toEqual(before);
+      });
+    }
+  }
+
+  it("refuses a pos-sync database that another connection has open, -wal and -shm included", async () => {
+    const path = tempPath();
+    const reader = openTestDb(path);
+    try {
+      reader.sqlite.prepare("INSERT INTO sync_state VALUES ('real', 'n', 'v', '2026-01-01')").run();
+      const before = fingerprint(path);
+      expect(before[1]).not.toBe("absent");
+      const result = await runCli(["demo", "--fresh", "--db", path]);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr.trim()).toBe(
+        `pos-sync: ${path} is not a database the demo made (a SQLite database without the ` +
+          "demo's mark), so the demo leaves it alone: choose another --db (a demo database from " +
+          "an earlier pos-sync has no mark: delete it yourself)",
+      );
+      expect(fingerprint(path)).toEqual(before);
+    } finally {
+      reader.close();
+    }
+  });
+
+  it("refuses a directory as --db with one line and exit 2", async () => {
+    const dir = tempPath();
+    mkdirSync(dir);
+    for (const args of [[], ["--fresh"]]) {
+      const result = await runCli(["demo", "--db", dir, ...args]);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr.trim()).toBe(
+        `pos-sync: ${dir} is a directory: give --db the path of a database file`,
+      );
+      expect(existsSync(dir)).toBe(true);
+    }
+  });
+
+  it("marks the database it makes, and --fresh starts its own database over", async () => {
+    const path = tempPath();
+    const small = ["demo", "--db", path, "--days", "2", "--locations", "1"];
+    const first = await runCli(small);
+    expect(first.code, first.stderr).toBe(0);
+    const db = new Database(path, { readonly: true });
+    expect(db.pragma("application_id", { simple: true })).not.toBe(0);
+    db.close();
+
+    const again = await runCli([...small, "--fresh"]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain("First run: a full backfill");
+  }, 60_000);
 });

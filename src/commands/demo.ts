@@ -3,13 +3,12 @@
  * data/demo.sqlite with the same engine as `sync`, then shows what the database holds and three
  * example queries. A second run finds the days already complete and reads only what is new.
  */
-import { mkdirSync, rmSync } from "node:fs";
-import { dirname } from "node:path";
 import { loadConfig } from "../config.js";
 import { today } from "../dates.js";
 import { type Db, openDatabase } from "../db/open.js";
 import { WriterLease } from "../db/writer-lease.js";
 import { formatDatabaseSummary, summarizeDatabase } from "../demo/database-summary.js";
+import { prepareDemoDatabase } from "../demo/demo-database.js";
 import { formatExampleQueries } from "../demo/example-queries.js";
 import { createLogger, isLogLevel, type LogLevel } from "../log.js";
 import { type Simulator, startSimulator } from "../simulator/server.js";
@@ -46,12 +45,13 @@ the file holds, whether the reports add up, and three example queries with their
 Run it again: the second run is incremental and reads only the days that are not complete.
 
   --db PATH       the database file (default ${DEMO_DEFAULTS.dbPath})
-  --fresh         delete the file first and sync everything again
+  --fresh         delete the demo's file first and sync everything again
   --seed N        seed of the simulated data (default ${DEMO_DEFAULTS.seed})
   --locations N   simulated locations, one API key each (default ${DEMO_DEFAULTS.locations})
   --days N        days of data, ending today (default ${DEMO_DEFAULTS.days})
 
 Nothing leaves this machine: the simulator listens on 127.0.0.1 for the length of the run.
+The demo writes only to a database it made itself, and refuses any other file.
 `;
 
 interface DemoSettings {
@@ -116,11 +116,8 @@ function closingNotes(result: RunResult, dbPath: string, wasIncremental: boolean
 
 async function run(argv: string[], io: CommandIo): Promise<number> {
   const settings = parseSettings(argv);
-  if (settings.fresh) {
-    for (const suffix of ["", "-wal", "-shm"])
-      rmSync(`${settings.dbPath}${suffix}`, { force: true });
-  }
-  mkdirSync(dirname(settings.dbPath), { recursive: true });
+  // Before anything opens the file for writing: the demo may touch only a database it made.
+  prepareDemoDatabase(settings.dbPath, settings.fresh);
   const logLevel = demoLogLevel(io);
   const logger = createLogger({ level: logLevel });
   const db = openDatabase(settings.dbPath);

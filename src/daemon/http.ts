@@ -1,6 +1,7 @@
 /** The daemon's HTTP endpoint: /healthz and /metrics, on loopback unless told otherwise. */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { listen } from "../listen.js";
 import type { HealthTracker } from "./health.js";
 import type { DaemonMetrics } from "./metrics.js";
 
@@ -37,9 +38,10 @@ export async function startStatusServer(
     }
     response.writeHead(404, { "content-type": "application/json" }).end('{"error":"not_found"}');
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, options.host, () => resolve());
+  await listen(server, {
+    ...options,
+    portHint: "--port (or POS_HTTP_PORT)",
+    hostHint: "--host (or POS_HTTP_HOST)",
   });
   const { port } = server.address() as AddressInfo;
   return {

@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "pino";
 import { type ApiPaths, DEFAULT_API_PATHS } from "../api/paths.js";
+import { listen } from "../listen.js";
 import { Dataset, type DatasetOptions } from "./dataset.js";
 import {
   type FaultController,
@@ -192,10 +193,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       }
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
+  await listen(server, { port: options.port ?? 0, host, portHint: "--port" });
   const { port } = server.address() as AddressInfo;
   baseUrl = `http://${host}:${port}`;
   log?.info({ url: baseUrl, locations: dataset.locations.length }, "simulator listening");

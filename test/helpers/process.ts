@@ -1,12 +1,65 @@
 /** A CLI child process a test can kill at a moment of its choosing, or run under limits. */
-import { type ChildProcess, spawn } from "node:child_process";
+import {
+  type ChildProcess,
+  type SpawnOptions as NodeSpawnOptions,
+  spawn,
+  spawnSync,
+} from "node:child_process";
 import { CLI_PATH, type CliResult } from "./cli.js";
 
 export interface SpawnOptions {
-  /** Run as this user (a test running as root has to, to meet a read-only directory). */
-  uid?: number;
+  /** Meet file permissions as an ordinary user does, even when the tests run as root (a test
+   * of a read-only database needs it). */
+  ordinaryPermissions?: boolean;
   /** Largest file the process may write, in KiB (ulimit -f); writes beyond fail. */
   fileSizeLimitKb?: number;
+}
+
+const NOBODY = 65534;
+
+/**
+ * Root without CAP_DAC_OVERRIDE: file modes bind it like any owner, while CAP_DAC_READ_SEARCH
+ * still lets it read the code wherever the checkout lives (switching to `nobody` instead fails
+ * in a checkout other users may not read, such as one under /root).
+ */
+const DROP_OVERRIDE = [
+  "setpriv",
+  "--bounding-set",
+  "-dac_override",
+  "--inh-caps",
+  "-dac_override",
+  "--",
+];
+
+let dropOverrideWorks: boolean | undefined;
+
+/** setpriv (util-linux) is present and may drop a capability here (a container may forbid it). */
+function canDropOverride(): boolean {
+  dropOverrideWorks ??=
+    spawnSync(DROP_OVERRIDE[0]!, [...DROP_OVERRIDE.slice(1), "true"], { stdio: "ignore" })
+      .status === 0;
+  return dropOverrideWorks;
+}
+
+/** The command line and spawn options that run the CLI under the given limits. */
+function commandFor(
+  args: string[],
+  options: SpawnOptions,
+): { command: string[]; extra: NodeSpawnOptions } {
+  let command = [process.execPath, CLI_PATH, ...args];
+  let extra: NodeSpawnOptions = {};
+  if (options.fileSizeLimitKb !== undefined) {
+    // SIGXFSZ would kill the process at the limit: ignored, the write fails with EFBIG instead,
+    // as it does on a full disk.
+    const script = `trap '' XFSZ; ulimit -f ${options.fileSizeLimitKb}; exec "$0" "$@"`;
+    command = ["sh", "-c", script, ...command];
+  }
+  if (options.ordinaryPermissions && process.getuid?.() === 0) {
+    // Without setpriv, the older way: works only where nobody may read the checkout.
+    if (canDropOverride()) command = [...DROP_OVERRIDE, ...command];
+    else extra = { uid: NOBODY, gid: NOBODY };
+  }
+  return { command, extra };
 }
 
 export function spawnCli(
@@ -14,27 +67,12 @@ export function spawnCli(
   env: Record<string, string>,
   options: SpawnOptions = {},
 ): ChildProcess & { exited: Promise<CliResult> } {
-  const environment = { PATH: process.env.PATH ?? "", ...env };
-  const limited = options.fileSizeLimitKb !== undefined;
-  // SIGXFSZ would kill the process at the limit: ignored, the write fails with EFBIG instead,
-  // as it does on a full disk.
-  const child = limited
-    ? spawn(
-        "sh",
-        [
-          "-c",
-          `trap '' XFSZ; ulimit -f ${options.fileSizeLimitKb}; exec "$0" "$@"`,
-          process.execPath,
-          CLI_PATH,
-          ...args,
-        ],
-        { env: environment, stdio: ["ignore", "pipe", "pipe"] },
-      )
-    : spawn(process.execPath, [CLI_PATH, ...args], {
-        env: environment,
-        stdio: ["ignore", "pipe", "pipe"],
-        ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.uid }),
-      });
+  const { command, extra } = commandFor(args, options);
+  const child = spawn(command[0]!, command.slice(1), {
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+    ...extra,
+  });
   let stdout = "";
   let stderr = "";
   child.stdout?.on("data", (chunk: Buffer) => {
