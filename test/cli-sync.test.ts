@@ -1,7 +1,7 @@
 /** sync, status, verify and migrate as users run them: built child processes, real files. */
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { today } from "../src/dates.js";
+import { addDays, today } from "../src/dates.js";
 import { startSimulator } from "../src/simulator/server.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";
 import { openTestDb, rows, scalar, useTempDir } from "./helpers/db.js";
@@ -211,7 +211,9 @@ describe("pos-sync status", () => {
     await runCli(["sync"], env(dbPath));
     const text = await runCli(["status"], { POS_DB_PATH: dbPath });
     expect(text.code).toBe(0);
-    expect(text.stdout).toContain(`complete through ${sim.current.dataset.today}`);
+    const { today: last } = sim.current.dataset;
+    // Today's windows are open: read, but not complete while the day lasts.
+    expect(text.stdout).toContain(`complete through ${addDays(last, -1)}, ${last} open`);
     expect(text.stdout).toMatch(/Last run #1 succeeded \(cli\)/);
     const json = await runCli(["status", "--json"], { POS_DB_PATH: dbPath });
     const report = JSON.parse(json.stdout);
@@ -219,7 +221,9 @@ describe("pos-sync status", () => {
     expect(report.locations[0].streams[1]).toMatchObject({
       stream: "orders",
       gaps: [],
-      completeThrough: sim.current.dataset.today,
+      completeThrough: addDays(sim.current.dataset.today, -1),
+      readThrough: sim.current.dataset.today,
+      openDays: [sim.current.dataset.today],
     });
     expect(JSON.stringify(report)).not.toContain(sim.current.keys[0]);
   });
@@ -268,11 +272,11 @@ describe("pos-sync verify", () => {
 });
 
 describe("pos-sync migrate", () => {
-  it("creates the database and says it is up to date", async () => {
+  it("creates the database and says so", async () => {
     const dbPath = tempPath();
     const result = await runCli(["migrate"], { POS_DB_PATH: dbPath });
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/is up to date \(\d+ migrations applied\)/);
+    expect(result.stdout).toMatch(/^created the database .+ \(\d+ migrations applied\)$/m);
     expect(existsSync(dbPath)).toBe(true);
   });
 });

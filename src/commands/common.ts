@@ -1,7 +1,10 @@
 /** What the commands that read configuration share: flags, config, logger, database, signals. */
+import { existsSync } from "node:fs";
 import type { WriteStream } from "node:tty";
 import { type Config, loadConfig, type RawSettings } from "../config.js";
+import { migrationState } from "../db/migration-state.js";
 import { type Db, openDatabase } from "../db/open.js";
+import { ConfigError } from "../errors.js";
 import { createLogger, type Logger, type LogLevel } from "../log.js";
 import type { CommandIo } from "./command.js";
 
@@ -46,6 +49,33 @@ export function commandLogger(config: Config, io: CommandIo): Logger {
 
 export function openConfiguredDatabase(config: Config): Db {
   return openDatabase(config.dbPath);
+}
+
+/**
+ * For commands that only read: the file must already be a pos-sync database, is opened
+ * read-only (so a directory this user may not write to is fine), and is never created nor
+ * migrated. A schema older than this version's is refused rather than half read: the queries
+ * would fail on the columns it lacks.
+ */
+export function openDatabaseForReading(config: Config): Db {
+  const path = config.dbPath;
+  const notThere = `no pos-sync database at ${path}: check --db or POS_DB_PATH, or create one with pos-sync sync`;
+  if (path === ":memory:" || !existsSync(path)) throw new ConfigError(notThere);
+  const db = openDatabase(path, { readonly: true });
+  try {
+    const state = migrationState(db.sqlite);
+    if (!state.hasSchema) throw new ConfigError(notThere);
+    if (state.pending > 0) {
+      throw new ConfigError(
+        `the database ${path} lacks ${state.pending} schema migration(s) of this pos-sync version: ` +
+          "run pos-sync migrate (as a user that may write it) first",
+      );
+    }
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
 }
 
 /**

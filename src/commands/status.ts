@@ -1,15 +1,16 @@
 /** `pos-sync status`: what is stored, what is missing, how the last run went. No API call. */
 import { collectStatus, formatStatus } from "../sync/status.js";
 import { type Command, type CommandIo, parseFlags } from "./command.js";
-import { CONFIG_FLAGS, CONFIG_HELP, commandConfig, openConfiguredDatabase } from "./common.js";
+import { CONFIG_FLAGS, CONFIG_HELP, commandConfig, openDatabaseForReading } from "./common.js";
 
 const OPTIONS = { json: { type: "boolean" }, ...CONFIG_FLAGS } as const;
 
 const HELP = `Usage: pos-sync status [--json] [--config FILE] [--db PATH]
 
-Per location and stream: the last day complete without a gap, the days not complete (as date
-ranges, with why), row counts and rejected records; the catalog and devices; the last run.
-Reads the database only.
+Per location and stream: the last day complete without a gap, the days still open, the days
+not complete (as date ranges, with why), row counts and rejected records; the catalog and
+devices; the last run, and whether its process still runs. Reads the database only (opened
+read-only: it never creates nor changes it; exit 2 when there is none).
 
   --json                   machine-readable output
 ${CONFIG_HELP}
@@ -18,7 +19,7 @@ ${CONFIG_HELP}
 async function run(argv: string[], io: CommandIo): Promise<number> {
   const values = parseFlags(argv, OPTIONS, "status");
   const config = commandConfig(values, io, false);
-  const db = openConfiguredDatabase(config);
+  const db = openDatabaseForReading(config);
   try {
     const report = collectStatus(db);
     io.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatStatus(report));

@@ -8,7 +8,7 @@ import {
   CONFIG_HELP,
   commandConfig,
   commandLogger,
-  openConfiguredDatabase,
+  openDatabaseForReading,
 } from "./common.js";
 
 const OPTIONS = {
@@ -21,12 +21,14 @@ const OPTIONS = {
 const HELP = `Usage: pos-sync verify [--since D] [--until D] [--json] [--config FILE] [--db PATH]
 
 Asks the API for each day's totalCount of orders and reports (one request of size 1 each) and
-compares it with what is stored (records plus rejected ones); checks that every stored report
-agrees with its stored orders (v_report_reconciliation). Exits 1 when anything differs, so it
-can gate a BI refresh.
+compares it with what is stored (live records plus rejected ones, each counted once); checks
+that every stored report agrees with its stored orders (v_report_reconciliation), and says
+which of a report's missing orders were set aside in rejected_records. Reads the database only
+(opened read-only; exit 2 when there is none). Exits 1 when anything differs, so it can gate a
+BI refresh.
 
   --since YYYY-MM-DD       first day (default: the first day ever synced)
-  --until YYYY-MM-DD       last day (default: today)
+  --until YYYY-MM-DD       last day (default: the location's today)
   --json                   machine-readable output
 ${CONFIG_HELP}
 `;
@@ -35,19 +37,20 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const values = parseFlags(argv, OPTIONS, "verify");
   const since = dayFlag(values.since, "since");
   const until = dayFlag(values.until, "until");
-  if ((since === undefined) !== (until === undefined))
-    throw new UsageError("--since and --until go together");
   if (since !== undefined && until !== undefined && since > until)
     throw new UsageError(`--since ${since} is after --until ${until}`);
   const config = commandConfig(values, io, true);
   const logger = commandLogger(config, io);
-  const db = openConfiguredDatabase(config);
+  const db = openDatabaseForReading(config);
   try {
     const result = await runVerify({
       config,
       db,
       logger,
-      ...(since && until ? { range: { since, until } } : {}),
+      range: {
+        ...(since === undefined ? {} : { since }),
+        ...(until === undefined ? {} : { until }),
+      },
     });
     io.stdout.write(values.json ? `${JSON.stringify(result, null, 2)}\n` : formatVerify(result));
     if (result.locations.some((l) => l.keyRejected)) return EXIT.keyRejected;

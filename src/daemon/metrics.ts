@@ -119,10 +119,10 @@ export class DaemonMetrics {
     for (const location of status.locations) {
       if (location.name) this.locationInfo.set({ location: location.id, name: location.name }, 1);
       for (const stream of location.streams) {
-        if (stream.completeThrough) {
+        if (stream.readThrough) {
           this.windowLag.set(
             { location: location.id, stream: stream.stream },
-            daysBetween(stream.completeThrough, status.today),
+            daysBetween(stream.readThrough, status.today),
           );
         }
       }

@@ -78,23 +78,81 @@ export interface StoredCounts {
   rejected: number;
 }
 
-/** Records stored for one day of a stream, and rejects set aside for it. */
+type DayStreamTable = "orders" | "reports";
+
+/**
+ * Rejects counted once per record (a record set aside twice under two keys, by a window read
+ * and by a read by id, is one record), leaving out those whose record is stored live now.
+ */
+function distinctRejectsSql(table: DayStreamTable, where: string): string {
+  return `SELECT COUNT(DISTINCT COALESCE(rr.record_id, rr.record_key)) FROM rejected_records rr
+    WHERE rr.location_id = @locationId AND rr.stream = @stream AND ${where}
+      AND NOT EXISTS (
+        SELECT 1 FROM "${table}" t
+        WHERE t.id = rr.record_id AND t.location_id = rr.location_id AND t.deleted_at IS NULL
+      )`;
+}
+
+/** Records stored live for one day of a stream (not those marked deleted), and the distinct
+ * records set aside for it. */
 export function storedForDay(
   db: Db,
-  stream: "orders" | "reports",
+  stream: DayStreamTable,
   locationId: string,
   day: string,
 ): StoredCounts {
-  const table = stream === "orders" ? "orders" : "reports";
   const records = db.sqlite
-    .prepare(`SELECT COUNT(*) FROM "${table}" WHERE location_id = ? AND business_date = ?`)
+    .prepare(
+      `SELECT COUNT(*) FROM "${stream}" WHERE location_id = ? AND business_date = ? AND deleted_at IS NULL`,
+    )
     .pluck()
     .get(locationId, day) as number;
   const rejected = db.sqlite
+    .prepare(distinctRejectsSql(stream, "rr.day = @day"))
+    .pluck()
+    .get({ locationId, stream, day }) as number;
+  return { records, rejected };
+}
+
+/** The distinct records of a stream set aside, for the whole history of a location. */
+export function countRejected(db: Db, stream: DayStreamTable, locationId: string): number {
+  return db.sqlite
+    .prepare(distinctRejectsSql(stream, "1 = 1"))
+    .pluck()
+    .get({ locationId, stream }) as number;
+}
+
+export interface RowCounts {
+  /** Rows the API lists now: the ones every view counts. */
+  live: number;
+  /** Rows kept for audit after the API stopped listing them. */
+  deleted: number;
+}
+
+/** Rows of a table with `deleted_at` for one location, live and marked deleted. */
+export function countRows(db: Db, table: string, locationId: string): RowCounts {
+  const row = db.sqlite
     .prepare(
-      "SELECT COUNT(*) FROM rejected_records WHERE location_id = ? AND stream = ? AND day = ?",
+      `SELECT COUNT(*) FILTER (WHERE deleted_at IS NULL) AS live,
+              COUNT(*) FILTER (WHERE deleted_at IS NOT NULL) AS deleted
+       FROM "${table}" WHERE location_id = ?`,
+    )
+    .get(locationId) as RowCounts;
+  return { live: row.live, deleted: row.deleted };
+}
+
+/** Of a report's orders that are not stored live, how many were set aside as rejected. */
+export function rejectedReportOrders(db: Db, reportId: string): number {
+  return db.sqlite
+    .prepare(
+      `SELECT COUNT(*) FROM report_orders ro JOIN reports r ON r.id = ro.report_id
+       WHERE ro.report_id = ?
+         AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.id = ro.order_id AND o.deleted_at IS NULL)
+         AND EXISTS (
+           SELECT 1 FROM rejected_records rr
+           WHERE rr.location_id = r.location_id AND rr.stream = 'orders' AND rr.record_id = ro.order_id
+         )`,
     )
     .pluck()
-    .get(locationId, stream, day) as number;
-  return { records, rejected };
+    .get(reportId) as number;
 }

@@ -9,7 +9,7 @@ import { HttpTransport, type TransportOptions } from "../api/transport.js";
 import type { Config } from "../config.js";
 import { eachDay, today } from "../dates.js";
 import type { Db } from "../db/open.js";
-import { locationOffsetMinutes, storedForDay } from "../db/queries.js";
+import { locationOffsetMinutes, rejectedReportOrders, storedForDay } from "../db/queries.js";
 import type { Logger } from "../log.js";
 import { keyFingerprint } from "../secrets.js";
 import { Checkpoints } from "./checkpoints.js";
@@ -29,7 +29,10 @@ export interface ReconciliationProblem {
   reportNumber: number;
   businessDate: string;
   difference: number;
+  /** Orders the report lists that are not stored live, rejected ones included. */
   ordersMissing: number;
+  /** Of those, the ones set aside in rejected_records because they break the spec. */
+  ordersRejected: number;
   status: string;
 }
 
@@ -56,7 +59,9 @@ export interface VerifyOptions {
   config: Config;
   db: Db;
   logger: Logger;
-  range?: { since: string; until: string };
+  /** Either end may be left out: since defaults to the first day synced, until to the
+   * location's today. */
+  range?: { since?: string; until?: string };
   now?: () => Date;
   transport?: Partial<TransportOptions>;
 }
@@ -82,7 +87,7 @@ function reconciliationProblems(
   since: string,
   until: string,
 ): ReconciliationProblem[] {
-  return db.sqlite
+  const problems = db.sqlite
     .prepare(
       `SELECT report_id AS reportId, report_number AS reportNumber, business_date AS businessDate,
               difference, orders_missing AS ordersMissing, status
@@ -90,7 +95,11 @@ function reconciliationProblems(
        WHERE location_id = ? AND business_date BETWEEN ? AND ? AND status <> 'ok'
        ORDER BY business_date`,
     )
-    .all(locationId, since, until) as ReconciliationProblem[];
+    .all(locationId, since, until) as Omit<ReconciliationProblem, "ordersRejected">[];
+  return problems.map((problem) => ({
+    ...problem,
+    ordersRejected: problem.ordersMissing > 0 ? rejectedReportOrders(db, problem.reportId) : 0,
+  }));
 }
 
 async function verifyLocation(
@@ -123,6 +132,10 @@ async function verifyLocation(
       return result;
     }
     Object.assign(result, { since, until });
+    if (since > until) {
+      result.error = `nothing to check: ${since} is after ${until}`;
+      return result;
+    }
     const checks = await Promise.all(
       eachDay(since, until).flatMap((day) =>
         DAY_STREAMS.map((stream) =>
@@ -180,6 +193,19 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyResult> {
   }
 }
 
+/** What keeps a report from agreeing with its orders; rejected orders named apart, since they
+ * are not lost but set aside. */
+function reconciliationText(r: ReconciliationProblem): string {
+  if (r.ordersMissing === 0) return `totals differ by ${r.difference}`;
+  const rejected = `set aside in rejected_records (they break the spec)`;
+  if (r.ordersRejected === r.ordersMissing)
+    return `${r.ordersMissing} of its orders are not stored: ${rejected}`;
+  const notStored = r.ordersMissing - r.ordersRejected;
+  return r.ordersRejected === 0
+    ? `${notStored} orders missing`
+    : `${notStored} orders missing, and ${r.ordersRejected} more ${rejected}`;
+}
+
 export function formatVerify(result: VerifyResult): string {
   const lines: string[] = [];
   for (const location of result.locations) {
@@ -198,12 +224,10 @@ export function formatVerify(result: VerifyResult): string {
     if (location.mismatches.length > 20)
       lines.push(`  ! … and ${location.mismatches.length - 20} more days`);
     for (const r of location.reconciliation.slice(0, 20)) {
-      const detail =
-        r.ordersMissing > 0
-          ? `${r.ordersMissing} orders missing`
-          : `totals differ by ${r.difference}`;
-      lines.push(`  ! report #${r.reportNumber} (${r.businessDate}): ${detail}`);
+      lines.push(`  ! report #${r.reportNumber} (${r.businessDate}): ${reconciliationText(r)}`);
     }
+    if (location.reconciliation.length > 20)
+      lines.push(`  ! … and ${location.reconciliation.length - 20} more reports`);
     if (location.mismatches.length === 0 && location.reconciliation.length === 0) {
       lines.push("  every count matches the API; every report agrees with its orders");
     }

@@ -1,0 +1,114 @@
+/** `status` and `verify` only read: they open the file read-only, wherever it lives, and never
+ * create nor upgrade a database. */
+import { type ChildProcess, spawn } from "node:child_process";
+import { chmodSync, existsSync, readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { today } from "../src/dates.js";
+import { CLI_PATH, type CliResult, runCli, simulatorEnv } from "./helpers/cli.js";
+import { useTempDir } from "./helpers/db.js";
+import { createOlderDatabase } from "./helpers/older-schema.js";
+import { useSimulator } from "./helpers/simulator.js";
+
+const tempPath = useTempDir();
+const sim = useSimulator({ today: today(), days: 4, seed: 23, locations: 1 });
+
+function env(dbPath: string): Record<string, string> {
+  return simulatorEnv(sim.current, dbPath);
+}
+
+const root = process.getuid?.() === 0;
+
+function collect(child: ChildProcess): Promise<CliResult> {
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    stdout += chunk;
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk;
+  });
+  return new Promise((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+/**
+ * Runs the CLI as a user that may not write where the permissions say so. Root may write
+ * anywhere: it runs without the capabilities that let it bypass permissions, still as root, so
+ * that it reads the checkout wherever it lives (a 0700 clone under /root included).
+ */
+function runWithoutOverride(args: string[], environment: Record<string, string>) {
+  const command = [process.execPath, CLI_PATH, ...args];
+  const [file, ...rest] = root
+    ? ["setpriv", "--bounding-set", "-dac_override,-dac_read_search", "--", ...command]
+    : command;
+  const child = spawn(file as string, rest, {
+    env: { PATH: process.env.PATH ?? "", ...environment },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  return collect(child);
+}
+
+describe("a path where no database is", () => {
+  it.each([["status"], ["verify"]])(
+    "%s says there is no database there, exit 2, and creates nothing",
+    async (command) => {
+      const dbPath = join(dirname(tempPath()), "typo", "pos.sqlite");
+      const result = await runCli([command], env(dbPath));
+      expect(result.code).toBe(2);
+      expect(result.stderr.trim().split("\n")).toEqual([
+        `pos-sync: no pos-sync database at ${dbPath}: check --db or POS_DB_PATH, or create one with pos-sync sync`,
+      ]);
+      expect(existsSync(dirname(dbPath))).toBe(false);
+    },
+  );
+});
+
+describe("a database in a directory this user may not write to", () => {
+  it("is read by status and verify, and nothing is written beside it", async () => {
+    const dbPath = tempPath();
+    const sync = await runCli(["sync"], env(dbPath));
+    expect(sync.code, sync.stderr).toBe(0);
+    const directory = dirname(dbPath);
+    const before = readdirSync(directory).sort();
+    expect(before).not.toContain(`${dbPath.split("/").at(-1)}-wal`);
+    chmodSync(directory, 0o555);
+    try {
+      // Proves the setting: this user cannot write there.
+      const probe = await runWithoutOverride(["migrate"], { POS_DB_PATH: dbPath });
+      expect(probe.code, probe.stdout).toBe(1);
+      expect(probe.stderr).toContain("SQLITE_READONLY");
+
+      const status = await runWithoutOverride(["status"], { POS_DB_PATH: dbPath });
+      expect(status.code, status.stderr).toBe(0);
+      expect(status.stdout).toMatch(/^Last run #1 succeeded \(cli\)/m);
+      expect(status.stdout).toContain("Le Petit Zinc");
+
+      const verify = await runWithoutOverride(["verify"], env(dbPath));
+      expect(verify.code, verify.stderr + verify.stdout).toBe(0);
+      expect(verify.stdout).toMatch(/^OK: \d+ requests$/m);
+      expect(readdirSync(directory).sort()).toEqual(before);
+    } finally {
+      chmodSync(directory, 0o755);
+    }
+  });
+});
+
+describe("a database an older pos-sync made", () => {
+  it.each([["status"], ["verify"]])(
+    "%s asks to run pos-sync migrate first, exit 2, and changes nothing",
+    async (command) => {
+      const dbPath = tempPath();
+      createOlderDatabase(dbPath);
+      const result = await runCli([command], env(dbPath));
+      expect(result.code).toBe(2);
+      expect(result.stderr.trim().split("\n")).toEqual([
+        `pos-sync: the database ${dbPath} lacks 1 schema migration(s) of this pos-sync version: run pos-sync migrate (as a user that may write it) first`,
+      ]);
+      const migrate = await runCli(["migrate"], { POS_DB_PATH: dbPath });
+      expect(migrate.stdout).toContain("applied 1 migration");
+    },
+  );
+});
