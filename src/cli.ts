@@ -16,6 +16,9 @@ import { syncCommand } from "./commands/sync.js";
 import { verifyCommand } from "./commands/verify.js";
 import { EXIT, PosSyncError, UsageError } from "./errors.js";
 
+/** How long the process may take to end by itself once its command returned. */
+const EXIT_GRACE_MS = 3_000;
+
 export const COMMANDS: readonly Command[] = [
   syncCommand,
   daemonCommand,
@@ -106,5 +109,8 @@ if (isEntryPoint()) {
   const io: CommandIo = { stdout: process.stdout, stderr: process.stderr, env: process.env };
   main(process.argv.slice(2), io).then((code) => {
     process.exitCode = code;
+    // The command is over: whatever a library may still hold open (a socket, a stuck thread)
+    // must not keep the process alive, or a supervisor's stop would hang on it.
+    setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
   });
 }

@@ -7,13 +7,7 @@ import { UsageError } from "../errors.js";
 import { createLogger } from "../log.js";
 import { integerFlag } from "./args.js";
 import { type Command, type CommandIo, parseFlags } from "./command.js";
-import {
-  CONFIG_FLAGS,
-  CONFIG_HELP,
-  commandConfig,
-  openConfiguredDatabase,
-  stopOnSignals,
-} from "./common.js";
+import { CONFIG_FLAGS, CONFIG_HELP, commandConfig, stopOnSignals } from "./common.js";
 
 const OPTIONS = {
   schedule: { type: "string" },
@@ -59,13 +53,11 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     level: config.logLevel,
     destination: pino.destination({ dest: 1, sync: true }),
   });
-  const db = openConfiguredDatabase(config);
   const stop = new AbortController();
   const release = stopOnSignals(stop, logger);
   try {
     return await runDaemon({
       config,
-      db,
       logger,
       schedule: config.schedule,
       ...(config.httpPort === undefined
@@ -76,7 +68,6 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     });
   } finally {
     release();
-    db.close();
   }
 }
 

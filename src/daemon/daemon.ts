@@ -3,11 +3,12 @@
  * for its whole life, serves health and metrics when asked to, and stops cleanly on a signal.
  */
 import type { Config } from "../config.js";
-import type { Db } from "../db/open.js";
+import { checkpointAndTruncate } from "../db/wal.js";
 import { WriterLease } from "../db/writer-lease.js";
 import type { Logger } from "../log.js";
 import { collectStatus } from "../sync/status.js";
 import { runSyncInWorker } from "../sync/worker-runner.js";
+import { DaemonConnection } from "./connection.js";
 import { HealthTracker } from "./health.js";
 import { startStatusServer } from "./http.js";
 import { DaemonMetrics } from "./metrics.js";
@@ -15,7 +16,6 @@ import { Scheduler, type TickReason } from "./scheduler.js";
 
 export interface DaemonOptions {
   config: Config;
-  db: Db;
   logger: Logger;
   schedule: string;
   /** Serve /healthz and /metrics on this port (0 picks one); none when undefined. */
@@ -26,24 +26,45 @@ export interface DaemonOptions {
   signal: AbortSignal;
   /** Told the address of the status server once it listens. */
   onListening?: (url: string) => void;
+  /** How often a WAL truncation that a reader blocked is tried again (default 5 s). */
+  walRetryMs?: number;
 }
 
+const WAL_RETRY_MS = 5_000;
+
 export async function runDaemon(options: DaemonOptions): Promise<number> {
-  const { config, db, logger, signal } = options;
+  const { config, logger, signal } = options;
   let leaseLost = false;
   const stop = new AbortController();
   signal.addEventListener("abort", () => stop.abort(), { once: true });
-  const lease = WriterLease.acquire(db, {
-    command: "daemon",
-    onLost: () => {
-      leaseLost = true;
-      logger.error("another process took over the database's writer lease; stopping");
-      stop.abort();
-    },
-  });
+  const connection = new DaemonConnection(config.dbPath);
+  let lease: WriterLease;
+  try {
+    lease = WriterLease.acquire(connection.current, {
+      command: "daemon",
+      onLost: () => {
+        leaseLost = true;
+        logger.error("another process took over the database's writer lease; stopping");
+        stop.abort();
+      },
+    });
+  } catch (error) {
+    connection.close();
+    throw error;
+  }
+  connection.attach(lease);
+  const wal = new WalTrimmer(connection, logger, options.walRetryMs ?? WAL_RETRY_MS);
   const metrics = new DaemonMetrics();
   const health = new HealthTracker(options.healthMaxAgeMs);
-  const server = options.http ? await startStatusServer(options.http, health, metrics) : undefined;
+  let server: Awaited<ReturnType<typeof startStatusServer>> | undefined;
+  try {
+    server = options.http ? await startStatusServer(options.http, health, metrics) : undefined;
+  } catch (error) {
+    // A port in use: nothing ran, and the next daemon must find the database free.
+    lease.release();
+    connection.close();
+    throw error;
+  }
   if (server) {
     logger.info({ url: server.url }, "serving /healthz and /metrics");
     options.onListening?.(server.url);
@@ -52,6 +73,8 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   const runOnce = async (reason: TickReason) => {
     metrics.runStarted();
     health.runStarted();
+    wal.pause();
+    reopenIfReplaced(connection, logger);
     try {
       const result = await runSyncInWorker({
         input: {
@@ -66,7 +89,8 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
         signal: stop.signal,
         onAttempt: (event) => metrics.onAttempt(event),
       });
-      metrics.runFinished(result, collectStatus(db));
+      if (result.status === "failed") reopenAfterFailure(connection, logger);
+      metrics.runFinished(result, collectStatus(connection.current));
       health.runFinished(result.status, result.error);
       logger.info(
         { runId: result.runId, reason, status: result.status, requests: result.requests },
@@ -76,13 +100,16 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
       // The run could not even be recorded (a failing disk): try again at the next tick.
       const message = error instanceof Error ? error.message : String(error);
       health.runFinished("failed", message);
-      logger.error({ reason, err: error }, `run failed: ${message}`);
+      logger.error({ reason }, `run failed: ${message}`);
+      reopenAfterFailure(connection, logger);
+    } finally {
+      wal.trim();
     }
   };
 
   const scheduler = new Scheduler(options.schedule, runOnce, logger);
   logger.info(
-    { schedule: options.schedule, locations: config.locations.length, database: db.path },
+    { schedule: options.schedule, locations: config.locations.length, database: config.dbPath },
     "daemon started",
   );
   scheduler.start();
@@ -92,8 +119,84 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   });
   logger.info("daemon stopping: finishing the page in hand");
   await scheduler.stop();
+  wal.pause();
   await server?.close();
   lease.release();
+  try {
+    connection.close();
+  } catch (error) {
+    logger.warn({ error: String(error) }, "could not close the database cleanly");
+  }
   logger.info({ skippedTicks: scheduler.skippedTicks }, "daemon stopped");
   return leaseLost ? 1 : 0;
+}
+
+/** Before a run: a database whose files were deleted or replaced is opened afresh. */
+function reopenIfReplaced(connection: DaemonConnection, logger: Logger): void {
+  if (!connection.filesChanged()) return;
+  logger.warn(
+    { database: connection.current.path },
+    "the database's files changed under the daemon; opening it again",
+  );
+  reopenAfterFailure(connection, logger);
+}
+
+/** After a run that failed: the next one starts from a fresh connection. */
+function reopenAfterFailure(connection: DaemonConnection, logger: Logger): void {
+  try {
+    connection.reopen();
+  } catch (error) {
+    // Still failing (a full disk, a missing directory): the next run tries again.
+    logger.error(
+      { database: connection.current.path },
+      `could not open the database again: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
+
+/**
+ * Truncates the WAL after each run; when a reader's old snapshot blocks that, tries again every
+ * few seconds while the daemon is idle, until it succeeds (see db/wal.ts).
+ */
+class WalTrimmer {
+  private retry: NodeJS.Timeout | undefined;
+  private reportedBlocked = false;
+
+  constructor(
+    private readonly connection: DaemonConnection,
+    private readonly logger: Logger,
+    private readonly retryMs: number,
+  ) {}
+
+  trim(): void {
+    this.pause();
+    let outcome: ReturnType<typeof checkpointAndTruncate>;
+    try {
+      outcome = checkpointAndTruncate(this.connection.current.sqlite, this.connection.current.path);
+    } catch (error) {
+      this.logger.warn({ error: String(error) }, "could not checkpoint the WAL");
+      return;
+    }
+    if (outcome.truncated) {
+      if (this.reportedBlocked)
+        this.logger.info("the WAL is truncated: the reader that held it back is done");
+      this.reportedBlocked = false;
+      return;
+    }
+    if (!this.reportedBlocked) {
+      this.logger.warn(
+        { walBytes: outcome.walBytes },
+        "a reader holds an old snapshot, so the WAL cannot be truncated yet; trying again while idle",
+      );
+      this.reportedBlocked = true;
+    }
+    this.retry = setTimeout(() => this.trim(), this.retryMs);
+    this.retry.unref();
+  }
+
+  /** No truncation while a run writes (its own checkpoints take care of the log). */
+  pause(): void {
+    clearTimeout(this.retry);
+    this.retry = undefined;
+  }
 }

@@ -9,9 +9,13 @@ import Database from "better-sqlite3";
 import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { databaseError } from "./errors.js";
+import { openSqliteReadOnly } from "./open-read-only.js";
 import * as schema from "./schema/index.js";
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL("../../drizzle", import.meta.url));
+
+/** Largest WAL kept on disk after a checkpoint (see wal.ts). */
+export const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 
 /** How long a write waits for another connection's lock before failing, in milliseconds. */
 export const BUSY_TIMEOUT_MS = 10_000;
@@ -47,6 +51,9 @@ function applyPragmas(sqlite: Database.Database, readonly: boolean): void {
   // Checkpoint every ~40 MB of WAL rather than 4 MB: each checkpoint syncs the disk, and during a
   // backfill they cost a sixth of the write time at the default (measured in bench/ingest.ts).
   sqlite.pragma("wal_autocheckpoint = 10000");
+  // A WAL that grew while a reader held an old snapshot is cut back to this size by the next
+  // checkpoint that resets it, rather than keeping its largest size on disk for good.
+  if (!readonly) sqlite.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
   sqlite.pragma("temp_store = MEMORY");
 }
 
@@ -55,7 +62,9 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
   let sqlite: Database.Database;
   try {
     if (!readonly && path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-    sqlite = new Database(path, { readonly, fileMustExist: readonly, timeout: BUSY_TIMEOUT_MS });
+    sqlite = readonly
+      ? openSqliteReadOnly(path, BUSY_TIMEOUT_MS)
+      : new Database(path, { timeout: BUSY_TIMEOUT_MS });
   } catch (error) {
     throw databaseError(error, path, "open the database");
   }

@@ -63,7 +63,8 @@ function takeFileLock(dbPath: string): Database.Database | undefined {
   const lock = new Database(lockPathOf(dbPath), { timeout: 0 });
   try {
     // An exclusive transaction never written to: it holds the file's lock until rolled back or
-    // closed, and creates no journal.
+    // closed. Its journal stays in memory, so that no other file appears beside the database.
+    lock.pragma("journal_mode = MEMORY");
     lock.exec("BEGIN EXCLUSIVE");
     return lock;
   } catch (error) {
@@ -92,20 +93,24 @@ export interface LeaseOptions {
 }
 
 export class WriterLease {
-  private readonly timer: NodeJS.Timeout;
+  private timer: NodeJS.Timeout | undefined;
   private released = false;
 
   private constructor(
-    private readonly db: Db,
+    private db: Db,
     private readonly fileLock: Database.Database | undefined,
-    readonly holder: string,
-    heartbeatMs: number,
-    onLost: (() => void) | undefined,
+    private holder: string,
+    private readonly options: LeaseOptions,
   ) {
-    const refresh = db.sqlite.prepare(
+    this.startHeartbeat();
+  }
+
+  private startHeartbeat(): void {
+    const refresh = this.db.sqlite.prepare(
       "UPDATE writer_lease SET heartbeat_at = ? WHERE id = 1 AND holder = ?",
     );
-    this.timer = setInterval(() => {
+    const holder = this.holder;
+    const timer = setInterval(() => {
       let changes: number;
       try {
         changes = refresh.run(new Date().toISOString(), holder).changes;
@@ -114,25 +119,29 @@ export class WriterLease {
         return;
       }
       if (changes === 0) {
-        clearInterval(this.timer);
-        onLost?.();
+        clearInterval(timer);
+        this.options.onLost?.();
       }
-    }, heartbeatMs);
-    this.timer.unref();
+    }, this.options.heartbeatMs ?? LEASE_HEARTBEAT_MS);
+    timer.unref();
+    this.timer = timer;
+  }
+
+  /** Moves the lease to a new connection to the same file (the old one is about to close); the
+   * side file's lock is kept throughout, so no other writer can slip in. */
+  moveTo(db: Db): void {
+    if (this.released) return;
+    clearInterval(this.timer);
+    this.db = db;
+    this.holder = WriterLease.takeRow(db, this.options);
+    this.startHeartbeat();
   }
 
   /** Takes the lock and the lease, or throws WriterBusyError naming the process that holds them. */
   static acquire(db: Db, options: LeaseOptions): WriterLease {
     const fileLock = WriterLease.lockFile(db);
     try {
-      const holder = WriterLease.takeRow(db, options);
-      return new WriterLease(
-        db,
-        fileLock,
-        holder,
-        options.heartbeatMs ?? LEASE_HEARTBEAT_MS,
-        options.onLost,
-      );
+      return new WriterLease(db, fileLock, WriterLease.takeRow(db, options), options);
     } catch (error) {
       releaseFileLock(fileLock);
       throw error;

@@ -1,0 +1,76 @@
+/**
+ * The daemon's own connection to the database, open for its whole life: it carries the writer
+ * lease's heartbeat, feeds the metrics and truncates the WAL between runs. Each run writes
+ * through a connection of its own, in its own thread.
+ *
+ * SQLite shares one view of the WAL index (`-shm`) among the connections of a process. When the
+ * `-wal` or `-shm` files are deleted or replaced while this connection keeps the old ones open
+ * (a cleanup script, a restore from backup), every later run in this process reads a WAL that
+ * no longer matches (SQLITE_IOERR_SHORT_READ) until the process restarts. So before each run, and
+ * after a run that failed, the connection is opened afresh when its files changed.
+ */
+import { statSync } from "node:fs";
+import { type Db, openDatabase } from "../db/open.js";
+import type { WriterLease } from "../db/writer-lease.js";
+
+/** The inode of each file, as this connection sees it ("-" for an absent file). */
+function fileIdentity(path: string): string {
+  return ["", "-wal", "-shm"]
+    .map((suffix) => {
+      try {
+        return String(statSync(`${path}${suffix}`).ino);
+      } catch {
+        return "-";
+      }
+    })
+    .join(":");
+}
+
+export class DaemonConnection {
+  private db: Db;
+  private identity: string;
+  private lease: WriterLease | undefined;
+
+  constructor(private readonly path: string) {
+    this.db = openDatabase(path);
+    this.identity = this.touch();
+  }
+
+  get current(): Db {
+    return this.db;
+  }
+
+  /** The lease follows the connection when it is opened afresh. */
+  attach(lease: WriterLease): void {
+    this.lease = lease;
+  }
+
+  /** True when the database's files are no longer the ones this connection opened. */
+  filesChanged(): boolean {
+    return fileIdentity(this.path) !== this.identity;
+  }
+
+  /** Opens the database again and moves the lease to the new connection. */
+  reopen(): void {
+    const fresh = openDatabase(this.path);
+    this.lease?.moveTo(fresh);
+    const stale = this.db;
+    this.db = fresh;
+    this.identity = this.touch();
+    try {
+      stale.close();
+    } catch {
+      // A connection to files that are gone may fail to close: it is dropped either way.
+    }
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  /** A read creates the -shm of a WAL database: its identity is then complete. */
+  private touch(): string {
+    this.db.sqlite.prepare("SELECT COUNT(*) FROM sync_runs").pluck().get();
+    return fileIdentity(this.path);
+  }
+}

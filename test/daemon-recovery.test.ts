@@ -1,0 +1,110 @@
+/** The daemon over days of service: the WAL does not keep what a long reader made it grow, and
+ * files deleted under it do not break every later run. Real child processes. */
+import { rmSync, statSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { today } from "../src/dates.js";
+import { openDatabase } from "../src/db/open.js";
+import { runCli, simulatorEnv, startCli } from "./helpers/cli.js";
+import { useTempDir } from "./helpers/db.js";
+import { useSimulator } from "./helpers/simulator.js";
+
+const tempPath = useTempDir();
+const sim = useSimulator({ today: today(), days: 30, seed: 23, locations: 1 });
+
+function walBytes(dbPath: string): number {
+  try {
+    return statSync(`${dbPath}-wal`).size;
+  } catch {
+    return 0;
+  }
+}
+
+async function until(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function messages(output: string): string[] {
+  return output
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => (JSON.parse(line) as { msg: string }).msg);
+}
+
+function finishedRuns(output: string): number {
+  return messages(output).filter((m) => m === "run finished").length;
+}
+
+describe("the daemon's WAL", () => {
+  it("is truncated after a run, as soon as a reader that held it back lets go", async () => {
+    const dbPath = tempPath();
+    expect((await runCli(["migrate"], { POS_DB_PATH: dbPath })).code).toBe(0);
+    // A BI tool holding one read transaction from before the run to after it.
+    const reader = openDatabase(dbPath, { readonly: true });
+    reader.sqlite.exec("BEGIN");
+    reader.sqlite.prepare("SELECT COUNT(*) FROM orders").get();
+    const daemon = await startCli(
+      ["daemon", "--schedule", "0 0 1 1 *"],
+      /daemon started/,
+      simulatorEnv(sim.current, dbPath),
+    );
+    try {
+      await until(() => finishedRuns(daemon.output()) >= 1, "the first run");
+      await until(
+        () => messages(daemon.output()).some((m) => m.includes("WAL cannot be truncated yet")),
+        "the blocked truncation to be reported",
+      );
+      expect(walBytes(dbPath)).toBeGreaterThan(1_000_000);
+
+      reader.sqlite.exec("COMMIT");
+      reader.close();
+      await until(
+        () =>
+          messages(daemon.output()).includes(
+            "the WAL is truncated: the reader that held it back is done",
+          ),
+        "the truncation to be reported",
+      );
+      expect(walBytes(dbPath)).toBe(0);
+    } finally {
+      if (reader.sqlite.open) reader.close();
+      daemon.child.kill("SIGTERM");
+      expect((await daemon.exited).code).toBe(0);
+    }
+  });
+});
+
+describe("a daemon whose database files were deleted under it", () => {
+  it("opens the database afresh, keeps syncing, and exits on SIGTERM", async () => {
+    const dbPath = tempPath();
+    const daemon = await startCli(
+      ["daemon", "--schedule", "*/2 * * * * *"],
+      /daemon started/,
+      simulatorEnv(sim.current, dbPath),
+    );
+    try {
+      await until(() => finishedRuns(daemon.output()) >= 1, "the first run");
+      const before = finishedRuns(daemon.output());
+      for (const suffix of ["-wal", "-shm"]) rmSync(`${dbPath}${suffix}`, { force: true });
+      await until(() => finishedRuns(daemon.output()) >= before + 2, "two more runs");
+      const events = daemon
+        .output()
+        .split("\n")
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line) as { msg: string; status?: string });
+      const after = events.filter((e) => e.msg === "run finished").slice(before);
+      expect(after.every((e) => e.status === "succeeded")).toBe(true);
+      expect(daemon.output()).not.toContain("SQLITE_IOERR");
+    } finally {
+      const signalled = Date.now();
+      daemon.child.kill("SIGTERM");
+      const exit = await daemon.exited;
+      expect(exit.code).toBe(0);
+      expect(Date.now() - signalled).toBeLessThan(10_000);
+      expect(messages(exit.stdout)).toContain("daemon stopped");
+    }
+  });
+});
