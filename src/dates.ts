@@ -83,3 +83,13 @@ export function eachDay(since: string, until: string): string[] {
 export function today(now: Date = new Date(), offsetMinutes = 0): string {
   return new Date(now.getTime() + offsetMinutes * 60_000).toISOString().slice(0, 10);
 }
+
+/** The UTC offset a timestamp carries ("…+01:00" → 60, "…Z" → 0), in minutes; undefined when it
+ * carries none. */
+export function utcOffsetOf(timestamp: string): number | undefined {
+  if (timestamp.endsWith("Z")) return 0;
+  const match = /([+-])(\d\d):(\d\d)$/.exec(timestamp);
+  if (!match) return undefined;
+  const minutes = Number(match[2]) * 60 + Number(match[3]);
+  return match[1] === "-" ? -minutes : minutes;
+}

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { addDays, today } from "../src/dates.js";
 import { startSimulator } from "../src/simulator/server.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";
+import { localToday } from "./helpers/clock.js";
 import { openTestDb, useTempDir } from "./helpers/db.js";
 import { spawnCli } from "./helpers/process.js";
 import { useSimulator } from "./helpers/simulator.js";
@@ -111,7 +112,7 @@ describe("pos-sync status: the last run", () => {
 describe("pos-sync status: days", () => {
   it("does not call today complete while its windows are open", async () => {
     const dbPath = await syncedDatabase();
-    const day = sim.current.dataset.today;
+    const day = localToday(sim.current);
     const report = await statusJson(dbPath);
     const orders = report.locations[0].streams.find(
       (s: { stream: string }) => s.stream === "orders",
@@ -131,7 +132,7 @@ describe("pos-sync status: days", () => {
 
   it("never counts days after today as gaps", async () => {
     const dbPath = await syncedDatabase();
-    const day = sim.current.dataset.today;
+    const day = localToday(sim.current);
     const [future, later] = [addDays(day, 30), addDays(day, 31)];
     edit(
       dbPath,

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { addDays, today } from "../src/dates.js";
 import type { VerifyResult } from "../src/sync/verify.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";
+import { localToday } from "./helpers/clock.js";
 import { openTestDb, rows, scalar, useTempDir } from "./helpers/db.js";
 import { useSimulator } from "./helpers/simulator.js";
 
@@ -46,7 +47,7 @@ function someOrder(dbPath: string): { id: string; day: string } {
 describe("pos-sync verify --since", () => {
   it("alone checks from that day through today", async () => {
     const dbPath = await syncedDatabase();
-    const day = sim.current.dataset.today;
+    const day = localToday(sim.current);
     const since = addDays(day, -2);
     const result = await runCli(["verify", "--since", since], env(dbPath));
     expect(result.code, result.stderr + result.stdout).toBe(0);
@@ -55,11 +56,11 @@ describe("pos-sync verify --since", () => {
 
   it("alone, after today, says there is nothing to check", async () => {
     const dbPath = await syncedDatabase();
-    const after = addDays(sim.current.dataset.today, 3);
+    const after = addDays(localToday(sim.current), 3);
     const result = await runCli(["verify", "--since", after], env(dbPath));
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(
-      `nothing to check: ${after} is after ${sim.current.dataset.today}`,
+      `nothing to check: ${after} is after ${localToday(sim.current)}`,
     );
   });
 });

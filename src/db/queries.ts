@@ -1,4 +1,5 @@
 /** Reads the sync needs from what it stored. */
+import { utcOffsetOf } from "../dates.js";
 import type { Db } from "./open.js";
 
 /** How many of these records of a day stream are stored now (after a window's read). */
@@ -59,7 +60,15 @@ export function missingReportOrders(db: Db, locationId: string, limit: number): 
     .all(locationId, limit) as string[];
 }
 
-/** The UTC offset of a location, in minutes, read from its latest stored order's timestamp. */
+/** The name under which sync_state keeps a location's UTC offset, learned before any order of
+ * it was stored. */
+export const UTC_OFFSET_STATE = "utc_offset_minutes";
+
+/**
+ * The UTC offset of a location, in minutes: from its latest stored order's timestamp, else the
+ * one the first run learned from its reports. Every part of pos-sync that asks for a location's
+ * today (the plan, status, verify) asks here, so that they agree.
+ */
 export function locationOffsetMinutes(db: Db, locationId: string): number | undefined {
   const createdAt = db.sqlite
     .prepare(
@@ -67,10 +76,13 @@ export function locationOffsetMinutes(db: Db, locationId: string): number | unde
     )
     .pluck()
     .get(locationId) as string | undefined;
-  const match = createdAt === undefined ? null : /([+-])(\d\d):(\d\d)$/.exec(createdAt);
-  if (!match) return createdAt?.endsWith("Z") ? 0 : undefined;
-  const minutes = Number(match[2]) * 60 + Number(match[3]);
-  return match[1] === "-" ? -minutes : minutes;
+  const fromOrders = createdAt === undefined ? undefined : utcOffsetOf(createdAt);
+  if (fromOrders !== undefined) return fromOrders;
+  const learned = db.sqlite
+    .prepare("SELECT value FROM sync_state WHERE location_id = ? AND name = ?")
+    .pluck()
+    .get(locationId, UTC_OFFSET_STATE) as string | undefined;
+  return learned === undefined ? undefined : Number(learned);
 }
 
 export interface StoredCounts {

@@ -96,12 +96,17 @@ export class Checkpoints {
   }
 
   saveStartDate(locationId: string, day: string, now: string): void {
+    this.saveState(locationId, "start_date", day, now);
+  }
+
+  /** Remembers one named value of a location (sync_state). */
+  saveState(locationId: string, name: string, value: string, now: string): void {
     this.db.orm
       .insert(syncState)
-      .values({ location_id: locationId, name: "start_date", value: day, updated_at: now })
+      .values({ location_id: locationId, name, value, updated_at: now })
       .onConflictDoUpdate({
         target: [syncState.location_id, syncState.name],
-        set: { value: day, updated_at: now },
+        set: { value, updated_at: now },
       })
       .run();
   }

@@ -2,15 +2,15 @@
 import type { PosApiClient } from "../api/client.js";
 import { ApiKeyRejectedError } from "../api/errors.js";
 import type { LocationConfig } from "../config.js";
-import { today } from "../dates.js";
+import { addDays, today } from "../dates.js";
 import { DatabaseError, databaseError, isStorageFailure } from "../db/errors.js";
-import { locationOffsetMinutes } from "../db/queries.js";
+import { locationOffsetMinutes, UTC_OFFSET_STATE } from "../db/queries.js";
 import { type SyncContext, timestamp } from "./context.js";
 import { fetchMissingReportOrders } from "./cross-check.js";
 import { syncDayWindow, type WindowOutcome } from "./day-window.js";
 import { planDays, type WindowStatus } from "./plan.js";
 import { syncCatalog, syncLocationRecord } from "./snapshot-streams.js";
-import { discoverStartDate } from "./start-date.js";
+import { discoverHistory, FALLBACK_HISTORY_DAYS } from "./start-date.js";
 import { MAX_PROBLEMS } from "./stats.js";
 import { DAY_STREAMS, type DayStream } from "./streams.js";
 import { settleAll } from "./tasks.js";
@@ -20,21 +20,43 @@ interface WindowTask {
   day: string;
 }
 
-/** The first day of history for this location: POS_START_DATE, else the one an earlier
- * incremental run settled, else the API's earliest report (remembered for the next runs). */
-async function startDateFor(
+/**
+ * What a location's first run learns from its reports, in one read remembered for the next
+ * runs: where its history starts (unless POS_START_DATE or explicit days say), and its UTC
+ * offset (until its stored orders tell), so that its today is its own from the first run on.
+ */
+async function learnHistory(
   context: SyncContext,
   client: PosApiClient,
   locationId: string,
-  locationToday: string,
-): Promise<string> {
-  if (context.startDate) return context.startDate;
-  const settled = context.checkpoints.startDate(locationId);
-  if (settled) return settled;
-  const discovered = await discoverStartDate(client, locationToday);
-  context.checkpoints.saveStartDate(locationId, discovered, timestamp(context));
-  context.logger.info({ locationId, startDate: discovered }, "history starts here");
-  return discovered;
+): Promise<void> {
+  const needStart =
+    !context.range && !context.startDate && !context.checkpoints.startDate(locationId);
+  const needOffset = locationOffsetMinutes(context.db, locationId) === undefined;
+  if (!needStart && !needOffset) return;
+  const history = await discoverHistory(client, today(context.now()));
+  const now = timestamp(context);
+  if (needOffset && history.utcOffsetMinutes !== undefined)
+    context.checkpoints.saveState(
+      locationId,
+      UTC_OFFSET_STATE,
+      String(history.utcOffsetMinutes),
+      now,
+    );
+  if (needStart) {
+    context.checkpoints.saveStartDate(locationId, history.startDate, now);
+    context.logger.info({ locationId, startDate: history.startDate }, "history starts here");
+  }
+}
+
+/** The first day of history: explicit days, POS_START_DATE, or what learnHistory settled. */
+function startDateFor(context: SyncContext, locationId: string, locationToday: string): string {
+  return (
+    context.range?.since ??
+    context.startDate ??
+    context.checkpoints.startDate(locationId) ??
+    addDays(locationToday, -FALLBACK_HISTORY_DAYS)
+  );
 }
 
 async function planWindows(
@@ -43,11 +65,10 @@ async function planWindows(
   locationId: string,
   streams: readonly DayStream[],
 ): Promise<{ tasks: WindowTask[]; locationToday: string }> {
+  await learnHistory(context, client, locationId);
   // The location's own today: its clock may be ahead of or behind this machine's.
   const locationToday = today(context.now(), locationOffsetMinutes(context.db, locationId) ?? 0);
-  const startDate = context.range
-    ? context.range.since
-    : await startDateFor(context, client, locationId, locationToday);
+  const startDate = startDateFor(context, locationId, locationToday);
   const tasks: WindowTask[] = [];
   for (const stream of streams) {
     const days = planDays({

@@ -99,8 +99,12 @@ export const BOOKKEEPING_TABLES: Record<string, TableDoc> = {
     meaning: "What a sync remembers per location beyond its windows, as name/value pairs.",
     columns: {
       location_id: derived("The location (locations.id)."),
-      name: derived("What is remembered: start_date, the first day of the location's history."),
-      value: derived("The value, as text (a YYYY-MM-DD day for start_date)."),
+      name: derived(
+        "What is remembered: start_date, the first day of the location's history; utc_offset_minutes, the location's UTC offset as its reports showed it before any of its orders was stored.",
+      ),
+      value: derived(
+        "The value, as text (a YYYY-MM-DD day for start_date, a number of minutes for utc_offset_minutes).",
+      ),
       updated_at: utc("When the value was last set"),
     },
   },
