@@ -6,6 +6,7 @@ import { today } from "../src/dates.js";
 import { openDatabase } from "../src/db/open.js";
 import { runCli, simulatorEnv, startCli } from "./helpers/cli.js";
 import { useTempDir } from "./helpers/db.js";
+import { spawnCli } from "./helpers/process.js";
 import { useSimulator } from "./helpers/simulator.js";
 
 const tempPath = useTempDir();
@@ -105,6 +106,44 @@ describe("a daemon whose database files were deleted under it", () => {
       expect(exit.code).toBe(0);
       expect(Date.now() - signalled).toBeLessThan(10_000);
       expect(messages(exit.stdout)).toContain("daemon stopped");
+    }
+  });
+});
+
+describe("a daemon on a full disk", () => {
+  it("reports the same clear line as sync, in its log and on /healthz, without a stack", async () => {
+    const dbPath = tempPath();
+    const day = sim.current.dataset.today;
+    const env = simulatorEnv(sim.current, dbPath);
+    expect((await runCli(["sync", "--since", day, "--until", day], env)).code).toBe(0);
+    // The files may grow by a few hundred KiB, not by the whole history.
+    const daemon = spawnCli(["daemon", "--schedule", "0 0 1 1 *", "--port", "0"], env, {
+      fileSizeLimitKb: 1_500,
+    });
+    let output = "";
+    daemon.stdout?.on("data", (chunk: Buffer) => {
+      output += chunk;
+    });
+    try {
+      await until(() => /"msg":"run (finished|failed)/.test(output), "the first run to end");
+      const url = (
+        output
+          .split("\n")
+          .filter((line) => line.startsWith("{"))
+          .map((line) => JSON.parse(line) as { msg: string; url?: string })
+          .find((e) => e.msg === "serving /healthz and /metrics")?.url ?? ""
+      ).replace(/\/$/, "");
+      const health = (await (await fetch(`${url}/healthz`)).json()) as { reason?: string };
+      const clearLine =
+        /cannot write to the database .+: (the disk is full|a disk input\/output error occurred) \(SQLITE_(FULL|IOERR)\w*\)/;
+      expect(health.reason, output).toMatch(clearLine);
+      expect(health.reason).not.toContain("without a result");
+      expect(output).toMatch(clearLine);
+      expect(output).not.toMatch(/\n\s+at /);
+      expect(output).not.toContain('"stack"');
+    } finally {
+      daemon.kill("SIGTERM");
+      await daemon.exited;
     }
   });
 });

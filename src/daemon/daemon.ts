@@ -3,6 +3,7 @@
  * for its whole life, serves health and metrics when asked to, and stops cleanly on a signal.
  */
 import type { Config } from "../config.js";
+import { databaseError } from "../db/errors.js";
 import { checkpointAndTruncate } from "../db/wal.js";
 import { WriterLease } from "../db/writer-lease.js";
 import type { Logger } from "../log.js";
@@ -92,8 +93,14 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
       if (result.status === "failed") reopenAfterFailure(connection, logger);
       metrics.runFinished(result, collectStatus(connection.current));
       health.runFinished(result.status, result.error);
-      logger.info(
-        { runId: result.runId, reason, status: result.status, requests: result.requests },
+      logger[result.status === "succeeded" ? "info" : "warn"](
+        {
+          runId: result.runId,
+          reason,
+          status: result.status,
+          requests: result.requests,
+          ...(result.error ? { error: result.error } : {}),
+        },
         "run finished",
       );
     } catch (error) {
@@ -174,7 +181,8 @@ class WalTrimmer {
     try {
       outcome = checkpointAndTruncate(this.connection.current.sqlite, this.connection.current.path);
     } catch (error) {
-      this.logger.warn({ error: String(error) }, "could not checkpoint the WAL");
+      const { message } = databaseError(error, this.connection.current.path, "checkpoint");
+      this.logger.warn({ error: message }, "could not checkpoint the WAL");
       return;
     }
     if (outcome.truncated) {

@@ -122,7 +122,7 @@ export class DaemonMetrics {
         if (stream.readThrough) {
           this.windowLag.set(
             { location: location.id, stream: stream.stream },
-            daysBetween(stream.readThrough, status.today),
+            daysBetween(stream.readThrough, stream.today),
           );
         }
       }
