@@ -1,5 +1,6 @@
 /** sync, status, verify and migrate as users run them: built child processes, real files. */
 import { existsSync, readFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { describe, expect, it } from "vitest";
 import { addDays, today } from "../src/dates.js";
 import { startSimulator } from "../src/simulator/server.js";
@@ -79,6 +80,17 @@ describe("pos-sync sync", () => {
     expect(until.code).toBe(2);
     expect(until.stderr).toContain("--until 2099-12-31 is in the future");
     expect(existsSync(dbPath)).toBe(false);
+  });
+
+  it("refuses a directory as the database with one line and exit 2", async () => {
+    const directory = dirname(tempPath());
+    for (const command of [["sync"], ["status"], ["migrate"]]) {
+      const result = await runCli([...command, "--db", directory], env(tempPath()));
+      expect(result.code, command[0]).toBe(2);
+      expect(result.stderr).toBe(
+        `pos-sync: ${directory} is a directory: give --db (or POS_DB_PATH) the path of a database file\n`,
+      );
+    }
   });
 
   it("refuses a missing URL or key with exit 2 and writes nothing", async () => {

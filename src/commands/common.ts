@@ -1,5 +1,5 @@
 /** What the commands that read configuration share: flags, config, logger, database, signals. */
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import type { WriteStream } from "node:tty";
 import { type Config, loadConfig, type RawSettings } from "../config.js";
 import { migrationState } from "../db/migration-state.js";
@@ -23,12 +23,27 @@ export function commandConfig(
   needsApi: boolean,
   flags: RawSettings = {},
 ): Config {
-  return loadConfig({
+  const config = loadConfig({
     env: io.env,
     ...(values.config === undefined ? {} : { configFile: values.config }),
     flags: { ...flags, ...(values.db === undefined ? {} : { dbPath: values.db }) },
     needsApi,
   });
+  // SQLite's own answer for a directory names an I/O error: say what is wrong instead.
+  if (isDirectory(config.dbPath)) {
+    throw new ConfigError(
+      `${config.dbPath} is a directory: give --db (or POS_DB_PATH) the path of a database file`,
+    );
+  }
+  return config;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** True when a person watches standard error: a progress display beats log lines there. */
