@@ -1,6 +1,11 @@
 /** The table of what is retried, and Retry-After parsing. */
 import { describe, expect, it } from "vitest";
-import { networkOutcome, parseRetryAfter, statusOutcome } from "../src/api/retry-policy.js";
+import {
+  networkOutcome,
+  parseRetryAfter,
+  readRetryAfter,
+  statusOutcome,
+} from "../src/api/retry-policy.js";
 import { orderSchema } from "../src/api/schemas.js";
 import { describeIssues } from "../src/api/validate.js";
 
@@ -8,6 +13,10 @@ describe("status outcomes", () => {
   it.each([
     [200, "ok"],
     [204, "ok"],
+    [301, "redirect"],
+    [302, "redirect"],
+    [307, "redirect"],
+    [308, "redirect"],
     [400, "fatal"],
     [401, "key-rejected"],
     [403, "key-rejected"],
@@ -36,10 +45,25 @@ describe("status outcomes", () => {
     expect(networkOutcome("UND_ERR_RES_EXCEEDED_MAX_SIZE").retryable).toBe(false);
     expect(networkOutcome("ESOMETHINGNEW").retryable).toBe(false);
   });
+
+  it("fails at once on a host name that does not exist, but retries a lookup that may recover", () => {
+    expect(networkOutcome("ENOTFOUND")).toEqual({
+      retryable: false,
+      description: "host not found",
+      hint: "check POS_API_URL",
+    });
+    expect(networkOutcome("EAI_AGAIN").retryable).toBe(true);
+  });
 });
 
 describe("Retry-After", () => {
   const now = Date.parse("2026-11-22T10:00:00Z");
+
+  it("reads the wait asked for, before any cap", () => {
+    expect(readRetryAfter("3600", now)).toBe(3_600_000);
+    expect(readRetryAfter("Sun, 22 Nov 2026 12:00:00 GMT", now)).toBe(7_200_000);
+    expect(readRetryAfter("soon", now)).toBeUndefined();
+  });
 
   it("reads seconds and HTTP dates, and caps both", () => {
     expect(parseRetryAfter("3", 60_000, now)).toBe(3_000);

@@ -90,8 +90,31 @@ describe("retries", () => {
     });
     const error = await caught(client.catalog("products"));
     expect(error).toBeInstanceOf(ApiNetworkError);
-    expect(error.message).toContain("connection refused (ECONNREFUSED)");
+    expect(error.message).toContain("on 127.0.0.1:9 failed: connection refused (ECONNREFUSED)");
     expect(error.exitCode).toBe(1);
+  });
+});
+
+describe("request logs", () => {
+  it("logs every attempt at debug level, and each failed one at warn", async () => {
+    const { client, logs } = testClient(sim.current);
+    sim.current.faults.inject({ kind: "status", status: 503, operation: "listTaxes" });
+    await client.catalog("taxes");
+    const events = logs.lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(events).toEqual([
+      expect.objectContaining({ level: 20, operation: "listTaxes", status: 503, attempt: 1 }),
+      expect.objectContaining({ level: 40, operation: "listTaxes", attempt: 1, willRetry: true }),
+      expect.objectContaining({
+        level: 20,
+        operation: "listTaxes",
+        target: expect.stringMatching(/^\/v1\//),
+        status: 200,
+        attempt: 2,
+        durationMs: expect.any(Number),
+        outcome: "ok",
+      }),
+    ]);
+    expect(logs.text()).not.toContain(sim.current.keys[0] as string);
   });
 });
 

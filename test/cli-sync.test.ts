@@ -129,7 +129,7 @@ describe("pos-sync sync", () => {
     );
     expect(result.code).toBe(1);
     expect(lastLine(result.stderr)).toMatch(
-      /^pos-sync: GET \/v1\/locations\/own\?devices=true failed: connection refused \(ECONNREFUSED\)$/,
+      /^pos-sync: GET \/v1\/locations\/own\?devices=true on 127\.0\.0\.1:9 failed: connection refused \(ECONNREFUSED\)$/,
     );
   });
 });

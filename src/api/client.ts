@@ -77,6 +77,7 @@ export class PosApiClient {
   /** Names the key in messages: "the API key key#1a2b3c4d". */
   readonly keyLabel: string;
   private readonly authorization: string;
+  private readonly authScheme: string;
   private readonly paths: ApiPaths;
   private readonly pageSize: number;
   private readonly secrets: readonly string[];
@@ -86,6 +87,7 @@ export class PosApiClient {
     private readonly options: ClientOptions,
   ) {
     const scheme = options.authScheme?.trim() ?? "";
+    this.authScheme = scheme;
     this.authorization = scheme === "" ? options.apiKey : `${scheme} ${options.apiKey}`;
     this.keyFingerprint = keyFingerprint(options.apiKey);
     this.keyLabel = `the API key ${this.keyFingerprint}`;
@@ -99,6 +101,7 @@ export class PosApiClient {
       operation,
       path,
       authorization: this.authorization,
+      authScheme: this.authScheme,
       secrets: this.secrets,
       keyLabel: this.keyLabel,
       ...(this.options.signal ? { signal: this.options.signal } : {}),

@@ -31,14 +31,37 @@ export class ApiKeyRejectedError extends ApiError {
   override readonly exitCode = EXIT.keyRejected;
   readonly retryable = false;
 
+  /** `askedScheme`: the authorization scheme the server's challenge asks for, when pos-sync
+   * sent another one (or none): then the key may be right and the setting wrong. */
   constructor(
     request: RequestDescription,
     readonly status: number,
     readonly keyLabel: string,
+    readonly askedScheme?: string,
   ) {
+    const advice =
+      askedScheme === undefined
+        ? "check that the key is right and still active"
+        : `the server asks for ${askedScheme} credentials: set POS_AUTH_SCHEME=${askedScheme}`;
+    super(request, `the API rejected ${keyLabel} (${status} on GET ${request.target}): ${advice}`);
+  }
+}
+
+/** 3xx: the API moved. Not followed, so that the key only ever goes where the user said. */
+export class ApiRedirectError extends ApiError {
+  readonly retryable = false;
+
+  /** `location`: where the answer points, already stripped of credentials; undefined when the
+   * answer named no target. */
+  constructor(
+    request: RequestDescription,
+    readonly status: number,
+    readonly location: string | undefined,
+  ) {
+    const where = location === undefined ? "without a Location" : `to ${location}`;
     super(
       request,
-      `the API rejected ${keyLabel} (${status} on GET ${request.target}): check that the key is right and still active`,
+      `GET ${request.target} answered ${status}, a redirect ${where}: pos-sync does not follow redirects; point POS_API_URL at the new address`,
     );
   }
 }
@@ -100,16 +123,50 @@ export class ApiRateLimitedError extends ApiError {
   }
 }
 
+export interface NetworkFailure {
+  /** The system or undici error code ("ECONNREFUSED"). */
+  code: string;
+  description: string;
+  retryable: boolean;
+  /** host:port the request went to: a refused connection or an unknown host is named. */
+  address: string;
+  /** What the user should do, when it is theirs to fix. */
+  hint?: string;
+}
+
 /** The connection failed, was closed, or timed out. */
 export class ApiNetworkError extends ApiError {
-  constructor(
-    request: RequestDescription,
-    readonly code: string,
-    description: string,
-    readonly retryable: boolean,
-  ) {
-    super(request, `GET ${request.target} failed: ${description} (${code})`);
+  readonly code: string;
+  readonly retryable: boolean;
+
+  constructor(request: RequestDescription, failure: NetworkFailure) {
+    const hint = failure.hint === undefined ? "" : `: ${failure.hint}`;
+    super(
+      request,
+      `GET ${request.target} on ${failure.address} failed: ${failure.description} (${failure.code})${hint}`,
+    );
+    this.code = failure.code;
+    this.retryable = failure.retryable;
   }
+}
+
+/** One request, retries included, took longer than its deadline. A later run may well succeed:
+ * the server was slow or stalled this time. */
+export class ApiDeadlineError extends ApiError {
+  readonly retryable = true;
+
+  constructor(request: RequestDescription, address: string, deadlineMs: number, attempts: number) {
+    super(
+      request,
+      `GET ${request.target} on ${address} gave up after ${attempts} attempt(s): no answer within the ${formatSeconds(deadlineMs)} s deadline of one request; the next run tries it again`,
+    );
+    this.attempts = attempts;
+  }
+}
+
+/** "0.3", "15", "120": seconds with at most one decimal. */
+export function formatSeconds(ms: number): string {
+  return String(Math.round(ms / 100) / 10);
 }
 
 /** A 2xx answer pos-sync cannot use: not JSON (retryable: often a truncated body or a proxy

@@ -5,6 +5,7 @@
 
 export type StatusOutcome =
   | "ok"
+  | "redirect"
   | "retry"
   | "rate-limited"
   | "key-rejected"
@@ -15,6 +16,9 @@ export type StatusOutcome =
  * | status            | outcome       | why                                              |
  * |-------------------|---------------|--------------------------------------------------|
  * | 2xx               | ok            |                                                  |
+ * | 3xx               | redirect      | not followed: the user should point POS_API_URL   |
+ * |                   |               | at the new address (following would send the key |
+ * |                   |               | wherever a server says)                          |
  * | 401, 403          | key-rejected  | the key is wrong or revoked: stop, exit code 3   |
  * | 404               | not-found     | the caller decides (missing record, unshown path, |
  * |                   |               | past the last page)                              |
@@ -25,6 +29,7 @@ export type StatusOutcome =
  */
 export function statusOutcome(status: number): StatusOutcome {
   if (status >= 200 && status < 300) return "ok";
+  if (status >= 300 && status < 400) return "redirect";
   if (status === 401 || status === 403) return "key-rejected";
   if (status === 404) return "not-found";
   if (status === 408) return "retry";
@@ -36,6 +41,8 @@ export function statusOutcome(status: number): StatusOutcome {
 export interface NetworkOutcome {
   retryable: boolean;
   description: string;
+  /** What the user should do about it, when it is theirs to fix. */
+  hint?: string;
 }
 
 /** Network and undici error codes. A code not listed is fatal: better a clear failure than
@@ -49,7 +56,8 @@ const NETWORK_OUTCOMES: Readonly<Record<string, NetworkOutcome>> = {
   EHOSTUNREACH: { retryable: true, description: "host unreachable" },
   ENETUNREACH: { retryable: true, description: "network unreachable" },
   EAI_AGAIN: { retryable: true, description: "name lookup failed temporarily" },
-  ENOTFOUND: { retryable: true, description: "host not found" },
+  // The resolver says the name does not exist: a typo, which no retry will fix.
+  ENOTFOUND: { retryable: false, description: "host not found", hint: "check POS_API_URL" },
   UND_ERR_SOCKET: { retryable: true, description: "connection closed by the server" },
   // The pool was closed or destroyed by pos-sync itself (shutdown): retrying cannot help.
   UND_ERR_CLOSED: { retryable: false, description: "connection pool closed" },
@@ -86,6 +94,9 @@ export interface RetrySettings {
   maxDelayMs: number;
   /** A Retry-After longer than this is cut to it: a server asking for an hour gets minutes. */
   maxRetryAfterMs: number;
+  /** A Retry-After wait at least this long is announced with a warning: a run that seems stuck
+   * says why. */
+  longWaitMs: number;
 }
 
 export const DEFAULT_RETRY: RetrySettings = {
@@ -93,23 +104,25 @@ export const DEFAULT_RETRY: RetrySettings = {
   minDelayMs: 250,
   maxDelayMs: 30_000,
   maxRetryAfterMs: 120_000,
+  longWaitMs: 5_000,
 };
 
-/** Retry-After as seconds ("120") or as an HTTP date; undefined when absent or unreadable. */
+/** Retry-After as seconds ("120") or as an HTTP date, uncapped; undefined when absent or
+ * unreadable. */
+export function readRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/** Retry-After as a wait in milliseconds, capped at `maxMs`. */
 export function parseRetryAfter(
   value: string | undefined,
   maxMs: number,
   now = Date.now(),
 ): number | undefined {
-  if (value === undefined) return undefined;
-  const text = value.trim();
-  let delayMs: number;
-  if (/^\d+$/.test(text)) {
-    delayMs = Number(text) * 1000;
-  } else {
-    const at = Date.parse(text);
-    if (Number.isNaN(at)) return undefined;
-    delayMs = at - now;
-  }
-  return Math.min(Math.max(0, delayMs), maxMs);
+  const delayMs = readRetryAfter(value, now);
+  return delayMs === undefined ? undefined : Math.min(delayMs, maxMs);
 }

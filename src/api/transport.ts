@@ -1,29 +1,36 @@
 /**
  * HTTP for the API client: one undici connection pool with keep-alive and explicit timeouts, a
  * bound on requests in flight shared by every location, retries with exponential backoff and
- * jitter, and a shared slow-down on 429. It returns parsed JSON and throws only ApiError.
+ * jitter within a deadline per request, and a shared slow-down on 429. It returns parsed JSON and
+ * throws only ApiError. At debug level every attempt is logged; failed attempts, at warn.
  */
 import pLimit, { type LimitFunction } from "p-limit";
 import pRetry from "p-retry";
 import { Agent, request } from "undici";
 import type { Logger } from "../log.js";
 import { scrubSecrets } from "../secrets.js";
+import { askedAuthScheme } from "./auth-challenge.js";
 import {
+  ApiDeadlineError,
   ApiError,
   ApiKeyRejectedError,
   ApiNetworkError,
   ApiRateLimitedError,
+  ApiRedirectError,
   ApiResponseError,
   ApiServerError,
   ApiStatusError,
+  formatSeconds,
   type RequestDescription,
 } from "./errors.js";
 import { RateGate } from "./rate-gate.js";
+import { shownRedirectTarget } from "./redirect-target.js";
+import { RequestDeadline } from "./request-deadline.js";
 import {
   DEFAULT_RETRY,
   networkOutcome,
-  parseRetryAfter,
   type RetrySettings,
+  readRetryAfter,
   statusOutcome,
 } from "./retry-policy.js";
 
@@ -31,11 +38,17 @@ export interface Timeouts {
   connectMs: number;
   /** Until the response headers arrive. */
   headersMs: number;
-  /** Between two chunks of the body. */
+  /** Between two chunks of the body: a page streams steadily, so a quarter-minute of silence
+   * is a stall. */
   bodyMs: number;
 }
 
-export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 10_000, headersMs: 60_000, bodyMs: 60_000 };
+export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 10_000, headersMs: 60_000, bodyMs: 15_000 };
+
+/** How long one request may take, its retries and waits included: beyond it the request fails and
+ * the next run tries again, rather than one stalling server holding a run for many minutes. Long
+ * enough for the longest Retry-After honoured (two minutes) and a few retries. */
+export const DEFAULT_DEADLINE_MS = 180_000;
 
 export interface TransportOptions {
   baseUrl: string;
@@ -44,6 +57,8 @@ export interface TransportOptions {
   /** Largest response body accepted, in bytes. */
   maxBodyBytes?: number;
   retry?: Partial<RetrySettings>;
+  /** The deadline of one request, retries included (DEFAULT_DEADLINE_MS). */
+  deadlineMs?: number;
   logger: Logger;
 }
 
@@ -53,6 +68,9 @@ export interface JsonRequest {
   query?: Record<string, string | number | boolean | undefined>;
   /** The full authorization header value; empty sends none. */
   authorization: string;
+  /** The scheme in that value ("Bearer"); empty for a bare key. A rejection whose challenge asks
+   * for another scheme says so. */
+  authScheme?: string;
   /** Strings to scrub from anything this request may put into an error or a log line. */
   secrets: readonly string[];
   /** Names the key in a rejection message: a fingerprint, never the key. */
@@ -102,6 +120,10 @@ function serverMessage(body: string): string {
   return body.replace(/\s+/g, " ").trim().slice(0, ERROR_BODY_SNIPPET);
 }
 
+function firstValue(header: string | string[] | undefined): string | undefined {
+  return Array.isArray(header) ? header[0] : header;
+}
+
 function errorCode(error: unknown): string {
   if (error && typeof error === "object") {
     const { code, name } = error as { code?: unknown; name?: unknown };
@@ -119,6 +141,9 @@ export class HttpTransport {
   private readonly retry: RetrySettings;
   private readonly origin: string;
   private readonly basePath: string;
+  /** host:port, named by network errors. */
+  private readonly address: string;
+  private readonly deadlineMs: number;
   private readonly listeners: ((event: AttemptEvent) => void)[] = [];
 
   constructor(private readonly options: TransportOptions) {
@@ -126,6 +151,8 @@ export class HttpTransport {
     const base = new URL(options.baseUrl);
     this.origin = base.origin;
     this.basePath = base.pathname.replace(/\/+$/, "");
+    this.address = `${base.hostname}:${base.port || (base.protocol === "https:" ? "443" : "80")}`;
+    this.deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
     this.agent = new Agent({
       connections: options.concurrency,
       keepAliveTimeout: 10_000,
@@ -148,66 +175,93 @@ export class HttpTransport {
     return this.gate.concurrency;
   }
 
-  /** GET a path and parse its JSON, retrying what is worth retrying. */
+  /** GET a path and parse its JSON, retrying what is worth retrying until its deadline. */
   async getJson(spec: JsonRequest): Promise<unknown> {
     const description: RequestDescription = {
       operation: spec.operation,
       target: describeTarget(this.basePath + spec.path, spec.query),
     };
+    const deadline = new RequestDeadline(this.deadlineMs, spec.signal);
+    let attempts = 0;
     try {
-      return await pRetry((attempt) => this.limit(() => this.attempt(spec, description, attempt)), {
-        retries: this.retry.retries,
-        minTimeout: this.retry.minDelayMs,
-        maxTimeout: this.retry.maxDelayMs,
-        factor: 2,
-        randomize: true,
-        signal: spec.signal,
-        shouldRetry: ({ error }) =>
-          error instanceof ApiError && error.retryable && spec.signal?.aborted !== true,
-        onFailedAttempt: ({ error, attemptNumber, retriesLeft }) => {
-          if (error instanceof ApiError) error.attempts = attemptNumber;
-          const willRetry = error instanceof ApiError && error.retryable && retriesLeft > 0;
-          if (willRetry) this.stats.retries++;
-          this.options.logger.warn(
-            {
-              operation: spec.operation,
-              target: description.target,
-              attempt: attemptNumber,
-              retriesLeft,
-              willRetry,
-            },
-            error.message,
-          );
+      return await pRetry(
+        (attempt) =>
+          this.limit(() => {
+            deadline.start();
+            attempts = attempt;
+            return this.attempt(spec, description, attempt, deadline);
+          }),
+        {
+          retries: this.retry.retries,
+          minTimeout: this.retry.minDelayMs,
+          maxTimeout: this.retry.maxDelayMs,
+          factor: 2,
+          randomize: true,
+          signal: deadline.signal,
+          shouldRetry: ({ error }) => this.willRetry(error, 1, deadline),
+          onFailedAttempt: ({ error, attemptNumber, retriesLeft }) => {
+            if (error instanceof ApiError) error.attempts = attemptNumber;
+            const willRetry = this.willRetry(error, retriesLeft, deadline);
+            if (willRetry) this.stats.retries++;
+            this.options.logger.warn(
+              {
+                operation: spec.operation,
+                target: description.target,
+                attempt: attemptNumber,
+                retriesLeft,
+                willRetry,
+              },
+              error.message,
+            );
+          },
         },
-      });
+      );
     } catch (error) {
       this.stats.failedRequests++;
       if (error instanceof ApiError) throw error;
-      // Only an abort of the caller's signal gets here; describe it without the original object.
-      throw new ApiNetworkError(description, errorCode(error), "request aborted", false);
+      // The deadline or the caller's signal ended a wait between attempts.
+      if (deadline.expired)
+        throw new ApiDeadlineError(description, this.address, deadline.ms, attempts);
+      throw this.networkError(description, errorCode(error), "request aborted", false);
+    } finally {
+      deadline.dispose();
     }
+  }
+
+  private willRetry(error: Error, retriesLeft: number, deadline: RequestDeadline): boolean {
+    return (
+      error instanceof ApiError && error.retryable && retriesLeft > 0 && !deadline.signal.aborted
+    );
   }
 
   private async attempt(
     spec: JsonRequest,
     description: RequestDescription,
     attemptNumber: number,
+    deadline: RequestDeadline,
   ): Promise<unknown> {
-    await this.gate.whenOpen(spec.signal);
+    try {
+      await this.gate.whenOpen(deadline.signal);
+      deadline.signal.throwIfAborted();
+    } catch (error) {
+      throw this.toApiError(error, spec, description, deadline, attemptNumber);
+    }
     this.stats.requests++;
     const started = performance.now();
     let status: number | undefined;
     try {
-      const result = await this.exchange(spec, description, (s) => {
+      const result = await this.exchange(spec, description, deadline.signal, (s) => {
         status = s;
       });
       this.gate.succeeded();
-      this.emit(spec.operation, status, started, "ok");
+      this.emit(description, attemptNumber, { status, started, outcome: "ok" });
       return result;
     } catch (error) {
-      const apiError = this.toApiError(error, spec, description);
+      const apiError = this.toApiError(error, spec, description, deadline, attemptNumber);
       apiError.attempts = attemptNumber;
-      this.emit(spec.operation, status, started, apiError.retryable ? "retryable" : "fatal");
+      const outcome = apiError.retryable ? "retryable" : "fatal";
+      const code = apiError instanceof ApiNetworkError ? apiError.code : undefined;
+      this.emit(description, attemptNumber, { status, started, outcome, code });
       throw apiError;
     }
   }
@@ -216,6 +270,7 @@ export class HttpTransport {
   private async exchange(
     spec: JsonRequest,
     description: RequestDescription,
+    signal: AbortSignal,
     onStatus: (s: number) => void,
   ) {
     const response = await request(`${this.origin}${description.target}`, {
@@ -225,7 +280,7 @@ export class HttpTransport {
         spec.authorization === ""
           ? { accept: "application/json" }
           : { authorization: spec.authorization, accept: "application/json" },
-      signal: spec.signal,
+      signal,
     });
     onStatus(response.statusCode);
     const outcome = statusOutcome(response.statusCode);
@@ -239,17 +294,30 @@ export class HttpTransport {
     }
     if (outcome === "not-found" && spec.notFound === "absent") return null;
     if (outcome === "rate-limited") {
-      const header = response.headers["retry-after"];
-      const retryAfterMs = parseRetryAfter(
-        Array.isArray(header) ? header[0] : header,
-        this.retry.maxRetryAfterMs,
+      const retryAfterMs = this.rateLimitWait(
+        description,
+        firstValue(response.headers["retry-after"]),
       );
       this.stats.rateLimited++;
       this.gate.rateLimited(retryAfterMs);
       throw new ApiRateLimitedError(description, retryAfterMs);
     }
-    if (outcome === "key-rejected")
-      throw new ApiKeyRejectedError(description, response.statusCode, spec.keyLabel);
+    if (outcome === "redirect") {
+      const location = shownRedirectTarget(
+        firstValue(response.headers.location),
+        `${this.origin}${description.target}`,
+        spec.secrets,
+      );
+      throw new ApiRedirectError(description, response.statusCode, location);
+    }
+    if (outcome === "key-rejected") {
+      // A health check sends no credentials: no scheme advice there.
+      const askedScheme =
+        spec.authorization === ""
+          ? undefined
+          : askedAuthScheme(response.headers["www-authenticate"], spec.authScheme ?? "");
+      throw new ApiKeyRejectedError(description, response.statusCode, spec.keyLabel, askedScheme);
+    }
     if (outcome === "retry") throw new ApiServerError(description, response.statusCode);
     throw new ApiStatusError(
       description,
@@ -258,8 +326,40 @@ export class HttpTransport {
     );
   }
 
-  private toApiError(error: unknown, spec: JsonRequest, description: RequestDescription): ApiError {
+  /** The wait a 429 asks for, capped; a long one is announced, so a quiet run says why. */
+  private rateLimitWait(
+    description: RequestDescription,
+    header: string | undefined,
+  ): number | undefined {
+    const requestedMs = readRetryAfter(header);
+    if (requestedMs === undefined) return undefined;
+    const waitMs = Math.min(requestedMs, this.retry.maxRetryAfterMs);
+    if (waitMs >= this.retry.longWaitMs) {
+      const capped = requestedMs > waitMs;
+      this.options.logger.warn(
+        {
+          operation: description.operation,
+          target: description.target,
+          waitMs,
+          requestedMs,
+          capped,
+        },
+        `GET ${description.target} was rate limited: waiting ${formatSeconds(waitMs)} s before retrying (the server asked for ${formatSeconds(requestedMs)} s${capped ? ", capped" : ""})`,
+      );
+    }
+    return waitMs;
+  }
+
+  private toApiError(
+    error: unknown,
+    spec: JsonRequest,
+    description: RequestDescription,
+    deadline: RequestDeadline,
+    attemptNumber: number,
+  ): ApiError {
     if (error instanceof ApiError) return error;
+    if (deadline.expired)
+      return new ApiDeadlineError(description, this.address, deadline.ms, attemptNumber);
     // The original error is dropped on purpose: only its code travels on, so nothing a library
     // attached to it (sockets, headers) can leak.
     const code = errorCode(error);
@@ -268,17 +368,55 @@ export class HttpTransport {
       outcome.description === "unexpected network error" && error instanceof Error
         ? `${outcome.description}: ${scrubSecrets(error.message, spec.secrets)}`
         : outcome.description;
-    return new ApiNetworkError(description, code, detail, outcome.retryable);
+    return this.networkError(description, code, detail, outcome.retryable, outcome.hint);
   }
 
+  private networkError(
+    description: RequestDescription,
+    code: string,
+    detail: string,
+    retryable: boolean,
+    hint?: string,
+  ): ApiNetworkError {
+    return new ApiNetworkError(description, {
+      code,
+      description: detail,
+      retryable,
+      address: this.address,
+      ...(hint === undefined ? {} : { hint }),
+    });
+  }
+
+  /** Tells the listeners (metrics) and, at debug level, the log. */
   private emit(
-    operation: string,
-    status: number | undefined,
-    started: number,
-    outcome: AttemptEvent["outcome"],
+    description: RequestDescription,
+    attempt: number,
+    result: {
+      status: number | undefined;
+      started: number;
+      outcome: AttemptEvent["outcome"];
+      code?: string | undefined;
+    },
   ): void {
-    const event = { operation, status, durationMs: performance.now() - started, outcome };
+    const { operation, target } = description;
+    const { status, outcome, code } = result;
+    const durationMs = performance.now() - result.started;
+    const event = { operation, status, durationMs, outcome };
     for (const listener of this.listeners) listener(event);
+    const answer = status === undefined ? `failed (${code ?? "no answer"})` : `answered ${status}`;
+    const rounded = Math.round(durationMs);
+    this.options.logger.debug(
+      {
+        operation,
+        target,
+        status,
+        durationMs: rounded,
+        attempt,
+        outcome,
+        ...(code ? { code } : {}),
+      },
+      `GET ${target} ${answer} in ${rounded} ms (attempt ${attempt})`,
+    );
   }
 
   /** Closes the connection pool: gracefully for a moment, then by force, so that a stop on a
