@@ -103,12 +103,34 @@ describe("a first run", () => {
     db.close();
   });
 
-  it("syncs only the streams asked for", async () => {
+  it("syncs only the streams asked for, and the locations every table joins on", async () => {
     const db = openTestDb(tempPath());
     await syncOnce(sim.current, db, { streams: ["catalog"] });
     expect(scalar(db, "SELECT COUNT(*) FROM products")).toBeGreaterThan(0);
     expect(scalar(db, "SELECT COUNT(*) FROM orders")).toBe(0);
-    expect(scalar(db, "SELECT COUNT(*) FROM locations")).toBe(0);
+    expect(scalar(db, "SELECT COUNT(*) FROM reports")).toBe(0);
+    const names = sim.current.dataset.locations.map((l) => l.location.name).sort();
+    expect(rows(db, "SELECT name FROM locations ORDER BY name").map((r) => r.name)).toEqual(names);
+    db.close();
+  });
+
+  it("reads a location already stored only when the location stream is asked for", async () => {
+    const db = openTestDb(tempPath());
+    await syncOnce(sim.current, db, {
+      streams: ["orders"],
+      range: { since: TEST_TODAY, until: TEST_TODAY },
+    });
+    expect(scalar(db, "SELECT COUNT(*) FROM locations")).toBe(2);
+    // The README's joins on locations work after an orders-only first run.
+    expect(
+      scalar(db, "SELECT COUNT(*) FROM orders o JOIN locations l ON l.id = o.location_id"),
+    ).toBe(scalar(db, "SELECT COUNT(*) FROM orders"));
+    db.sqlite.prepare("UPDATE locations SET name = 'renamed here'").run();
+    await syncOnce(sim.current, db, {
+      streams: ["orders"],
+      range: { since: TEST_TODAY, until: TEST_TODAY },
+    });
+    expect(scalar(db, "SELECT COUNT(*) FROM locations WHERE name = 'renamed here'")).toBe(2);
     db.close();
   });
 });

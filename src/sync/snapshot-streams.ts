@@ -13,7 +13,8 @@ import { settleAll } from "./tasks.js";
 export class LocationUnavailableError extends Error {}
 
 /** Reads the location behind the key: every stream needs its id. Stores it (with its devices)
- * when the location stream is selected. */
+ * when the location stream is selected, or when it is not stored yet: every table joins on
+ * `locations`, whichever streams a run reads. */
 export async function syncLocationRecord(
   context: SyncContext,
   client: PosApiClient,
@@ -30,7 +31,7 @@ export async function syncLocationRecord(
     );
   }
   const location = result.valid;
-  if (context.streams.has("location")) {
+  if (context.streams.has("location") || !isLocationStored(context, location.record.id)) {
     const stats = context.stats.stream(client.keyFingerprint, "location");
     const counts = context.store.writeLocation(location, {
       syncedAt: timestamp(context),
@@ -59,6 +60,13 @@ export async function syncLocationRecord(
     );
   }
   return location;
+}
+
+function isLocationStored(context: SyncContext, locationId: string): boolean {
+  return (
+    context.db.sqlite.prepare("SELECT 1 FROM locations WHERE id = ?").pluck().get(locationId) !==
+    undefined
+  );
 }
 
 /** Reads the five catalog lists. A list served nowhere (404 on an unshown path) is reported as
