@@ -125,8 +125,9 @@ async function syncWindow(
   // An open day counts as complete in the run's tally; a suspicious one as not complete.
   const tally = status === "open" ? "complete" : status === "suspicious" ? "incomplete" : status;
   if (outcome.status !== "interrupted") stats.windows[tally]++;
-  if (outcome.status !== "complete" && outcome.error && stats.problems.length < MAX_PROBLEMS) {
-    stats.problems.push({ day, error: outcome.error });
+  if (outcome.status !== "complete" && outcome.error) {
+    stats.problemCount++;
+    if (stats.problems.length < MAX_PROBLEMS) stats.problems.push({ day, error: outcome.error });
   }
   context.progress.windowDone({
     location: locationId,

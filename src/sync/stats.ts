@@ -16,6 +16,8 @@ export interface StreamStats {
   errors: string[];
   /** Windows that did not complete, with why (the first few). */
   problems: { day: string; error: string }[];
+  /** Windows that did not complete, all of them: `problems` keeps only the first few. */
+  problemCount: number;
 }
 
 export interface LocationStats {
@@ -41,6 +43,7 @@ export function emptyStreamStats(): StreamStats {
     unavailable: [],
     errors: [],
     problems: [],
+    problemCount: 0,
   };
 }
 

@@ -38,6 +38,15 @@ function problems(name: string, stats: StreamStats): string[] {
   ];
 }
 
+/** Problems a stream had, those beyond the ones it kept included. */
+function problemCount(stats: StreamStats): number {
+  return (
+    stats.unavailable.length +
+    stats.errors.length +
+    Math.max(stats.problemCount, stats.problems.length)
+  );
+}
+
 export function formatSummary(result: RunResult): string {
   const lines = [
     `pos-sync sync: ${result.status} in ${seconds(result.startedAt, result.finishedAt)} ` +
@@ -53,17 +62,23 @@ export function formatSummary(result: RunResult): string {
       ["  stream", "windows", "fetched", "inserted", "updated", "unchanged", "rejected", "deleted"],
     ];
     const notes: string[] = [];
+    let total = 0;
     for (const stream of STREAMS) {
       const stats = location.streams[stream];
       if (!stats) continue;
       rows.push(streamRow(`  ${stream}`, stats));
       notes.push(...problems(stream, stats));
+      total += problemCount(stats);
     }
     if (rows.length > 1) lines.push(...formatTable(rows));
-    if (location.error) notes.unshift(location.error);
-    for (const note of notes.slice(0, PROBLEM_LINES)) lines.push(`  ! ${note}`);
-    if (notes.length > PROBLEM_LINES)
-      lines.push(`  ! … and ${notes.length - PROBLEM_LINES} more (see pos-sync status)`);
+    if (location.error) {
+      notes.unshift(location.error);
+      total++;
+    }
+    const shown = notes.slice(0, PROBLEM_LINES);
+    for (const note of shown) lines.push(`  ! ${note}`);
+    if (total > shown.length)
+      lines.push(`  ! … and ${total - shown.length} more (see pos-sync status)`);
   }
   if (result.error && !result.stats.locations.some((l) => l.error === result.error))
     lines.push("", `error: ${result.error}`);
