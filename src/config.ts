@@ -17,6 +17,8 @@ export interface LocationConfig {
 }
 
 export interface Config {
+  /** What is worth telling about the settings, though they work (commands log it as warnings). */
+  notices: string[];
   apiUrl: string;
   locations: LocationConfig[];
   dbPath: string;
@@ -213,6 +215,20 @@ function pickLocations(fromEnv: RawSettings, fromFile: RawSettings): LocationCon
   return (fromFile.apiKeys ?? []).map((apiKey) => ({ apiKey }));
 }
 
+/** Precedence that is documented but easy to miss: say so when it decides something. */
+function settingNotices(
+  fromEnv: RawSettings,
+  fromFile: RawSettings,
+  configFile: string | undefined,
+): string[] {
+  const fileLocations = fromFile.locations?.length ?? fromFile.apiKeys?.length ?? 0;
+  if (!fromEnv.apiKeys || fileLocations === 0) return [];
+  return [
+    `the API keys in the environment (POS_API_KEY/POS_API_KEYS) replace the ${fileLocations} ` +
+      `location(s) of ${configFile}: unset them to use the file's`,
+  ];
+}
+
 function checkLocations(locations: LocationConfig[], required: boolean): LocationConfig[] {
   if (required && locations.length === 0) {
     throw new ConfigError(
@@ -268,6 +284,7 @@ export function loadConfig(options: LoadOptions): Config {
     );
   }
   return {
+    notices: settingNotices(fromEnv, fromFile, options.configFile),
     apiUrl: checkUrl(settings.apiUrl, options.needsApi),
     locations: checkLocations(pickLocations(fromEnv, fromFile), options.needsApi),
     dbPath: settings.dbPath ?? DEFAULTS.dbPath,

@@ -68,6 +68,25 @@ describe("defaults and sources", () => {
     expect(withEnv.locations[0]?.name).toBe("Paris");
   });
 
+  it("says when keys in the environment replace the config file's locations, and only then", () => {
+    const file = configFile({
+      apiUrl: "https://file.example",
+      locations: [{ apiKey: "file_key_123456", name: "Paris" }, { apiKey: "file_key_654321" }],
+    });
+    const replaced = loadConfig({
+      env: { POS_API_KEY: "env_key_123456" },
+      configFile: file,
+      needsApi: true,
+    });
+    expect(replaced.locations).toEqual([{ apiKey: "env_key_123456" }]);
+    expect(replaced.notices).toEqual([
+      `the API keys in the environment (POS_API_KEY/POS_API_KEYS) replace the 2 location(s) of ${file}: unset them to use the file's`,
+    ]);
+    expect(JSON.stringify(replaced.notices)).not.toContain("env_key_123456");
+    expect(loadConfig({ env: {}, configFile: file, needsApi: true }).notices).toEqual([]);
+    expect(loadConfig({ env: base, needsApi: true }).notices).toEqual([]);
+  });
+
   it("moves the unshown paths with POS_PATH_*", () => {
     const config = loadConfig({
       env: { ...base, POS_PATH_TAXES: "/v2/taxes", POS_PATH_REPORT: "/v1/report/{id}" },

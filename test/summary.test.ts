@@ -30,3 +30,37 @@ describe("the summary of a run with many failed windows", () => {
     }
   });
 });
+
+describe("the summary's location names", () => {
+  it("names a stored location when the API cannot be reached, with its configured label", async () => {
+    const db = openTestDb(tempPath());
+    const range = { since: TEST_TODAY, until: TEST_TODAY };
+    await syncOnce(sim.current, db, { range });
+    const [key] = sim.current.keys;
+    const name = sim.current.dataset.locations[0]?.location.name ?? "";
+    const unreachable = await syncOnce(sim.current, db, {
+      range,
+      configOverrides: {
+        apiUrl: "http://127.0.0.1:9",
+        locations: [{ apiKey: key ?? "", name: "Paris" }],
+      },
+    });
+    const text = formatSummary(unreachable.result);
+    expect(text).not.toContain("(unknown location)");
+    expect(text).toMatch(new RegExp(`^${name} "Paris"  [0-9a-f-]{36}  key#[0-9a-f]{8}$`, "m"));
+    db.close();
+  });
+
+  it("warns when POS_START_DATE is still to come, in the log and the summary", async () => {
+    const db = openTestDb(tempPath());
+    const future = addDays(TEST_TODAY, 10);
+    const { result, logs } = await syncOnce(sim.current, db, {
+      streams: ["orders"],
+      configOverrides: { startDate: future },
+    });
+    const warning = `POS_START_DATE ${future} is after this location's today (${TEST_TODAY}): no day is read until then`;
+    expect(logs.text()).toContain(warning);
+    expect(formatSummary(result)).toContain(`  ! ${warning}`);
+    db.close();
+  });
+});

@@ -53,6 +53,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     level: config.logLevel,
     destination: pino.destination({ dest: 1, sync: true }),
   });
+  for (const notice of config.notices) logger.warn(notice);
   const stop = new AbortController();
   const release = stopOnSignals(stop, logger);
   try {

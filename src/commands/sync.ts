@@ -103,6 +103,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     concurrency: integerFlag(values.concurrency, "concurrency", { min: 1, max: 64 }),
   });
   const logger = commandLogger(config, io);
+  for (const notice of config.notices) logger.warn(notice);
   const db = openConfiguredDatabase(config);
   const stop = new AbortController();
   let lease: WriterLease;

@@ -41,6 +41,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     throw new UsageError(`--since ${since} is after --until ${until}`);
   const config = commandConfig(values, io, true);
   const logger = commandLogger(config, io);
+  for (const notice of config.notices) logger.warn(notice);
   const db = openDatabaseForReading(config);
   try {
     const result = await runVerify({

@@ -168,3 +168,13 @@ export function rejectedReportOrders(db: Db, reportId: string): number {
     .pluck()
     .get(reportId) as number;
 }
+
+/** The stored location a key reads (by the key's fingerprint), if a run stored it. */
+export function storedLocationOfKey(
+  db: Db,
+  fingerprint: string,
+): { id: string; name: string | null } | undefined {
+  return db.sqlite
+    .prepare("SELECT id, name FROM locations WHERE api_key_fingerprint = ?")
+    .get(fingerprint) as { id: string; name: string | null } | undefined;
+}

@@ -4,7 +4,7 @@ import { ApiKeyRejectedError } from "../api/errors.js";
 import type { LocationConfig } from "../config.js";
 import { addDays, today } from "../dates.js";
 import { DatabaseError, databaseError, isStorageFailure } from "../db/errors.js";
-import { locationOffsetMinutes, UTC_OFFSET_STATE } from "../db/queries.js";
+import { locationOffsetMinutes, storedLocationOfKey, UTC_OFFSET_STATE } from "../db/queries.js";
 import { type SyncContext, timestamp } from "./context.js";
 import { fetchMissingReportOrders } from "./cross-check.js";
 import { syncDayWindow, type WindowOutcome } from "./day-window.js";
@@ -69,6 +69,11 @@ async function planWindows(
   // The location's own today: its clock may be ahead of or behind this machine's.
   const locationToday = today(context.now(), locationOffsetMinutes(context.db, locationId) ?? 0);
   const startDate = startDateFor(context, locationId, locationToday);
+  if (!context.range && startDate > locationToday) {
+    const warning = `POS_START_DATE ${startDate} is after this location's today (${locationToday}): no day is read until then`;
+    context.logger.warn({ locationId, startDate, today: locationToday }, warning);
+    context.stats.location(client.keyFingerprint).warnings.push(warning);
+  }
   const tasks: WindowTask[] = [];
   for (const stream of streams) {
     const days = planDays({
@@ -166,7 +171,12 @@ export async function syncOneLocation(
   location: LocationConfig,
 ): Promise<void> {
   const stats = context.stats.location(client.keyFingerprint);
-  stats.name = location.name ?? null;
+  // Named from the start, even if the API cannot be reached: as stored by an earlier run, and
+  // as the configuration labels it.
+  const stored = storedLocationOfKey(context.db, client.keyFingerprint);
+  stats.locationId = stored?.id ?? null;
+  stats.name = stored?.name ?? null;
+  stats.label = location.name ?? null;
   try {
     const record = await syncLocationRecord(context, client, location.apiKey);
     const locationId = record.record.id;

@@ -24,7 +24,12 @@ export interface LocationStats {
   /** The key's fingerprint (key#1a2b3c4d). */
   key: string;
   locationId: string | null;
+  /** The location's name: the API's, or the one stored when the API could not be read. */
   name: string | null;
+  /** The name the configuration file gives the location, if any. */
+  label: string | null;
+  /** Worth saying, though nothing failed (a start date still to come). */
+  warnings: string[];
   streams: Partial<Record<Stream, StreamStats>>;
   /** Why the location stopped, when it did (a rejected key, a failed location read). */
   error: string | null;
@@ -67,6 +72,8 @@ export class RunStats {
         key,
         locationId: null,
         name: null,
+        label: null,
+        warnings: [],
         streams: {},
         error: null,
         keyRejected: false,

@@ -1,7 +1,7 @@
 /** The one-screen summary that ends a run. */
 import { formatTable } from "../text-table.js";
 import type { RunResult } from "./run.js";
-import type { StreamStats } from "./stats.js";
+import type { LocationStats, StreamStats } from "./stats.js";
 import { STREAMS } from "./streams.js";
 
 const number = new Intl.NumberFormat("en-US");
@@ -38,6 +38,13 @@ function problems(name: string, stats: StreamStats): string[] {
   ];
 }
 
+/** Name, configured label, id and key fingerprint of a location, as far as they are known. */
+function locationHeading(location: LocationStats): string {
+  const name = location.name ?? location.label ?? "(location not read)";
+  const label = location.label && location.label !== name ? ` "${location.label}"` : "";
+  return `${name}${label}  ${location.locationId ?? ""}  ${location.key}`.replace(/ +$/, "");
+}
+
 /** Problems a stream had, those beyond the ones it kept included. */
 function problemCount(stats: StreamStats): number {
   return (
@@ -54,10 +61,7 @@ export function formatSummary(result: RunResult): string {
       `${result.rateLimited} rate-limited)`,
   ];
   for (const location of result.stats.locations) {
-    lines.push(
-      "",
-      `${location.name ?? "(unknown location)"}  ${location.locationId ?? ""}  ${location.key}`.trimEnd(),
-    );
+    lines.push("", locationHeading(location));
     const rows = [
       ["  stream", "windows", "fetched", "inserted", "updated", "unchanged", "rejected", "deleted"],
     ];
@@ -75,6 +79,8 @@ export function formatSummary(result: RunResult): string {
       notes.unshift(location.error);
       total++;
     }
+    notes.unshift(...location.warnings);
+    total += location.warnings.length;
     const shown = notes.slice(0, PROBLEM_LINES);
     for (const note of shown) lines.push(`  ! ${note}`);
     if (total > shown.length)
