@@ -61,8 +61,14 @@ describe("pos-sync daemon", () => {
       const events = logEvents(daemon.output());
       // One JSON event per line; every event of a run carries its id.
       expect(
-        events.filter((e) => e.msg === "window synced").every((e) => typeof e.runId === "number"),
+        events
+          .filter(
+            (e) =>
+              e.msg === "planned day windows" || /^orders \d+ of \d+ days$/.test(String(e.msg)),
+          )
+          .every((e) => typeof e.runId === "number"),
       ).toBe(true);
+      expect(events.some((e) => /^orders \d+ of \d+ days$/.test(String(e.msg)))).toBe(true);
       expect(events.some((e) => e.msg === "tick skipped: a run is still in progress")).toBe(true);
       expect(events.find((e) => e.msg === "run finished")).toMatchObject({
         reason: "start",

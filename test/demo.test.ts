@@ -33,7 +33,8 @@ describe("pos-sync demo", () => {
     ).toHaveLength(7);
     expect(first.stdout).toMatch(/^ {3}product_name +quantity +sales$/m);
     expect(first.stdout).toMatch(/^ {3}payment_name +payments +amount +share_percent$/m);
-    expect(first.stderr).toMatch(/^orders +\d+\/(118|120|122) days/m);
+    // Progress per location, a quarter of its days at a time, both streams together.
+    expect(first.stderr).toMatch(/^Le Petit Zinc {2}\d+\/(118|120|122) days {2}[\d,]+ records$/m);
 
     // The file holds the simulated API's data: field by field for the last week, and every
     // order of the 60 days.

@@ -1,10 +1,12 @@
 /** What a person sees: the live progress lines and the summary that ends a run. */
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { MilestoneProgress, TerminalProgress } from "../src/sync/progress.js";
+import { LogProgress } from "../src/sync/progress.js";
+import { MilestoneProgress, TerminalProgress } from "../src/sync/progress-display.js";
 import type { RunResult } from "../src/sync/run.js";
 import { RunStats } from "../src/sync/stats.js";
 import { formatSummary } from "../src/sync/summary.js";
+import { captureLogs } from "./helpers/logs.js";
 
 function capture(): { out: Writable; text: () => string } {
   let output = "";
@@ -17,52 +19,119 @@ function capture(): { out: Writable; text: () => string } {
   return { out, text: () => output };
 }
 
+const paris = { locationId: "loc-paris", locationName: "Paris" };
+const lyon = { locationId: "loc-lyon", locationName: "Lyon" };
+
+function done(
+  locationId: string,
+  stream: "orders" | "reports",
+  records: number,
+  status = "complete",
+) {
+  return { locationId, stream, day: "2026-03-01", records, status };
+}
+
 describe("the terminal progress display", () => {
-  it("redraws one line per stream in place with days, records and rate", () => {
+  it("redraws a line per location and a total, with days, records, rate and time left", () => {
     const { out, text } = capture();
-    const progress = new TerminalProgress(out, 60_000);
-    progress.planned("reports", 10);
-    progress.planned("orders", 10);
-    progress.windowDone({
-      location: "l",
-      stream: "orders",
-      day: "2026-03-01",
-      records: 1234,
-      status: "complete",
-    });
+    let now = 0;
+    const progress = new TerminalProgress(out, 60_000, () => now);
+    progress.planned({ ...paris, stream: "orders", days: 10 });
+    progress.planned({ ...paris, stream: "reports", days: 10 });
+    progress.planned({ ...lyon, stream: "orders", days: 10 });
+    now = 10_000;
+    progress.windowDone(done("loc-paris", "orders", 1234));
+    progress.windowDone(done("loc-paris", "reports", 1));
     progress.stop();
-    progress.stop();
-    const frames = text().split("\x1b[2A");
-    expect(frames).toHaveLength(2);
-    const lines = (frames[1] ?? "").split("\n");
-    expect(lines[1]).toMatch(
-      /^.\[2Korders {3}\[##\.{22}\] 1\/10 days {2}1,234 records {2}[\d,]+\/s$/,
+    const frame = text().split("\x1b[2K").slice(-3);
+    expect(frame[0]).toMatch(
+      /^Paris {14}\[##\.{18}\] 2\/20 days {2}1,235 records {2}124\/s {2}1 min 30 s left\n$/,
     );
-    expect(frames[1]).toContain("reports  [........................] 0/10 days  0 records");
+    expect(frame[1]).toMatch(/^Lyon {15}\[\.{20}\] 0\/10 days {2}0 records {2}0\/s\n$/);
+    expect(frame[2]).toMatch(/^all locations {6}\[#\.{19}\] 2\/30 days {2}1,235 records/);
+  });
+
+  it("prints a log line above its lines, never between them", () => {
+    const { out, text } = capture();
+    const progress = new TerminalProgress(out, 60_000, () => 0);
+    progress.planned({ ...paris, stream: "orders", days: 4 });
+    progress.planned({ ...lyon, stream: "orders", days: 4 });
+    progress.windowDone(done("loc-paris", "orders", 10));
+    progress.log("first line\n");
+    progress.log("second line\n");
+    progress.stop();
+    // Each log line takes the place of the three lines drawn (two locations and the total),
+    // which are drawn again below it: no line is ever cut by a redraw.
+    expect(text()).toMatch(
+      /^first line\n(\x1b\[2K[^\n]+\n){3}\x1b\[3A\x1b\[Jsecond line\n(\x1b\[2K[^\n]+\n){3}\x1b\[3A\x1b\[J(\x1b\[2K[^\n]+\n){3}$/,
+    );
   });
 });
 
 describe("the progress lines for output that is not a terminal", () => {
-  it("print one line per stream at each quarter of its days", () => {
+  it("print one line per location at each quarter of its days", () => {
     const { out, text } = capture();
-    const progress = new MilestoneProgress(out);
-    progress.planned("orders", 8);
-    for (let day = 1; day <= 8; day++) {
-      progress.windowDone({
-        location: "l",
-        stream: "orders",
-        day: `2026-03-0${day}`,
-        records: 100,
-        status: "complete",
-      });
-    }
+    const progress = new MilestoneProgress(out, () => 0);
+    progress.planned({ ...paris, stream: "orders", days: 8 });
+    for (let day = 1; day <= 8; day++) progress.windowDone(done("loc-paris", "orders", 100));
     expect(text().split("\n")).toEqual([
-      "orders   2/8 days  200 records",
-      "orders   4/8 days  400 records",
-      "orders   6/8 days  600 records",
-      "orders   8/8 days  800 records",
+      "Paris  2/8 days  200 records  0 s left",
+      "Paris  4/8 days  400 records  0 s left",
+      "Paris  6/8 days  600 records  0 s left",
+      "Paris  8/8 days  800 records",
       "",
     ]);
+  });
+});
+
+describe("the progress log", () => {
+  it("says n of total for each location and stream every tenth of its days, not every window", () => {
+    const logs = captureLogs("info");
+    let now = 0;
+    const progress = new LogProgress(logs.logger, () => now);
+    for (const location of [paris, lyon])
+      for (const stream of ["orders", "reports"] as const)
+        progress.planned({ ...location, stream, days: 730 });
+    for (let day = 0; day < 730; day++) {
+      now += 100;
+      for (const location of [paris, lyon])
+        for (const stream of ["orders", "reports"] as const)
+          progress.windowDone(done(location.locationId, stream, 50));
+    }
+    const events = logs.lines.map((line) => JSON.parse(line));
+    const planned = events.filter((e) => e.msg === "planned day windows");
+    expect(planned).toHaveLength(4);
+    expect(planned[0]).toMatchObject({ locationId: "loc-paris", stream: "orders", days: 730 });
+    const steps = events.filter((e) => e.msg !== "planned day windows");
+    // Ten per location and stream instead of 2,920 window lines.
+    expect(steps).toHaveLength(40);
+    expect(steps.at(-1)).toMatchObject({
+      locationId: "loc-lyon",
+      stream: "reports",
+      done: 730,
+      planned: 730,
+      records: 36_500,
+      msg: "reports 730 of 730 days",
+    });
+    expect(steps[0]).toMatchObject({ done: 73, planned: 730, etaSeconds: 66 });
+    expect(events.every((e) => !("location" in e))).toBe(true);
+  });
+
+  it("warns at once of a window that did not complete, and logs every window at debug", () => {
+    const logs = captureLogs("debug");
+    const progress = new LogProgress(logs.logger, () => 0);
+    progress.planned({ ...paris, stream: "orders", days: 100 });
+    progress.windowDone(done("loc-paris", "orders", 10));
+    progress.windowDone(done("loc-paris", "orders", 0, "failed"));
+    const events = logs.lines.map((line) => JSON.parse(line));
+    expect(events[1]).toMatchObject({ level: 20, msg: "window synced", done: 1, planned: 100 });
+    expect(events[2]).toMatchObject({
+      level: 40,
+      msg: "window not complete",
+      locationId: "loc-paris",
+      status: "failed",
+      done: 2,
+    });
   });
 });
 

@@ -12,7 +12,7 @@ import { prepareDemoDatabase } from "../demo/demo-database.js";
 import { formatExampleQueries } from "../demo/example-queries.js";
 import { createLogger, isLogLevel, type LogLevel } from "../log.js";
 import { type Simulator, startSimulator } from "../simulator/server.js";
-import { MilestoneProgress, TerminalProgress } from "../sync/progress.js";
+import { MilestoneProgress, TerminalProgress } from "../sync/progress-display.js";
 import { exitCodeFor, type RunResult } from "../sync/run.js";
 import type { StreamStats } from "../sync/stats.js";
 import { formatSummary } from "../sync/summary.js";

@@ -2,7 +2,7 @@
 import { today } from "../dates.js";
 import { WriterLease } from "../db/writer-lease.js";
 import { UsageError } from "../errors.js";
-import { TerminalProgress } from "../sync/progress.js";
+import { TerminalProgress } from "../sync/progress-display.js";
 import { exitCodeFor } from "../sync/run.js";
 import { isStream, STREAMS, type Stream } from "../sync/streams.js";
 import { formatSummary } from "../sync/summary.js";

@@ -84,7 +84,12 @@ async function planWindows(
       range: context.range,
     });
     context.stats.stream(client.keyFingerprint, stream).windows.planned += days.length;
-    context.progress.planned(stream, days.length);
+    context.progress.planned({
+      locationId,
+      locationName: context.stats.location(client.keyFingerprint).name,
+      stream,
+      days: days.length,
+    });
     for (const day of days) tasks.push({ stream, day });
   }
   // Oldest days first, reports before orders: both streams advance together.
@@ -135,7 +140,7 @@ async function syncWindow(
     if (stats.problems.length < MAX_PROBLEMS) stats.problems.push({ day, error: outcome.error });
   }
   context.progress.windowDone({
-    location: locationId,
+    locationId,
     stream,
     day,
     records: outcome.records,

@@ -3,7 +3,7 @@ import type { AttemptEvent } from "../api/transport.js";
 import type { Config } from "../config.js";
 import type { LogLevel } from "../log.js";
 import type { RunTrigger } from "./checkpoints.js";
-import type { WindowEvent } from "./progress.js";
+import type { PlannedEvent, WindowEvent } from "./progress.js";
 import type { RunResult } from "./run.js";
 import type { Stream } from "./streams.js";
 
@@ -32,7 +32,9 @@ export type PlainRunResult = Omit<RunResult, "stats"> & {
 };
 
 export type FromWorker =
-  | { type: "planned"; stream: Stream; days: number }
+  | { type: "planned"; event: PlannedEvent }
+  /** A log line of the run, for the command's display to print without tearing it. */
+  | { type: "log"; line: string }
   | { type: "window"; event: WindowEvent }
   | { type: "attempt"; event: AttemptEvent }
   | { type: "result"; result: PlainRunResult }

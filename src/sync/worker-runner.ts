@@ -59,7 +59,11 @@ export function runSyncInWorker(options: WorkerRunOptions): Promise<RunResult> {
     worker.on("message", (message: FromWorker) => {
       switch (message.type) {
         case "planned":
-          options.progress?.planned(message.stream, message.days);
+          options.progress?.planned(message.event);
+          break;
+        case "log":
+          if (options.progress?.log) options.progress.log(message.line);
+          else process.stderr.write(message.line);
           break;
         case "window":
           options.progress?.windowDone(message.event);

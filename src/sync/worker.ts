@@ -16,9 +16,14 @@ import type { FromWorker, ToWorker, WorkerInput } from "./worker-protocol.js";
 async function main(port: NonNullable<typeof parentPort>): Promise<void> {
   const input = workerData as WorkerInput;
   const send = (message: FromWorker) => port.postMessage(message);
+  // With a display in the command's thread, log lines go there, so that it prints them above
+  // its lines instead of through them.
   const logger = createLogger({
     level: input.logLevel,
-    destination: pino.destination({ dest: input.logFd, sync: true }),
+    destination:
+      input.progress === "report"
+        ? { write: (line: string) => send({ type: "log", line }) }
+        : pino.destination({ dest: input.logFd, sync: true }),
   });
   const stop = new AbortController();
   port.on("message", (message: ToWorker) => {
@@ -30,7 +35,7 @@ async function main(port: NonNullable<typeof parentPort>): Promise<void> {
     input.progress === "log"
       ? undefined
       : {
-          planned: (stream, days) => send({ type: "planned", stream, days }),
+          planned: (event) => send({ type: "planned", event }),
           windowDone: (event) => send({ type: "window", event }),
           stop: () => {},
         };

@@ -1,0 +1,94 @@
+/**
+ * Counting a run's progress per location and stream: days planned and done, records, and the
+ * time left at the pace so far. Pure: it is told the time.
+ */
+import type { Stream } from "./streams.js";
+
+export interface ProgressLine {
+  locationId: string;
+  name: string | null;
+  planned: number;
+  done: number;
+  records: number;
+  /** When the first days were planned, in ms. */
+  startedAt: number;
+}
+
+export class ProgressTally {
+  /** Per location and stream, in the order they were planned. */
+  readonly streams = new Map<string, ProgressLine>();
+  /** Per location, both day streams together. */
+  readonly locations = new Map<string, ProgressLine>();
+
+  planned(
+    event: { locationId: string; locationName: string | null; stream: Stream; days: number },
+    now: number,
+  ): void {
+    for (const line of this.linesOf(event.locationId, event.stream, event.locationName, now)) {
+      line.planned += event.days;
+      line.name = event.locationName ?? line.name;
+    }
+  }
+
+  /** Counts a finished window; returns the line of its location and stream. */
+  windowDone(event: { locationId: string; stream: Stream; records: number }): ProgressLine {
+    const [streamLine, locationLine] = this.linesOf(event.locationId, event.stream, null, 0);
+    for (const line of [streamLine, locationLine]) {
+      line.done++;
+      line.records += event.records;
+    }
+    return streamLine;
+  }
+
+  /** Every location together. */
+  total(): ProgressLine {
+    const lines = [...this.locations.values()];
+    return {
+      locationId: "",
+      name: "all locations",
+      planned: lines.reduce((sum, l) => sum + l.planned, 0),
+      done: lines.reduce((sum, l) => sum + l.done, 0),
+      records: lines.reduce((sum, l) => sum + l.records, 0),
+      startedAt: Math.min(...lines.map((l) => l.startedAt)),
+    };
+  }
+
+  /** Time left at the pace so far; undefined before the first day is done. */
+  etaMs(line: ProgressLine, now: number): number | undefined {
+    if (line.done === 0 || line.done >= line.planned)
+      return line.done >= line.planned ? 0 : undefined;
+    const perDay = (now - line.startedAt) / line.done;
+    return Math.round(perDay * (line.planned - line.done));
+  }
+
+  private linesOf(
+    locationId: string,
+    stream: Stream,
+    name: string | null,
+    now: number,
+  ): [ProgressLine, ProgressLine] {
+    const fresh = (): ProgressLine => ({
+      locationId,
+      name,
+      planned: 0,
+      done: 0,
+      records: 0,
+      startedAt: now,
+    });
+    const key = `${locationId}:${stream}`;
+    let streamLine = this.streams.get(key);
+    if (!streamLine) this.streams.set(key, (streamLine = fresh()));
+    let locationLine = this.locations.get(locationId);
+    if (!locationLine) this.locations.set(locationId, (locationLine = fresh()));
+    return [streamLine, locationLine];
+  }
+}
+
+/** "1 h 02 min", "3 min 05 s", "42 s". */
+export function formatDuration(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ${String(seconds % 60).padStart(2, "0")} s`;
+  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
+}
