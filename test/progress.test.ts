@@ -62,8 +62,10 @@ describe("the terminal progress display", () => {
     progress.stop();
     // Each log line takes the place of the three lines drawn (two locations and the total),
     // which are drawn again below it: no line is ever cut by a redraw.
-    expect(text()).toMatch(
-      /^first line\n(\x1b\[2K[^\n]+\n){3}\x1b\[3A\x1b\[Jsecond line\n(\x1b\[2K[^\n]+\n){3}\x1b\[3A\x1b\[J(\x1b\[2K[^\n]+\n){3}$/,
+    // Escape characters shown as "^", so that the pattern reads plainly.
+    const shown = text().replaceAll("\x1b", "^");
+    expect(shown).toMatch(
+      /^first line\n(\^\[2K[^\n]+\n){3}\^\[3A\^\[Jsecond line\n(\^\[2K[^\n]+\n){3}\^\[3A\^\[J(\^\[2K[^\n]+\n){3}$/,
     );
   });
 });

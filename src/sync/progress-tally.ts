@@ -76,10 +76,10 @@ export class ProgressTally {
       startedAt: now,
     });
     const key = `${locationId}:${stream}`;
-    let streamLine = this.streams.get(key);
-    if (!streamLine) this.streams.set(key, (streamLine = fresh()));
-    let locationLine = this.locations.get(locationId);
-    if (!locationLine) this.locations.set(locationId, (locationLine = fresh()));
+    const streamLine = this.streams.get(key) ?? fresh();
+    this.streams.set(key, streamLine);
+    const locationLine = this.locations.get(locationId) ?? fresh();
+    this.locations.set(locationId, locationLine);
     return [streamLine, locationLine];
   }
 }
