@@ -1,13 +1,13 @@
 /** `status` and `verify` only read: they open the file read-only, wherever it lives, and never
  * create nor upgrade a database. */
-import { type ChildProcess, spawn } from "node:child_process";
 import { chmodSync, existsSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { today } from "../src/dates.js";
-import { CLI_PATH, type CliResult, runCli, simulatorEnv } from "./helpers/cli.js";
+import { runCli, simulatorEnv } from "./helpers/cli.js";
 import { useTempDir } from "./helpers/db.js";
 import { createOlderDatabase } from "./helpers/older-schema.js";
+import { spawnCli } from "./helpers/process.js";
 import { useSimulator } from "./helpers/simulator.js";
 
 const tempPath = useTempDir();
@@ -17,38 +17,9 @@ function env(dbPath: string): Record<string, string> {
   return simulatorEnv(sim.current, dbPath);
 }
 
-const root = process.getuid?.() === 0;
-
-function collect(child: ChildProcess): Promise<CliResult> {
-  let stdout = "";
-  let stderr = "";
-  child.stdout?.on("data", (chunk: Buffer) => {
-    stdout += chunk;
-  });
-  child.stderr?.on("data", (chunk: Buffer) => {
-    stderr += chunk;
-  });
-  return new Promise((resolve, reject) => {
-    child.on("error", reject);
-    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
-}
-
-/**
- * Runs the CLI as a user that may not write where the permissions say so. Root may write
- * anywhere: it runs without the capabilities that let it bypass permissions, still as root, so
- * that it reads the checkout wherever it lives (a 0700 clone under /root included).
- */
+/** Runs the CLI as a user that file permissions bind, even when the tests run as root. */
 function runWithoutOverride(args: string[], environment: Record<string, string>) {
-  const command = [process.execPath, CLI_PATH, ...args];
-  const [file, ...rest] = root
-    ? ["setpriv", "--bounding-set", "-dac_override,-dac_read_search", "--", ...command]
-    : command;
-  const child = spawn(file as string, rest, {
-    env: { PATH: process.env.PATH ?? "", ...environment },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  return collect(child);
+  return spawnCli(args, environment, { ordinaryPermissions: true }).exited;
 }
 
 describe("a path where no database is", () => {
