@@ -95,6 +95,19 @@ function reportFailure(error: unknown, io: CommandIo): number {
   return EXIT.incomplete;
 }
 
+/**
+ * The command is over: whatever a library may still hold open (a socket, a stuck thread) must
+ * not keep the process alive, or a supervisor's stop would hang on it. Output still on its way
+ * to a slow reader (a pager) is let through first.
+ */
+function exitOnceOutputIsWritten(code: number): void {
+  setTimeout(() => {
+    if (process.stdout.writableLength > 0 || process.stderr.writableLength > 0)
+      exitOnceOutputIsWritten(code);
+    else process.exit(code);
+  }, EXIT_GRACE_MS).unref();
+}
+
 function isEntryPoint(): boolean {
   const script = process.argv[1];
   if (!script) return false;
@@ -109,8 +122,6 @@ if (isEntryPoint()) {
   const io: CommandIo = { stdout: process.stdout, stderr: process.stderr, env: process.env };
   main(process.argv.slice(2), io).then((code) => {
     process.exitCode = code;
-    // The command is over: whatever a library may still hold open (a socket, a stuck thread)
-    // must not keep the process alive, or a supervisor's stop would hang on it.
-    setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
+    exitOnceOutputIsWritten(code);
   });
 }
