@@ -51,6 +51,29 @@ describe("the terminal progress display", () => {
     expect(frame[2]).toMatch(/^all locations {6}\[#\.{19}\] 2\/30 days {2}1,235 records/);
   });
 
+  it("paces a location that waited behind another from when its windows began", () => {
+    const { out, text } = capture();
+    let now = 0;
+    const progress = new TerminalProgress(out, 60_000, () => now);
+    progress.planned({ ...paris, stream: "orders", days: 10 });
+    progress.planned({ ...lyon, stream: "orders", days: 10 });
+    for (let day = 1; day <= 10; day++) {
+      now = day * 10_000;
+      progress.windowDone({ ...done("loc-paris", "orders", 100), durationMs: 10_000 });
+    }
+    // Lyon's windows started only once Paris was done: its first took one second.
+    now = 102_000;
+    progress.windowDone({ ...done("loc-lyon", "orders", 50), durationMs: 1_000 });
+    progress.stop();
+    const frame = text().split("\x1b[2K").slice(-3);
+    expect(frame[0]).toMatch(
+      /^Paris {14}\[#{20}\] 10\/10 days {2}1,000 records {2}10\/s {2}done\n$/,
+    );
+    expect(frame[1]).toMatch(
+      /^Lyon {15}\[##\.{18}\] 1\/10 days {2}50 records {2}50\/s {2}9 s left\n$/,
+    );
+  });
+
   it("prints a log line above its lines, never between them", () => {
     const { out, text } = capture();
     const progress = new TerminalProgress(out, 60_000, () => 0);

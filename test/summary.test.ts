@@ -24,6 +24,8 @@ describe("the summary of a run with many failed windows", () => {
       expect(shown).toHaveLength(6);
       // 30 days of each of two streams: 60 windows not complete, 6 of them shown.
       expect(text).toContain("  ! … and 54 more (see pos-sync status)");
+      // Across locations too: every window that did not complete, not only those kept.
+      expect(result.stats.totals("orders").problemCount).toBe(30);
     } finally {
       sim.current.faults.reset();
       db.close();

@@ -74,6 +74,8 @@ async function planWindows(
     context.logger.warn({ locationId, startDate, today: locationToday }, warning);
     context.stats.location(client.keyFingerprint).warnings.push(warning);
   }
+  // Named in the display as the API or, before it ever answered, the configuration names it.
+  const { name, label } = context.stats.location(client.keyFingerprint);
   const tasks: WindowTask[] = [];
   for (const stream of streams) {
     const days = planDays({
@@ -86,7 +88,7 @@ async function planWindows(
     context.stats.stream(client.keyFingerprint, stream).windows.planned += days.length;
     context.progress.planned({
       locationId,
-      locationName: context.stats.location(client.keyFingerprint).name,
+      locationName: name ?? label,
       stream,
       days: days.length,
     });
@@ -117,6 +119,7 @@ async function syncWindow(
 ): Promise<void> {
   const { stream, day } = task;
   const stats = context.stats.stream(client.keyFingerprint, stream);
+  const began = performance.now();
   const outcome = await syncDayWindow(context, client, locationId, stream, day, stats);
   const status = windowStatus(outcome.status, day, locationToday);
   context.checkpoints.record(
@@ -145,6 +148,7 @@ async function syncWindow(
     day,
     records: outcome.records,
     status,
+    durationMs: Math.round(performance.now() - began),
   });
 }
 

@@ -5,7 +5,7 @@
  * one plain line per location each time another quarter of its days is done.
  */
 import type { PlannedEvent, Progress, WindowEvent } from "./progress.js";
-import { formatDuration, type ProgressLine, ProgressTally } from "./progress-tally.js";
+import { formatDuration, type ProgressLine, ProgressTally, paceStart } from "./progress-tally.js";
 
 const number = new Intl.NumberFormat("en-US");
 const BAR_WIDTH = 20;
@@ -35,7 +35,7 @@ export class TerminalProgress implements Progress {
   }
 
   windowDone(event: WindowEvent): void {
-    this.tally.windowDone(event);
+    this.tally.windowDone(event, this.now());
   }
 
   /** Clears the lines, prints the log line where they were, and draws them again below it. */
@@ -54,7 +54,7 @@ export class TerminalProgress implements Progress {
     const now = this.now();
     const share = line.planned === 0 ? 1 : line.done / line.planned;
     const bar = "#".repeat(Math.round(share * BAR_WIDTH)).padEnd(BAR_WIDTH, ".");
-    const seconds = Math.max(0.001, (now - line.startedAt) / 1000);
+    const seconds = Math.max(0.001, (now - paceStart(line)) / 1000);
     const rate = number.format(Math.round(line.records / seconds));
     const eta = this.tally.etaMs(line, now);
     const left =
@@ -92,7 +92,7 @@ export class MilestoneProgress implements Progress {
   }
 
   windowDone(event: WindowEvent): void {
-    this.tally.windowDone(event);
+    this.tally.windowDone(event, this.now());
     const line = this.tally.locations.get(event.locationId);
     if (!line) return;
     const quarter = line.planned === 0 ? 4 : Math.floor((4 * line.done) / line.planned);

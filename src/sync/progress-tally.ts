@@ -12,6 +12,14 @@ export interface ProgressLine {
   records: number;
   /** When the first days were planned, in ms. */
   startedAt: number;
+  /** When its earliest finished window began, in ms: a location whose windows waited behind
+   * another's has its pace counted from there, not from when it was planned. */
+  activeSince: number | null;
+}
+
+/** Where the pace of a line is counted from. */
+export function paceStart(line: ProgressLine): number {
+  return line.activeSince ?? line.startedAt;
 }
 
 export class ProgressTally {
@@ -30,12 +38,17 @@ export class ProgressTally {
     }
   }
 
-  /** Counts a finished window; returns the line of its location and stream. */
-  windowDone(event: { locationId: string; stream: Stream; records: number }): ProgressLine {
-    const [streamLine, locationLine] = this.linesOf(event.locationId, event.stream, null, 0);
+  /** Counts a window finished at `now`; returns the line of its location and stream. */
+  windowDone(
+    event: { locationId: string; stream: Stream; records: number; durationMs?: number },
+    now: number,
+  ): ProgressLine {
+    const [streamLine, locationLine] = this.linesOf(event.locationId, event.stream, null, now);
+    const began = now - (event.durationMs ?? now - streamLine.startedAt);
     for (const line of [streamLine, locationLine]) {
       line.done++;
       line.records += event.records;
+      line.activeSince = Math.max(line.startedAt, Math.min(line.activeSince ?? began, began));
     }
     return streamLine;
   }
@@ -50,6 +63,7 @@ export class ProgressTally {
       done: lines.reduce((sum, l) => sum + l.done, 0),
       records: lines.reduce((sum, l) => sum + l.records, 0),
       startedAt: Math.min(...lines.map((l) => l.startedAt)),
+      activeSince: null,
     };
   }
 
@@ -57,7 +71,7 @@ export class ProgressTally {
   etaMs(line: ProgressLine, now: number): number | undefined {
     if (line.done === 0 || line.done >= line.planned)
       return line.done >= line.planned ? 0 : undefined;
-    const perDay = (now - line.startedAt) / line.done;
+    const perDay = (now - paceStart(line)) / line.done;
     return Math.round(perDay * (line.planned - line.done));
   }
 
@@ -74,6 +88,7 @@ export class ProgressTally {
       done: 0,
       records: 0,
       startedAt: now,
+      activeSince: null,
     });
     const key = `${locationId}:${stream}`;
     const streamLine = this.streams.get(key) ?? fresh();

@@ -21,6 +21,9 @@ export interface WindowEvent {
   day: string;
   records: number;
   status: string;
+  /** How long the window took: a location that waited behind another is paced from when its
+   * windows began, not from when they were planned. */
+  durationMs?: number;
 }
 
 export interface Progress {
@@ -55,7 +58,7 @@ export class LogProgress implements Progress {
   }
 
   windowDone(event: WindowEvent): void {
-    const line = this.tally.windowDone(event);
+    const line = this.tally.windowDone(event, this.now());
     const fields = { ...event, done: line.done, planned: line.planned };
     if (event.status === "complete" || event.status === "open")
       this.logger.debug(fields, "window synced");

@@ -117,6 +117,7 @@ export class RunStats {
         "unchanged",
         "rejected",
         "deleted",
+        "problemCount",
       ] as const)
         total[key] += stats[key];
       for (const key of ["planned", "complete", "incomplete", "failed"] as const)
