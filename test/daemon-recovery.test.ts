@@ -110,6 +110,60 @@ describe("a daemon whose database files were deleted under it", () => {
   });
 });
 
+describe("a daemon whose WAL was deleted while a reader held it full", () => {
+  it("writes runs that other processes see once it opened the database again", async () => {
+    const dbPath = tempPath();
+    expect((await runCli(["migrate"], { POS_DB_PATH: dbPath })).code).toBe(0);
+    // The reader keeps the first run's pages in the WAL: its index then describes frames that
+    // the deleted files took away.
+    const reader = openDatabase(dbPath, { readonly: true });
+    reader.sqlite.exec("BEGIN");
+    reader.sqlite.prepare("SELECT COUNT(*) FROM orders").get();
+    const daemon = await startCli(
+      ["daemon", "--schedule", "*/2 * * * * *"],
+      /daemon started/,
+      simulatorEnv(sim.current, dbPath),
+    );
+    try {
+      await until(
+        () => messages(daemon.output()).some((m) => m.includes("WAL cannot be truncated yet")),
+        "the blocked truncation to be reported",
+      );
+      for (const suffix of ["-wal", "-shm"]) rmSync(`${dbPath}${suffix}`, { force: true });
+      const before = finishedRuns(daemon.output());
+      reader.sqlite.exec("COMMIT");
+      reader.close();
+      await until(() => finishedRuns(daemon.output()) >= before + 2, "two more runs");
+      const runIds = daemon
+        .output()
+        .split("\n")
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line) as { msg: string; status?: string; runId?: number })
+        .filter((e) => e.msg === "run finished")
+        .slice(before + 1)
+        .map((e) => e.runId);
+      expect(daemon.output()).not.toContain("SQLITE_IOERR");
+      // Another process, opening the files as they are now, sees what the daemon wrote.
+      const check = await runCli(["status", "--json"], { POS_DB_PATH: dbPath });
+      expect(check.stderr).toBe("");
+      const seen = openDatabase(dbPath, { readonly: true });
+      try {
+        const stored = seen.sqlite
+          .prepare("SELECT id FROM sync_runs WHERE status = 'succeeded'")
+          .pluck()
+          .all();
+        expect(stored).toEqual(expect.arrayContaining(runIds));
+      } finally {
+        seen.close();
+      }
+    } finally {
+      if (reader.sqlite.open) reader.close();
+      daemon.child.kill("SIGTERM");
+      expect((await daemon.exited).code).toBe(0);
+    }
+  });
+});
+
 describe("a daemon on a full disk", () => {
   it("reports the same clear line as sync, in its log and on /healthz, without a stack", async () => {
     const dbPath = tempPath();

@@ -27,17 +27,17 @@ function fileIdentity(path: string): string {
 }
 
 export class DaemonConnection {
-  private db: Db;
-  private identity: string;
+  private db: Db | undefined;
+  private identity = "";
   private lease: WriterLease | undefined;
 
-  constructor(private readonly path: string) {
-    this.db = openDatabase(path);
-    this.identity = this.touch();
+  constructor(readonly path: string) {
+    this.open();
   }
 
+  /** The connection; one that could not be opened again is tried once more here. */
   get current(): Db {
-    return this.db;
+    return this.db ?? this.open();
   }
 
   /** The lease follows the connection when it is opened afresh. */
@@ -50,27 +50,47 @@ export class DaemonConnection {
     return fileIdentity(this.path) !== this.identity;
   }
 
-  /** Opens the database again and moves the lease to the new connection. */
+  /**
+   * Closes the connection, then opens the database again and moves the lease to it. In that
+   * order: SQLite keeps the WAL index of a file that one of this process's connections still
+   * holds open, so a connection opened beside the stale one would read the stale index.
+   */
   reopen(): void {
-    const fresh = openDatabase(this.path);
-    this.lease?.moveTo(fresh);
-    const stale = this.db;
-    this.db = fresh;
-    this.identity = this.touch();
-    try {
-      stale.close();
-    } catch {
-      // A connection to files that are gone may fail to close: it is dropped either way.
-    }
+    this.dropConnection();
+    this.open();
   }
 
   close(): void {
-    this.db.close();
+    const db = this.db;
+    this.db = undefined;
+    db?.close();
+  }
+
+  private open(): Db {
+    const fresh = openDatabase(this.path);
+    try {
+      this.lease?.moveTo(fresh);
+      this.identity = this.touch(fresh);
+    } catch (error) {
+      fresh.close();
+      throw error;
+    }
+    this.db = fresh;
+    return fresh;
+  }
+
+  private dropConnection(): void {
+    try {
+      this.close();
+    } catch {
+      // A connection to files that are gone may fail to close: it is dropped either way.
+      this.db = undefined;
+    }
   }
 
   /** A read creates the -shm of a WAL database: its identity is then complete. */
-  private touch(): string {
-    this.db.sqlite.prepare("SELECT COUNT(*) FROM sync_runs").pluck().get();
+  private touch(db: Db): string {
+    db.sqlite.prepare("SELECT COUNT(*) FROM sync_runs").pluck().get();
     return fileIdentity(this.path);
   }
 }

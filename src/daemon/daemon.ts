@@ -142,7 +142,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
 function reopenIfReplaced(connection: DaemonConnection, logger: Logger): void {
   if (!connection.filesChanged()) return;
   logger.warn(
-    { database: connection.current.path },
+    { database: connection.path },
     "the database's files changed under the daemon; opening it again",
   );
   reopenAfterFailure(connection, logger);
@@ -155,7 +155,7 @@ function reopenAfterFailure(connection: DaemonConnection, logger: Logger): void 
   } catch (error) {
     // Still failing (a full disk, a missing directory): the next run tries again.
     logger.error(
-      { database: connection.current.path },
+      { database: connection.path },
       `could not open the database again: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
@@ -179,9 +179,9 @@ class WalTrimmer {
     this.pause();
     let outcome: ReturnType<typeof checkpointAndTruncate>;
     try {
-      outcome = checkpointAndTruncate(this.connection.current.sqlite, this.connection.current.path);
+      outcome = checkpointAndTruncate(this.connection.current.sqlite, this.connection.path);
     } catch (error) {
-      const { message } = databaseError(error, this.connection.current.path, "checkpoint");
+      const { message } = databaseError(error, this.connection.path, "checkpoint");
       this.logger.warn({ error: message }, "could not checkpoint the WAL");
       return;
     }

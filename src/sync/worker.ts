@@ -40,6 +40,7 @@ async function main(port: NonNullable<typeof parentPort>): Promise<void> {
           stop: () => {},
         };
   let db: Db | undefined;
+  let answer: FromWorker;
   try {
     db = openDatabase(input.config.dbPath);
     const result = await runSync({
@@ -54,14 +55,19 @@ async function main(port: NonNullable<typeof parentPort>): Promise<void> {
       ...(progress ? { progress } : {}),
       ...(input.reportAttempts ? { onAttempt: (event) => send({ type: "attempt", event }) } : {}),
     });
-    send({ type: "result", result: { ...result, stats: { locations: result.stats.locations } } });
+    answer = {
+      type: "result",
+      result: { ...result, stats: { locations: result.stats.locations } },
+    };
   } catch (error) {
-    // Sent before the port closes below: a failure sent later would never arrive.
-    send({ type: "failed", message: failureMessage(error, input.config.dbPath) });
-  } finally {
-    closeQuietly(db);
-    port.close();
+    answer = { type: "failed", message: failureMessage(error, input.config.dbPath) };
   }
+  // Closed before answering: the command may open, move or delete the files the moment it has
+  // the answer (the daemon opens them afresh after a failed run).
+  closeQuietly(db);
+  // Sent before the port closes: an answer sent later would never arrive.
+  send(answer);
+  port.close();
 }
 
 /** One line the user can act on: a failing disk is named as `sync` names it. */
