@@ -96,14 +96,46 @@ describe("orders voided upstream", () => {
   });
 });
 
+describe("orders no list shows but a report lists and the API serves by id", () => {
+  it("are fetched by id once and stay live when their day is read again", async () => {
+    const db = openTestDb(tempPath());
+    const day = dayOf(3);
+    const location = sim.current.dataset.locations[0]!;
+    const [unlisted] = sim.current.dataset.unlistOrders(location, day, 1);
+    await syncOnce(sim.current, db);
+    expect(scalar(db, "SELECT deleted_at IS NULL FROM orders WHERE id = ?", unlisted)).toBe(1);
+
+    sim.current.stats.reset();
+    const again = await syncOnce(sim.current, db, { range: { since: day, until: day } });
+    expect(again.result.stats.locations[0]?.streams.orders?.deleted).toBe(0);
+    expect(scalar(db, "SELECT deleted_at IS NULL FROM orders WHERE id = ?", unlisted)).toBe(1);
+    // Asked about once by id, since a report vouches for it.
+    expect(sim.current.stats.snapshot().byOperation.getOrder).toBe(1);
+    db.close();
+  });
+});
+
 describe("the deletion guard", () => {
   it("accepts a few vanished records and suspects a day that lost most of them", () => {
     expect(judgeDisappearance({ stored: 100, unlisted: 0 }, false)).toBe("none");
-    expect(judgeDisappearance({ stored: 1, unlisted: 1 }, false)).toBe("delete");
+    expect(judgeDisappearance({ stored: 2, unlisted: 1 }, false)).toBe("delete");
     expect(judgeDisappearance({ stored: 100, unlisted: 4 }, false)).toBe("delete");
     expect(judgeDisappearance({ stored: 100, unlisted: 25 }, false)).toBe("delete");
     expect(judgeDisappearance({ stored: 100, unlisted: 26 }, false)).toBe("suspicious");
     expect(judgeDisappearance({ stored: 120, unlisted: 120 }, false)).toBe("suspicious");
     expect(judgeDisappearance({ stored: 120, unlisted: 120 }, true)).toBe("delete");
+  });
+
+  it("suspects a day that lists nothing at all, however few it had", () => {
+    expect(judgeDisappearance({ stored: 3, unlisted: 3 }, false)).toBe("suspicious");
+    expect(judgeDisappearance({ stored: 1, unlisted: 1 }, false)).toBe("suspicious");
+    expect(judgeDisappearance({ stored: 3, unlisted: 3 }, true)).toBe("delete");
+  });
+
+  it("defers when the read set aside records without an id, which may be the unlisted ones", () => {
+    expect(judgeDisappearance({ stored: 100, unlisted: 2, unidentified: 1 }, false)).toBe(
+      "deferred",
+    );
+    expect(judgeDisappearance({ stored: 100, unlisted: 2, unidentified: 0 }, false)).toBe("delete");
   });
 });

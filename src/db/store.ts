@@ -294,6 +294,11 @@ export class Store {
     };
   }
 
+  /** Of these orders, the ones a live stored report lists (see sync/day-window.ts). */
+  ordersListedByReport(locationId: string, orderIds: readonly string[]): string[] {
+    return this.deletions.listedByLiveReport(locationId, orderIds);
+  }
+
   /** Marks records deleted upstream (soft: the rows stay, every view leaves them out). */
   markDeleted(stream: DayStream, ids: readonly string[], at: string): number {
     if (ids.length === 0) return 0;

@@ -124,8 +124,9 @@ export class Dataset {
   private readonly liveOrders = new Map<string, Order[]>();
   private readonly reportUpdatedAt = new Map<string, number>();
   private readonly hidden = new Set<string>();
-  /** Orders voided upstream: gone from every list, as "locationIndex:epochDay:id". */
-  private readonly voidedOrders = new Set<string>();
+  /** Orders gone from every list, by "locationIndex:epochDay:id": voided ones are gone from
+   * every read, unlisted ones are still served by id. */
+  private readonly unlistedOrders = new Map<string, "voided" | "unlisted">();
   private readonly locationByKey: Map<string, SimLocation>;
   private mutationCount = 0;
 
@@ -238,7 +239,7 @@ export class Dataset {
     for (const sessionDay of [epochDay - 1, epochDay]) {
       for (const order of this.session(location, sessionDay)?.orders ?? []) {
         if (localDayOf(order.createdAt) !== day) continue;
-        if (!this.voidedOrders.has(`${location.index}:${epochDay}:${order.id}`)) orders.push(order);
+        if (!this.unlistedOrders.has(`${location.index}:${epochDay}:${order.id}`)) orders.push(order);
       }
     }
     const sorted = sortByCreatedAt(orders);
@@ -369,9 +370,14 @@ export class Dataset {
   order(location: SimLocation, id: string): Order | undefined {
     const address = decodeRecordId(this.seed, id);
     if (address?.kind !== "order" || address.locationIndex !== location.index) return undefined;
-    return this.session(location, address.sessionEpochDay)?.orders.find(
+    const order = this.session(location, address.sessionEpochDay)?.orders.find(
       (o) => o.id === id.toLowerCase(),
     );
+    // A voided order is gone from every read, by id as well as from the lists.
+    if (!order) return undefined;
+    const createdOn = toEpochDay(localDayOf(order.createdAt));
+    const state = this.unlistedOrders.get(`${location.index}:${createdOn}:${order.id}`);
+    return state === "voided" ? undefined : order;
   }
 
   report(location: SimLocation, id: string): Report | undefined {
@@ -562,21 +568,32 @@ export class Dataset {
 
   /** Voids `count` orders of one location's day upstream: no list shows them any more. */
   voidOrders(location: SimLocation, day: string, count: number): string[] {
+    return this.unlistOrders(location, day, count, "voided");
+  }
+
+  /** Takes `count` orders of one location's day out of every list; with `unlisted`, they are
+   * still served by id and their report lists them: what the reports cross-check is for. */
+  unlistOrders(
+    location: SimLocation,
+    day: string,
+    count: number,
+    state: "voided" | "unlisted" = "unlisted",
+  ): string[] {
     const epochDay = toEpochDay(day);
     const random = this.mutationRandom();
     const chosen = random.shuffle([...this.ordersCreatedOn(location, epochDay)]).slice(0, count);
-    for (const order of chosen) this.voidedOrders.add(`${location.index}:${epochDay}:${order.id}`);
+    for (const order of chosen) this.unlistedOrders.set(`${location.index}:${epochDay}:${order.id}`, state);
     this.forgetBucket(location.index, epochDay);
     return chosen.map((order) => order.id);
   }
 
-  /** Brings every voided order back. */
+  /** Brings every voided or unlisted order back. */
   restoreVoidedOrders(): void {
-    for (const entry of this.voidedOrders) {
+    for (const entry of this.unlistedOrders.keys()) {
       const [locationIndex, epochDay] = entry.split(":").map(Number);
       this.forgetBucket(locationIndex ?? 0, epochDay ?? 0);
     }
-    this.voidedOrders.clear();
+    this.unlistedOrders.clear();
   }
 
   private forgetBucket(locationIndex: number, epochDay: number): void {

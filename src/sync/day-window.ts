@@ -9,11 +9,11 @@ import { countStoredIds } from "../db/queries.js";
 import type { PageCounts } from "../db/store.js";
 import { rejectKey } from "../db/writers/rejects.js";
 import { type SyncContext, timestamp } from "./context.js";
-import { describeSuspicious, judgeDisappearance } from "./deletion-guard.js";
 import { escalateOrDescribe } from "./failures.js";
 import type { WindowStatus } from "./plan.js";
 import type { StreamStats } from "./stats.js";
 import type { DayStream } from "./streams.js";
+import { settleVanishedRecords } from "./vanished-records.js";
 
 /** Reads of one window in a run before it is left incomplete for the next run. */
 export const MAX_READS = 3;
@@ -100,39 +100,6 @@ function incompleteReason(read: ReadResult, storedCount: number): string | null 
   return null;
 }
 
-/**
- * After a complete read: stored records of the day that it no longer lists were voided upstream
- * and are marked deleted, unless so many vanished that the read itself is suspect (see
- * deletion-guard.ts). Returns why the window is suspicious, or null.
- */
-function settleDisappeared(
-  context: SyncContext,
-  locationId: string,
-  stream: DayStream,
-  day: string,
-  read: ReadResult,
-  stats: StreamStats,
-): string | null {
-  // A record listed but rejected this time is still there upstream.
-  const listed = [...read.listedIds, ...read.rejects.flatMap((r) => r.recordId ?? [])];
-  const { live, unlisted } = context.store.unlistedRecords(stream, locationId, day, listed);
-  const counts = { stored: live, unlisted: unlisted.length };
-  const verdict = judgeDisappearance(counts, context.acceptDeletions);
-  if (verdict === "none") return null;
-  if (verdict === "suspicious") {
-    const message = describeSuspicious(stream, day, counts);
-    context.logger.warn({ locationId, stream, day, ...counts }, message);
-    return message;
-  }
-  const deleted = context.store.markDeleted(stream, unlisted, timestamp(context));
-  stats.deleted += deleted;
-  context.logger.info(
-    { locationId, stream, day, deleted },
-    "marked deleted: records the API no longer lists for this day",
-  );
-  return null;
-}
-
 export async function syncDayWindow(
   context: SyncContext,
   client: PosApiClient,
@@ -167,7 +134,13 @@ export async function syncDayWindow(
       };
       if (!reason) {
         context.store.settleWindowRejects(locationId, stream, day, result.rejects);
-        const suspicion = settleDisappeared(context, locationId, stream, day, result, stats);
+        const suspicion = await settleVanishedRecords(
+          context,
+          client,
+          { locationId, stream, day },
+          result,
+          stats,
+        );
         if (suspicion) outcome = { ...outcome, status: "suspicious", error: suspicion };
         break;
       }

@@ -16,18 +16,24 @@ export interface Disappearance {
   stored: number;
   /** Of those, the ones the complete read did not list. */
   unlisted: number;
+  /** Records the read set aside without an id: any of them may be one of the unlisted. */
+  unidentified?: number;
 }
 
-export type DisappearanceVerdict = "none" | "delete" | "suspicious";
+/** `deferred`: nothing can be told apart this time; a later read decides. */
+export type DisappearanceVerdict = "none" | "delete" | "suspicious" | "deferred";
 
 export function judgeDisappearance(
-  { stored, unlisted }: Disappearance,
+  { stored, unlisted, unidentified = 0 }: Disappearance,
   acceptDeletions: boolean,
 ): DisappearanceVerdict {
   if (unlisted === 0) return "none";
   if (acceptDeletions) return "delete";
+  if (unidentified > 0) return "deferred";
+  // An empty answer for a day that had records is how a broken API looks, however small the day.
+  const everything = unlisted === stored;
   const tooMany = unlisted >= SUSPICIOUS_MIN_RECORDS && unlisted > stored * SUSPICIOUS_SHARE;
-  return tooMany ? "suspicious" : "delete";
+  return everything || tooMany ? "suspicious" : "delete";
 }
 
 export function describeSuspicious(

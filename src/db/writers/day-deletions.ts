@@ -16,6 +16,7 @@ export class DayDeletions {
       mark: Database.Statement<[string, string]>;
     }
   >;
+  private readonly listedByReport: Database.Statement<[string, string], string>;
 
   constructor(sqlite: Database.Database) {
     const prepare = (table: DayTable) => ({
@@ -35,6 +36,19 @@ export class DayDeletions {
       ),
     });
     this.statements = { orders: prepare("orders"), reports: prepare("reports") };
+    this.listedByReport = sqlite
+      .prepare<[string, string], string>(
+        `SELECT DISTINCT ro.order_id FROM report_orders ro JOIN reports r ON r.id = ro.report_id
+         WHERE r.location_id = ? AND r.deleted_at IS NULL
+           AND ro.order_id IN (SELECT value FROM json_each(?))`,
+      )
+      .pluck();
+  }
+
+  /** Of these orders, the ones a live stored report lists. */
+  listedByLiveReport(locationId: string, orderIds: readonly string[]): string[] {
+    if (orderIds.length === 0) return [];
+    return this.listedByReport.all(locationId, JSON.stringify(orderIds));
   }
 
   /** Live records of a day, the listed ones included. */

@@ -1,0 +1,92 @@
+/**
+ * After a complete read of a day: stored records it no longer lists were voided or removed
+ * upstream and are marked deleted, unless so many vanished that the read itself is suspect (see
+ * deletion-guard.ts).
+ *
+ * An order that a stored report lists may be missing from every list and still exist: the
+ * reports cross-check fetched it by id for that very reason (see cross-check.ts). Such an order
+ * is asked for by id before it is marked: only one the API no longer serves is deleted.
+ */
+import type { PosApiClient } from "../api/client.js";
+import type { RejectedRecord } from "../api/validate.js";
+import { type SyncContext, timestamp } from "./context.js";
+import { describeSuspicious, judgeDisappearance } from "./deletion-guard.js";
+import { escalateOrDescribe } from "./failures.js";
+import type { StreamStats } from "./stats.js";
+import type { DayStream } from "./streams.js";
+
+export interface CompleteRead {
+  listedIds: readonly string[];
+  rejects: readonly RejectedRecord[];
+}
+
+/** Marks what vanished; returns why the window is suspicious, or null. */
+export async function settleVanishedRecords(
+  context: SyncContext,
+  client: PosApiClient,
+  where: { locationId: string; stream: DayStream; day: string },
+  read: CompleteRead,
+  stats: StreamStats,
+): Promise<string | null> {
+  const { locationId, stream, day } = where;
+  // A record listed but rejected this time is still there upstream.
+  const listed = [...read.listedIds, ...read.rejects.flatMap((r) => r.recordId ?? [])];
+  const { live, unlisted } = context.store.unlistedRecords(stream, locationId, day, listed);
+  const unidentified = read.rejects.filter((r) => r.recordId === null).length;
+  const counts = { stored: live, unlisted: unlisted.length };
+  const verdict = judgeDisappearance({ ...counts, unidentified }, context.acceptDeletions);
+  if (verdict === "none") return null;
+  if (verdict === "deferred") {
+    context.logger.debug(
+      { ...where, ...counts, unidentified },
+      "not marking unlisted records deleted: the read set aside records without an id",
+    );
+    return null;
+  }
+  if (verdict === "suspicious") {
+    const message = describeSuspicious(stream, day, counts);
+    context.logger.warn({ ...where, ...counts }, message);
+    return message;
+  }
+  const gone =
+    stream === "orders"
+      ? await ordersGoneUpstream(context, client, locationId, unlisted)
+      : unlisted;
+  const deleted = context.store.markDeleted(stream, gone, timestamp(context));
+  stats.deleted += deleted;
+  if (deleted > 0)
+    context.logger.info(
+      { ...where, deleted },
+      "marked deleted: records the API no longer lists for this day",
+    );
+  return null;
+}
+
+/** The unlisted orders that are gone: those no report vouches for, and those the API no longer
+ * serves by id. One it cannot ask about now stays live until a later read. */
+async function ordersGoneUpstream(
+  context: SyncContext,
+  client: PosApiClient,
+  locationId: string,
+  unlisted: readonly string[],
+): Promise<string[]> {
+  const vouched = new Set(context.store.ordersListedByReport(locationId, unlisted));
+  const gone = unlisted.filter((id) => !vouched.has(id));
+  for (const id of vouched) {
+    try {
+      if ((await client.order(id)) === null) gone.push(id);
+      else
+        context.logger.debug(
+          { locationId, orderId: id },
+          "kept: an order no list shows, which a report lists and the API still serves",
+        );
+    } catch (error) {
+      if (context.signal.aborted) break;
+      context.logger.warn(
+        { locationId, orderId: id, error: escalateOrDescribe(context, error) },
+        "could not ask whether an unlisted order still exists; it stays until a later read",
+      );
+    }
+  }
+  return gone;
+}
