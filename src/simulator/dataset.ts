@@ -239,7 +239,8 @@ export class Dataset {
     for (const sessionDay of [epochDay - 1, epochDay]) {
       for (const order of this.session(location, sessionDay)?.orders ?? []) {
         if (localDayOf(order.createdAt) !== day) continue;
-        if (!this.unlistedOrders.has(`${location.index}:${epochDay}:${order.id}`)) orders.push(order);
+        if (!this.unlistedOrders.has(`${location.index}:${epochDay}:${order.id}`))
+          orders.push(order);
       }
     }
     const sorted = sortByCreatedAt(orders);
@@ -582,7 +583,8 @@ export class Dataset {
     const epochDay = toEpochDay(day);
     const random = this.mutationRandom();
     const chosen = random.shuffle([...this.ordersCreatedOn(location, epochDay)]).slice(0, count);
-    for (const order of chosen) this.unlistedOrders.set(`${location.index}:${epochDay}:${order.id}`, state);
+    for (const order of chosen)
+      this.unlistedOrders.set(`${location.index}:${epochDay}:${order.id}`, state);
     this.forgetBucket(location.index, epochDay);
     return chosen.map((order) => order.id);
   }
