@@ -1,7 +1,7 @@
 /** One writer per database, enforced by a lock the kernel drops when its holder dies, however it
  * dies: real child processes, SIGKILL, and a parent that never reaps. */
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, symlinkSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { today } from "../src/dates.js";
 import { WriterBusyError, WriterLease } from "../src/db/writer-lease.js";
@@ -61,7 +61,8 @@ describe("a writer killed while its parent never reaps it", () => {
   it("lets the next run write at once, although the dead writer is a zombie", async () => {
     const dbPath = tempPath();
     const env = simulatorEnv(sim.current, dbPath);
-    sim.current.faults.set({ latencyMs: 40 });
+    // Slow enough that the run is still going when it is killed, on a loaded machine too.
+    sim.current.faults.set({ latencyMs: 200 });
     // The shell starts the sync and becomes `sleep`, which never waits for its children: a
     // supervisor that does not reap, as a container whose PID 1 is a shell.
     const parent = spawn(
@@ -97,6 +98,20 @@ describe("the lock file", () => {
     expect(() => WriterLease.acquire(second, { command: "sync" })).toThrow(WriterBusyError);
     lease.release();
     WriterLease.acquire(second, { command: "sync" }).release();
+    first.close();
+    second.close();
+  });
+
+  it("refuses a second writer that reaches the database through a symlink", () => {
+    const path = tempPath();
+    const link = `${path}-link`;
+    const first = openTestDb(path);
+    symlinkSync(path, link);
+    const second = openTestDb(link);
+    const lease = WriterLease.acquire(first, { command: "daemon" });
+    second.sqlite.prepare("DELETE FROM writer_lease").run();
+    expect(() => WriterLease.acquire(second, { command: "sync" })).toThrow(WriterBusyError);
+    lease.release();
     first.close();
     second.close();
   });

@@ -12,6 +12,7 @@
  * Readers never look at either, so BI tools are never blocked.
  */
 import { randomUUID } from "node:crypto";
+import { realpathSync } from "node:fs";
 import { hostname } from "node:os";
 import Database from "better-sqlite3";
 import { PosSyncError } from "../errors.js";
@@ -36,9 +37,10 @@ interface LeaseRow {
   heartbeat_at: string;
 }
 
-/** The path of the side file whose lock marks the writer of a database. */
+/** The path of the side file whose lock marks the writer of a database: beside the file itself,
+ * so that two paths to one database (a symlink, a relative path) share one lock. */
 export function lockPathOf(dbPath: string): string {
-  return `${dbPath}.lock`;
+  return `${realpathSync(dbPath)}.lock`;
 }
 
 /**
