@@ -82,6 +82,23 @@ describe("pos-sync sync", () => {
     expect(existsSync(dbPath)).toBe(false);
   });
 
+  it("reads each location through its own today when --since comes alone", async () => {
+    const dbPath = tempPath();
+    const since = addDays(today(), -2);
+    const result = await runCli(["sync", "--since", since, "--streams", "orders"], env(dbPath));
+    expect(result.code, result.stderr).toBe(0);
+    const db = openTestDb(dbPath, { readonly: true });
+    sim.current.dataset.locations.forEach((location, index) => {
+      const last = scalar(
+        db,
+        "SELECT MAX(day) FROM sync_windows WHERE location_id = ?",
+        location.location.id,
+      );
+      expect(last).toBe(localToday(sim.current, index));
+    });
+    db.close();
+  });
+
   it("refuses a directory as the database with one line and exit 2", async () => {
     const directory = dirname(tempPath());
     for (const command of [["sync"], ["status"], ["migrate"]]) {

@@ -2,6 +2,7 @@
 import { today } from "../dates.js";
 import { WriterLease } from "../db/writer-lease.js";
 import { UsageError } from "../errors.js";
+import type { DayRange } from "../sync/plan.js";
 import { TerminalProgress } from "../sync/progress-display.js";
 import { exitCodeFor } from "../sync/run.js";
 import { isStream, STREAMS, type Stream } from "../sync/streams.js";
@@ -40,7 +41,7 @@ Replicates every location behind the configured API keys into the database, day 
 With no dates the run is incremental: every day not yet complete, the lookback days before
 it and before today, and today. With dates it reads exactly those days (both included).
 
-  --since YYYY-MM-DD       first day to read (with no --until: through today)
+  --since YYYY-MM-DD       first day to read (alone: through each location's today)
   --until YYYY-MM-DD       last day to read
   --streams LIST           some of ${STREAMS.join(",")} (default all)
   --lookback-days N        days read again behind the checkpoint (default POS_LOOKBACK_DAYS, 3)
@@ -74,7 +75,10 @@ function parseStreams(value: string | undefined): Stream[] | undefined {
  * checkpoint that later reads as a gap. "Today" is the latest calendar day anywhere (UTC+14),
  * so that a location ahead of this machine's clock can still ask for its own today.
  */
-function parseRange(sinceText: string | undefined, untilText: string | undefined) {
+function parseRange(
+  sinceText: string | undefined,
+  untilText: string | undefined,
+): DayRange | undefined {
   const since = dayFlag(sinceText, "since");
   const until = dayFlag(untilText, "until");
   if (until !== undefined && since === undefined) throw new UsageError("--until needs --since");
@@ -89,9 +93,9 @@ function parseRange(sinceText: string | undefined, untilText: string | undefined
         `--${flag} ${day} is in the future (today is ${today()}): nothing to read yet`,
       );
   }
-  const last = until ?? today();
-  if (since > last) throw new UsageError(`--since ${since} is after --until ${last}`);
-  return { since, until: last };
+  if (until === undefined) return { since };
+  if (since > until) throw new UsageError(`--since ${since} is after --until ${until}`);
+  return { since, until };
 }
 
 async function run(argv: string[], io: CommandIo): Promise<number> {

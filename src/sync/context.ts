@@ -4,6 +4,7 @@ import type { Db } from "../db/open.js";
 import type { Store } from "../db/store.js";
 import type { Logger } from "../log.js";
 import type { Checkpoints } from "./checkpoints.js";
+import type { DayRange } from "./plan.js";
 import type { Progress } from "./progress.js";
 import type { RunStats } from "./stats.js";
 import type { Stream } from "./streams.js";
@@ -19,7 +20,7 @@ export interface SyncContext {
   streams: ReadonlySet<Stream>;
   lookbackDays: number;
   /** Explicit days; absent for an incremental run. */
-  range: { since: string; until: string } | undefined;
+  range: DayRange | undefined;
   /** Mark deleted whatever a complete read of a day no longer lists, however much it is. */
   acceptDeletions: boolean;
   /** POS_START_DATE, when set. */

@@ -22,7 +22,14 @@ export interface PlanInput {
   windows: ReadonlyMap<string, WindowStatus>;
   /** Explicit days (`--since`/`--until`): exactly those through today, whatever the checkpoints
    * say. */
-  range?: { since: string; until: string };
+  range?: DayRange;
+}
+
+/** Days asked for explicitly. Without `until`, through each location's own today: a location
+ * ahead of UTC is already on a day that UTC has not reached. */
+export interface DayRange {
+  since: string;
+  until?: string;
 }
 
 /**
@@ -34,7 +41,7 @@ export interface PlanInput {
 export function planDays(input: PlanInput): string[] {
   const { today, startDate, lookbackDays, windows } = input;
   // A day that has not begun has no records yet, and recording it would only claim a gap.
-  if (input.range) return eachDay(input.range.since, min(input.range.until, today));
+  if (input.range) return eachDay(input.range.since, min(input.range.until ?? today, today));
   if (startDate > today) return [];
   const history = eachDay(startDate, today);
   const notComplete = history.filter((day) => day === today || windows.get(day) !== "complete");

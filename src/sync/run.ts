@@ -14,6 +14,7 @@ import type { Logger } from "../log.js";
 import { Checkpoints, type RunStatus, type RunTrigger } from "./checkpoints.js";
 import type { SyncContext } from "./context.js";
 import { syncOneLocation } from "./location.js";
+import type { DayRange } from "./plan.js";
 import { LogProgress, type Progress } from "./progress.js";
 import { RunStats } from "./stats.js";
 import { STREAMS, type Stream } from "./streams.js";
@@ -25,7 +26,7 @@ export interface SyncOptions {
   trigger: RunTrigger;
   streams?: readonly Stream[];
   /** Explicit days, both included; absent for an incremental run. */
-  range?: { since: string; until: string };
+  range?: DayRange;
   /** Accept that a day lost most of its records upstream (see deletion-guard.ts). */
   acceptDeletions?: boolean;
   now?: () => Date;

@@ -3,6 +3,7 @@ import type { AttemptEvent } from "../api/transport.js";
 import type { Config } from "../config.js";
 import type { LogLevel } from "../log.js";
 import type { RunTrigger } from "./checkpoints.js";
+import type { DayRange } from "./plan.js";
 import type { PlannedEvent, WindowEvent } from "./progress.js";
 import type { RunResult } from "./run.js";
 import type { Stream } from "./streams.js";
@@ -11,7 +12,7 @@ export interface WorkerInput {
   config: Config;
   trigger: RunTrigger;
   streams?: readonly Stream[];
-  range?: { since: string; until: string };
+  range?: DayRange;
   logLevel: LogLevel;
   /** 1 for standard output (a service), 2 for standard error (a command). */
   logFd: 1 | 2;
