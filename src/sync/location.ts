@@ -10,7 +10,7 @@ import { fetchMissingReportOrders } from "./cross-check.js";
 import { syncDayWindow, type WindowOutcome } from "./day-window.js";
 import { planDays, type WindowStatus } from "./plan.js";
 import { syncCatalog, syncLocationRecord } from "./snapshot-streams.js";
-import { discoverHistory, FALLBACK_HISTORY_DAYS } from "./start-date.js";
+import { discoverHistory, FALLBACK_HISTORY_DAYS, type History } from "./start-date.js";
 import { MAX_PROBLEMS } from "./stats.js";
 import { DAY_STREAMS, type DayStream } from "./streams.js";
 import { settleAll } from "./tasks.js";
@@ -34,7 +34,10 @@ async function learnHistory(
     !context.range && !context.startDate && !context.checkpoints.startDate(locationId);
   const needOffset = locationOffsetMinutes(context.db, locationId) === undefined;
   if (!needStart && !needOffset) return;
-  const history = await discoverHistory(client, today(context.now()));
+  const history = needStart
+    ? await discoverHistory(client, today(context.now()))
+    : await offsetOnly(context, client, locationId);
+  if (!history) return;
   const now = timestamp(context);
   if (needOffset && history.utcOffsetMinutes !== undefined)
     context.checkpoints.saveState(
@@ -46,6 +49,25 @@ async function learnHistory(
   if (needStart) {
     context.checkpoints.saveStartDate(locationId, history.startDate, now);
     context.logger.info({ locationId, startDate: history.startDate }, "history starts here");
+  }
+}
+
+/** A start is settled: the offset is a refinement that must not stop the run. Until it is known,
+ * the location's today is UTC's. */
+async function offsetOnly(
+  context: SyncContext,
+  client: PosApiClient,
+  locationId: string,
+): Promise<History | undefined> {
+  try {
+    return await discoverHistory(client, today(context.now()));
+  } catch (error) {
+    if (context.signal.aborted) throw error;
+    context.logger.warn(
+      { locationId, error: error instanceof Error ? error.message : String(error) },
+      "could not read the location's UTC offset from its reports; taking UTC's today for now",
+    );
+    return undefined;
   }
 }
 
