@@ -28,11 +28,30 @@ async function until(condition: () => boolean, what: string, timeoutMs = 30_000)
   }
 }
 
-function messages(output: string): string[] {
+interface LogEvent {
+  msg: string;
+  status?: string;
+  runId?: number;
+  url?: string;
+}
+
+function events(output: string): LogEvent[] {
   return output
     .split("\n")
     .filter((line) => line.startsWith("{"))
-    .map((line) => (JSON.parse(line) as { msg: string }).msg);
+    .map((line) => JSON.parse(line) as LogEvent);
+}
+
+function messages(output: string): string[] {
+  return events(output).map((e) => e.msg);
+}
+
+/** A BI tool holding one read transaction: the WAL cannot be truncated behind it. */
+function holdReadSnapshot(dbPath: string): ReturnType<typeof openDatabase> {
+  const reader = openDatabase(dbPath, { readonly: true });
+  reader.sqlite.exec("BEGIN");
+  reader.sqlite.prepare("SELECT COUNT(*) FROM orders").get();
+  return reader;
 }
 
 function finishedRuns(output: string): number {
@@ -43,10 +62,8 @@ describe("the daemon's WAL", () => {
   it("is truncated after a run, as soon as a reader that held it back lets go", async () => {
     const dbPath = tempPath();
     expect((await runCli(["migrate"], { POS_DB_PATH: dbPath })).code).toBe(0);
-    // A BI tool holding one read transaction from before the run to after it.
-    const reader = openDatabase(dbPath, { readonly: true });
-    reader.sqlite.exec("BEGIN");
-    reader.sqlite.prepare("SELECT COUNT(*) FROM orders").get();
+    // From before the run to after it.
+    const reader = holdReadSnapshot(dbPath);
     const daemon = await startCli(
       ["daemon", "--schedule", "0 0 1 1 *"],
       /daemon started/,
@@ -91,12 +108,9 @@ describe("a daemon whose database files were deleted under it", () => {
       const before = finishedRuns(daemon.output());
       for (const suffix of ["-wal", "-shm"]) rmSync(`${dbPath}${suffix}`, { force: true });
       await until(() => finishedRuns(daemon.output()) >= before + 2, "two more runs");
-      const events = daemon
-        .output()
-        .split("\n")
-        .filter((line) => line.startsWith("{"))
-        .map((line) => JSON.parse(line) as { msg: string; status?: string });
-      const after = events.filter((e) => e.msg === "run finished").slice(before);
+      const after = events(daemon.output())
+        .filter((e) => e.msg === "run finished")
+        .slice(before);
       expect(after.every((e) => e.status === "succeeded")).toBe(true);
       expect(daemon.output()).not.toContain("SQLITE_IOERR");
     } finally {
@@ -116,9 +130,7 @@ describe("a daemon whose WAL was deleted while a reader held it full", () => {
     expect((await runCli(["migrate"], { POS_DB_PATH: dbPath })).code).toBe(0);
     // The reader keeps the first run's pages in the WAL: its index then describes frames that
     // the deleted files took away.
-    const reader = openDatabase(dbPath, { readonly: true });
-    reader.sqlite.exec("BEGIN");
-    reader.sqlite.prepare("SELECT COUNT(*) FROM orders").get();
+    const reader = holdReadSnapshot(dbPath);
     const daemon = await startCli(
       ["daemon", "--schedule", "*/2 * * * * *"],
       /daemon started/,
@@ -134,11 +146,7 @@ describe("a daemon whose WAL was deleted while a reader held it full", () => {
       reader.sqlite.exec("COMMIT");
       reader.close();
       await until(() => finishedRuns(daemon.output()) >= before + 2, "two more runs");
-      const runIds = daemon
-        .output()
-        .split("\n")
-        .filter((line) => line.startsWith("{"))
-        .map((line) => JSON.parse(line) as { msg: string; status?: string; runId?: number })
+      const runIds = events(daemon.output())
         .filter((e) => e.msg === "run finished")
         .slice(before + 1)
         .map((e) => e.runId);
@@ -181,11 +189,7 @@ describe("a daemon on a full disk", () => {
     try {
       await until(() => /"msg":"run (finished|failed)/.test(output), "the first run to end");
       const url = (
-        output
-          .split("\n")
-          .filter((line) => line.startsWith("{"))
-          .map((line) => JSON.parse(line) as { msg: string; url?: string })
-          .find((e) => e.msg === "serving /healthz and /metrics")?.url ?? ""
+        events(output).find((e) => e.msg === "serving /healthz and /metrics")?.url ?? ""
       ).replace(/\/$/, "");
       const health = (await (await fetch(`${url}/healthz`)).json()) as { reason?: string };
       const clearLine =

@@ -1,5 +1,4 @@
 /** What a person sees: the live progress lines and the summary that ends a run. */
-import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { LogProgress } from "../src/sync/progress.js";
 import { MilestoneProgress, TerminalProgress } from "../src/sync/progress-display.js";
@@ -7,17 +6,7 @@ import type { RunResult } from "../src/sync/run.js";
 import { RunStats } from "../src/sync/stats.js";
 import { formatSummary } from "../src/sync/summary.js";
 import { captureLogs } from "./helpers/logs.js";
-
-function capture(): { out: Writable; text: () => string } {
-  let output = "";
-  const out = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      output += chunk.toString();
-      done();
-    },
-  });
-  return { out, text: () => output };
-}
+import { captureOutput } from "./helpers/output.js";
 
 const paris = { locationId: "loc-paris", locationName: "Paris" };
 const lyon = { locationId: "loc-lyon", locationName: "Lyon" };
@@ -33,7 +22,7 @@ function done(
 
 describe("the terminal progress display", () => {
   it("redraws a line per location and a total, with days, records, rate and time left", () => {
-    const { out, text } = capture();
+    const { out, text } = captureOutput();
     let now = 0;
     const progress = new TerminalProgress(out, 60_000, () => now);
     progress.planned({ ...paris, stream: "orders", days: 10 });
@@ -52,7 +41,7 @@ describe("the terminal progress display", () => {
   });
 
   it("paces a location that waited behind another from when its windows began", () => {
-    const { out, text } = capture();
+    const { out, text } = captureOutput();
     let now = 0;
     const progress = new TerminalProgress(out, 60_000, () => now);
     progress.planned({ ...paris, stream: "orders", days: 10 });
@@ -75,7 +64,7 @@ describe("the terminal progress display", () => {
   });
 
   it("prints a log line above its lines, never between them", () => {
-    const { out, text } = capture();
+    const { out, text } = captureOutput();
     const progress = new TerminalProgress(out, 60_000, () => 0);
     progress.planned({ ...paris, stream: "orders", days: 4 });
     progress.planned({ ...lyon, stream: "orders", days: 4 });
@@ -95,7 +84,7 @@ describe("the terminal progress display", () => {
 
 describe("the progress lines for output that is not a terminal", () => {
   it("print one line per location at each quarter of its days", () => {
-    const { out, text } = capture();
+    const { out, text } = captureOutput();
     const progress = new MilestoneProgress(out, () => 0);
     progress.planned({ ...paris, stream: "orders", days: 8 });
     for (let day = 1; day <= 8; day++) progress.windowDone(done("loc-paris", "orders", 100));
