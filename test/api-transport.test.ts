@@ -5,13 +5,12 @@ import type { AddressInfo } from "node:net";
 import { inspect } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import {
-  ApiError,
   ApiKeyRejectedError,
   ApiNetworkError,
   ApiServerError,
   ApiStatusError,
 } from "../src/api/errors.js";
-import { FAST_RETRY, testClient } from "./helpers/client.js";
+import { apiErrorOf, FAST_RETRY, testClient } from "./helpers/client.js";
 import { apiGet, useSimulator } from "./helpers/simulator.js";
 
 const sim = useSimulator();
@@ -20,16 +19,6 @@ afterEach(() => {
   sim.current.faults.reset();
   sim.current.stats.reset();
 });
-
-async function caught(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error("expected the request to fail");
-}
 
 describe("retries", () => {
   it("retries 503 answers and succeeds", async () => {
@@ -76,7 +65,7 @@ describe("retries", () => {
   it("stops after a bounded number of attempts with a retryable error", async () => {
     const { client } = testClient(sim.current);
     sim.current.faults.set({ serverErrorRate: 1 });
-    const error = await caught(client.catalog("products"));
+    const error = await apiErrorOf(client.catalog("products"));
     expect(error).toBeInstanceOf(ApiServerError);
     expect(error.retryable).toBe(true);
     expect(error.attempts).toBe(FAST_RETRY.retries + 1);
@@ -88,7 +77,7 @@ describe("retries", () => {
     const { client } = testClient(sim.current, {
       transport: { baseUrl: "http://127.0.0.1:9", retry: { ...FAST_RETRY, retries: 1 } },
     });
-    const error = await caught(client.catalog("products"));
+    const error = await apiErrorOf(client.catalog("products"));
     expect(error).toBeInstanceOf(ApiNetworkError);
     expect(error.message).toContain("on 127.0.0.1:9 failed: connection refused (ECONNREFUSED)");
     expect(error.exitCode).toBe(1);
@@ -208,7 +197,7 @@ describe("concurrency", () => {
 describe("fatal answers", () => {
   it("refuses a body larger than the cap without retrying", async () => {
     const { client } = testClient(sim.current, { transport: { maxBodyBytes: 2_000 } });
-    const error = await caught(client.catalog("products"));
+    const error = await apiErrorOf(client.catalog("products"));
     expect(error).toBeInstanceOf(ApiNetworkError);
     expect(error.retryable).toBe(false);
     expect(error.message).toContain("response larger than the size cap");
@@ -218,7 +207,7 @@ describe("fatal answers", () => {
   it("ends at once on a rejected key, naming the key by fingerprint only", async () => {
     const key = "pos_live_0123456789abcdef_secret";
     const { client, logs } = testClient(sim.current, { client: { apiKey: key } });
-    const error = await caught(client.catalog("products"));
+    const error = await apiErrorOf(client.catalog("products"));
     expect(error).toBeInstanceOf(ApiKeyRejectedError);
     expect(error.exitCode).toBe(3);
     expect(error.retryable).toBe(false);
@@ -236,14 +225,14 @@ describe("fatal answers", () => {
   it("treats 403 as a rejected key too", async () => {
     const { client } = testClient(sim.current);
     sim.current.faults.inject({ kind: "status", status: 403 });
-    expect(await caught(client.catalog("products"))).toBeInstanceOf(ApiKeyRejectedError);
+    expect(await apiErrorOf(client.catalog("products"))).toBeInstanceOf(ApiKeyRejectedError);
   });
 
   it("fails other 4xx at once with the method, path and status", async () => {
     const { client } = testClient(sim.current);
     sim.current.faults.inject({ kind: "status", status: 422, operation: "listOrders" });
     const walk = client.orders({ since: "2026-03-10", until: "2026-03-10" });
-    const error = await caught(
+    const error = await apiErrorOf(
       (async () => {
         for await (const _page of walk) {
           // reading is enough
@@ -315,7 +304,7 @@ describe("the key stays secret", () => {
         client: { apiKey: key },
         transport: { baseUrl: `http://127.0.0.1:${port}` },
       });
-      const error = await caught(client.catalog("products"));
+      const error = await apiErrorOf(client.catalog("products"));
       expect(error.message).toBe("GET /v1/catalog/ answered 400: bad key [redacted]");
     } finally {
       server.close();

@@ -9,13 +9,13 @@ import { inspect } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   ApiDeadlineError,
-  ApiError,
+  type ApiError,
   ApiKeyRejectedError,
   ApiNetworkError,
   ApiRedirectError,
 } from "../src/api/errors.js";
 import { DEFAULT_DEADLINE_MS, DEFAULT_TIMEOUTS } from "../src/api/transport.js";
-import { FAST_RETRY, testClient } from "./helpers/client.js";
+import { apiErrorOf, FAST_RETRY, testClient } from "./helpers/client.js";
 import { useSimulator } from "./helpers/simulator.js";
 
 const sim = useSimulator({ locations: 1, days: 2 });
@@ -24,16 +24,6 @@ const KEY = "pos_live_network_errors_5150";
 afterEach(() => {
   sim.current.faults.reset();
 });
-
-async function caught(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error("expected the request to fail");
-}
 
 /** Runs `test` against a server answering every request with `handler`. */
 async function withServer(
@@ -71,7 +61,7 @@ function expectNoKey(error: ApiError, logs: string): void {
 describe("hosts that cannot be reached", () => {
   it("names the host that does not resolve, says to check POS_API_URL, and does not retry", async () => {
     const { client, logs } = clientOf("http://pos-api.pos-sync-test.invalid");
-    const error = await caught(client.catalog("products"));
+    const error = await apiErrorOf(client.catalog("products"));
     expect(error).toBeInstanceOf(ApiNetworkError);
     expect(error.retryable).toBe(false);
     expect(error.attempts).toBe(1);
@@ -85,7 +75,7 @@ describe("hosts that cannot be reached", () => {
     const { client } = clientOf("http://127.0.0.1:9", {
       transport: { retry: { ...FAST_RETRY, retries: 1 } },
     });
-    const error = await caught(client.catalog("products"));
+    const error = await apiErrorOf(client.catalog("products"));
     expect(error).toBeInstanceOf(ApiNetworkError);
     expect(error.retryable).toBe(true);
     expect(error.message).toBe(
@@ -105,7 +95,7 @@ describe("redirects", () => {
       },
       async (url, requests) => {
         const { client, logs } = clientOf(url);
-        const error = await caught(client.catalog("products"));
+        const error = await apiErrorOf(client.catalog("products"));
         expect(error).toBeInstanceOf(ApiRedirectError);
         expect(error.retryable).toBe(false);
         expect(requests()).toBe(1);
@@ -128,7 +118,7 @@ describe("redirects", () => {
       },
       async (url) => {
         const { client } = clientOf(url);
-        const error = await caught(client.catalog("products"));
+        const error = await apiErrorOf(client.catalog("products"));
         expect(error.message).toContain(`${url}/api/v1/catalog/`);
       },
     );
@@ -147,7 +137,7 @@ describe("authorization schemes", () => {
   it("hints POS_AUTH_SCHEME=Bearer when a server that wants Bearer rejects a bare key", async () => {
     await withServer(wantsBearer, async (url) => {
       const { client, logs } = clientOf(url);
-      const error = await caught(client.catalog("products"));
+      const error = await apiErrorOf(client.catalog("products"));
       expect(error).toBeInstanceOf(ApiKeyRejectedError);
       expect(error.exitCode).toBe(3);
       expect(error.message).toMatch(/^the API rejected the API key key#[0-9a-f]{8} \(401 on GET/);
@@ -159,7 +149,7 @@ describe("authorization schemes", () => {
   it("gives no scheme hint when the scheme asked for was sent", async () => {
     await withServer(wantsBearer, async (url) => {
       const { client } = clientOf(url, { client: { authScheme: "Bearer" } });
-      const error = await caught(client.catalog("products"));
+      const error = await apiErrorOf(client.catalog("products"));
       expect(error).toBeInstanceOf(ApiKeyRejectedError);
       expect(error.message).not.toContain("POS_AUTH_SCHEME");
       expect(error.message).toContain("check that the key is right and still active");
@@ -189,7 +179,7 @@ describe("stalled answers", () => {
           deadlineMs: 1_000,
         },
       });
-      const error = await caught(client.catalog("products"));
+      const error = await apiErrorOf(client.catalog("products"));
       expect(error).toBeInstanceOf(ApiDeadlineError);
       expect(error.retryable).toBe(true);
       expect(error.exitCode).toBe(1);
@@ -208,7 +198,7 @@ describe("stalled answers", () => {
           deadlineMs: 2_500,
         },
       });
-      const error = await caught(client.catalog("products"));
+      const error = await apiErrorOf(client.catalog("products"));
       expect(error).toBeInstanceOf(ApiDeadlineError);
       expect(requests()).toBeGreaterThan(1);
       expect(error.attempts).toBe(requests());

@@ -1,5 +1,6 @@
 /** An API client pointed at a test simulator, with fast retries and captured logs. */
 import { type ClientOptions, PosApiClient } from "../../src/api/client.js";
+import { ApiError } from "../../src/api/errors.js";
 import { HttpTransport, type TransportOptions } from "../../src/api/transport.js";
 import type { Simulator } from "../../src/simulator/server.js";
 import { type CapturedLogger, captureLogs } from "./logs.js";
@@ -34,4 +35,15 @@ export function testClient(
     ...options.client,
   });
   return { client, transport, logs };
+}
+
+/** The ApiError a request ends with; fails the test when it succeeds or fails otherwise. */
+export async function apiErrorOf(promise: Promise<unknown>): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error("expected the request to fail");
 }
