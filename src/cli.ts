@@ -14,7 +14,7 @@ import { simulateCommand } from "./commands/simulate.js";
 import { statusCommand } from "./commands/status.js";
 import { syncCommand } from "./commands/sync.js";
 import { verifyCommand } from "./commands/verify.js";
-import { EXIT, PosSyncError, UsageError } from "./errors.js";
+import { EXIT, messageOf, PosSyncError, UsageError } from "./errors.js";
 
 /** How long the process may take to end by itself once its command returned. */
 const EXIT_GRACE_MS = 3_000;
@@ -89,7 +89,7 @@ function reportFailure(error: unknown, io: CommandIo): number {
     if (debug && error.stack) io.stderr.write(`${error.stack}\n`);
     return error.exitCode;
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   io.stderr.write(`pos-sync: unexpected error: ${message.split("\n")[0]}\n`);
   if (debug && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
   return EXIT.incomplete;

@@ -15,6 +15,11 @@ export const EXIT = {
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
+/** The message of anything thrown, for a log line or a one-line error. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 export abstract class PosSyncError extends Error {
   abstract readonly exitCode: ExitCode;
   /** True when the same action may succeed later without the user changing anything. */

@@ -1,9 +1,10 @@
 /** The daemon over days of service: the WAL does not keep what a long reader made it grow, and
  * files deleted under it do not break every later run. Real child processes. */
-import { rmSync, statSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { today } from "../src/dates.js";
 import { openDatabase } from "../src/db/open.js";
+import { walSize } from "../src/db/wal.js";
 import { runCli, simulatorEnv, startCli } from "./helpers/cli.js";
 import { useTempDir } from "./helpers/db.js";
 import { spawnCli } from "./helpers/process.js";
@@ -11,14 +12,6 @@ import { useSimulator } from "./helpers/simulator.js";
 
 const tempPath = useTempDir();
 const sim = useSimulator({ today: today(), days: 30, seed: 23, locations: 1 });
-
-function walBytes(dbPath: string): number {
-  try {
-    return statSync(`${dbPath}-wal`).size;
-  } catch {
-    return 0;
-  }
-}
 
 async function until(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -75,7 +68,7 @@ describe("the daemon's WAL", () => {
         () => messages(daemon.output()).some((m) => m.includes("WAL cannot be truncated yet")),
         "the blocked truncation to be reported",
       );
-      expect(walBytes(dbPath)).toBeGreaterThan(1_000_000);
+      expect(walSize(dbPath)).toBeGreaterThan(1_000_000);
 
       reader.sqlite.exec("COMMIT");
       reader.close();
@@ -86,7 +79,7 @@ describe("the daemon's WAL", () => {
           ),
         "the truncation to be reported",
       );
-      expect(walBytes(dbPath)).toBe(0);
+      expect(walSize(dbPath)).toBe(0);
     } finally {
       if (reader.sqlite.open) reader.close();
       daemon.child.kill("SIGTERM");

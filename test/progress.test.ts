@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { LogProgress } from "../src/sync/progress.js";
 import { MilestoneProgress, TerminalProgress } from "../src/sync/progress-display.js";
 import type { RunResult } from "../src/sync/run.js";
-import { RunStats } from "../src/sync/stats.js";
+import { addProblem, RunStats } from "../src/sync/stats.js";
 import { formatSummary } from "../src/sync/summary.js";
 import { captureLogs } from "./helpers/logs.js";
 import { captureOutput } from "./helpers/output.js";
@@ -157,7 +157,7 @@ describe("the run summary", () => {
     const orders = stats.stream("key#1234abcd", "orders");
     Object.assign(orders, { fetched: 12_345, inserted: 12_000, unchanged: 345, rejected: 2 });
     orders.windows = { planned: 30, complete: 29, incomplete: 0, failed: 1 };
-    orders.problems.push({ day: "2026-03-02", error: "GET /v1/orders/?… answered 503" });
+    addProblem(orders, { day: "2026-03-02", error: "GET /v1/orders/?… answered 503" });
     stats.stream("key#1234abcd", "catalog").unavailable.push("taxes");
     const result: RunResult = {
       runId: 7,

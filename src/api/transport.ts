@@ -29,6 +29,7 @@ import { RequestDeadline } from "./request-deadline.js";
 import {
   DEFAULT_RETRY,
   networkOutcome,
+  parseRetryAfter,
   type RetrySettings,
   readRetryAfter,
   statusOutcome,
@@ -331,10 +332,9 @@ export class HttpTransport {
     description: RequestDescription,
     header: string | undefined,
   ): number | undefined {
-    const requestedMs = readRetryAfter(header);
-    if (requestedMs === undefined) return undefined;
-    const waitMs = Math.min(requestedMs, this.retry.maxRetryAfterMs);
-    if (waitMs >= this.retry.longWaitMs) {
+    const waitMs = parseRetryAfter(header, this.retry.maxRetryAfterMs);
+    if (waitMs !== undefined && waitMs >= this.retry.longWaitMs) {
+      const requestedMs = readRetryAfter(header) ?? waitMs;
       const capped = requestedMs > waitMs;
       this.options.logger.warn(
         {
@@ -403,6 +403,8 @@ export class HttpTransport {
     const durationMs = performance.now() - result.started;
     const event = { operation, status, durationMs, outcome };
     for (const listener of this.listeners) listener(event);
+    // Once per request: not even the line's text is built unless debug is on.
+    if (!this.options.logger.isLevelEnabled("debug")) return;
     const answer = status === undefined ? `failed (${code ?? "no answer"})` : `answered ${status}`;
     const rounded = Math.round(durationMs);
     this.options.logger.debug(

@@ -1,6 +1,6 @@
 /** The shape of a CLI command, and flag parsing that turns every mistake into a UsageError. */
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import { UsageError } from "../errors.js";
+import { messageOf, UsageError } from "../errors.js";
 
 export interface CommandIo {
   stdout: NodeJS.WritableStream;
@@ -26,10 +26,7 @@ export function parseFlags<T extends Options>(argv: string[], options: T, comman
     return parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
   } catch (error) {
     // node:util puts hints on further lines; the CLI promises one line.
-    const message = (error instanceof Error ? error.message : String(error)).replace(
-      /\s*\n\s*/g,
-      " ",
-    );
+    const message = messageOf(error).replace(/\s*\n\s*/g, " ");
     throw new UsageError(`${command}: ${message} (see pos-sync ${command} --help)`);
   }
 }

@@ -2,10 +2,12 @@
  * The background service: syncs on a schedule and at start, holds the database's writer lease
  * for its whole life, serves health and metrics when asked to, and stops cleanly on a signal.
  */
+
 import type { Config } from "../config.js";
 import { databaseError } from "../db/errors.js";
 import { checkpointAndTruncate } from "../db/wal.js";
 import { WriterLease } from "../db/writer-lease.js";
+import { messageOf } from "../errors.js";
 import type { Logger } from "../log.js";
 import { collectStatus } from "../sync/status.js";
 import { runSyncInWorker } from "../sync/worker-runner.js";
@@ -105,7 +107,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
       );
     } catch (error) {
       // The run could not even be recorded (a failing disk): try again at the next tick.
-      const message = error instanceof Error ? error.message : String(error);
+      const message = messageOf(error);
       health.runFinished("failed", message);
       logger.error({ reason }, `run failed: ${message}`);
       reopenAfterFailure(connection, logger);
@@ -156,7 +158,7 @@ function reopenAfterFailure(connection: DaemonConnection, logger: Logger): void 
     // Still failing (a full disk, a missing directory): the next run tries again.
     logger.error(
       { database: connection.path },
-      `could not open the database again: ${error instanceof Error ? error.message : String(error)}`,
+      `could not open the database again: ${messageOf(error)}`,
     );
   }
 }

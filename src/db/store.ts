@@ -359,6 +359,11 @@ export class Store {
     return { ...write(), rejected: list.rejects.length };
   }
 
+  /** Whether a run stored this location already. */
+  isLocationStored(locationId: string): boolean {
+    return this.storedLocation.get(locationId) !== undefined;
+  }
+
   /** Stores the location, and its devices as a snapshot when the API listed them. */
   writeLocation(
     valid: ValidRecord<Location>,

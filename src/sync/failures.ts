@@ -1,6 +1,8 @@
 /** Which errors stop more than the piece of work that met them. */
+
 import { ApiKeyRejectedError } from "../api/errors.js";
 import { DatabaseError, databaseError, isStorageFailure } from "../db/errors.js";
+import { messageOf } from "../errors.js";
 import type { SyncContext } from "./context.js";
 
 /**
@@ -10,5 +12,5 @@ import type { SyncContext } from "./context.js";
 export function escalateOrDescribe(context: SyncContext, error: unknown): string {
   if (error instanceof ApiKeyRejectedError || error instanceof DatabaseError) throw error;
   if (isStorageFailure(error)) throw databaseError(error, context.db.path, "write to the database");
-  return error instanceof Error ? error.message : String(error);
+  return messageOf(error);
 }

@@ -1,17 +1,20 @@
 /** One location's run: its record, its catalog, its day windows, then the cross-check. */
+
 import type { PosApiClient } from "../api/client.js";
 import { ApiKeyRejectedError } from "../api/errors.js";
 import type { LocationConfig } from "../config.js";
 import { addDays, today } from "../dates.js";
 import { DatabaseError, databaseError, isStorageFailure } from "../db/errors.js";
 import { locationOffsetMinutes, storedLocationOfKey, UTC_OFFSET_STATE } from "../db/queries.js";
+import { messageOf } from "../errors.js";
 import { type SyncContext, timestamp } from "./context.js";
 import { fetchMissingReportOrders } from "./cross-check.js";
 import { syncDayWindow, type WindowOutcome } from "./day-window.js";
+import { escalateOrDescribe } from "./failures.js";
 import { planDays, type WindowStatus } from "./plan.js";
 import { syncCatalog, syncLocationRecord } from "./snapshot-streams.js";
 import { discoverHistory, FALLBACK_HISTORY_DAYS, type History } from "./start-date.js";
-import { MAX_PROBLEMS } from "./stats.js";
+import { addProblem } from "./stats.js";
 import { DAY_STREAMS, type DayStream } from "./streams.js";
 import { settleAll } from "./tasks.js";
 
@@ -63,8 +66,9 @@ async function offsetOnly(
     return await discoverHistory(client, today(context.now()));
   } catch (error) {
     if (context.signal.aborted) throw error;
+    // A rejected key or a failing database still stops the location or the run.
     context.logger.warn(
-      { locationId, error: error instanceof Error ? error.message : String(error) },
+      { locationId, error: escalateOrDescribe(context, error) },
       "could not read the location's UTC offset from its reports; taking UTC's today for now",
     );
     return undefined;
@@ -161,8 +165,7 @@ async function syncWindow(
   const tally = status === "open" ? "complete" : status === "suspicious" ? "incomplete" : status;
   if (outcome.status !== "interrupted") stats.windows[tally]++;
   if (outcome.status !== "complete" && outcome.error) {
-    stats.problemCount++;
-    if (stats.problems.length < MAX_PROBLEMS) stats.problems.push({ day, error: outcome.error });
+    addProblem(stats, { day, error: outcome.error });
   }
   context.progress.windowDone({
     locationId,
@@ -227,7 +230,7 @@ export async function syncOneLocation(
     if (isStorageFailure(error))
       throw databaseError(error, context.db.path, "write to the database");
     if (causedByStop(context, error)) return;
-    stats.error = error instanceof Error ? error.message : String(error);
+    stats.error = messageOf(error);
     stats.keyRejected = error instanceof ApiKeyRejectedError;
     context.logger.error({ key: client.keyFingerprint, locationId: stats.locationId }, stats.error);
   }

@@ -44,7 +44,7 @@ export class ProgressTally {
     now: number,
   ): ProgressLine {
     const [streamLine, locationLine] = this.linesOf(event.locationId, event.stream, null, now);
-    const began = now - (event.durationMs ?? now - streamLine.startedAt);
+    const began = event.durationMs === undefined ? streamLine.startedAt : now - event.durationMs;
     for (const line of [streamLine, locationLine]) {
       line.done++;
       line.records += event.records;

@@ -31,7 +31,7 @@ export async function syncLocationRecord(
     );
   }
   const location = result.valid;
-  if (context.streams.has("location") || !isLocationStored(context, location.record.id)) {
+  if (context.streams.has("location") || !context.store.isLocationStored(location.record.id)) {
     const stats = context.stats.stream(client.keyFingerprint, "location");
     const counts = context.store.writeLocation(location, {
       syncedAt: timestamp(context),
@@ -60,13 +60,6 @@ export async function syncLocationRecord(
     );
   }
   return location;
-}
-
-function isLocationStored(context: SyncContext, locationId: string): boolean {
-  return (
-    context.db.sqlite.prepare("SELECT 1 FROM locations WHERE id = ?").pluck().get(locationId) !==
-    undefined
-  );
 }
 
 /** Reads the five catalog lists. A list served nowhere (404 on an unshown path) is reported as

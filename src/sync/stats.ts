@@ -55,6 +55,12 @@ export function emptyStreamStats(): StreamStats {
 /** Problems kept per stream: enough for a summary, bounded for a run over years of days. */
 export const MAX_PROBLEMS = 20;
 
+/** Counts a window that did not complete, and keeps it while fewer than MAX_PROBLEMS are kept. */
+export function addProblem(stats: StreamStats, problem: { day: string; error: string }): void {
+  stats.problemCount++;
+  if (stats.problems.length < MAX_PROBLEMS) stats.problems.push(problem);
+}
+
 export class RunStats {
   readonly locations: LocationStats[] = [];
 

@@ -47,11 +47,7 @@ function locationHeading(location: LocationStats): string {
 
 /** Problems a stream had, those beyond the ones it kept included. */
 function problemCount(stats: StreamStats): number {
-  return (
-    stats.unavailable.length +
-    stats.errors.length +
-    Math.max(stats.problemCount, stats.problems.length)
-  );
+  return stats.unavailable.length + stats.errors.length + stats.problemCount;
 }
 
 export function formatSummary(result: RunResult): string {

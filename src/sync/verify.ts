@@ -2,6 +2,7 @@
  * Proving what is stored: the API's count of each day (one request of size 1 per day and
  * stream) against the records stored for that day, and the reports against their orders.
  */
+
 import pLimit from "p-limit";
 import { PosApiClient } from "../api/client.js";
 import { ApiKeyRejectedError } from "../api/errors.js";
@@ -10,6 +11,7 @@ import type { Config } from "../config.js";
 import { eachDay, today } from "../dates.js";
 import type { Db } from "../db/open.js";
 import { locationOffsetMinutes, rejectedReportOrders, storedForDay } from "../db/queries.js";
+import { messageOf } from "../errors.js";
 import type { Logger } from "../log.js";
 import { keyFingerprint } from "../secrets.js";
 import { Checkpoints } from "./checkpoints.js";
@@ -158,7 +160,7 @@ async function verifyLocation(
     result.mismatches = checks.filter((c) => !c.matches).sort((a, b) => a.day.localeCompare(b.day));
     result.reconciliation = reconciliationProblems(db, location.id, since, until);
   } catch (error) {
-    result.error = error instanceof Error ? error.message : String(error);
+    result.error = messageOf(error);
     result.keyRejected = error instanceof ApiKeyRejectedError;
   }
   return result;

@@ -7,7 +7,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { pino } from "pino";
 import { databaseError, isStorageFailure } from "../db/errors.js";
 import { type Db, openDatabase } from "../db/open.js";
-import { PosSyncError } from "../errors.js";
+import { messageOf, PosSyncError } from "../errors.js";
 import { createLogger } from "../log.js";
 import type { Progress } from "./progress.js";
 import { runSync } from "./run.js";
@@ -74,7 +74,7 @@ async function main(port: NonNullable<typeof parentPort>): Promise<void> {
 function failureMessage(error: unknown, dbPath: string): string {
   if (error instanceof PosSyncError) return error.message;
   if (isStorageFailure(error)) return databaseError(error, dbPath, "write to the database").message;
-  return error instanceof Error ? error.message : String(error);
+  return messageOf(error);
 }
 
 /** A connection to a failing file may fail to close too; the thread ends either way. */
