@@ -8,6 +8,7 @@ import { runCli, simulatorEnv } from "./helpers/cli.js";
 import { firstRunDays, localToday } from "./helpers/clock.js";
 import { openTestDb, rows, scalar, useTempDir } from "./helpers/db.js";
 import { compareWithDataset } from "./helpers/ground-truth.js";
+import { killSyncAfterRequests } from "./helpers/kill.js";
 import { spawnCli } from "./helpers/process.js";
 import { useSimulator } from "./helpers/simulator.js";
 
@@ -164,13 +165,11 @@ describe("a run killed mid-window", () => {
       simulator.faults.set({ latencyMs: 25 });
       const dbPath = tempPath();
       const environment = simulatorEnv(simulator, dbPath);
-      const child = spawnCli(["sync", "--concurrency", "2"], environment);
       // Kill while pages of several windows are in flight.
-      while (simulator.stats.snapshot().byOperation.listOrders < 12)
-        await new Promise((r) => setTimeout(r, 5));
-      child.kill("SIGKILL");
-      const killed = await child.exited;
-      expect(killed.signal).toBe("SIGKILL");
+      await killSyncAfterRequests(simulator, environment, 12, {
+        operation: "listOrders",
+        args: ["--concurrency", "2"],
+      });
 
       const halfway = openTestDb(dbPath);
       const complete = scalar(

@@ -8,7 +8,7 @@ import { runCli, simulatorEnv } from "./helpers/cli.js";
 import { firstRunDays } from "./helpers/clock.js";
 import { openTestDb, rows, useTempDir } from "./helpers/db.js";
 import { compareWithDataset } from "./helpers/ground-truth.js";
-import { spawnCli } from "./helpers/process.js";
+import { killSyncAfterRequests } from "./helpers/kill.js";
 
 const tempPath = useTempDir();
 
@@ -27,13 +27,7 @@ describe.each([1, 2, 3])("a sync killed at a random moment (seed %i)", (seed) =>
       const env = simulatorEnv(simulator, dbPath);
       // Somewhere between the first pages and most of the run.
       const killAfter = new Random(seed, "kill").int(3, 70);
-      const child = spawnCli(["sync"], env);
-      while (simulator.stats.snapshot().total < killAfter) {
-        if (child.exitCode !== null) throw new Error("the sync ended before it could be killed");
-        await new Promise((r) => setTimeout(r, 2));
-      }
-      child.kill("SIGKILL");
-      expect((await child.exited).signal).toBe("SIGKILL");
+      await killSyncAfterRequests(simulator, env, killAfter);
 
       simulator.faults.set({ latencyMs: 0 });
       const next = await runCli(["sync"], env);

@@ -1,4 +1,5 @@
 /** The daemon's parts on their own: health rules, the writer lease, the scheduler's overlap guard. */
+import { hostname } from "node:os";
 import { describe, expect, it } from "vitest";
 import { HealthTracker } from "../src/daemon/health.js";
 import { Scheduler } from "../src/daemon/scheduler.js";
@@ -62,11 +63,27 @@ describe("the writer lease", () => {
 
   it("takes over at once the lease of a dead process on this host", () => {
     const db = openTestDb(tempPath());
+    // A fresh heartbeat: only the holder being on this host, its lock gone, lets the lease go.
     const now = new Date().toISOString();
     db.sqlite
       .prepare("INSERT INTO writer_lease VALUES (1, 'dead', 2147483646, ?, 'daemon', ?, ?)")
-      .run((require("node:os") as typeof import("node:os")).hostname(), now, now);
-    WriterLease.acquire(db, { command: "sync" }).release();
+      .run(hostname(), now, now);
+    const started = Date.now();
+    const lease = WriterLease.acquire(db, { command: "sync" });
+    // At once: no waiting for the dead holder's time-to-live, nor for a busy database.
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(
+      db.sqlite.prepare("SELECT holder, pid, hostname, command FROM writer_lease").all(),
+    ).toEqual([
+      {
+        holder: expect.not.stringMatching(/^dead$/),
+        pid: process.pid,
+        hostname: hostname(),
+        command: "sync",
+      },
+    ]);
+    lease.release();
+    expect(scalar(db, "SELECT COUNT(*) FROM writer_lease")).toBe(0);
     db.close();
   });
 

@@ -6,7 +6,7 @@ import { startSimulator } from "../src/simulator/server.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";
 import { localToday } from "./helpers/clock.js";
 import { openTestDb, useTempDir } from "./helpers/db.js";
-import { spawnCli } from "./helpers/process.js";
+import { killSyncAfterRequests } from "./helpers/kill.js";
 import { useSimulator } from "./helpers/simulator.js";
 
 const tempPath = useTempDir();
@@ -55,11 +55,9 @@ describe("pos-sync status: the last run", () => {
     try {
       simulator.faults.set({ latencyMs: 25 });
       const dbPath = tempPath();
-      const child = spawnCli(["sync"], simulatorEnv(simulator, dbPath));
-      while (simulator.stats.snapshot().byOperation.listOrders < 4)
-        await new Promise((r) => setTimeout(r, 5));
-      child.kill("SIGKILL");
-      expect((await child.exited).signal).toBe("SIGKILL");
+      const killed = await killSyncAfterRequests(simulator, simulatorEnv(simulator, dbPath), 4, {
+        operation: "listOrders",
+      });
 
       const text = await status(dbPath);
       expect(text).toMatch(/^Last run #1 interrupted \(cli\), started .+, its process \d+ ended/m);
@@ -69,7 +67,7 @@ describe("pos-sync status: the last run", () => {
         status: "interrupted",
         recordedStatus: "running",
         process: "gone",
-        pid: child.pid,
+        pid: killed.pid,
       });
     } finally {
       await simulator.close();
