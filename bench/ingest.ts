@@ -4,6 +4,7 @@
  * rows with the same schema, pragmas and transaction size; then the same orders offered again
  * (the no-change re-sync); and the machine's plain floor.
  */
+
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type Database from "better-sqlite3";
@@ -21,6 +22,7 @@ import {
 import { Store } from "../src/db/store.js";
 import { columnNames, tableName } from "../src/db/writers/statements.js";
 import { Dataset } from "../src/simulator/dataset.js";
+import { ORDERS } from "../src/streams/index.js";
 import { dec, int, log, now, seconds } from "./lib.js";
 
 const PAGE_SIZE = 100;
@@ -94,7 +96,7 @@ function realPath(
     parseSeconds += seconds(parseStart);
     const start = now();
     const { records, rejects } = validateRecords(orderSchema, data);
-    rows += store.writeOrders({
+    rows += store.writePage(ORDERS, {
       locationId: LOCATION_ID,
       day: DAY,
       records,

@@ -1,9 +1,10 @@
 /** The operations of the client: validated records, raw JSON kept, unshown paths. */
+
 import { afterEach, describe, expect, it } from "vitest";
-import { CATALOG_RESOURCES } from "../src/api/client.js";
 import { ApiEndpointNotFoundError } from "../src/api/errors.js";
 import { addDays, toEpochDay } from "../src/dates.js";
-import { testClient } from "./helpers/client.js";
+import { CATALOG_LISTS, countDays, ORDERS } from "../src/streams/index.js";
+import { readCatalogList, testClient } from "./helpers/client.js";
 import { TEST_TODAY, useSimulator } from "./helpers/simulator.js";
 
 const sim = useSimulator();
@@ -46,7 +47,7 @@ describe("single reads", () => {
     const { client } = testClient(sim.current);
     const day = addDays(TEST_TODAY, -1);
     const expected = sim.current.dataset.ordersCreatedOn(location(), toEpochDay(day)).length;
-    expect(await client.count("orders", { since: day, until: day })).toBe(expected);
+    expect(await countDays(ORDERS, client, { since: day, until: day })).toBe(expected);
     expect(sim.current.stats.snapshot().byOperation.listOrders).toBe(1);
   });
 
@@ -64,11 +65,11 @@ describe("single reads", () => {
 });
 
 describe("catalog", () => {
-  it.each(CATALOG_RESOURCES)(
+  it.each(CATALOG_LISTS.map((list) => list.name))(
     "reads %s as validated records with their raw JSON",
     async (resource) => {
       const { client } = testClient(sim.current);
-      const { records, rejects } = await client.catalog(resource);
+      const { records, rejects } = await readCatalogList(client, resource);
       expect(rejects).toEqual([]);
       expect(records.length).toBeGreaterThan(0);
       for (const { record, raw } of records) expect(JSON.parse(raw)).toEqual(record);
@@ -78,19 +79,19 @@ describe("catalog", () => {
   it("keeps the valid records of a list with malformed ones", async () => {
     sim.current.faults.set({ malformedRate: 0.3 });
     const { client } = testClient(sim.current);
-    const { records, rejects } = await client.catalog("products");
+    const { records, rejects } = await readCatalogList(client, "products");
     expect(rejects.length).toBeGreaterThan(0);
     expect(records.length + rejects.length).toBe(location().catalog.products.length);
   });
 
   it("marks an unshown path that answers 404 as unavailable, naming the setting", async () => {
     const { client } = testClient(sim.current, { client: { paths: { taxes: "/v1/not-here/" } } });
-    const error = await client.catalog("taxes").catch((e: unknown) => e);
+    const error = await readCatalogList(client, "taxes").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiEndpointNotFoundError);
     expect((error as Error).message).toBe(
       "GET /v1/not-here/ answered 404: this API does not serve listTaxes there (set POS_PATH_TAXES)",
     );
-    expect((await client.catalog("paymentMethods")).records.length).toBeGreaterThan(0);
+    expect((await readCatalogList(client, "paymentMethods")).records.length).toBeGreaterThan(0);
   });
 
   it("follows unshown paths moved by configuration", async () => {
@@ -104,7 +105,7 @@ describe("catalog", () => {
     });
     try {
       const { client } = testClient(moved, { client: { paths: { taxes: "/v1/tax-rates" } } });
-      expect((await client.catalog("taxes")).records).toHaveLength(3);
+      expect((await readCatalogList(client, "taxes")).records).toHaveLength(3);
     } finally {
       await moved.close();
     }

@@ -1,8 +1,10 @@
 /** Walking list endpoints: complete, bounded, and honest about pages that move or lie. */
+
 import { afterEach, describe, expect, it } from "vitest";
 import { PageWalk } from "../src/api/pagination.js";
 import { orderSchema } from "../src/api/schemas.js";
 import { addDays, toEpochDay } from "../src/dates.js";
+import { ORDERS, REPORTS, readDays } from "../src/streams/index.js";
 import { testClient } from "./helpers/client.js";
 import { TEST_TODAY, useSimulator } from "./helpers/simulator.js";
 
@@ -38,7 +40,7 @@ function groundTruth(onDay: string): string[] {
 describe("a day's walk", () => {
   it("reads every page with size=100 from index 0 and stops after the last", async () => {
     const { client } = testClient(sim.current);
-    const walk = client.orders(range);
+    const walk = readDays(ORDERS, client, range);
     const { ids } = await readAll(walk);
     const expected = groundTruth(day);
     expect(expected.length).toBeGreaterThan(100);
@@ -57,14 +59,14 @@ describe("a day's walk", () => {
 
   it("reads a day with no records in one request", async () => {
     const { client } = testClient(sim.current);
-    const walk = client.orders({ since: "2020-01-01", until: "2020-01-01" });
+    const walk = readDays(ORDERS, client, { since: "2020-01-01", until: "2020-01-01" });
     expect((await readAll(walk)).ids).toEqual([]);
     expect(walk.summary).toMatchObject({ pages: 1, endedBy: "empty-page", firstTotalCount: 0 });
   });
 
   it("walks reports the same way", async () => {
     const { client } = testClient(sim.current);
-    const walk = client.reports({ since: addDays(TEST_TODAY, -11), until: TEST_TODAY });
+    const walk = readDays(REPORTS, client, { since: addDays(TEST_TODAY, -11), until: TEST_TODAY });
     const { ids } = await readAll(walk);
     expect(ids).toHaveLength(11);
     expect(walk.summary.endedBy).toBe("last-page");
@@ -75,7 +77,7 @@ describe("a server that lies", () => {
   it("ends cleanly on an empty page when totalCount promises more", async () => {
     sim.current.faults.set({ totalCountSkew: 1_000 });
     const { client } = testClient(sim.current);
-    const walk = client.orders(range);
+    const walk = readDays(ORDERS, client, range);
     const { ids } = await readAll(walk);
     expect(ids.length).toBe(groundTruth(day).length);
     expect(walk.summary.endedBy).toBe("empty-page");
@@ -87,7 +89,7 @@ describe("a server that lies", () => {
     async (pastEnd) => {
       sim.current.faults.set({ totalCountSkew: 1_000, pastEnd });
       const { client } = testClient(sim.current);
-      const walk = client.orders(range);
+      const walk = readDays(ORDERS, client, range);
       const { ids } = await readAll(walk);
       expect(ids.length).toBe(groundTruth(day).length);
       expect(walk.summary.endedBy).toBe("past-end-status");
@@ -97,7 +99,7 @@ describe("a server that lies", () => {
   it("still fails when the first page answers an error", async () => {
     sim.current.faults.inject({ kind: "status", status: 404, operation: "listOrders" });
     const { client } = testClient(sim.current);
-    await expect(readAll(client.orders(range))).rejects.toThrow(/answered 404/);
+    await expect(readAll(readDays(ORDERS, client, range))).rejects.toThrow(/answered 404/);
   });
 
   it("reads no more pages than totalCount justifies from a server that ignores index", async () => {
@@ -157,7 +159,7 @@ describe("pages that move", () => {
   it("reports a count that grows while new orders arrive, and keeps every order once", async () => {
     sim.current.faults.set({ liveOrdersPerRequest: 4, descending: true });
     const { client } = testClient(sim.current, { client: { pageSize: 20 } });
-    const walk = client.orders({ since: TEST_TODAY, until: TEST_TODAY });
+    const walk = readDays(ORDERS, client, { since: TEST_TODAY, until: TEST_TODAY });
     const { ids } = await readAll(walk);
     expect(walk.summary.countChanged).toBe(true);
     expect(walk.summary.lastTotalCount).toBeGreaterThan(walk.summary.firstTotalCount ?? 0);
@@ -166,7 +168,7 @@ describe("pages that move", () => {
     // Reading newest first while orders arrive shifts older ones past the pages already read:
     // the caller re-reads the window, and a quiet second walk finds all of them.
     sim.current.faults.set({ liveOrdersPerRequest: 0 });
-    const again = await readAll(client.orders({ since: TEST_TODAY, until: TEST_TODAY }));
+    const again = await readAll(readDays(ORDERS, client, { since: TEST_TODAY, until: TEST_TODAY }));
     expect(new Set([...ids, ...again.ids]).size).toBe(groundTruth(TEST_TODAY).length);
     expect(again.ids.length).toBe(groundTruth(TEST_TODAY).length);
   });
@@ -176,7 +178,7 @@ describe("malformed records", () => {
   it("hands back invalid records as rejects and keeps the rest of the page", async () => {
     sim.current.faults.set({ malformedRate: 0.1 });
     const { client } = testClient(sim.current);
-    const walk = client.orders(range);
+    const walk = readDays(ORDERS, client, range);
     const rejects: { recordId: string | null; reason: string; raw: string }[] = [];
     let valid = 0;
     for await (const page of walk) {

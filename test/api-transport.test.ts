@@ -1,5 +1,6 @@
 /** The client's door to the network: retries, timeouts, rate limits, concurrency and the
  * rejected-key path, over real HTTP against the simulator. */
+
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { inspect } from "node:util";
@@ -10,7 +11,8 @@ import {
   ApiServerError,
   ApiStatusError,
 } from "../src/api/errors.js";
-import { apiErrorOf, FAST_RETRY, testClient } from "./helpers/client.js";
+import { ORDERS, readDays } from "../src/streams/index.js";
+import { apiErrorOf, FAST_RETRY, readCatalogList, testClient } from "./helpers/client.js";
 import { apiGet, useSimulator } from "./helpers/simulator.js";
 
 const sim = useSimulator();
@@ -27,7 +29,7 @@ describe("retries", () => {
       { kind: "status", status: 503, operation: "listProducts" },
       { kind: "status", status: 502, operation: "listProducts" },
     );
-    const products = await client.catalog("products");
+    const products = await readCatalogList(client, "products");
     expect(products.records.length).toBeGreaterThan(0);
     expect(sim.current.stats.snapshot().byOperation.listProducts).toBe(3);
     expect(transport.stats.retries).toBe(2);
@@ -36,7 +38,7 @@ describe("retries", () => {
   it("retries 408 like a server failure", async () => {
     const { client } = testClient(sim.current);
     sim.current.faults.inject({ kind: "status", status: 408 });
-    expect((await client.catalog("taxes")).records.length).toBeGreaterThan(0);
+    expect((await readCatalogList(client, "taxes")).records.length).toBeGreaterThan(0);
   });
 
   it("retries a connection closed before the headers and one closed mid-body", async () => {
@@ -45,7 +47,7 @@ describe("retries", () => {
       { kind: "drop", when: "before-headers", operation: "listCategories" },
       { kind: "drop", when: "mid-body", operation: "listCategories" },
     );
-    const categories = await client.catalog("categories");
+    const categories = await readCatalogList(client, "categories");
     expect(categories.records.length).toBeGreaterThan(0);
     expect(transport.stats.retries).toBe(2);
     expect(sim.current.stats.snapshot().faults.dropped).toBe(2);
@@ -57,7 +59,7 @@ describe("retries", () => {
       transport: { timeouts: { headersMs: 150 } },
     });
     sim.current.faults.inject({ kind: "delay", ms: 3_000, operation: "listModifiers" });
-    const modifiers = await client.catalog("modifiers");
+    const modifiers = await readCatalogList(client, "modifiers");
     expect(modifiers.records.length).toBeGreaterThan(0);
     expect(transport.stats.retries).toBe(1);
   });
@@ -65,7 +67,7 @@ describe("retries", () => {
   it("stops after a bounded number of attempts with a retryable error", async () => {
     const { client } = testClient(sim.current);
     sim.current.faults.set({ serverErrorRate: 1 });
-    const error = await apiErrorOf(client.catalog("products"));
+    const error = await apiErrorOf(readCatalogList(client, "products"));
     expect(error).toBeInstanceOf(ApiServerError);
     expect(error.retryable).toBe(true);
     expect(error.attempts).toBe(FAST_RETRY.retries + 1);
@@ -77,7 +79,7 @@ describe("retries", () => {
     const { client } = testClient(sim.current, {
       transport: { baseUrl: "http://127.0.0.1:9", retry: { ...FAST_RETRY, retries: 1 } },
     });
-    const error = await apiErrorOf(client.catalog("products"));
+    const error = await apiErrorOf(readCatalogList(client, "products"));
     expect(error).toBeInstanceOf(ApiNetworkError);
     expect(error.message).toContain("on 127.0.0.1:9 failed: connection refused (ECONNREFUSED)");
     expect(error.exitCode).toBe(1);
@@ -88,7 +90,7 @@ describe("request logs", () => {
   it("logs every attempt at debug level, and each failed one at warn", async () => {
     const { client, logs } = testClient(sim.current);
     sim.current.faults.inject({ kind: "status", status: 503, operation: "listTaxes" });
-    await client.catalog("taxes");
+    await readCatalogList(client, "taxes");
     const events = logs.lines.map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(events).toEqual([
       expect.objectContaining({ level: 20, operation: "listTaxes", status: 503, attempt: 1 }),
@@ -117,7 +119,7 @@ describe("rate limits", () => {
       operation: "listTaxes",
     });
     const started = performance.now();
-    await client.catalog("taxes");
+    await readCatalogList(client, "taxes");
     expect(performance.now() - started).toBeGreaterThanOrEqual(950);
     expect(transport.stats.rateLimited).toBe(1);
   });
@@ -132,7 +134,7 @@ describe("rate limits", () => {
       operation: "listTaxes",
     });
     const started = performance.now();
-    await client.catalog("taxes");
+    await readCatalogList(client, "taxes");
     // HTTP dates have whole seconds: the wait is between one and two seconds.
     expect(performance.now() - started).toBeGreaterThanOrEqual(900);
   });
@@ -148,7 +150,7 @@ describe("rate limits", () => {
       operation: "listTaxes",
     });
     const started = performance.now();
-    await client.catalog("taxes");
+    await readCatalogList(client, "taxes");
     expect(performance.now() - started).toBeLessThan(10_000);
   });
 
@@ -160,12 +162,12 @@ describe("rate limits", () => {
       retryAfter: "2",
       operation: "listTaxes",
     });
-    const limited = client.catalog("taxes");
+    const limited = readCatalogList(client, "taxes");
     while (sim.current.stats.snapshot().faults.rateLimited === 0)
       await new Promise((r) => setTimeout(r, 5));
     await new Promise((r) => setTimeout(r, 20));
     const started = performance.now();
-    await client.catalog("products");
+    await readCatalogList(client, "products");
     expect(performance.now() - started).toBeGreaterThanOrEqual(1_500);
     expect(transport.concurrency).toBe(2);
     await limited;
@@ -176,7 +178,7 @@ describe("concurrency", () => {
   it("never has more requests in flight than allowed", async () => {
     const { client } = testClient(sim.current, { transport: { concurrency: 3 } });
     sim.current.faults.set({ latencyMs: 40 });
-    await Promise.all(Array.from({ length: 12 }, () => client.catalog("taxes")));
+    await Promise.all(Array.from({ length: 12 }, () => readCatalogList(client, "taxes")));
     const { maxInFlight } = sim.current.stats.snapshot();
     expect(maxInFlight).toBeLessThanOrEqual(3);
     expect(maxInFlight).toBeGreaterThanOrEqual(2);
@@ -188,7 +190,7 @@ describe("concurrency", () => {
     const second = new PosApiClient(first.transport, { apiKey: sim.current.keys[1] as string });
     sim.current.faults.set({ latencyMs: 40 });
     await Promise.all(
-      Array.from({ length: 10 }, (_, i) => (i % 2 ? first.client : second).catalog("taxes")),
+      Array.from({ length: 10 }, (_, i) => readCatalogList(i % 2 ? first.client : second, "taxes")),
     );
     expect(sim.current.stats.snapshot().maxInFlight).toBeLessThanOrEqual(2);
   });
@@ -197,7 +199,7 @@ describe("concurrency", () => {
 describe("fatal answers", () => {
   it("refuses a body larger than the cap without retrying", async () => {
     const { client } = testClient(sim.current, { transport: { maxBodyBytes: 2_000 } });
-    const error = await apiErrorOf(client.catalog("products"));
+    const error = await apiErrorOf(readCatalogList(client, "products"));
     expect(error).toBeInstanceOf(ApiNetworkError);
     expect(error.retryable).toBe(false);
     expect(error.message).toContain("response larger than the size cap");
@@ -207,7 +209,7 @@ describe("fatal answers", () => {
   it("ends at once on a rejected key, naming the key by fingerprint only", async () => {
     const key = "pos_live_0123456789abcdef_secret";
     const { client, logs } = testClient(sim.current, { client: { apiKey: key } });
-    const error = await apiErrorOf(client.catalog("products"));
+    const error = await apiErrorOf(readCatalogList(client, "products"));
     expect(error).toBeInstanceOf(ApiKeyRejectedError);
     expect(error.exitCode).toBe(3);
     expect(error.retryable).toBe(false);
@@ -225,13 +227,15 @@ describe("fatal answers", () => {
   it("treats 403 as a rejected key too", async () => {
     const { client } = testClient(sim.current);
     sim.current.faults.inject({ kind: "status", status: 403 });
-    expect(await apiErrorOf(client.catalog("products"))).toBeInstanceOf(ApiKeyRejectedError);
+    expect(await apiErrorOf(readCatalogList(client, "products"))).toBeInstanceOf(
+      ApiKeyRejectedError,
+    );
   });
 
   it("fails other 4xx at once with the method, path and status", async () => {
     const { client } = testClient(sim.current);
     sim.current.faults.inject({ kind: "status", status: 422, operation: "listOrders" });
-    const walk = client.orders({ since: "2026-03-10", until: "2026-03-10" });
+    const walk = readDays(ORDERS, client, { since: "2026-03-10", until: "2026-03-10" });
     const error = await apiErrorOf(
       (async () => {
         for await (const _page of walk) {
@@ -268,7 +272,7 @@ describe("the key stays secret", () => {
     for (const [, fault] of attempts) {
       sim.current.faults.inject(fault, fault);
       try {
-        await client.catalog("products");
+        await readCatalogList(client, "products");
       } catch (error) {
         failures.push(error);
       }
@@ -304,7 +308,7 @@ describe("the key stays secret", () => {
         client: { apiKey: key },
         transport: { baseUrl: `http://127.0.0.1:${port}` },
       });
-      const error = await apiErrorOf(client.catalog("products"));
+      const error = await apiErrorOf(readCatalogList(client, "products"));
       expect(error.message).toBe("GET /v1/catalog/ answered 400: bad key [redacted]");
     } finally {
       server.close();

@@ -1,6 +1,6 @@
 /** A location is named where a person looks, even when the API gives it no name. */
 import { describe, expect, it } from "vitest";
-import { MilestoneProgress } from "../src/sync/progress-display.js";
+import { MilestoneProgress } from "../src/ui/progress-display.js";
 import { openTestDb, useTempDir } from "./helpers/db.js";
 import { captureOutput } from "./helpers/output.js";
 import { TEST_TODAY, useSimulator } from "./helpers/simulator.js";

@@ -15,7 +15,7 @@ import {
   ApiRedirectError,
 } from "../src/api/errors.js";
 import { DEFAULT_DEADLINE_MS, DEFAULT_TIMEOUTS } from "../src/api/transport.js";
-import { apiErrorOf, FAST_RETRY, testClient } from "./helpers/client.js";
+import { apiErrorOf, FAST_RETRY, readCatalogList, testClient } from "./helpers/client.js";
 import { useSimulator } from "./helpers/simulator.js";
 
 const sim = useSimulator({ locations: 1, days: 2 });
@@ -61,7 +61,7 @@ function expectNoKey(error: ApiError, logs: string): void {
 describe("hosts that cannot be reached", () => {
   it("names the host that does not resolve, says to check POS_API_URL, and does not retry", async () => {
     const { client, logs } = clientOf("http://pos-api.pos-sync-test.invalid");
-    const error = await apiErrorOf(client.catalog("products"));
+    const error = await apiErrorOf(readCatalogList(client, "products"));
     expect(error).toBeInstanceOf(ApiNetworkError);
     expect(error.retryable).toBe(false);
     expect(error.attempts).toBe(1);
@@ -75,7 +75,7 @@ describe("hosts that cannot be reached", () => {
     const { client } = clientOf("http://127.0.0.1:9", {
       transport: { retry: { ...FAST_RETRY, retries: 1 } },
     });
-    const error = await apiErrorOf(client.catalog("products"));
+    const error = await apiErrorOf(readCatalogList(client, "products"));
     expect(error).toBeInstanceOf(ApiNetworkError);
     expect(error.retryable).toBe(true);
     expect(error.message).toBe(
@@ -95,7 +95,7 @@ describe("redirects", () => {
       },
       async (url, requests) => {
         const { client, logs } = clientOf(url);
-        const error = await apiErrorOf(client.catalog("products"));
+        const error = await apiErrorOf(readCatalogList(client, "products"));
         expect(error).toBeInstanceOf(ApiRedirectError);
         expect(error.retryable).toBe(false);
         expect(requests()).toBe(1);
@@ -118,7 +118,7 @@ describe("redirects", () => {
       },
       async (url) => {
         const { client } = clientOf(url);
-        const error = await apiErrorOf(client.catalog("products"));
+        const error = await apiErrorOf(readCatalogList(client, "products"));
         expect(error.message).toContain(`${url}/api/v1/catalog/`);
       },
     );
@@ -137,7 +137,7 @@ describe("authorization schemes", () => {
   it("hints POS_AUTH_SCHEME=Bearer when a server that wants Bearer rejects a bare key", async () => {
     await withServer(wantsBearer, async (url) => {
       const { client, logs } = clientOf(url);
-      const error = await apiErrorOf(client.catalog("products"));
+      const error = await apiErrorOf(readCatalogList(client, "products"));
       expect(error).toBeInstanceOf(ApiKeyRejectedError);
       expect(error.exitCode).toBe(3);
       expect(error.message).toMatch(/^the API rejected the API key key#[0-9a-f]{8} \(401 on GET/);
@@ -149,7 +149,7 @@ describe("authorization schemes", () => {
   it("gives no scheme hint when the scheme asked for was sent", async () => {
     await withServer(wantsBearer, async (url) => {
       const { client } = clientOf(url, { client: { authScheme: "Bearer" } });
-      const error = await apiErrorOf(client.catalog("products"));
+      const error = await apiErrorOf(readCatalogList(client, "products"));
       expect(error).toBeInstanceOf(ApiKeyRejectedError);
       expect(error.message).not.toContain("POS_AUTH_SCHEME");
       expect(error.message).toContain("check that the key is right and still active");
@@ -179,7 +179,7 @@ describe("stalled answers", () => {
           deadlineMs: 1_000,
         },
       });
-      const error = await apiErrorOf(client.catalog("products"));
+      const error = await apiErrorOf(readCatalogList(client, "products"));
       expect(error).toBeInstanceOf(ApiDeadlineError);
       expect(error.retryable).toBe(true);
       expect(error.exitCode).toBe(1);
@@ -198,7 +198,7 @@ describe("stalled answers", () => {
           deadlineMs: 2_500,
         },
       });
-      const error = await apiErrorOf(client.catalog("products"));
+      const error = await apiErrorOf(readCatalogList(client, "products"));
       expect(error).toBeInstanceOf(ApiDeadlineError);
       expect(requests()).toBeGreaterThan(1);
       expect(error.attempts).toBe(requests());
@@ -212,7 +212,7 @@ describe("long Retry-After", () => {
       transport: { retry: { ...FAST_RETRY, maxRetryAfterMs: 300, longWaitMs: 200 } },
     });
     sim.current.faults.inject({ kind: "status", status: 429, retryAfter: "3600" });
-    await client.catalog("taxes");
+    await readCatalogList(client, "taxes");
     const waits = logs.lines
       .map((line) => JSON.parse(line) as Record<string, unknown>)
       .filter((event) => event.waitMs !== undefined);
@@ -233,7 +233,7 @@ describe("long Retry-After", () => {
       transport: { retry: { ...FAST_RETRY, longWaitMs: 5_000 } },
     });
     sim.current.faults.inject({ kind: "status", status: 429, retryAfter: "0" });
-    await client.catalog("taxes");
+    await readCatalogList(client, "taxes");
     expect(logs.text()).not.toContain("waitMs");
   });
 });

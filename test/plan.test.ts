@@ -1,7 +1,8 @@
 /** Which day windows a run reads. */
 import { describe, expect, it } from "vitest";
 import { eachDay } from "../src/dates.js";
-import { formatRanges, planDays, type WindowStatus } from "../src/sync/plan.js";
+import { formatRanges, planDays } from "../src/sync/plan.js";
+import type { WindowStatus } from "../src/vocabulary.js";
 
 const today = "2026-03-15";
 

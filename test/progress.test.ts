@@ -1,10 +1,10 @@
 /** What a person sees: the live progress lines and the summary that ends a run. */
 import { describe, expect, it } from "vitest";
 import { LogProgress } from "../src/sync/progress.js";
-import { MilestoneProgress, TerminalProgress } from "../src/sync/progress-display.js";
 import type { RunResult } from "../src/sync/run.js";
 import { addProblem, RunStats } from "../src/sync/stats.js";
-import { formatSummary } from "../src/sync/summary.js";
+import { MilestoneProgress, TerminalProgress } from "../src/ui/progress-display.js";
+import { formatSummary } from "../src/ui/summary.js";
 import { captureLogs } from "./helpers/logs.js";
 import { captureOutput } from "./helpers/output.js";
 

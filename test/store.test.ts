@@ -1,10 +1,12 @@
 /** Storing API data: read back field by field, idempotent, replacing changed records whole,
  * snapshots that mark deletions, rejects kept apart. Real HTTP, real SQLite files. */
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, toEpochDay } from "../src/dates.js";
 import type { Db } from "../src/db/open.js";
 import { Store } from "../src/db/store.js";
-import { testClient } from "./helpers/client.js";
+import { ORDERS, PRODUCTS, readList } from "../src/streams/index.js";
+import { readCatalogList, testClient } from "./helpers/client.js";
 import { openTestDb, rows, scalar, useTempDir } from "./helpers/db.js";
 import { compareWithDataset } from "./helpers/ground-truth.js";
 import { loadLocation } from "./helpers/load.js";
@@ -96,7 +98,7 @@ describe("changed records", () => {
       .find((o) => o.items.length >= 3)!;
     const lastItem = original.items.length - 1;
     const write = (order: typeof original) =>
-      own.writeOrders({
+      own.writePage(ORDERS, {
         locationId: location().location.id,
         day,
         records: [{ record: order, raw: JSON.stringify(order) }],
@@ -194,9 +196,9 @@ describe("snapshots", () => {
     sim.current.faults.set({ malformedRate: 0.3 });
     try {
       const { client } = testClient(sim.current);
-      const list = await client.catalog("products");
+      const list = await readCatalogList(client, "products");
       expect(list.rejects.length).toBeGreaterThan(0);
-      const counts = store.writeCatalog("products", list, {
+      const counts = store.writeList(PRODUCTS, list, {
         locationId: location().location.id,
         syncedAt: new Date().toISOString(),
         runId: null,
@@ -211,7 +213,7 @@ describe("snapshots", () => {
     }
     // Valid again: the rejects are resolved.
     const { client } = testClient(sim.current);
-    store.writeCatalog("products", await client.catalog("products"), {
+    store.writeList(PRODUCTS, await readCatalogList(client, "products"), {
       locationId: location().location.id,
       syncedAt: new Date().toISOString(),
       runId: null,
@@ -224,14 +226,14 @@ describe("lists that repeat themselves", () => {
   it("store a record listed twice once, and a child repeated inside a record once", async () => {
     const own = new Store(openTestDb(tempPath()));
     const { client } = testClient(sim.current);
-    const list = await client.catalog("products");
+    const list = await readList(PRODUCTS, client);
     const [first] = list.records;
     if (!first) throw new Error("no products");
     const doubled = structuredClone(first.record);
     doubled.priceList.push(structuredClone(doubled.priceList[0]!));
     const repeated = { record: doubled, raw: JSON.stringify(doubled) };
-    const counts = own.writeCatalog(
-      "products",
+    const counts = own.writeList(
+      PRODUCTS,
       { records: [...list.records, repeated, repeated], rejects: [] },
       { locationId: "loc", syncedAt: new Date().toISOString(), runId: null },
     );
@@ -291,7 +293,7 @@ describe("rejected records", () => {
       const reject = { recordId: null, reason: "id: expected string", raw: '{"id":42}' };
       const locationId = location().location.id;
       const context = { locationId, runId: null, rejectedAt: "2026-03-15" };
-      separateStore.writePage("orders", {
+      separateStore.writePage(ORDERS, {
         locationId,
         day: "2026-03-14",
         records: [],

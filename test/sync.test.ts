@@ -1,8 +1,9 @@
 /** The sync engine over real HTTP against the simulator, into real SQLite files. */
 import { describe, expect, it } from "vitest";
 import { addDays, eachDay, toEpochDay } from "../src/dates.js";
+import { SqliteDestination } from "../src/db/sqlite-destination.js";
+import { runVerify } from "../src/read-models/verify.js";
 import { startSimulator } from "../src/simulator/server.js";
-import { runVerify } from "../src/sync/verify.js";
 import { openTestDb, rows, scalar, useTempDir } from "./helpers/db.js";
 import { compareWithDataset } from "./helpers/ground-truth.js";
 import { captureLogs } from "./helpers/logs.js";
@@ -351,7 +352,7 @@ describe("verify", () => {
     await syncOnce(sim.current, db);
     const options = {
       config: simulatorConfig(sim.current),
-      db,
+      destination: new SqliteDestination(db),
       logger: captureLogs().logger,
       now: () => new Date(`${TEST_TODAY}T12:00:00Z`),
     };

@@ -4,20 +4,16 @@
  */
 import type { z } from "zod";
 import { keyFingerprint } from "../secrets.js";
+import type { DaySpan } from "../vocabulary.js";
 import { ApiEndpointNotFoundError, ApiResponseError } from "./errors.js";
 import { PAGE_SIZE, PageWalk } from "./pagination.js";
 import { type ApiPaths, DEFAULT_API_PATHS, PATH_SETTINGS, SHOWN_PATHS, withId } from "./paths.js";
 import {
-  categorySchema,
   healthSchema,
   listEnvelopeSchema,
   locationSchema,
-  modifierSchema,
   orderSchema,
-  paymentMethodSchema,
-  productSchema,
   reportSchema,
-  taxSchema,
 } from "./schemas.js";
 import { describeTarget, type HttpTransport, type JsonRequest } from "./transport.js";
 import {
@@ -38,38 +34,18 @@ export interface ClientOptions {
   signal?: AbortSignal;
 }
 
-export interface DayRange {
-  since: string;
-  until: string;
-}
-
 export type RecordResult<T> =
   | { ok: true; valid: ValidRecord<T> }
   | { ok: false; reject: RejectedRecord };
 
-const CATALOG = {
-  products: { schema: productSchema, operation: "listProducts", path: () => SHOWN_PATHS.products },
-  categories: {
-    schema: categorySchema,
-    operation: "listCategories",
-    path: () => SHOWN_PATHS.categories,
-  },
-  modifiers: {
-    schema: modifierSchema,
-    operation: "listModifiers",
-    path: () => SHOWN_PATHS.modifiers,
-  },
-  paymentMethods: {
-    schema: paymentMethodSchema,
-    operation: "listPaymentMethods",
-    unshown: "paymentMethods",
-  },
-  taxes: { schema: taxSchema, operation: "listTaxes", unshown: "taxes" },
-} as const;
+/** Where a list is read: a path the spec shows, or one of the paths it does not show, which a
+ * setting may move (see paths.ts). */
+export type Listing =
+  | { operation: string; path: string }
+  | { operation: string; unshownPath: keyof ApiPaths };
 
-export type CatalogResource = keyof typeof CATALOG;
-export const CATALOG_RESOURCES = Object.keys(CATALOG) as CatalogResource[];
-export type CatalogRecord<R extends CatalogResource> = z.output<(typeof CATALOG)[R]["schema"]>;
+/** A day filter of a list, optionally narrowed to one report's orders. */
+export type ListFilter = DaySpan & { reportId?: string };
 
 export class PosApiClient {
   /** A short fingerprint of the key: names it in status output without revealing it. */
@@ -136,30 +112,24 @@ export class PosApiClient {
     return validateRecord(locationSchema, body);
   }
 
-  async catalog<R extends CatalogResource>(
-    resource: R,
-  ): Promise<ValidatedRecords<CatalogRecord<R>>> {
-    const entry = CATALOG[resource];
+  /** A whole list (the catalog lists): every record validated on its own. */
+  async list<T>(listing: Listing, schema: z.ZodType<T>): Promise<ValidatedRecords<T>> {
     const body =
-      "unshown" in entry
-        ? await this.getUnshown(entry.operation, entry.unshown, this.paths[entry.unshown])
-        : await this.get(entry.operation, entry.path());
+      "unshownPath" in listing
+        ? await this.getUnshown(
+            listing.operation,
+            listing.unshownPath,
+            this.paths[listing.unshownPath],
+          )
+        : await this.get(listing.operation, listing.path);
     if (!Array.isArray(body)) {
       throw new ApiResponseError(
-        { operation: entry.operation, target: resource },
+        { operation: listing.operation, target: this.pathOf(listing) },
         "expected an array",
         false,
       );
     }
-    return validateRecords(entry.schema, body) as ValidatedRecords<CatalogRecord<R>>;
-  }
-
-  orders(range: DayRange & { reportId?: string }): PageWalk<typeof orderSchema> {
-    return this.walk("listOrders", SHOWN_PATHS.orders, orderSchema, range);
-  }
-
-  reports(range: DayRange): PageWalk<typeof reportSchema> {
-    return this.walk("listReports", SHOWN_PATHS.reports, reportSchema, range);
+    return validateRecords(schema, body);
   }
 
   /** One order by id; null when the API has no such order. */
@@ -175,16 +145,19 @@ export class PosApiClient {
     return body === null ? null : validateRecord(reportSchema, body);
   }
 
-  /** The API's count of records in a range, read cheaply with size=1. */
-  async count(stream: "orders" | "reports", range: DayRange): Promise<number> {
-    const operation = stream === "orders" ? "listOrders" : "listReports";
-    const path = stream === "orders" ? SHOWN_PATHS.orders : SHOWN_PATHS.reports;
-    const body = await this.get(operation, path, {
+  /** The API's count of records of a list in a range, read cheaply with size=1. */
+  async count(listing: Listing, range: DaySpan): Promise<number> {
+    const path = this.pathOf(listing);
+    const body = await this.get(listing.operation, path, {
       query: { since: range.since, until: range.until, size: 1, index: 0 },
     });
     const meta = (body as { meta?: { totalCount?: unknown } } | null)?.meta;
     if (typeof meta?.totalCount !== "number") {
-      throw new ApiResponseError({ operation, target: path }, "meta.totalCount is missing", false);
+      throw new ApiResponseError(
+        { operation: listing.operation, target: path },
+        "meta.totalCount is missing",
+        false,
+      );
     }
     return meta.totalCount;
   }
@@ -213,16 +186,14 @@ export class PosApiClient {
     return ends.flatMap((r) => (r ? [{ createdAt: r.createdAt, startedAt: r.startedAt }] : []));
   }
 
-  private walk<S extends z.ZodType>(
-    operation: string,
-    path: string,
-    schema: S,
-    range: DayRange & { reportId?: string },
-  ): PageWalk<S> {
+  /** A list read page by page under a day filter (orders, reports). */
+  walk<T>(listing: Listing, schema: z.ZodType<T>, filter: ListFilter): PageWalk<z.ZodType<T>> {
+    const { operation } = listing;
+    const path = this.pathOf(listing);
     const query = (index: number, size: number) => ({
-      since: range.since,
-      until: range.until,
-      reportId: range.reportId,
+      since: filter.since,
+      until: filter.until,
+      reportId: filter.reportId,
       size,
       index,
     });
@@ -232,5 +203,9 @@ export class PosApiClient {
       (index) => ({ operation, target: describeTarget(path, query(index, this.pageSize)) }),
       this.pageSize,
     );
+  }
+
+  private pathOf(listing: Listing): string {
+    return "unshownPath" in listing ? this.paths[listing.unshownPath] : listing.path;
   }
 }

@@ -78,7 +78,7 @@ export function openDatabaseForReading(config: Config): Db {
   if (path === ":memory:" || !existsSync(path)) throw new ConfigError(notThere);
   const db = openDatabase(path, { readonly: true });
   try {
-    const state = migrationState(db.sqlite);
+    const state = migrationState(db);
     if (!state.hasSchema) throw new ConfigError(notThere);
     if (state.pending > 0) {
       throw new ConfigError(

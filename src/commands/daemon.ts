@@ -60,7 +60,6 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     return await runDaemon({
       config,
       logger,
-      schedule: config.schedule,
       ...(config.httpPort === undefined
         ? {}
         : { http: { host: config.httpHost, port: config.httpPort } }),

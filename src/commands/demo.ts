@@ -5,18 +5,18 @@
  */
 import { loadConfig } from "../config.js";
 import { today } from "../dates.js";
-import { type Db, openDatabase } from "../db/open.js";
-import { WriterLease } from "../db/writer-lease.js";
+import { SqliteDestination } from "../db/sqlite-destination.js";
+import type { WriterLease } from "../db/writer-lease.js";
 import { formatDatabaseSummary, summarizeDatabase } from "../demo/database-summary.js";
 import { prepareDemoDatabase } from "../demo/demo-database.js";
 import { formatExampleQueries } from "../demo/example-queries.js";
 import { createLogger, isLogLevel, type LogLevel } from "../log.js";
+import { acquireWriterLease, startRun } from "../runner/start-run.js";
 import { type Simulator, startSimulator } from "../simulator/server.js";
-import { MilestoneProgress, TerminalProgress } from "../sync/progress-display.js";
 import { exitCodeFor, type RunResult } from "../sync/run.js";
 import type { StreamStats } from "../sync/stats.js";
-import { formatSummary } from "../sync/summary.js";
-import { runSyncInWorker } from "../sync/worker-runner.js";
+import { MilestoneProgress, TerminalProgress } from "../ui/progress-display.js";
+import { formatSummary } from "../ui/summary.js";
 import { integerFlag } from "./args.js";
 import { type Command, type CommandIo, parseFlags } from "./command.js";
 import { isInteractive, stopOnSignals } from "./common.js";
@@ -80,13 +80,6 @@ function demoLogLevel(io: CommandIo): LogLevel {
   return asked !== undefined && isLogLevel(asked) ? asked : "warn";
 }
 
-function completeOrderDays(db: Db): number {
-  return db.sqlite
-    .prepare("SELECT COUNT(*) FROM sync_windows WHERE stream = 'orders' AND status = 'complete'")
-    .pluck()
-    .get() as number;
-}
-
 function runKind(completeDays: number): string {
   return completeDays === 0
     ? "First run: a full backfill of every day the API has."
@@ -120,13 +113,13 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   prepareDemoDatabase(settings.dbPath, settings.fresh);
   const logLevel = demoLogLevel(io);
   const logger = createLogger({ level: logLevel });
-  const db = openDatabase(settings.dbPath);
+  const destination = SqliteDestination.open(settings.dbPath);
   const stop = new AbortController();
   const release = stopOnSignals(stop, logger);
   let lease: WriterLease | undefined;
   let simulator: Simulator | undefined;
   try {
-    lease = WriterLease.acquire(db, { command: "demo", onLost: () => stop.abort() });
+    lease = acquireWriterLease(destination.db, { command: "demo", logger, stop });
     simulator = await startSimulator({
       seed: settings.seed,
       locations: settings.locations,
@@ -135,7 +128,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
       today: today(),
       port: 0,
     });
-    const completeDays = completeOrderDays(db);
+    const completeDays = await destination.completeWindowCount("orders");
     io.stdout.write(
       `pos-sync demo: a simulated POS API with ${settings.locations} location(s) and ${settings.days} days of data\n` +
         `  API ${simulator.url} (in this process, seed ${settings.seed}) into ${settings.dbPath}\n` +
@@ -147,24 +140,20 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
       flags: { dbPath: settings.dbPath },
       needsApi: true,
     });
-    const result = await runSyncInWorker({
-      input: {
-        config,
-        trigger: "cli",
-        logLevel,
-        logFd: 2,
-        progress: "report",
-        reportAttempts: false,
-      },
-      heapMb: config.memoryMb,
-      signal: stop.signal,
+    const result = await startRun({
+      config,
+      trigger: "cli",
+      logLevel,
+      logTo: "stderr",
       progress: isInteractive(io)
         ? new TerminalProgress(io.stderr)
         : new MilestoneProgress(io.stderr),
+      signal: stop.signal,
     });
     io.stdout.write(`${formatSummary(result)}\n`);
-    io.stdout.write(`${formatDatabaseSummary(summarizeDatabase(db), settings.dbPath)}\n`);
-    io.stdout.write(`${formatExampleQueries(db)}\n`);
+    const summary = await summarizeDatabase(destination);
+    io.stdout.write(`${formatDatabaseSummary(summary, settings.dbPath)}\n`);
+    io.stdout.write(`${await formatExampleQueries(destination)}\n`);
     io.stdout.write(closingNotes(result, settings.dbPath, completeDays > 0));
     const code = exitCodeFor(result);
     if (code !== 0 && result.error) io.stderr.write(`pos-sync: ${result.error}\n`);
@@ -172,7 +161,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   } finally {
     release();
     lease?.release();
-    db.close();
+    await destination.close();
     await simulator?.close();
   }
 }

@@ -19,7 +19,7 @@ function pendingBefore(path: string): number | undefined {
   if (!existsSync(path)) return undefined;
   const db = openDatabase(path, { readonly: true });
   try {
-    return migrationState(db.sqlite).pending;
+    return migrationState(db).pending;
   } finally {
     db.close();
   }
@@ -37,7 +37,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const pending = pendingBefore(config.dbPath);
   const db = openConfiguredDatabase(config);
   try {
-    const applied = migrationState(db.sqlite).applied;
+    const applied = migrationState(db).applied;
     io.stdout.write(`${outcome(config.dbPath, pending, applied)}\n`);
     return 0;
   } finally {

@@ -1,5 +1,7 @@
 /** `pos-sync status`: what is stored, what is missing, how the last run went. No API call. */
-import { collectStatus, formatStatus } from "../sync/status.js";
+import { SqliteDestination } from "../db/sqlite-destination.js";
+import { collectStatus } from "../read-models/status.js";
+import { formatStatus } from "../ui/format-status.js";
 import { type Command, type CommandIo, parseFlags } from "./command.js";
 import { CONFIG_FLAGS, CONFIG_HELP, commandConfig, openDatabaseForReading } from "./common.js";
 
@@ -19,13 +21,13 @@ ${CONFIG_HELP}
 async function run(argv: string[], io: CommandIo): Promise<number> {
   const values = parseFlags(argv, OPTIONS, "status");
   const config = commandConfig(values, io, false);
-  const db = openDatabaseForReading(config);
+  const destination = new SqliteDestination(openDatabaseForReading(config));
   try {
-    const report = collectStatus(db);
+    const report = await collectStatus(destination);
     io.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatStatus(report));
     return 0;
   } finally {
-    db.close();
+    await destination.close();
   }
 }
 

@@ -1,13 +1,12 @@
 /** `pos-sync sync`: one run, incremental or over explicit days. */
 import { today } from "../dates.js";
-import { WriterLease } from "../db/writer-lease.js";
+import type { WriterLease } from "../db/writer-lease.js";
 import { UsageError } from "../errors.js";
-import type { DayRange } from "../sync/plan.js";
-import { TerminalProgress } from "../sync/progress-display.js";
+import { acquireWriterLease, startRun } from "../runner/start-run.js";
 import { exitCodeFor } from "../sync/run.js";
-import { isStream, STREAMS, type Stream } from "../sync/streams.js";
-import { formatSummary } from "../sync/summary.js";
-import { runSyncInWorker } from "../sync/worker-runner.js";
+import { TerminalProgress } from "../ui/progress-display.js";
+import { formatSummary } from "../ui/summary.js";
+import { type DayRange, isStream, STREAMS, type Stream } from "../vocabulary.js";
 import { dayFlag, integerFlag } from "./args.js";
 import { type Command, type CommandIo, parseFlags } from "./command.js";
 import {
@@ -112,13 +111,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const stop = new AbortController();
   let lease: WriterLease;
   try {
-    lease = WriterLease.acquire(db, {
-      command: "sync",
-      onLost: () => {
-        logger.error("another process took over the database's writer lease; stopping");
-        stop.abort();
-      },
-    });
+    lease = acquireWriterLease(db, { command: "sync", logger, stop });
   } catch (error) {
     db.close();
     throw error;
@@ -128,21 +121,16 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   try {
     // The run itself goes to a worker thread, with a heap ceiling; this thread keeps the lease,
     // the signals and the terminal.
-    const result = await runSyncInWorker({
-      input: {
-        config,
-        trigger: "cli",
-        ...(streams ? { streams } : {}),
-        ...(range ? { range } : {}),
-        logLevel: commandLogLevel(config, io),
-        logFd: 2,
-        progress: interactive ? "report" : "log",
-        reportAttempts: false,
-        ...(values["accept-deletions"] ? { acceptDeletions: true } : {}),
-      },
-      heapMb: config.memoryMb,
-      signal: stop.signal,
+    const result = await startRun({
+      config,
+      trigger: "cli",
+      ...(streams ? { streams } : {}),
+      ...(range ? { range } : {}),
+      acceptDeletions: values["accept-deletions"] === true,
+      logLevel: commandLogLevel(config, io),
+      logTo: "stderr",
       ...(interactive ? { progress: new TerminalProgress(io.stderr) } : {}),
+      signal: stop.signal,
     });
     io.stdout.write(formatSummary(result));
     const code = exitCodeFor(result);

@@ -1,6 +1,9 @@
 /** `pos-sync verify`: compares each stored day with the API's count, and reports with orders. */
+
+import { SqliteDestination } from "../db/sqlite-destination.js";
 import { EXIT, UsageError } from "../errors.js";
-import { formatVerify, runVerify } from "../sync/verify.js";
+import { runVerify } from "../read-models/verify.js";
+import { formatVerify } from "../ui/format-verify.js";
 import { dayFlag } from "./args.js";
 import { type Command, type CommandIo, parseFlags } from "./command.js";
 import {
@@ -42,11 +45,11 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const config = commandConfig(values, io, true);
   const logger = commandLogger(config, io);
   for (const notice of config.notices) logger.warn(notice);
-  const db = openDatabaseForReading(config);
+  const destination = new SqliteDestination(openDatabaseForReading(config));
   try {
     const result = await runVerify({
       config,
-      db,
+      destination,
       logger,
       range: {
         ...(since === undefined ? {} : { since }),
@@ -57,7 +60,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     if (result.locations.some((l) => l.keyRejected)) return EXIT.keyRejected;
     return result.ok ? EXIT.ok : EXIT.incomplete;
   } finally {
-    db.close();
+    await destination.close();
   }
 }
 

@@ -5,12 +5,13 @@
 
 import type { Config } from "../config.js";
 import { databaseError } from "../db/errors.js";
+import { SqliteDestination } from "../db/sqlite-destination.js";
 import { checkpointAndTruncate } from "../db/wal.js";
-import { WriterLease } from "../db/writer-lease.js";
+import type { WriterLease } from "../db/writer-lease.js";
 import { messageOf } from "../errors.js";
 import type { Logger } from "../log.js";
-import { collectStatus } from "../sync/status.js";
-import { runSyncInWorker } from "../sync/worker-runner.js";
+import { collectStatus } from "../read-models/status.js";
+import { acquireWriterLease, startRun } from "../runner/start-run.js";
 import { DaemonConnection } from "./connection.js";
 import { HealthTracker } from "./health.js";
 import { startStatusServer } from "./http.js";
@@ -20,7 +21,6 @@ import { Scheduler, type TickReason } from "./scheduler.js";
 export interface DaemonOptions {
   config: Config;
   logger: Logger;
-  schedule: string;
   /** Serve /healthz and /metrics on this port (0 picks one); none when undefined. */
   http?: { host: string; port: number };
   /** After the last success, how long failing runs still count as healthy. */
@@ -43,12 +43,12 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   const connection = new DaemonConnection(config.dbPath);
   let lease: WriterLease;
   try {
-    lease = WriterLease.acquire(connection.current, {
+    lease = acquireWriterLease(connection.current, {
       command: "daemon",
+      logger,
+      stop,
       onLost: () => {
         leaseLost = true;
-        logger.error("another process took over the database's writer lease; stopping");
-        stop.abort();
       },
     });
   } catch (error) {
@@ -79,21 +79,16 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     wal.pause();
     reopenIfReplaced(connection, logger);
     try {
-      const result = await runSyncInWorker({
-        input: {
-          config,
-          trigger: "daemon",
-          logLevel: config.logLevel,
-          logFd: 1,
-          progress: "log",
-          reportAttempts: true,
-        },
-        heapMb: config.memoryMb,
-        signal: stop.signal,
+      const result = await startRun({
+        config,
+        trigger: "daemon",
+        logLevel: config.logLevel,
+        logTo: "stdout",
         onAttempt: (event) => metrics.onAttempt(event),
+        signal: stop.signal,
       });
       if (result.status === "failed") reopenAfterFailure(connection, logger);
-      metrics.runFinished(result, collectStatus(connection.current));
+      metrics.runFinished(result, await collectStatus(new SqliteDestination(connection.current)));
       health.runFinished(result.status, result.error);
       logger[result.status === "succeeded" ? "info" : "warn"](
         {
@@ -116,9 +111,9 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     }
   };
 
-  const scheduler = new Scheduler(options.schedule, runOnce, logger);
+  const scheduler = new Scheduler(config.schedule, runOnce, logger);
   logger.info(
-    { schedule: options.schedule, locations: config.locations.length, database: config.dbPath },
+    { schedule: config.schedule, locations: config.locations.length, database: config.dbPath },
     "daemon started",
   );
   scheduler.start();

@@ -1,5 +1,5 @@
 /** Whether the daemon is healthy: its last run succeeded, or its last success is recent. */
-import type { RunStatus } from "../sync/checkpoints.js";
+import type { RunStatus } from "../vocabulary.js";
 
 export interface HealthReport {
   httpStatus: 200 | 503;

@@ -2,9 +2,9 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { AttemptEvent } from "../api/transport.js";
 import { daysBetween } from "../dates.js";
+import type { StatusReport } from "../read-models/status.js";
 import type { RunResult } from "../sync/run.js";
 import type { StreamStats } from "../sync/stats.js";
-import type { StatusReport } from "../sync/status.js";
 
 const OUTCOMES = ["inserted", "updated", "unchanged", "rejected", "deleted"] as const;
 

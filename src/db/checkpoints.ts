@@ -1,13 +1,16 @@
-/** The run log and day-window checkpoints (`sync_runs`, `sync_windows`): Drizzle, off the hot path. */
+/** The run log, the day-window checkpoints and the remembered facts of each location
+ * (`sync_runs`, `sync_windows`, `sync_state`): Drizzle, off the hot path. */
 import { hostname } from "node:os";
-import { and, eq, min, sql } from "drizzle-orm";
-import type { Db } from "../db/open.js";
-import { syncRuns, syncState, syncWindows } from "../db/schema/index.js";
-import type { WindowStatus } from "./plan.js";
-import type { Stream } from "./streams.js";
-
-export type RunStatus = "running" | "succeeded" | "partial" | "failed" | "interrupted";
-export type RunTrigger = "cli" | "daemon" | "demo";
+import { and, eq, inArray, min, sql } from "drizzle-orm";
+import {
+  DAY_STREAMS,
+  type RunStatus,
+  type RunTrigger,
+  type Stream,
+  type WindowStatus,
+} from "../vocabulary.js";
+import type { Db } from "./open.js";
+import { syncRuns, syncState, syncWindows } from "./schema/index.js";
 
 export interface WindowRecord {
   locationId: string;
@@ -117,10 +120,7 @@ export class Checkpoints {
       .select({ first: min(syncWindows.day) })
       .from(syncWindows)
       .where(
-        and(
-          eq(syncWindows.location_id, locationId),
-          sql`${syncWindows.stream} IN ('orders', 'reports')`,
-        ),
+        and(eq(syncWindows.location_id, locationId), inArray(syncWindows.stream, [...DAY_STREAMS])),
       )
       .all();
     return row?.first ?? undefined;

@@ -1,7 +1,6 @@
 /** How far a database file's schema is from this version's: read without changing anything. */
-import type Database from "better-sqlite3";
 import { readMigrationFiles } from "drizzle-orm/migrator";
-import { MIGRATIONS_FOLDER } from "./open.js";
+import { type Db, MIGRATIONS_FOLDER } from "./open.js";
 
 export interface MigrationState {
   /** False when the file holds no pos-sync schema at all (an empty or foreign SQLite file). */
@@ -13,10 +12,8 @@ export interface MigrationState {
 
 /** Which migrations drizzle would apply: those newer than the latest one recorded (the rule of
  * its migrator). */
-export function migrationState(
-  sqlite: Database.Database,
-  migrationsFolder = MIGRATIONS_FOLDER,
-): MigrationState {
+export function migrationState(db: Db, migrationsFolder = MIGRATIONS_FOLDER): MigrationState {
+  const { sqlite } = db;
   const migrations = readMigrationFiles({ migrationsFolder });
   const hasTable =
     sqlite

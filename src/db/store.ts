@@ -1,61 +1,27 @@
 /**
- * Everything the sync writes, one transaction per call: a page of orders or reports with its
- * rejects, a catalog list, the location and its devices. Records are normalized here (pure
- * functions in normalize/) and written with statements prepared once (writers/).
+ * Everything the sync writes, one transaction per call: a page of a day stream with its rejects,
+ * a whole list (a catalog list), the location and its devices. Which tables a stream fills and
+ * how a record becomes rows come with the stream (stream-tables.ts); records are normalized here
+ * and written with statements prepared once per stream (writers/).
  */
-import type { CatalogRecord, CatalogResource } from "../api/client.js";
-import type { Location, Order, Report } from "../api/schemas.js";
+import type { Location } from "../api/schemas.js";
 import type { RejectedRecord, ValidatedRecords, ValidRecord } from "../api/validate.js";
-import {
-  normalizeCategory,
-  normalizeDevice,
-  normalizeLocation,
-  normalizeModifier,
-  normalizePaymentMethod,
-  normalizeProduct,
-  normalizeTax,
-} from "./normalize/catalog.js";
-import { normalizeOrder } from "./normalize/order.js";
-import { normalizeReport } from "./normalize/report.js";
-import type { RowContext } from "./normalize/values.js";
+import { normalizeLocation } from "./normalize/catalog.js";
 import type { Db } from "./open.js";
-import {
-  categories,
-  devices,
-  locations,
-  modifierOptions,
-  modifiers,
-  orderItemDiscounts,
-  orderItemModifiers,
-  orderItems,
-  orderPayments,
-  orders,
-  paymentMethods,
-  productPrices,
-  productSubCategories,
-  products,
-  reportClerkShifts,
-  reportDiscounts,
-  reportEntries,
-  reportOrders,
-  reportPayments,
-  reportProducts,
-  reports,
-  reportTaxes,
-  taxes,
-} from "./schema/index.js";
+import { locations } from "./schema/index.js";
+import type { DayStreamTables, Identified, SnapshotListTables } from "./stream-tables.js";
 import { writeTransaction } from "./write-transaction.js";
 import { DayDeletions } from "./writers/day-deletions.js";
 import { RejectWriter, rejectKey } from "./writers/rejects.js";
-import { ReplacingWriter, type RowSet, type WriteCounts } from "./writers/replace.js";
-import { type SnapshotCounts, type SnapshotRowSet, SnapshotWriter } from "./writers/snapshot.js";
-import { type Row, upsertSql } from "./writers/statements.js";
+import { ReplacingWriter, type WriteCounts } from "./writers/replace.js";
+import { type SnapshotCounts, SnapshotWriter } from "./writers/snapshot.js";
+import { type Row, tableName, upsertSql } from "./writers/statements.js";
 
 /** A page of a day window, as the API client hands it over. */
-export interface DayPage<T> {
+export interface DayPage {
   locationId: string;
   day: string;
-  records: readonly ValidRecord<T>[];
+  records: readonly ValidRecord<Identified>[];
   rejects: readonly RejectedRecord[];
   runId: number | null;
   syncedAt: string;
@@ -65,9 +31,13 @@ export interface PageCounts extends WriteCounts {
   rejected: number;
 }
 
-export type DayStream = "orders" | "reports";
+export type ListCounts = SnapshotCounts & { rejected: number };
 
-type SnapshotTarget = CatalogResource | "devices";
+export interface ListContext {
+  locationId: string;
+  syncedAt: string;
+  runId: number | null;
+}
 
 export interface LocationCounts {
   location: "inserted" | "updated" | "unchanged";
@@ -75,232 +45,149 @@ export interface LocationCounts {
   devices: SnapshotCounts | undefined;
 }
 
-interface LocationRowSet {
-  location: Row & { id: string; raw: string; api_key_fingerprint: string | null };
-  devices: SnapshotRowSet[] | undefined;
-  syncedAt: string;
+/** The devices listed inside the location record, and the list that stores them. */
+export interface ListedDevices {
+  list: SnapshotListTables;
+  records: readonly ValidRecord<Identified>[];
 }
 
-const SNAPSHOT_TABLES = {
-  products: [products, [productSubCategories, productPrices]],
-  categories: [categories, []],
-  modifiers: [modifiers, [modifierOptions]],
-  paymentMethods: [paymentMethods, []],
-  taxes: [taxes, []],
-  devices: [devices, []],
-} as const;
-
-function catalogRowSet(
-  resource: CatalogResource,
-  valid: ValidRecord<unknown>,
-  context: RowContext,
-): SnapshotRowSet {
-  const { raw } = valid;
-  switch (resource) {
-    case "products": {
-      const rows = normalizeProduct(valid.record as CatalogRecord<"products">, raw, context);
-      return { parent: rows.product, children: [rows.subCategories, rows.prices] };
+/** Writers prepared on first use, one per stream or list. */
+class WriterCache<K, W> {
+  private readonly writers = new Map<K, W>();
+  constructor(private readonly make: (key: K) => W) {}
+  get(key: K): W {
+    let writer = this.writers.get(key);
+    if (!writer) {
+      writer = this.make(key);
+      this.writers.set(key, writer);
     }
-    case "modifiers": {
-      const rows = normalizeModifier(valid.record as CatalogRecord<"modifiers">, raw, context);
-      return { parent: rows.modifier, children: [rows.options] };
-    }
-    case "categories":
-      return {
-        parent: normalizeCategory(valid.record as CatalogRecord<"categories">, raw, context),
-        children: [],
-      };
-    case "paymentMethods":
-      return {
-        parent: normalizePaymentMethod(
-          valid.record as CatalogRecord<"paymentMethods">,
-          raw,
-          context,
-        ),
-        children: [],
-      };
-    case "taxes":
-      return {
-        parent: normalizeTax(valid.record as CatalogRecord<"taxes">, raw, context),
-        children: [],
-      };
+    return writer;
   }
 }
 
 export class Store {
-  private readonly orderWriter: ReplacingWriter;
-  private readonly reportWriter: ReplacingWriter;
+  private readonly dayWriters: WriterCache<DayStreamTables, ReplacingWriter>;
+  private readonly deletions: WriterCache<DayStreamTables, DayDeletions>;
+  private readonly listWriters: WriterCache<SnapshotListTables, SnapshotWriter>;
   private readonly rejectWriter: RejectWriter;
-  private readonly deletions: DayDeletions;
+  private readonly upsertLocation;
+  private readonly storedLocation;
+  private readonly writeDayPage: (stream: DayStreamTables, page: DayPage) => PageCounts;
+  private readonly writeWholeList: (
+    list: SnapshotListTables,
+    validated: ValidatedRecords<Identified>,
+    context: ListContext,
+  ) => ListCounts;
   private readonly markDeletedInTransaction: (
-    stream: DayStream,
+    stream: DayStreamTables,
     ids: string[],
     at: string,
   ) => number;
-  private readonly snapshotWriters: Record<SnapshotTarget, SnapshotWriter>;
-  private readonly upsertLocation;
-  private readonly storedLocation;
-  private readonly writeDayPage: (stream: DayStream, page: DayPage<Order | Report>) => PageCounts;
-  private readonly writeLocationAndDevices: (rowSet: LocationRowSet) => LocationCounts;
+  private readonly writeLocationAndDevices: (
+    valid: ValidRecord<Location>,
+    context: { syncedAt: string; apiKeyFingerprint: string },
+    devices: ListedDevices | undefined,
+  ) => LocationCounts;
 
   constructor(readonly db: Db) {
     const { sqlite } = db;
-    this.orderWriter = new ReplacingWriter(sqlite, orders, [
-      orderItems,
-      orderItemModifiers,
-      orderItemDiscounts,
-      orderPayments,
-    ]);
-    this.reportWriter = new ReplacingWriter(sqlite, reports, [
-      reportProducts,
-      reportClerkShifts,
-      reportDiscounts,
-      reportTaxes,
-      reportPayments,
-      reportEntries,
-      reportOrders,
-    ]);
-    this.rejectWriter = new RejectWriter(sqlite);
-    this.deletions = new DayDeletions(sqlite);
-    this.markDeletedInTransaction = writeTransaction(
-      sqlite,
-      (stream: DayStream, ids: string[], at: string) => this.deletions.markDeleted(stream, ids, at),
+    this.dayWriters = new WriterCache(
+      (stream) => new ReplacingWriter(sqlite, stream.table, stream.childTables),
     );
-    const snapshot = (target: SnapshotTarget) => {
-      const [parent, children] = SNAPSHOT_TABLES[target];
-      return new SnapshotWriter(sqlite, parent, children);
-    };
-    this.snapshotWriters = {
-      products: snapshot("products"),
-      categories: snapshot("categories"),
-      modifiers: snapshot("modifiers"),
-      paymentMethods: snapshot("paymentMethods"),
-      taxes: snapshot("taxes"),
-      devices: snapshot("devices"),
-    };
+    this.deletions = new WriterCache((stream) => new DayDeletions(sqlite, tableName(stream.table)));
+    this.listWriters = new WriterCache(
+      (list) => new SnapshotWriter(sqlite, list.table, list.childTables),
+    );
+    this.rejectWriter = new RejectWriter(sqlite);
     this.upsertLocation = sqlite.prepare<[Row]>(upsertSql(locations, ["id"]));
     this.storedLocation = sqlite.prepare<
       [string],
       { raw: string; api_key_fingerprint: string | null }
     >("SELECT raw, api_key_fingerprint FROM locations WHERE id = ?");
-    this.writeDayPage = writeTransaction(
-      sqlite,
-      (stream: DayStream, page: DayPage<Order | Report>) => this.dayPage(stream, page),
+    this.writeDayPage = writeTransaction(sqlite, (stream: DayStreamTables, page: DayPage) =>
+      this.dayPage(stream, page),
     );
-    this.writeLocationAndDevices = writeTransaction(sqlite, (rowSet: LocationRowSet) => {
-      const stored = this.storedLocation.get(rowSet.location.id);
-      const unchanged =
-        stored?.raw === rowSet.location.raw &&
-        stored.api_key_fingerprint === rowSet.location.api_key_fingerprint;
-      if (!unchanged) this.upsertLocation.run(rowSet.location);
-      const location: LocationCounts["location"] =
-        stored === undefined ? "inserted" : unchanged ? "unchanged" : "updated";
-      if (!rowSet.devices) return { location, devices: undefined };
-      const devices = this.snapshotWriters.devices.write({
-        locationId: rowSet.location.id,
-        rowSets: rowSet.devices,
-        listedIds: new Set(rowSet.devices.map((d) => d.parent.id)),
-        complete: true,
-        syncedAt: rowSet.syncedAt,
-      });
-      return { location, devices };
-    });
+    this.writeWholeList = writeTransaction(
+      sqlite,
+      (list: SnapshotListTables, validated: ValidatedRecords<Identified>, context: ListContext) =>
+        this.wholeList(list, validated, context),
+    );
+    this.markDeletedInTransaction = writeTransaction(
+      sqlite,
+      (stream: DayStreamTables, ids: string[], at: string) =>
+        this.deletions.get(stream).markDeleted(ids, at),
+    );
+    this.writeLocationAndDevices = writeTransaction(
+      sqlite,
+      (
+        valid: ValidRecord<Location>,
+        context: { syncedAt: string; apiKeyFingerprint: string },
+        devices: ListedDevices | undefined,
+      ) => this.locationAndDevices(valid, context, devices),
+    );
   }
 
-  /** Stores a page of a day's orders and its rejects in one transaction. */
-  writeOrders(page: DayPage<Order>): PageCounts {
-    return this.writeDayPage("orders", page);
-  }
-
-  /** Stores a page of a day's reports and its rejects in one transaction. */
-  writeReports(page: DayPage<Report>): PageCounts {
-    return this.writeDayPage("reports", page);
-  }
-
-  /** Stores a page of either day stream in one transaction. */
-  writePage<S extends DayStream>(
-    stream: S,
-    page: DayPage<S extends "orders" ? Order : Report>,
-  ): PageCounts {
+  /** Stores a page of a day stream and its rejects in one transaction. */
+  writePage(stream: DayStreamTables, page: DayPage): PageCounts {
     return this.writeDayPage(stream, page);
   }
 
-  private dayPage(stream: DayStream, page: DayPage<Order | Report>): PageCounts {
+  private dayPage(stream: DayStreamTables, page: DayPage): PageCounts {
     const context = {
       locationId: page.locationId,
       businessDate: page.day,
       syncedAt: page.syncedAt,
     };
-    const rowSets: RowSet[] = page.records.map(({ record, raw }) => {
-      if (stream === "orders") {
-        const rows = normalizeOrder(record as Order, raw, context);
-        return {
-          parent: rows.order,
-          children: [rows.items, rows.modifiers, rows.discounts, rows.payments],
-        };
-      }
-      const rows = normalizeReport(record as Report, raw, context);
-      const {
-        report,
-        products: p,
-        clerkShifts,
-        discounts,
-        taxes: t,
-        payments,
-        entries,
-        orders: o,
-      } = rows;
-      return { parent: report, children: [p, clerkShifts, discounts, t, payments, entries, o] };
-    });
-    const writer = stream === "orders" ? this.orderWriter : this.reportWriter;
-    const counts = writer.write(rowSets);
+    const rowSets = page.records.map(({ record, raw }) => stream.toRows(record, raw, context));
+    const counts = this.dayWriters.get(stream).write(rowSets);
     this.rejectWriter.resolveStored(
       page.locationId,
-      stream,
+      stream.name,
       rowSets.map((r) => r.parent.id),
     );
     this.rejectWriter.record(page.rejects, {
       runId: page.runId,
       locationId: page.locationId,
-      stream,
+      stream: stream.name,
       day: page.day,
       rejectedAt: page.syncedAt,
     });
     return { ...counts, rejected: page.rejects.length };
   }
 
+  /** How many of these records of a day stream are stored now (after a window's read). */
+  countStored(stream: DayStreamTables, ids: readonly string[]): number {
+    return this.deletions.get(stream).countStored(ids);
+  }
+
   /** After a complete read of a day window: forgets the window's rejects that the read did not
    * return again (the API fixed or dropped those records). */
   settleWindowRejects(
+    stream: DayStreamTables,
     locationId: string,
-    stream: DayStream,
     day: string,
     rejects: readonly RejectedRecord[],
   ): number {
-    return this.rejectWriter.keepOnly(locationId, stream, day, rejects.map(rejectKey));
+    return this.rejectWriter.keepOnly(locationId, stream.name, day, rejects.map(rejectKey));
   }
 
   /** What a complete read of a day means for the records stored for it: how many are live,
    * and which of those the read did not list (neither as a record nor as a reject). */
   unlistedRecords(
-    stream: DayStream,
+    stream: DayStreamTables,
     locationId: string,
     day: string,
     listedIds: readonly string[],
   ): { live: number; unlisted: string[] } {
+    const deletions = this.deletions.get(stream);
     return {
-      live: this.deletions.liveCount(stream, locationId, day),
-      unlisted: this.deletions.unlisted(stream, locationId, day, listedIds),
+      live: deletions.liveCount(locationId, day),
+      unlisted: deletions.unlisted(locationId, day, listedIds),
     };
   }
 
-  /** Of these orders, the ones a live stored report lists (see sync/day-window.ts). */
-  ordersListedByReport(locationId: string, orderIds: readonly string[]): string[] {
-    return this.deletions.listedByLiveReport(locationId, orderIds);
-  }
-
   /** Marks records deleted upstream (soft: the rows stay, every view leaves them out). */
-  markDeleted(stream: DayStream, ids: readonly string[], at: string): number {
+  markDeleted(stream: DayStreamTables, ids: readonly string[], at: string): number {
     if (ids.length === 0) return 0;
     return this.markDeletedInTransaction(stream, [...ids], at);
   }
@@ -329,34 +216,54 @@ export class Store {
     });
   }
 
-  /** Stores one catalog list of a location as a snapshot. */
-  writeCatalog<R extends CatalogResource>(
-    resource: R,
-    list: ValidatedRecords<CatalogRecord<R>>,
-    context: RowContext & { runId: number | null },
-  ): SnapshotCounts & { rejected: number } {
-    const rowSets = list.records.map((valid) => catalogRowSet(resource, valid, context));
-    const listedIds = new Set<string>(rowSets.map((r) => r.parent.id));
-    for (const reject of list.rejects) if (reject.recordId) listedIds.add(reject.recordId);
-    const write = writeTransaction(this.db.sqlite, () => {
-      const counts = this.snapshotWriters[resource].write({
-        locationId: context.locationId,
-        rowSets,
-        listedIds,
-        complete: list.rejects.every((r) => r.recordId !== null),
-        syncedAt: context.syncedAt,
-      });
-      // The list is whole: its rejects replace the earlier ones.
-      this.rejectWriter.keepOnly(context.locationId, resource, null, list.rejects.map(rejectKey));
-      this.rejectWriter.record(list.rejects, {
-        ...context,
-        stream: resource,
-        day: null,
-        rejectedAt: context.syncedAt,
-      });
-      return counts;
+  /** Stores one whole list of a location (a catalog list) as a snapshot, with its rejects. */
+  writeList(
+    list: SnapshotListTables,
+    validated: ValidatedRecords<Identified>,
+    context: ListContext,
+  ): ListCounts {
+    return this.writeWholeList(list, validated, context);
+  }
+
+  private wholeList(
+    list: SnapshotListTables,
+    validated: ValidatedRecords<Identified>,
+    context: ListContext,
+  ): ListCounts {
+    const counts = this.snapshot(list, validated, context);
+    // The list is whole: its rejects replace the earlier ones.
+    this.rejectWriter.keepOnly(
+      context.locationId,
+      list.name,
+      null,
+      validated.rejects.map(rejectKey),
+    );
+    this.rejectWriter.record(validated.rejects, {
+      ...context,
+      stream: list.name,
+      day: null,
+      rejectedAt: context.syncedAt,
     });
-    return { ...write(), rejected: list.rejects.length };
+    return { ...counts, rejected: validated.rejects.length };
+  }
+
+  private snapshot(
+    list: SnapshotListTables,
+    validated: ValidatedRecords<Identified>,
+    context: ListContext,
+  ): SnapshotCounts {
+    const rowSets = validated.records.map(({ record, raw }, position) =>
+      list.toRows(record, raw, { ...context, position }),
+    );
+    const listedIds = new Set<string>(rowSets.map((r) => r.parent.id));
+    for (const reject of validated.rejects) if (reject.recordId) listedIds.add(reject.recordId);
+    return this.listWriters.get(list).write({
+      locationId: context.locationId,
+      rowSets,
+      listedIds,
+      complete: validated.rejects.every((r) => r.recordId !== null),
+      syncedAt: context.syncedAt,
+    });
   }
 
   /** Whether a run stored this location already. */
@@ -364,23 +271,31 @@ export class Store {
     return this.storedLocation.get(locationId) !== undefined;
   }
 
-  /** Stores the location, and its devices as a snapshot when the API listed them. */
+  /** Stores the location, and its devices as a snapshot when the API listed them: one
+   * transaction. */
   writeLocation(
     valid: ValidRecord<Location>,
     context: { syncedAt: string; apiKeyFingerprint: string },
+    devices?: ListedDevices,
   ): LocationCounts {
-    const location = normalizeLocation(valid.record, valid.raw, context);
-    const rawDevices = (JSON.parse(valid.raw) as { deviceList?: unknown[] }).deviceList;
-    const deviceRows = valid.record.deviceList?.map((device, position) =>
-      normalizeDevice(device, JSON.stringify(rawDevices?.[position] ?? device), position, {
-        locationId: location.id,
-        syncedAt: context.syncedAt,
-      }),
-    );
-    return this.writeLocationAndDevices({
-      location,
-      devices: deviceRows?.map((parent) => ({ parent, children: [] })),
-      syncedAt: context.syncedAt,
-    });
+    return this.writeLocationAndDevices(valid, context, devices);
+  }
+
+  private locationAndDevices(
+    valid: ValidRecord<Location>,
+    context: { syncedAt: string; apiKeyFingerprint: string },
+    devices: ListedDevices | undefined,
+  ): LocationCounts {
+    const row = normalizeLocation(valid.record, valid.raw, context);
+    const stored = this.storedLocation.get(row.id);
+    const unchanged =
+      stored?.raw === row.raw && stored.api_key_fingerprint === row.api_key_fingerprint;
+    if (!unchanged) this.upsertLocation.run(row);
+    const location: LocationCounts["location"] =
+      stored === undefined ? "inserted" : unchanged ? "unchanged" : "updated";
+    if (!devices) return { location, devices: undefined };
+    const listed = { records: [...devices.records], rejects: [] };
+    const listContext = { locationId: row.id, syncedAt: context.syncedAt, runId: null };
+    return { location, devices: this.snapshot(devices.list, listed, listContext) };
   }
 }

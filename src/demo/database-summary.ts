@@ -1,7 +1,9 @@
 /** What a synced database holds, in a few lines: rows per table, the days each location covers,
  * and whether the reports add up with the stored orders. */
-import type { Db } from "../db/open.js";
+import type { StoredFacts } from "../db/destination.js";
+import type { DaysCovered } from "../db/read-queries.js";
 import { formatTable } from "../text-table.js";
+import { number } from "../ui/text.js";
 
 /** The tables a newcomer recognizes; the child tables of orders and reports follow them. */
 const SUMMARY_TABLES = [
@@ -20,16 +22,6 @@ const SUMMARY_TABLES = [
   "rejected_records",
 ] as const;
 
-export interface DaysCovered {
-  locationId: string;
-  name: string;
-  firstDay: string | null;
-  lastDay: string | null;
-  /** Order windows proven complete (past days) or read up to now (today's open window). */
-  complete: number;
-  days: number;
-}
-
 export interface Reconciliation {
   reports: number;
   ok: number;
@@ -41,42 +33,15 @@ export interface DatabaseSummary {
   reconciliation: Reconciliation;
 }
 
-function count(db: Db, sql: string, ...params: unknown[]): number {
-  return db.sqlite
-    .prepare(sql)
-    .pluck()
-    .get(...params) as number;
-}
-
-function daysCovered(db: Db): DaysCovered[] {
-  return db.sqlite
-    .prepare(
-      `SELECT l.id AS locationId, COALESCE(l.name, l.id) AS name,
-              MIN(w.day) AS firstDay, MAX(w.day) AS lastDay,
-              COUNT(w.day) FILTER (WHERE w.status IN ('complete', 'open')) AS complete,
-              COUNT(w.day) AS days
-       FROM locations l
-       LEFT JOIN sync_windows w ON w.location_id = l.id AND w.stream = 'orders'
-       GROUP BY l.id ORDER BY name`,
-    )
-    .all() as DaysCovered[];
-}
-
-export function summarizeDatabase(db: Db): DatabaseSummary {
+export async function summarizeDatabase(facts: StoredFacts): Promise<DatabaseSummary> {
+  const rows: DatabaseSummary["rows"] = [];
+  for (const table of SUMMARY_TABLES) rows.push({ table, rows: await facts.tableRowCount(table) });
   return {
-    rows: SUMMARY_TABLES.map((table) => ({
-      table,
-      rows: count(db, `SELECT COUNT(*) FROM "${table}"`),
-    })),
-    days: daysCovered(db),
-    reconciliation: {
-      reports: count(db, "SELECT COUNT(*) FROM v_report_reconciliation"),
-      ok: count(db, "SELECT COUNT(*) FROM v_report_reconciliation WHERE status = 'ok'"),
-    },
+    rows,
+    days: await facts.daysCovered("orders"),
+    reconciliation: await facts.reconciliationTally(),
   };
 }
-
-const number = new Intl.NumberFormat("en-US");
 
 export function formatDatabaseSummary(summary: DatabaseSummary, dbPath: string): string {
   const lines = [`What ${dbPath} holds now`, ""];

@@ -1,6 +1,7 @@
 /** Three questions people ask of sales data first, answered in SQL over the views; the demo
  * prints them with their results, and the README shows the same SQL. */
-import type { Db } from "../db/open.js";
+import type { StoredFacts } from "../db/destination.js";
+import type { QueryResult } from "../db/read-queries.js";
 import { formatTable } from "../text-table.js";
 
 export interface ExampleQuery {
@@ -36,19 +37,6 @@ ORDER BY SUM(amount) DESC;`,
   },
 ];
 
-export interface QueryResult {
-  columns: string[];
-  rows: unknown[][];
-}
-
-export function runQuery(db: Db, sql: string): QueryResult {
-  const statement = db.sqlite.prepare(sql).raw(true);
-  return {
-    columns: statement.columns().map((c) => c.name),
-    rows: statement.all() as unknown[][],
-  };
-}
-
 const whole = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
 const cents = new Intl.NumberFormat("en-US", {
   minimumFractionDigits: 2,
@@ -74,16 +62,19 @@ export function formatQueryResult(result: QueryResult): string[] {
 }
 
 /** Each query: its title, its SQL, its result, indented under the title. */
-export function formatExampleQueries(db: Db): string {
-  const blocks = EXAMPLE_QUERIES.map((query, index) => {
-    const result = formatQueryResult(runQuery(db, query.sql));
-    return [
-      `${index + 1}. ${query.title}`,
-      "",
-      ...query.sql.split("\n").map((line) => `   ${line}`),
-      "",
-      ...result.map((line) => `   ${line}`),
-    ].join("\n");
-  });
+export async function formatExampleQueries(facts: StoredFacts): Promise<string> {
+  const blocks: string[] = [];
+  for (const [index, query] of EXAMPLE_QUERIES.entries()) {
+    const result = formatQueryResult(await facts.runQuery(query.sql));
+    blocks.push(
+      [
+        `${index + 1}. ${query.title}`,
+        "",
+        ...query.sql.split("\n").map((line) => `   ${line}`),
+        "",
+        ...result.map((line) => `   ${line}`),
+      ].join("\n"),
+    );
+  }
   return `Example queries\n\n${blocks.join("\n\n")}\n`;
 }

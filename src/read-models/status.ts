@@ -1,11 +1,18 @@
 /** What the database holds, per location and stream: read from the checkpoints, no API call. */
 
-import { addDays, daysBetween, eachDay, today } from "../dates.js";
-import type { Db } from "../db/open.js";
-import { countRejected, countRows, locationOffsetMinutes, type RowCounts } from "../db/queries.js";
-import { dayRanges, formatRanges } from "./plan.js";
+import { addDays, eachDay, today } from "../dates.js";
+import type { Destination } from "../db/destination.js";
+import type { RowCounts, WindowRow } from "../db/read-queries.js";
+import {
+  CATALOG_LISTS,
+  DAY_STREAM_DESCRIPTIONS,
+  type DayStreamDescription,
+  DEVICES,
+  type SnapshotListDescription,
+} from "../streams/index.js";
+import { dayRanges } from "../sync/plan.js";
+import type { DayStream } from "../vocabulary.js";
 import { checkRunProcess, effectiveRunStatus, type ProcessCheck } from "./run-liveness.js";
-import { DAY_STREAMS, type DayStream } from "./streams.js";
 
 export type GapStatus = "missing" | "incomplete" | "failed" | "suspicious";
 
@@ -85,13 +92,6 @@ export interface StatusReport {
   lastRun: RunSummary | null;
 }
 
-interface WindowRow {
-  day: string;
-  status: string;
-  last_error: string | null;
-  synced_at: string;
-}
-
 /** Complete, or open: read completely while the day was still going. Neither is a gap. */
 function isRead(status: string | undefined): boolean {
   return status === "complete" || status === "open";
@@ -121,21 +121,17 @@ function unbrokenThrough(windows: WindowRow[], counts: (status: string) => boole
   return through;
 }
 
-function dayStreamStatus(
-  db: Db,
+async function dayStreamStatus(
+  destination: Destination,
   locationId: string,
-  stream: DayStream,
+  stream: DayStreamDescription,
   todayDay: string,
-): DayStreamStatus {
-  const all = db.sqlite
-    .prepare(
-      "SELECT day, status, last_error, synced_at FROM sync_windows WHERE location_id = ? AND stream = ? ORDER BY day",
-    )
-    .all(locationId, stream) as WindowRow[];
+): Promise<DayStreamStatus> {
+  const all = await destination.windowRows(locationId, stream.name);
   const windows = all.filter((w) => w.day <= todayDay);
-  const rows = countRows(db, stream, locationId);
+  const rows = (await destination.rowCounts(stream, locationId)).counts;
   return {
-    stream,
+    stream: stream.name,
     today: todayDay,
     firstDay: windows[0]?.day ?? null,
     completeThrough: unbrokenThrough(windows, (status) => status === "complete"),
@@ -150,27 +146,36 @@ function dayStreamStatus(
     futureDays: all.filter((w) => w.day > todayDay).map((w) => w.day),
     rows: rows.live,
     deleted: rows.deleted,
-    rejected: countRejected(db, stream, locationId),
+    rejected: await destination.rejectedCount(stream, locationId),
   };
 }
 
-const SNAPSHOT_TABLES = {
-  location: ["devices"],
-  catalog: ["products", "categories", "modifiers", "payment_methods", "taxes"],
-} as const;
+/** The lists each snapshot stream stores, whose tables status counts. */
+export interface StatusStreams {
+  dayStreams: readonly DayStreamDescription[];
+  snapshots: { stream: SnapshotStatus["stream"]; lists: readonly SnapshotListDescription[] }[];
+}
 
-function snapshotStatus(
-  db: Db,
+export const ALL_STATUS_STREAMS: StatusStreams = {
+  dayStreams: DAY_STREAM_DESCRIPTIONS,
+  snapshots: [
+    { stream: "location", lists: [DEVICES] },
+    { stream: "catalog", lists: CATALOG_LISTS },
+  ],
+};
+
+async function snapshotStatus(
+  destination: Destination,
   locationId: string,
-  stream: "location" | "catalog",
-): SnapshotStatus {
-  const window = db.sqlite
-    .prepare(
-      "SELECT status, last_error, synced_at FROM sync_windows WHERE location_id = ? AND stream = ? ORDER BY day DESC LIMIT 1",
-    )
-    .get(locationId, stream) as Omit<WindowRow, "day"> | undefined;
+  stream: SnapshotStatus["stream"],
+  lists: readonly SnapshotListDescription[],
+): Promise<SnapshotStatus> {
+  const window = await destination.latestWindow(locationId, stream);
   const tables: SnapshotStatus["tables"] = {};
-  for (const table of SNAPSHOT_TABLES[stream]) tables[table] = countRows(db, table, locationId);
+  for (const list of lists) {
+    const { table, counts } = await destination.rowCounts(list, locationId);
+    tables[table] = counts;
+  }
   return {
     stream,
     syncedAt: window?.synced_at ?? null,
@@ -180,14 +185,8 @@ function snapshotStatus(
   };
 }
 
-function lastRun(db: Db): RunSummary | null {
-  const run = db.sqlite
-    .prepare(
-      `SELECT id, started_at AS startedAt, finished_at AS finishedAt, status, "trigger", requests,
-              error, pid, hostname
-       FROM sync_runs ORDER BY id DESC LIMIT 1`,
-    )
-    .get() as Omit<RunSummary, "recordedStatus" | "process"> | undefined;
+async function lastRun(destination: Destination): Promise<RunSummary | null> {
+  const run = await destination.lastRun();
   if (!run) return null;
   const check = checkRunProcess(run);
   return {
@@ -198,143 +197,28 @@ function lastRun(db: Db): RunSummary | null {
   };
 }
 
-export function collectStatus(db: Db, now: Date = new Date()): StatusReport {
-  const known = db.sqlite
-    .prepare(
-      `SELECT id, name, 1 AS read, api_key_fingerprint AS key FROM locations
-       UNION SELECT DISTINCT location_id, NULL, 0, NULL FROM sync_windows WHERE location_id NOT IN (SELECT id FROM locations)
-       ORDER BY name`,
-    )
-    .all() as { id: string; name: string | null; read: number; key: string | null }[];
+export async function collectStatus(
+  destination: Destination,
+  now: Date = new Date(),
+  streams: StatusStreams = ALL_STATUS_STREAMS,
+): Promise<StatusReport> {
+  const locations: LocationStatus[] = [];
+  for (const location of await destination.knownLocations()) {
+    // A location's day is its own calendar's: the offset of its stored orders, else UTC.
+    const offset = await destination.utcOffsetMinutes(location.id);
+    const locationToday = today(now, offset ?? 0);
+    const dayStreams: DayStreamStatus[] = [];
+    for (const stream of streams.dayStreams)
+      dayStreams.push(await dayStreamStatus(destination, location.id, stream, locationToday));
+    const snapshots: SnapshotStatus[] = [];
+    for (const { stream, lists } of streams.snapshots)
+      snapshots.push(await snapshotStatus(destination, location.id, stream, lists));
+    locations.push({ ...location, streams: dayStreams, snapshots });
+  }
   return {
-    database: db.path,
+    database: destination.location,
     today: today(now),
-    lastRun: lastRun(db),
-    locations: known.map((location) => {
-      // A location's day is its own calendar's: the offset of its stored orders, else UTC.
-      const locationToday = today(now, locationOffsetMinutes(db, location.id) ?? 0);
-      return {
-        ...location,
-        read: location.read === 1,
-        streams: DAY_STREAMS.map((stream) =>
-          dayStreamStatus(db, location.id, stream, locationToday),
-        ),
-        snapshots: [
-          snapshotStatus(db, location.id, "location"),
-          snapshotStatus(db, location.id, "catalog"),
-        ],
-      };
-    }),
+    lastRun: await lastRun(destination),
+    locations,
   };
-}
-
-const number = new Intl.NumberFormat("en-US");
-
-function when(timestamp: string | null): string {
-  return timestamp ? timestamp.slice(0, 16).replace("T", " ") : "never";
-}
-
-function gapText(gap: Gap): string {
-  const days = gap.from === gap.to ? gap.from : `${gap.from}..${gap.to}`;
-  return `${days} ${gap.status}${gap.error ? ` (${gap.error})` : ""}`;
-}
-
-function secondsBetween(from: string, to: string): string {
-  return `${((Date.parse(to) - Date.parse(from)) / 1000).toFixed(1)} s`;
-}
-
-/** How a run that did not record its end stands, as far as this host can tell. */
-function unfinishedText(run: RunSummary): string {
-  switch (run.process) {
-    case "alive":
-      return `not finished yet (process ${run.pid})`;
-    case "gone":
-      return `its process ${run.pid} ended without finishing it (killed?); the next sync reads again what it left`;
-    case "other-host":
-      return `not finished, or interrupted: its process ${run.pid} runs on ${run.hostname}, which cannot be checked from here`;
-    default:
-      return "not finished, or interrupted: the pos-sync that started it recorded no process to check";
-  }
-}
-
-function runLine(run: RunSummary | null): string {
-  if (!run) return "No run yet: start one with pos-sync sync";
-  const status =
-    run.process === "other-host" || run.process === "no-pid"
-      ? "running or interrupted"
-      : run.status;
-  const end = run.finishedAt
-    ? `took ${secondsBetween(run.startedAt, run.finishedAt)}`
-    : unfinishedText(run);
-  const requests = run.requests === null ? "" : `, ${number.format(run.requests)} requests`;
-  return (
-    `Last run #${run.id} ${status} (${run.trigger}), started ${when(run.startedAt)} UTC, ` +
-    `${end}${requests}${run.error ? `: ${run.error}` : ""}`
-  );
-}
-
-function locationName(location: LocationStatus): string {
-  if (location.name) return location.name;
-  return location.read ? "(no name)" : "(location not read yet)";
-}
-
-function streamLines(stream: DayStreamStatus): string[] {
-  const head = `  ${stream.stream.padEnd(8)}`;
-  const indent = " ".repeat(11);
-  const lines: string[] = [];
-  if (!stream.firstDay) {
-    lines.push(`${head} never synced`);
-  } else {
-    const behind = stream.completeThrough
-      ? daysBetween(stream.completeThrough, stream.today)
-      : null;
-    const open =
-      stream.openDays.length > 0
-        ? `, ${formatRanges(stream.openDays)} open (read before the day ended)`
-        : "";
-    const deleted =
-      stream.deleted > 0 ? ` (+${number.format(stream.deleted)} deleted upstream)` : "";
-    lines.push(
-      `${head} complete through ${stream.completeThrough ?? "—"}${behind && behind > 1 ? ` (${behind} days behind)` : ""}${open}, ` +
-        `${stream.completeDays} complete days since ${stream.firstDay}, ${number.format(stream.rows)} rows${deleted}, ` +
-        `${stream.rejected} rejected, last synced ${when(stream.lastSyncedAt)}`,
-    );
-    const gaps = stream.gaps.slice(0, 5).map(gapText);
-    if (gaps.length > 0)
-      lines.push(
-        `${indent}not complete: ${gaps.join("; ")}${stream.gaps.length > 5 ? `; and ${stream.gaps.length - 5} more` : ""}`,
-      );
-  }
-  if (stream.futureDays.length > 0)
-    lines.push(
-      `${indent}ignored: windows stored for days after today (${formatRanges(stream.futureDays)})`,
-    );
-  return lines;
-}
-
-function snapshotLine(snapshot: SnapshotStatus): string {
-  const tables = Object.entries(snapshot.tables)
-    .map(
-      ([table, n]) =>
-        `${number.format(n.live)} ${table.replace("_", " ")}${n.deleted ? ` (+${n.deleted} deleted)` : ""}`,
-    )
-    .join(", ");
-  const state =
-    snapshot.status && snapshot.status !== "complete"
-      ? ` ${snapshot.status}: ${snapshot.error}`
-      : "";
-  return `  ${snapshot.stream.padEnd(8)} synced ${when(snapshot.syncedAt)}${state}; ${tables}`;
-}
-
-export function formatStatus(report: StatusReport): string {
-  const lines = [`Database ${report.database}`, runLine(report.lastRun)];
-  for (const location of report.locations) {
-    lines.push(
-      "",
-      `${locationName(location)}  ${location.id}${location.key ? `  ${location.key}` : ""}`,
-    );
-    for (const stream of location.streams) lines.push(...streamLines(stream));
-    for (const snapshot of location.snapshots) lines.push(snapshotLine(snapshot));
-  }
-  return `${lines.join("\n")}\n`;
 }

@@ -9,13 +9,12 @@ import { ApiKeyRejectedError } from "../api/errors.js";
 import { HttpTransport, type TransportOptions } from "../api/transport.js";
 import type { Config } from "../config.js";
 import { eachDay, today } from "../dates.js";
-import type { Db } from "../db/open.js";
-import { locationOffsetMinutes, rejectedReportOrders, storedForDay } from "../db/queries.js";
+import type { Destination } from "../db/destination.js";
 import { messageOf } from "../errors.js";
 import type { Logger } from "../log.js";
 import { keyFingerprint } from "../secrets.js";
-import { Checkpoints } from "./checkpoints.js";
-import { DAY_STREAMS, type DayStream } from "./streams.js";
+import { countDays, DAY_STREAM_DESCRIPTIONS, type DayStreamDescription } from "../streams/index.js";
+import type { DayStream } from "../vocabulary.js";
 
 export interface DayCheck {
   stream: DayStream;
@@ -59,8 +58,10 @@ export interface VerifyResult {
 
 export interface VerifyOptions {
   config: Config;
-  db: Db;
+  destination: Destination;
   logger: Logger;
+  /** The day streams whose counts are checked (default: all of them). */
+  dayStreams?: readonly DayStreamDescription[];
   /** Either end may be left out: since defaults to the first day synced, until to the
    * location's today. */
   range?: { since?: string; until?: string };
@@ -70,38 +71,30 @@ export interface VerifyOptions {
 
 /** The stored location of a key: from the fingerprint a sync recorded, else from the API. */
 async function locationOf(
-  db: Db,
+  destination: Destination,
   client: PosApiClient,
   apiKey: string,
 ): Promise<{ id: string; name: string | null }> {
-  const stored = db.sqlite
-    .prepare("SELECT id, name FROM locations WHERE api_key_fingerprint = ?")
-    .get(keyFingerprint(apiKey)) as { id: string; name: string | null } | undefined;
+  const stored = await destination.storedLocationOfKey(keyFingerprint(apiKey));
   if (stored) return stored;
   const result = await client.location();
   if (!result.ok) throw new Error(`the location record breaks the spec: ${result.reject.reason}`);
   return { id: result.valid.record.id, name: result.valid.record.name };
 }
 
-function reconciliationProblems(
-  db: Db,
+async function reconciliationProblems(
+  destination: Destination,
   locationId: string,
   since: string,
   until: string,
-): ReconciliationProblem[] {
-  const problems = db.sqlite
-    .prepare(
-      `SELECT report_id AS reportId, report_number AS reportNumber, business_date AS businessDate,
-              difference, orders_missing AS ordersMissing, status
-       FROM v_report_reconciliation
-       WHERE location_id = ? AND business_date BETWEEN ? AND ? AND status <> 'ok'
-       ORDER BY business_date`,
-    )
-    .all(locationId, since, until) as Omit<ReconciliationProblem, "ordersRejected">[];
-  return problems.map((problem) => ({
-    ...problem,
-    ordersRejected: problem.ordersMissing > 0 ? rejectedReportOrders(db, problem.reportId) : 0,
-  }));
+): Promise<ReconciliationProblem[]> {
+  const problems: ReconciliationProblem[] = [];
+  for (const problem of await destination.reconciliationProblems(locationId, since, until)) {
+    const ordersRejected =
+      problem.ordersMissing > 0 ? await destination.rejectedReportOrders(problem.reportId) : 0;
+    problems.push({ ...problem, ordersRejected });
+  }
+  return problems;
 }
 
 async function verifyLocation(
@@ -110,7 +103,8 @@ async function verifyLocation(
   apiKey: string,
   limit: ReturnType<typeof pLimit>,
 ): Promise<LocationVerification> {
-  const { db } = options;
+  const { destination } = options;
+  const dayStreams = options.dayStreams ?? DAY_STREAM_DESCRIPTIONS;
   const result: LocationVerification = {
     key: client.keyFingerprint,
     locationId: null,
@@ -124,11 +118,12 @@ async function verifyLocation(
     keyRejected: false,
   };
   try {
-    const location = await locationOf(db, client, apiKey);
+    const location = await locationOf(destination, client, apiKey);
     Object.assign(result, { locationId: location.id, name: location.name });
     const now = options.now?.() ?? new Date();
-    const since = options.range?.since ?? new Checkpoints(db).firstRecordedDay(location.id);
-    const until = options.range?.until ?? today(now, locationOffsetMinutes(db, location.id) ?? 0);
+    const since = options.range?.since ?? (await destination.firstRecordedDay(location.id));
+    const offset = await destination.utcOffsetMinutes(location.id);
+    const until = options.range?.until ?? today(now, offset ?? 0);
     if (since === undefined) {
       result.error = "nothing synced yet for this location";
       return result;
@@ -140,12 +135,12 @@ async function verifyLocation(
     }
     const checks = await Promise.all(
       eachDay(since, until).flatMap((day) =>
-        DAY_STREAMS.map((stream) =>
+        dayStreams.map((stream) =>
           limit(async (): Promise<DayCheck> => {
-            const apiCount = await client.count(stream, { since: day, until: day });
-            const { records, rejected } = storedForDay(db, stream, location.id, day);
+            const apiCount = await countDays(stream, client, { since: day, until: day });
+            const { records, rejected } = await destination.storedForDay(stream, location.id, day);
             return {
-              stream,
+              stream: stream.name,
               day,
               apiCount,
               stored: records,
@@ -158,7 +153,7 @@ async function verifyLocation(
     );
     result.checks = checks.length;
     result.mismatches = checks.filter((c) => !c.matches).sort((a, b) => a.day.localeCompare(b.day));
-    result.reconciliation = reconciliationProblems(db, location.id, since, until);
+    result.reconciliation = await reconciliationProblems(destination, location.id, since, until);
   } catch (error) {
     result.error = messageOf(error);
     result.keyRejected = error instanceof ApiKeyRejectedError;
@@ -193,47 +188,4 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyResult> {
   } finally {
     await transport.close();
   }
-}
-
-/** What keeps a report from agreeing with its orders; rejected orders named apart, since they
- * are not lost but set aside. */
-function reconciliationText(r: ReconciliationProblem): string {
-  if (r.ordersMissing === 0) return `totals differ by ${r.difference}`;
-  const rejected = `set aside in rejected_records (they break the spec)`;
-  if (r.ordersRejected === r.ordersMissing)
-    return `${r.ordersMissing} of its orders are not stored: ${rejected}`;
-  const notStored = r.ordersMissing - r.ordersRejected;
-  return r.ordersRejected === 0
-    ? `${notStored} orders missing`
-    : `${notStored} orders missing, and ${r.ordersRejected} more ${rejected}`;
-}
-
-export function formatVerify(result: VerifyResult): string {
-  const lines: string[] = [];
-  for (const location of result.locations) {
-    const head = `${location.name ?? "(unknown location)"}  ${location.locationId ?? ""}  ${location.key}`;
-    lines.push(head);
-    if (location.error) {
-      lines.push(`  ! ${location.error}`);
-      continue;
-    }
-    lines.push(`  ${location.checks} day counts checked, ${location.since} to ${location.until}`);
-    for (const m of location.mismatches.slice(0, 20)) {
-      lines.push(
-        `  ! ${m.stream} ${m.day}: the API counts ${m.apiCount}, stored ${m.stored} (+${m.rejected} rejected)`,
-      );
-    }
-    if (location.mismatches.length > 20)
-      lines.push(`  ! … and ${location.mismatches.length - 20} more days`);
-    for (const r of location.reconciliation.slice(0, 20)) {
-      lines.push(`  ! report #${r.reportNumber} (${r.businessDate}): ${reconciliationText(r)}`);
-    }
-    if (location.reconciliation.length > 20)
-      lines.push(`  ! … and ${location.reconciliation.length - 20} more reports`);
-    if (location.mismatches.length === 0 && location.reconciliation.length === 0) {
-      lines.push("  every count matches the API; every report agrees with its orders");
-    }
-  }
-  lines.push("", `${result.ok ? "OK" : "MISMATCH"}: ${result.requests} requests`);
-  return `${lines.join("\n")}\n`;
 }

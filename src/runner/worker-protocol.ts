@@ -2,11 +2,9 @@
 import type { AttemptEvent } from "../api/transport.js";
 import type { Config } from "../config.js";
 import type { LogLevel } from "../log.js";
-import type { RunTrigger } from "./checkpoints.js";
-import type { DayRange } from "./plan.js";
-import type { PlannedEvent, WindowEvent } from "./progress.js";
-import type { RunResult } from "./run.js";
-import type { Stream } from "./streams.js";
+import type { PlannedEvent, WindowEvent } from "../sync/progress.js";
+import type { RunResult } from "../sync/run.js";
+import type { DayRange, RunTrigger, Stream } from "../vocabulary.js";
 
 export interface WorkerInput {
   config: Config;

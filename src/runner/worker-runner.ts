@@ -6,20 +6,19 @@
  */
 import { Worker } from "node:worker_threads";
 import type { AttemptEvent } from "../api/transport.js";
-import { PosSyncError } from "../errors.js";
-import type { Progress } from "./progress.js";
-import type { RunResult } from "./run.js";
-import { RunStats } from "./stats.js";
+import { DEFAULTS } from "../config.js";
+import { EXIT, PosSyncError } from "../errors.js";
+import type { Progress } from "../sync/progress.js";
+import type { RunResult } from "../sync/run.js";
+import { RunStats } from "../sync/stats.js";
 import type { FromWorker, ToWorker, WorkerInput } from "./worker-protocol.js";
 
-/** Old-generation heap of a run, in MB: four times what a run holds alive at its busiest. */
-export const DEFAULT_HEAP_MB = 192;
 const YOUNG_GENERATION_MB = 24;
 /** How long a thread that answered may take to end before it is stopped. */
 const WORKER_EXIT_GRACE_MS = 5_000;
 
 export class SyncWorkerError extends PosSyncError {
-  readonly exitCode = 1;
+  readonly exitCode = EXIT.incomplete;
   readonly retryable = false;
 }
 
@@ -32,7 +31,7 @@ export interface WorkerRunOptions {
 }
 
 export function runSyncInWorker(options: WorkerRunOptions): Promise<RunResult> {
-  const heapMb = options.heapMb ?? DEFAULT_HEAP_MB;
+  const heapMb = options.heapMb ?? DEFAULTS.memoryMb;
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL("./worker.js", import.meta.url), {
       workerData: options.input,

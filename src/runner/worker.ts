@@ -6,11 +6,11 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { pino } from "pino";
 import { databaseError, isStorageFailure } from "../db/errors.js";
-import { type Db, openDatabase } from "../db/open.js";
+import { SqliteDestination } from "../db/sqlite-destination.js";
 import { messageOf, PosSyncError } from "../errors.js";
 import { createLogger } from "../log.js";
-import type { Progress } from "./progress.js";
-import { runSync } from "./run.js";
+import type { Progress } from "../sync/progress.js";
+import { runSync } from "../sync/run.js";
 import type { FromWorker, ToWorker, WorkerInput } from "./worker-protocol.js";
 
 async function main(port: NonNullable<typeof parentPort>): Promise<void> {
@@ -39,13 +39,13 @@ async function main(port: NonNullable<typeof parentPort>): Promise<void> {
           windowDone: (event) => send({ type: "window", event }),
           stop: () => {},
         };
-  let db: Db | undefined;
+  let destination: SqliteDestination | undefined;
   let answer: FromWorker;
   try {
-    db = openDatabase(input.config.dbPath);
+    destination = SqliteDestination.open(input.config.dbPath);
     const result = await runSync({
       config: input.config,
-      db,
+      destination,
       logger,
       trigger: input.trigger,
       ...(input.streams ? { streams: input.streams } : {}),
@@ -64,7 +64,7 @@ async function main(port: NonNullable<typeof parentPort>): Promise<void> {
   }
   // Closed before answering: the command may open, move or delete the files the moment it has
   // the answer (the daemon opens them afresh after a failed run).
-  closeQuietly(db);
+  await closeQuietly(destination);
   // Sent before the port closes: an answer sent later would never arrive.
   send(answer);
   port.close();
@@ -78,9 +78,9 @@ function failureMessage(error: unknown, dbPath: string): string {
 }
 
 /** A connection to a failing file may fail to close too; the thread ends either way. */
-function closeQuietly(db: Db | undefined): void {
+async function closeQuietly(destination: SqliteDestination | undefined): Promise<void> {
   try {
-    db?.close();
+    await destination?.close();
   } catch {
     // nothing more to do: the process's exit releases the file
   }

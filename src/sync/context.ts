@@ -1,23 +1,23 @@
 /** What every part of a run shares. */
 import type { LimitFunction } from "p-limit";
-import type { Db } from "../db/open.js";
-import type { Store } from "../db/store.js";
+import type { Destination } from "../db/destination.js";
 import type { Logger } from "../log.js";
-import type { Checkpoints } from "./checkpoints.js";
-import type { DayRange } from "./plan.js";
+import type { CatalogListDescription, DayStreamDescription } from "../streams/index.js";
+import type { DayRange, Stream } from "../vocabulary.js";
 import type { Progress } from "./progress.js";
 import type { RunStats } from "./stats.js";
-import type { Stream } from "./streams.js";
 
 export interface SyncContext {
-  db: Db;
-  store: Store;
-  checkpoints: Checkpoints;
+  /** Where the run writes, and reads its checkpoints from. */
+  destination: Destination;
   stats: RunStats;
   logger: Logger;
   progress: Progress;
   runId: number;
   streams: ReadonlySet<Stream>;
+  /** The day streams and catalog lists a run reads when their stream is selected. */
+  dayStreams: readonly DayStreamDescription[];
+  catalogLists: readonly CatalogListDescription[];
   lookbackDays: number;
   /** Explicit days; absent for an incremental run. */
   range: DayRange | undefined;

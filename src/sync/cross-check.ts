@@ -4,10 +4,10 @@
  * reconciliation view can add up.
  */
 import type { PosApiClient } from "../api/client.js";
-import { missingReportOrders } from "../db/queries.js";
+import { ORDERS } from "../streams/index.js";
 import { type SyncContext, timestamp } from "./context.js";
 import { escalateOrDescribe } from "./failures.js";
-import type { StreamStats } from "./stats.js";
+import { addCounts, type StreamStats } from "./stats.js";
 import { settleAll } from "./tasks.js";
 
 /** At most this many orders fetched one by one per location and run. */
@@ -29,21 +29,20 @@ async function fetchOne(
       );
       return;
     }
-    stats.fetched++;
     if (!result.ok) {
-      context.store.recordRejects("orders", [result.reject], {
+      await context.destination.recordRejects(ORDERS.name, [result.reject], {
         locationId,
         runId: context.runId,
         rejectedAt: timestamp(context),
         // So that the next run knows this order was fetched and rejected, even without its id.
         requestedId: orderId,
       });
-      stats.rejected++;
+      addCounts(stats, { rejected: 1 });
       return;
     }
     // Outside a window, the day is the one the API lists the order under: the local calendar
     // date of its createdAt.
-    const counts = context.store.writePage("orders", {
+    const counts = await context.destination.writePage(ORDERS, {
       locationId,
       day: result.valid.record.createdAt.slice(0, 10),
       records: [result.valid],
@@ -51,12 +50,10 @@ async function fetchOne(
       runId: context.runId,
       syncedAt: timestamp(context),
     });
-    stats.inserted += counts.inserted;
-    stats.updated += counts.updated;
-    stats.unchanged += counts.unchanged;
+    addCounts(stats, counts);
   } catch (error) {
     if (context.signal.aborted) return;
-    stats.errors.push(`order ${orderId}: ${escalateOrDescribe(context, error)}`);
+    stats.errors.push(`order ${orderId}: ${escalateOrDescribe(error)}`);
   }
 }
 
@@ -65,9 +62,10 @@ export async function fetchMissingReportOrders(
   client: PosApiClient,
   locationId: string,
 ): Promise<void> {
-  const missing = missingReportOrders(context.db, locationId, MAX_ORDERS_BY_ID);
+  if (!context.streams.has(ORDERS.name)) return;
+  const missing = await context.destination.missingReportOrders(locationId, MAX_ORDERS_BY_ID);
   if (missing.length === 0) return;
-  const stats = context.stats.stream(client.keyFingerprint, "orders");
+  const stats = context.stats.stream(client.keyFingerprint, ORDERS.name);
   context.logger.info(
     { locationId, orders: missing.length },
     "fetching orders that stored reports list but no window returned",

@@ -5,14 +5,12 @@
  */
 import type { PosApiClient } from "../api/client.js";
 import type { RejectedRecord } from "../api/validate.js";
-import { countStoredIds } from "../db/queries.js";
-import type { PageCounts } from "../db/store.js";
 import { rejectKey } from "../db/writers/rejects.js";
+import { type DayStreamDescription, readDays } from "../streams/index.js";
+import type { WindowStatus } from "../vocabulary.js";
 import { type SyncContext, timestamp } from "./context.js";
 import { escalateOrDescribe } from "./failures.js";
-import type { WindowStatus } from "./plan.js";
-import type { StreamStats } from "./stats.js";
-import type { DayStream } from "./streams.js";
+import { addCounts, type StreamStats } from "./stats.js";
 import { settleVanishedRecords } from "./vanished-records.js";
 
 /** Reads of one window in a run before it is left incomplete for the next run. */
@@ -35,30 +33,19 @@ interface ReadResult {
   endedBy: string | null;
 }
 
-function addCounts(stats: StreamStats, counts: PageCounts): void {
-  stats.inserted += counts.inserted;
-  stats.updated += counts.updated;
-  stats.unchanged += counts.unchanged;
-  stats.rejected += counts.rejected;
-  stats.fetched += counts.inserted + counts.updated + counts.unchanged + counts.rejected;
-}
-
 async function readWindow(
   context: SyncContext,
   client: PosApiClient,
   locationId: string,
-  stream: DayStream,
+  stream: DayStreamDescription,
   day: string,
   stats: StreamStats,
 ): Promise<ReadResult> {
-  const walk =
-    stream === "orders"
-      ? client.orders({ since: day, until: day })
-      : client.reports({ since: day, until: day });
+  const walk = readDays(stream, client, { since: day, until: day });
   const listedIds: string[] = [];
   const rejects: RejectedRecord[] = [];
   for await (const page of walk) {
-    const counts = context.store.writePage(stream, {
+    const counts = await context.destination.writePage(stream, {
       locationId,
       day,
       records: page.records,
@@ -67,7 +54,7 @@ async function readWindow(
       syncedAt: timestamp(context),
     });
     addCounts(stats, counts);
-    for (const { record } of page.records) listedIds.push((record as { id: string }).id);
+    for (const { record } of page.records) listedIds.push(record.id);
     rejects.push(...page.rejects);
     if (context.signal.aborted)
       return {
@@ -104,7 +91,7 @@ export async function syncDayWindow(
   context: SyncContext,
   client: PosApiClient,
   locationId: string,
-  stream: DayStream,
+  stream: DayStreamDescription,
   day: string,
   stats: StreamStats,
 ): Promise<WindowOutcome> {
@@ -123,7 +110,8 @@ export async function syncDayWindow(
         return { ...outcome, status: "interrupted", records, error: "interrupted" };
       // Rejects without an id may come twice when pages shift: count each record once.
       const rejected = new Set(result.rejects.map(rejectKey)).size;
-      const storedCount = countStoredIds(context.db, stream, result.listedIds) + rejected;
+      const storedCount =
+        (await context.destination.countStored(stream, result.listedIds)) + rejected;
       const reason = incompleteReason(result, storedCount);
       outcome = {
         status: reason ? "incomplete" : "complete",
@@ -133,11 +121,12 @@ export async function syncDayWindow(
         error: reason,
       };
       if (!reason) {
-        context.store.settleWindowRejects(locationId, stream, day, result.rejects);
+        await context.destination.settleWindowRejects(stream, locationId, day, result.rejects);
         const suspicion = await settleVanishedRecords(
           context,
           client,
-          { locationId, stream, day },
+          stream,
+          { locationId, day },
           result,
           stats,
         );
@@ -146,13 +135,13 @@ export async function syncDayWindow(
       }
       if (!result.countChanged) break;
       context.logger.debug(
-        { locationId, stream, day, read },
+        { locationId, stream: stream.name, day, read },
         "the count moved during the read; reading the window again",
       );
     }
   } catch (error) {
     if (context.signal.aborted) return { ...outcome, status: "interrupted", error: "interrupted" };
-    outcome = { ...outcome, status: "failed", error: escalateOrDescribe(context, error) };
+    outcome = { ...outcome, status: "failed", error: escalateOrDescribe(error) };
   }
   return outcome;
 }

@@ -4,22 +4,22 @@ import type { PosApiClient } from "../api/client.js";
 import { ApiKeyRejectedError } from "../api/errors.js";
 import type { LocationConfig } from "../config.js";
 import { addDays, today } from "../dates.js";
-import { DatabaseError, databaseError, isStorageFailure } from "../db/errors.js";
-import { locationOffsetMinutes, storedLocationOfKey, UTC_OFFSET_STATE } from "../db/queries.js";
+import { DatabaseError } from "../db/errors.js";
 import { messageOf } from "../errors.js";
+import type { DayStreamDescription } from "../streams/index.js";
+import type { WindowStatus } from "../vocabulary.js";
 import { type SyncContext, timestamp } from "./context.js";
 import { fetchMissingReportOrders } from "./cross-check.js";
 import { syncDayWindow, type WindowOutcome } from "./day-window.js";
 import { escalateOrDescribe } from "./failures.js";
-import { planDays, type WindowStatus } from "./plan.js";
+import { planDays } from "./plan.js";
 import { syncCatalog, syncLocationRecord } from "./snapshot-streams.js";
 import { discoverHistory, FALLBACK_HISTORY_DAYS, type History } from "./start-date.js";
 import { addProblem } from "./stats.js";
-import { DAY_STREAMS, type DayStream } from "./streams.js";
 import { settleAll } from "./tasks.js";
 
 interface WindowTask {
-  stream: DayStream;
+  stream: DayStreamDescription;
   day: string;
 }
 
@@ -33,9 +33,10 @@ async function learnHistory(
   client: PosApiClient,
   locationId: string,
 ): Promise<void> {
+  const { destination } = context;
   const needStart =
-    !context.range && !context.startDate && !context.checkpoints.startDate(locationId);
-  const needOffset = locationOffsetMinutes(context.db, locationId) === undefined;
+    !context.range && !context.startDate && !(await destination.startDate(locationId));
+  const needOffset = (await destination.utcOffsetMinutes(locationId)) === undefined;
   if (!needStart && !needOffset) return;
   const history = needStart
     ? await discoverHistory(client, today(context.now()))
@@ -43,14 +44,9 @@ async function learnHistory(
   if (!history) return;
   const now = timestamp(context);
   if (needOffset && history.utcOffsetMinutes !== undefined)
-    context.checkpoints.saveState(
-      locationId,
-      UTC_OFFSET_STATE,
-      String(history.utcOffsetMinutes),
-      now,
-    );
+    await destination.saveUtcOffsetMinutes(locationId, history.utcOffsetMinutes, now);
   if (needStart) {
-    context.checkpoints.saveStartDate(locationId, history.startDate, now);
+    await destination.saveStartDate(locationId, history.startDate, now);
     context.logger.info({ locationId, startDate: history.startDate }, "history starts here");
   }
 }
@@ -68,7 +64,7 @@ async function offsetOnly(
     if (context.signal.aborted) throw error;
     // A rejected key or a failing database still stops the location or the run.
     context.logger.warn(
-      { locationId, error: escalateOrDescribe(context, error) },
+      { locationId, error: escalateOrDescribe(error) },
       "could not read the location's UTC offset from its reports; taking UTC's today for now",
     );
     return undefined;
@@ -76,11 +72,15 @@ async function offsetOnly(
 }
 
 /** The first day of history: explicit days, POS_START_DATE, or what learnHistory settled. */
-function startDateFor(context: SyncContext, locationId: string, locationToday: string): string {
+async function startDateFor(
+  context: SyncContext,
+  locationId: string,
+  locationToday: string,
+): Promise<string> {
   return (
     context.range?.since ??
     context.startDate ??
-    context.checkpoints.startDate(locationId) ??
+    (await context.destination.startDate(locationId)) ??
     addDays(locationToday, -FALLBACK_HISTORY_DAYS)
   );
 }
@@ -89,12 +89,13 @@ async function planWindows(
   context: SyncContext,
   client: PosApiClient,
   locationId: string,
-  streams: readonly DayStream[],
+  streams: readonly DayStreamDescription[],
 ): Promise<{ tasks: WindowTask[]; locationToday: string }> {
   await learnHistory(context, client, locationId);
   // The location's own today: its clock may be ahead of or behind this machine's.
-  const locationToday = today(context.now(), locationOffsetMinutes(context.db, locationId) ?? 0);
-  const startDate = startDateFor(context, locationId, locationToday);
+  const offset = await context.destination.utcOffsetMinutes(locationId);
+  const locationToday = today(context.now(), offset ?? 0);
+  const startDate = await startDateFor(context, locationId, locationToday);
   if (!context.range && startDate > locationToday) {
     const warning = `POS_START_DATE ${startDate} is after this location's today (${locationToday}): no day is read until then`;
     context.logger.warn({ locationId, startDate, today: locationToday }, warning);
@@ -108,20 +109,20 @@ async function planWindows(
       today: locationToday,
       startDate,
       lookbackDays: context.lookbackDays,
-      windows: context.checkpoints.windows(locationId, stream),
+      windows: await context.destination.windows(locationId, stream.name),
       range: context.range,
     });
-    context.stats.stream(client.keyFingerprint, stream).windows.planned += days.length;
+    context.stats.stream(client.keyFingerprint, stream.name).windows.planned += days.length;
     context.progress.planned({
       locationId,
       locationName: name ?? label,
-      stream,
+      stream: stream.name,
       days: days.length,
     });
     for (const day of days) tasks.push({ stream, day });
   }
   // Oldest days first, reports before orders: both streams advance together.
-  tasks.sort((a, b) => a.day.localeCompare(b.day) || a.stream.localeCompare(b.stream));
+  tasks.sort((a, b) => a.day.localeCompare(b.day) || a.stream.name.localeCompare(b.stream.name));
   return { tasks, locationToday };
 }
 
@@ -144,14 +145,14 @@ async function syncWindow(
   locationToday: string,
 ): Promise<void> {
   const { stream, day } = task;
-  const stats = context.stats.stream(client.keyFingerprint, stream);
+  const stats = context.stats.stream(client.keyFingerprint, stream.name);
   const began = performance.now();
   const outcome = await syncDayWindow(context, client, locationId, stream, day, stats);
   const status = windowStatus(outcome.status, day, locationToday);
-  context.checkpoints.record(
+  await context.destination.recordWindow(
     {
       locationId,
-      stream,
+      stream: stream.name,
       day,
       status,
       apiTotalCount: outcome.apiTotalCount,
@@ -169,7 +170,7 @@ async function syncWindow(
   }
   context.progress.windowDone({
     locationId,
-    stream,
+    stream: stream.name,
     day,
     records: outcome.records,
     status,
@@ -181,7 +182,7 @@ async function syncWindows(
   context: SyncContext,
   client: PosApiClient,
   locationId: string,
-  streams: readonly DayStream[],
+  streams: readonly DayStreamDescription[],
 ): Promise<void> {
   const { tasks, locationToday } = await planWindows(context, client, locationId, streams);
   await settleAll(
@@ -207,7 +208,7 @@ export async function syncOneLocation(
   const stats = context.stats.location(client.keyFingerprint);
   // Named from the start, even if the API cannot be reached: as stored by an earlier run, and
   // as the configuration labels it.
-  const stored = storedLocationOfKey(context.db, client.keyFingerprint);
+  const stored = await context.destination.storedLocationOfKey(client.keyFingerprint);
   stats.locationId = stored?.id ?? null;
   stats.name = stored?.name ?? null;
   stats.label = location.name ?? null;
@@ -218,17 +219,13 @@ export async function syncOneLocation(
     stats.name = record.record.name ?? stats.name;
     if (context.signal.aborted) return;
     if (context.streams.has("catalog")) await syncCatalog(context, client, locationId);
-    const dayStreams = DAY_STREAMS.filter((stream) => context.streams.has(stream));
+    const dayStreams = context.dayStreams.filter((stream) => context.streams.has(stream.name));
     if (dayStreams.length > 0 && !context.signal.aborted) {
       await syncWindows(context, client, locationId, dayStreams);
     }
-    if (context.streams.has("orders") && !context.signal.aborted) {
-      await fetchMissingReportOrders(context, client, locationId);
-    }
+    if (!context.signal.aborted) await fetchMissingReportOrders(context, client, locationId);
   } catch (error) {
     if (error instanceof DatabaseError) throw error;
-    if (isStorageFailure(error))
-      throw databaseError(error, context.db.path, "write to the database");
     if (causedByStop(context, error)) return;
     stats.error = messageOf(error);
     stats.keyRejected = error instanceof ApiKeyRejectedError;

@@ -3,14 +3,7 @@
  * calendar, nothing else.
  */
 import { addDays, eachDay } from "../dates.js";
-
-/**
- * complete: every record the API counts is stored, and the day is over. open: the same, but the
- * day was still going (today): the next run reads it again. incomplete, failed: not proven.
- * suspicious: read completely, but the API suddenly lists far fewer records than are stored, so
- * nothing was marked deleted; the next run reads it again.
- */
-export type WindowStatus = "complete" | "open" | "incomplete" | "failed" | "suspicious";
+import type { DayRange, WindowStatus } from "../vocabulary.js";
 
 export interface PlanInput {
   /** The location's today. */
@@ -23,13 +16,6 @@ export interface PlanInput {
   /** Explicit days (`--since`/`--until`): exactly those through today, whatever the checkpoints
    * say. */
   range?: DayRange;
-}
-
-/** Days asked for explicitly. Without `until`, through each location's own today: a location
- * ahead of UTC is already on a day that UTC has not reached. */
-export interface DayRange {
-  since: string;
-  until?: string;
 }
 
 /**

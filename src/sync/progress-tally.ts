@@ -2,7 +2,7 @@
  * Counting a run's progress per location and stream: days planned and done, records, and the
  * time left at the pace so far. Pure: it is told the time.
  */
-import type { Stream } from "./streams.js";
+import type { Stream } from "../vocabulary.js";
 
 export interface ProgressLine {
   locationId: string;

@@ -4,8 +4,8 @@
  * displays for a person are in progress-display.ts; the counting they share in progress-tally.ts.
  */
 import type { Logger } from "../log.js";
+import type { Stream } from "../vocabulary.js";
 import { ProgressTally } from "./progress-tally.js";
-import type { Stream } from "./streams.js";
 
 export interface PlannedEvent {
   locationId: string;

@@ -7,24 +7,36 @@ import pLimit from "p-limit";
 import { PosApiClient } from "../api/client.js";
 import { type AttemptEvent, HttpTransport, type TransportOptions } from "../api/transport.js";
 import type { Config } from "../config.js";
-import type { Db } from "../db/open.js";
-import { Store } from "../db/store.js";
+import type { Destination } from "../db/destination.js";
 import { EXIT, type ExitCode } from "../errors.js";
 import type { Logger } from "../log.js";
-import { Checkpoints, type RunStatus, type RunTrigger } from "./checkpoints.js";
+import {
+  CATALOG_LISTS,
+  type CatalogListDescription,
+  DAY_STREAM_DESCRIPTIONS,
+  type DayStreamDescription,
+} from "../streams/index.js";
+import {
+  type DayRange,
+  type RunStatus,
+  type RunTrigger,
+  STREAMS,
+  type Stream,
+} from "../vocabulary.js";
 import type { SyncContext } from "./context.js";
 import { syncOneLocation } from "./location.js";
-import type { DayRange } from "./plan.js";
 import { LogProgress, type Progress } from "./progress.js";
 import { RunStats } from "./stats.js";
-import { STREAMS, type Stream } from "./streams.js";
 
 export interface SyncOptions {
   config: Config;
-  db: Db;
+  destination: Destination;
   logger: Logger;
   trigger: RunTrigger;
   streams?: readonly Stream[];
+  /** The day streams and catalog lists to read (default: all of them). */
+  dayStreams?: readonly DayStreamDescription[];
+  catalogLists?: readonly CatalogListDescription[];
   /** Explicit days, both included; absent for an incremental run. */
   range?: DayRange;
   /** Accept that a day lost most of its records upstream (see deletion-guard.ts). */
@@ -75,12 +87,11 @@ export function exitCodeFor(result: RunResult): ExitCode {
 }
 
 export async function runSync(options: SyncOptions): Promise<RunResult> {
-  const { config, db, logger } = options;
+  const { config, destination, logger } = options;
   const now = options.now ?? (() => new Date());
-  const checkpoints = new Checkpoints(db);
   const startedAt = now().toISOString();
-  checkpoints.closeAbandonedRuns(startedAt);
-  const runId = checkpoints.startRun(options.trigger, startedAt);
+  await destination.closeAbandonedRuns(startedAt);
+  const runId = await destination.startRun(options.trigger, startedAt);
   const runLogger = logger.child({ runId });
   const stop = new AbortController();
   const onAbort = () => stop.abort();
@@ -97,14 +108,14 @@ export async function runSync(options: SyncOptions): Promise<RunResult> {
   const stats = new RunStats();
   const progress = options.progress ?? new LogProgress(runLogger);
   const context: SyncContext = {
-    db,
-    store: new Store(db),
-    checkpoints,
+    destination,
     stats,
     logger: runLogger,
     progress,
     runId,
     streams: new Set(options.streams ?? STREAMS),
+    dayStreams: options.dayStreams ?? DAY_STREAM_DESCRIPTIONS,
+    catalogLists: options.catalogLists ?? CATALOG_LISTS,
     lookbackDays: config.lookbackDays,
     range: options.range,
     acceptDeletions: options.acceptDeletions ?? false,
@@ -160,7 +171,7 @@ export async function runSync(options: SyncOptions): Promise<RunResult> {
     error: firstError(stats, fatal),
   };
   try {
-    checkpoints.finishRun(runId, {
+    await destination.finishRun(runId, {
       status: result.status,
       finishedAt: result.finishedAt,
       stats: { locations: stats.locations },

@@ -1,16 +1,24 @@
 /** The location (with its devices) and the catalog: whole lists, stored as snapshots. */
 import pLimit from "p-limit";
-import { CATALOG_RESOURCES, type CatalogResource, type PosApiClient } from "../api/client.js";
+import type { PosApiClient } from "../api/client.js";
 import { ApiEndpointNotFoundError } from "../api/errors.js";
 import type { Location } from "../api/schemas.js";
 import type { ValidRecord } from "../api/validate.js";
 import { today } from "../dates.js";
+import { EXIT, PosSyncError } from "../errors.js";
 import { keyFingerprint } from "../secrets.js";
+import { type CatalogListDescription, DEVICES, devicesOf, readList } from "../streams/index.js";
 import { type SyncContext, timestamp } from "./context.js";
 import { escalateOrDescribe } from "./failures.js";
+import { addCounts } from "./stats.js";
 import { settleAll } from "./tasks.js";
 
-export class LocationUnavailableError extends Error {}
+/** The API answered for the location with a record that breaks the spec: nothing of this
+ * location can be synced until the API sends a valid one (the record is in rejected_records). */
+export class LocationUnavailableError extends PosSyncError {
+  readonly exitCode = EXIT.incomplete;
+  readonly retryable = true;
+}
 
 /** Reads the location behind the key: every stream needs its id. Stores it (with its devices)
  * when the location stream is selected, or when it is not stored yet: every table joins on
@@ -20,9 +28,10 @@ export async function syncLocationRecord(
   client: PosApiClient,
   apiKey: string,
 ): Promise<ValidRecord<Location>> {
+  const { destination } = context;
   const result = await client.location();
   if (!result.ok) {
-    context.store.recordLocationReject(result.reject, {
+    await destination.recordLocationReject(result.reject, {
       runId: context.runId,
       rejectedAt: timestamp(context),
     });
@@ -31,23 +40,21 @@ export async function syncLocationRecord(
     );
   }
   const location = result.valid;
-  if (context.streams.has("location") || !context.store.isLocationStored(location.record.id)) {
+  const locationId = location.record.id;
+  if (context.streams.has("location") || !(await destination.isLocationStored(locationId))) {
     const stats = context.stats.stream(client.keyFingerprint, "location");
-    const counts = context.store.writeLocation(location, {
-      syncedAt: timestamp(context),
-      apiKeyFingerprint: keyFingerprint(apiKey),
-    });
-    const devices = counts.devices;
-    stats.fetched += 1 + (location.record.deviceList?.length ?? 0);
-    stats[counts.location]++;
-    stats.inserted += devices?.inserted ?? 0;
-    stats.updated += (devices?.updated ?? 0) + (devices?.restored ?? 0);
-    stats.unchanged += devices?.unchanged ?? 0;
-    stats.deleted += devices?.deleted ?? 0;
+    const devices = devicesOf(location);
+    const counts = await destination.writeLocation(
+      location,
+      { syncedAt: timestamp(context), apiKeyFingerprint: keyFingerprint(apiKey) },
+      devices ? { list: DEVICES, records: devices } : undefined,
+    );
+    addCounts(stats, { [counts.location]: 1 });
+    if (counts.devices) addCounts(stats, counts.devices);
     stats.windows.complete++;
-    context.checkpoints.record(
+    await destination.recordWindow(
       {
-        locationId: location.record.id,
+        locationId,
         stream: "location",
         day: today(context.now()),
         status: "complete",
@@ -62,7 +69,7 @@ export async function syncLocationRecord(
   return location;
 }
 
-/** Reads the five catalog lists. A list served nowhere (404 on an unshown path) is reported as
+/** Reads the catalog lists. A list served nowhere (404 on an unshown path) is reported as
  * unavailable; another failure fails that list only. */
 export async function syncCatalog(
   context: SyncContext,
@@ -71,41 +78,32 @@ export async function syncCatalog(
 ): Promise<void> {
   const stats = context.stats.stream(client.keyFingerprint, "catalog");
   const failures: string[] = [];
-  const syncResource = async (resource: CatalogResource) => {
+  const syncList = async (list: CatalogListDescription) => {
     try {
-      const list = await client.catalog(resource);
-      const counts = context.store.writeCatalog(resource, list, {
+      const validated = await readList(list, client);
+      const counts = await context.destination.writeList(list, validated, {
         locationId,
         syncedAt: timestamp(context),
         runId: context.runId,
       });
-      stats.fetched += list.records.length + list.rejects.length;
-      stats.inserted += counts.inserted;
-      stats.updated += counts.updated + counts.restored;
-      stats.unchanged += counts.unchanged;
-      stats.deleted += counts.deleted;
-      stats.rejected += counts.rejected;
+      addCounts(stats, counts);
     } catch (error) {
       if (error instanceof ApiEndpointNotFoundError) {
-        stats.unavailable.push(resource);
-        context.logger.warn({ locationId, resource }, error.message);
+        stats.unavailable.push(list.name);
+        context.logger.warn({ locationId, resource: list.name }, error.message);
         return;
       }
       if (context.signal.aborted) return;
-      failures.push(`${resource}: ${escalateOrDescribe(context, error)}`);
+      failures.push(`${list.name}: ${escalateOrDescribe(error)}`);
     }
   };
-  await settleAll(
-    CATALOG_RESOURCES,
-    pLimit(CATALOG_RESOURCES.length),
-    syncResource,
-    () => context.signal.aborted,
-  );
+  const lists = context.catalogLists;
+  await settleAll(lists, pLimit(lists.length), syncList, () => context.signal.aborted);
   if (context.signal.aborted) return;
   stats.errors.push(...failures);
   if (failures.length === 0) stats.windows.complete++;
   else stats.windows.failed++;
-  context.checkpoints.record(
+  await context.destination.recordWindow(
     {
       locationId,
       stream: "catalog",

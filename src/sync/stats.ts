@@ -1,5 +1,5 @@
 /** What a run did, per location and stream: the figures of `sync_runs.stats` and the summary. */
-import type { Stream } from "./streams.js";
+import type { Stream } from "../vocabulary.js";
 
 export interface StreamStats {
   /** Distinct records received (valid and rejected). */
@@ -50,6 +50,30 @@ export function emptyStreamStats(): StreamStats {
     problems: [],
     problemCount: 0,
   };
+}
+
+/** What one write reported: every record it was handed is one of inserted, updated, unchanged,
+ * restored (a snapshot row back in its list) or rejected. */
+export interface RecordCounts {
+  inserted?: number;
+  updated?: number;
+  unchanged?: number;
+  restored?: number;
+  rejected?: number;
+  /** Snapshot rows that left their list. */
+  deleted?: number;
+}
+
+/** Adds a write's counts to a stream's figures: the one place that says how they add up. A row
+ * restored to its list counts as updated. */
+export function addCounts(stats: StreamStats, counts: RecordCounts): void {
+  const { inserted = 0, updated = 0, unchanged = 0, restored = 0, rejected = 0 } = counts;
+  stats.inserted += inserted;
+  stats.updated += updated + restored;
+  stats.unchanged += unchanged;
+  stats.rejected += rejected;
+  stats.deleted += counts.deleted ?? 0;
+  stats.fetched += inserted + updated + unchanged + restored + rejected;
 }
 
 /** Problems kept per stream: enough for a summary, bounded for a run over years of days. */

@@ -9,11 +9,11 @@
  */
 import type { PosApiClient } from "../api/client.js";
 import type { RejectedRecord } from "../api/validate.js";
+import type { DayStreamDescription } from "../streams/index.js";
 import { type SyncContext, timestamp } from "./context.js";
 import { describeSuspicious, judgeDisappearance } from "./deletion-guard.js";
 import { escalateOrDescribe } from "./failures.js";
 import type { StreamStats } from "./stats.js";
-import type { DayStream } from "./streams.js";
 
 export interface CompleteRead {
   listedIds: readonly string[];
@@ -24,14 +24,21 @@ export interface CompleteRead {
 export async function settleVanishedRecords(
   context: SyncContext,
   client: PosApiClient,
-  where: { locationId: string; stream: DayStream; day: string },
+  stream: DayStreamDescription,
+  window: { locationId: string; day: string },
   read: CompleteRead,
   stats: StreamStats,
 ): Promise<string | null> {
-  const { locationId, stream, day } = where;
+  const { locationId, day } = window;
+  const where = { locationId, stream: stream.name, day };
   // A record listed but rejected this time is still there upstream.
   const listed = [...read.listedIds, ...read.rejects.flatMap((r) => r.recordId ?? [])];
-  const { live, unlisted } = context.store.unlistedRecords(stream, locationId, day, listed);
+  const { live, unlisted } = await context.destination.unlistedRecords(
+    stream,
+    locationId,
+    day,
+    listed,
+  );
   const unidentified = read.rejects.filter((r) => r.recordId === null).length;
   const counts = { stored: live, unlisted: unlisted.length };
   const verdict = judgeDisappearance({ ...counts, unidentified }, context.acceptDeletions);
@@ -44,15 +51,14 @@ export async function settleVanishedRecords(
     return null;
   }
   if (verdict === "suspicious") {
-    const message = describeSuspicious(stream, day, counts);
+    const message = describeSuspicious(stream.name, day, counts);
     context.logger.warn({ ...where, ...counts }, message);
     return message;
   }
-  const gone =
-    stream === "orders"
-      ? await ordersGoneUpstream(context, client, locationId, unlisted)
-      : unlisted;
-  const deleted = context.store.markDeleted(stream, gone, timestamp(context));
+  const gone = stream.vouchedByReports
+    ? await ordersGoneUpstream(context, client, locationId, unlisted)
+    : unlisted;
+  const deleted = await context.destination.markDeleted(stream, gone, timestamp(context));
   stats.deleted += deleted;
   if (deleted > 0)
     context.logger.info(
@@ -70,7 +76,7 @@ async function ordersGoneUpstream(
   locationId: string,
   unlisted: readonly string[],
 ): Promise<string[]> {
-  const vouched = new Set(context.store.ordersListedByReport(locationId, unlisted));
+  const vouched = new Set(await context.destination.ordersListedByLiveReport(locationId, unlisted));
   const gone = unlisted.filter((id) => !vouched.has(id));
   for (const id of vouched) {
     try {
@@ -83,7 +89,7 @@ async function ordersGoneUpstream(
     } catch (error) {
       if (context.signal.aborted) break;
       context.logger.warn(
-        { locationId, orderId: id, error: escalateOrDescribe(context, error) },
+        { locationId, orderId: id, error: escalateOrDescribe(error) },
         "could not ask whether an unlisted order still exists; it stays until a later read",
       );
     }

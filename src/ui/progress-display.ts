@@ -4,8 +4,13 @@
  * lines are printed above the lines, never through them. Elsewhere (a demo piped to a file):
  * one plain line per location each time another quarter of its days is done.
  */
-import type { PlannedEvent, Progress, WindowEvent } from "./progress.js";
-import { formatDuration, type ProgressLine, ProgressTally, paceStart } from "./progress-tally.js";
+import type { PlannedEvent, Progress, WindowEvent } from "../sync/progress.js";
+import {
+  formatDuration,
+  type ProgressLine,
+  ProgressTally,
+  paceStart,
+} from "../sync/progress-tally.js";
 
 const number = new Intl.NumberFormat("en-US");
 const BAR_WIDTH = 20;

@@ -1,15 +1,11 @@
 /** The one-screen summary that ends a run. */
+import type { RunResult } from "../sync/run.js";
+import type { LocationStats, StreamStats } from "../sync/stats.js";
 import { formatTable } from "../text-table.js";
-import type { RunResult } from "./run.js";
-import type { LocationStats, StreamStats } from "./stats.js";
-import { STREAMS } from "./streams.js";
+import { STREAMS } from "../vocabulary.js";
+import { number, secondsBetween } from "./text.js";
 
-const number = new Intl.NumberFormat("en-US");
 const PROBLEM_LINES = 6;
-
-function seconds(from: string, to: string): string {
-  return `${((Date.parse(to) - Date.parse(from)) / 1000).toFixed(1)} s`;
-}
 
 function streamRow(name: string, stats: StreamStats): string[] {
   const { windows } = stats;
@@ -52,7 +48,7 @@ function problemCount(stats: StreamStats): number {
 
 export function formatSummary(result: RunResult): string {
   const lines = [
-    `pos-sync sync: ${result.status} in ${seconds(result.startedAt, result.finishedAt)} ` +
+    `pos-sync sync: ${result.status} in ${secondsBetween(result.startedAt, result.finishedAt)} ` +
       `(run #${result.runId}, ${number.format(result.requests)} requests, ${result.retries} retried, ` +
       `${result.rateLimited} rate-limited)`,
   ];

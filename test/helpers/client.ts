@@ -3,6 +3,7 @@ import { type ClientOptions, PosApiClient } from "../../src/api/client.js";
 import { ApiError } from "../../src/api/errors.js";
 import { HttpTransport, type TransportOptions } from "../../src/api/transport.js";
 import type { Simulator } from "../../src/simulator/server.js";
+import { CATALOG_LISTS, readList } from "../../src/streams/index.js";
 import { type CapturedLogger, captureLogs } from "./logs.js";
 
 export interface TestClient {
@@ -46,4 +47,11 @@ export async function apiErrorOf(promise: Promise<unknown>): Promise<ApiError> {
     throw error;
   }
   throw new Error("expected the request to fail");
+}
+
+/** Reads one catalog list by the API's name of it ("products", "paymentMethods"). */
+export function readCatalogList(client: PosApiClient, name: string) {
+  const list = CATALOG_LISTS.find((candidate) => candidate.name === name);
+  if (!list) throw new Error(`no catalog list named ${name}`);
+  return readList(list, client);
 }

@@ -2,10 +2,19 @@
  * Pushes a simulator's data through the real path (client → validation → store) day by day,
  * without the sync engine: the storage tests need stored data, not scheduling.
  */
-import { CATALOG_RESOURCES, type PosApiClient } from "../../src/api/client.js";
+import type { PosApiClient } from "../../src/api/client.js";
 import { eachDay } from "../../src/dates.js";
 import type { PageCounts, Store } from "../../src/db/store.js";
 import { keyFingerprint } from "../../src/secrets.js";
+import {
+  CATALOG_LISTS,
+  DEVICES,
+  devicesOf,
+  ORDERS,
+  REPORTS,
+  readDays,
+  readList,
+} from "../../src/streams/index.js";
 
 export interface LoadTotals {
   orders: PageCounts;
@@ -34,20 +43,21 @@ export async function loadLocation(
   const location = await client.location();
   if (!location.ok) throw new Error(`location rejected: ${location.reject.reason}`);
   const locationId = location.valid.record.id;
-  store.writeLocation(location.valid, { syncedAt, apiKeyFingerprint: keyFingerprint(apiKey) });
-  for (const resource of CATALOG_RESOURCES) {
-    store.writeCatalog(resource, await client.catalog(resource), {
-      locationId,
-      syncedAt,
-      runId: null,
-    });
+  const devices = devicesOf(location.valid);
+  store.writeLocation(
+    location.valid,
+    { syncedAt, apiKeyFingerprint: keyFingerprint(apiKey) },
+    devices ? { list: DEVICES, records: devices } : undefined,
+  );
+  for (const list of CATALOG_LISTS) {
+    store.writeList(list, await readList(list, client), { locationId, syncedAt, runId: null });
   }
   const totals: LoadTotals = { orders: zero(), reports: zero() };
   for (const day of eachDay(days.since, days.until)) {
-    for await (const page of client.reports({ since: day, until: day })) {
+    for await (const page of readDays(REPORTS, client, { since: day, until: day })) {
       add(
         totals.reports,
-        store.writeReports({
+        store.writePage(REPORTS, {
           locationId,
           day,
           records: page.records,
@@ -57,10 +67,10 @@ export async function loadLocation(
         }),
       );
     }
-    for await (const page of client.orders({ since: day, until: day })) {
+    for await (const page of readDays(ORDERS, client, { since: day, until: day })) {
       add(
         totals.orders,
-        store.writeOrders({
+        store.writePage(ORDERS, {
           locationId,
           day,
           records: page.records,

@@ -2,6 +2,7 @@
  * simulator's today. */
 import { type Config, loadConfig } from "../../src/config.js";
 import type { Db } from "../../src/db/open.js";
+import { SqliteDestination } from "../../src/db/sqlite-destination.js";
 import type { Simulator } from "../../src/simulator/server.js";
 import { type RunResult, runSync, type SyncOptions } from "../../src/sync/run.js";
 import { FAST_RETRY } from "./client.js";
@@ -38,7 +39,7 @@ export async function syncOnce(
   const { configOverrides, ...rest } = options;
   const result = await runSync({
     config: simulatorConfig(simulator, configOverrides),
-    db,
+    destination: new SqliteDestination(db),
     logger: logs.logger,
     trigger: "cli",
     now: simulatorNow(simulator),

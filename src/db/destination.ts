@@ -1,0 +1,145 @@
+/**
+ * The destination: everything the sync engine, status, verify and the demo ask of the database
+ * they write to and read from, and nothing else. SQLite implements it (sqlite-destination.ts);
+ * a second destination implements the same interface. Every method answers with a promise, so
+ * that a destination on the other side of a network fits without a change to its callers.
+ *
+ * A failure of the storage itself (a full disk, a broken file, a lost server) surfaces from the
+ * sync's methods as a DatabaseError (db/errors.ts), which stops the run; anything else is a
+ * failure of the work at hand.
+ */
+import type { Location } from "../api/schemas.js";
+import type { RejectedRecord, ValidatedRecords, ValidRecord } from "../api/validate.js";
+import type { RunStatus, RunTrigger, Stream, WindowStatus } from "../vocabulary.js";
+import type { WindowRecord } from "./checkpoints.js";
+import type {
+  DaysCovered,
+  KnownLocation,
+  QueryResult,
+  ReconciliationRow,
+  RowCounts,
+  RunRow,
+  StoredCounts,
+  WindowRow,
+} from "./read-queries.js";
+import type {
+  DayPage,
+  ListContext,
+  ListCounts,
+  ListedDevices,
+  LocationCounts,
+  PageCounts,
+} from "./store.js";
+import type { DayStreamTables, Identified, SnapshotListTables } from "./stream-tables.js";
+
+export type { WindowRecord } from "./checkpoints.js";
+
+/** The end of a run, as recorded. */
+export interface RunEnd {
+  status: RunStatus;
+  finishedAt: string;
+  stats: unknown;
+  requests: number;
+  error: string | null;
+}
+
+/** The run log, and the checkpoints and facts a run resumes from. */
+export interface RunState {
+  /** Runs left "running" by a process that died are recorded as interrupted. */
+  closeAbandonedRuns(now: string): Promise<number>;
+  startRun(trigger: RunTrigger, startedAt: string): Promise<number>;
+  finishRun(runId: number, end: RunEnd): Promise<void>;
+  /** Status of every recorded day of one location and stream. */
+  windows(locationId: string, stream: Stream): Promise<Map<string, WindowStatus>>;
+  recordWindow(window: WindowRecord, now: string): Promise<void>;
+  /** The first day of a location's history, as an incremental run settled it. */
+  startDate(locationId: string): Promise<string | undefined>;
+  saveStartDate(locationId: string, day: string, now: string): Promise<void>;
+  /** The location's UTC offset in minutes: from its latest stored order, else as learned. */
+  utcOffsetMinutes(locationId: string): Promise<number | undefined>;
+  saveUtcOffsetMinutes(locationId: string, minutes: number, now: string): Promise<void>;
+  /** The first day ever recorded for a location's day streams, if any. */
+  firstRecordedDay(locationId: string): Promise<string | undefined>;
+}
+
+/** What the sync writes, each call one transaction. */
+export interface RecordSink {
+  /** The stored location a key reads (by the key's fingerprint), if a run stored it. */
+  storedLocationOfKey(
+    fingerprint: string,
+  ): Promise<{ id: string; name: string | null } | undefined>;
+  isLocationStored(locationId: string): Promise<boolean>;
+  writeLocation(
+    location: ValidRecord<Location>,
+    context: { syncedAt: string; apiKeyFingerprint: string },
+    devices?: ListedDevices,
+  ): Promise<LocationCounts>;
+  recordLocationReject(
+    reject: RejectedRecord,
+    context: { runId: number | null; rejectedAt: string },
+  ): Promise<void>;
+  writeList(
+    list: SnapshotListTables,
+    validated: ValidatedRecords<Identified>,
+    context: ListContext,
+  ): Promise<ListCounts>;
+  writePage(stream: DayStreamTables, page: DayPage): Promise<PageCounts>;
+  /** How many of these records of a day stream are stored now. */
+  countStored(stream: DayStreamTables, ids: readonly string[]): Promise<number>;
+  settleWindowRejects(
+    stream: DayStreamTables,
+    locationId: string,
+    day: string,
+    rejects: readonly RejectedRecord[],
+  ): Promise<number>;
+  unlistedRecords(
+    stream: DayStreamTables,
+    locationId: string,
+    day: string,
+    listedIds: readonly string[],
+  ): Promise<{ live: number; unlisted: string[] }>;
+  markDeleted(stream: DayStreamTables, ids: readonly string[], at: string): Promise<number>;
+  recordRejects(
+    stream: string,
+    rejects: readonly RejectedRecord[],
+    context: { locationId: string; runId: number | null; rejectedAt: string; requestedId?: string },
+  ): Promise<void>;
+  /** Orders that stored reports list and no complete orders window returned. */
+  missingReportOrders(locationId: string, limit: number): Promise<string[]>;
+  /** Of these orders, the ones a live stored report lists. */
+  ordersListedByLiveReport(locationId: string, orderIds: readonly string[]): Promise<string[]>;
+}
+
+/** What status, verify and the demo read. */
+export interface StoredFacts {
+  knownLocations(): Promise<KnownLocation[]>;
+  windowRows(locationId: string, stream: Stream): Promise<WindowRow[]>;
+  latestWindow(locationId: string, stream: Stream): Promise<Omit<WindowRow, "day"> | undefined>;
+  lastRun(): Promise<RunRow | undefined>;
+  /** Rows of a day stream or list table for one location, live and marked deleted. */
+  rowCounts(
+    owner: DayStreamTables | SnapshotListTables,
+    locationId: string,
+  ): Promise<{ table: string; counts: RowCounts }>;
+  rejectedCount(stream: DayStreamTables, locationId: string): Promise<number>;
+  storedForDay(stream: DayStreamTables, locationId: string, day: string): Promise<StoredCounts>;
+  reconciliationProblems(
+    locationId: string,
+    since: string,
+    until: string,
+  ): Promise<ReconciliationRow[]>;
+  /** Of a report's orders that are not stored live, how many were set aside as rejected. */
+  rejectedReportOrders(reportId: string): Promise<number>;
+  tableRowCount(table: string): Promise<number>;
+  completeWindowCount(stream: Stream): Promise<number>;
+  daysCovered(stream: Stream): Promise<DaysCovered[]>;
+  reconciliationTally(): Promise<{ reports: number; ok: number }>;
+  /** An analyst's SQL, as the demo shows it. */
+  runQuery(sql: string): Promise<QueryResult>;
+}
+
+export interface Destination extends RunState, RecordSink, StoredFacts {
+  /** Where the data goes, for messages (the database file's path). */
+  readonly location: string;
+  close(): Promise<void>;
+}

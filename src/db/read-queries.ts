@@ -1,0 +1,249 @@
+/** Reads of the commands that report on a database (status, verify, the demo's summary): what
+ * is stored per location, stream and day, the runs, and the views' verdicts. No writes. */
+
+import type { Db } from "./open.js";
+import type { DayStreamTables } from "./stream-tables.js";
+import { tableName } from "./writers/statements.js";
+
+export interface StoredCounts {
+  records: number;
+  rejected: number;
+}
+
+/**
+ * Rejects counted once per record (a record set aside twice under two keys, by a window read
+ * and by a read by id, is one record), leaving out those whose record is stored live now.
+ */
+function distinctRejectsSql(stream: DayStreamTables, where: string): string {
+  return `SELECT COUNT(DISTINCT COALESCE(rr.record_id, rr.record_key)) FROM rejected_records rr
+    WHERE rr.location_id = @locationId AND rr.stream = @stream AND ${where}
+      AND NOT EXISTS (
+        SELECT 1 FROM "${tableName(stream.table)}" t
+        WHERE t.id = rr.record_id AND t.location_id = rr.location_id AND t.deleted_at IS NULL
+      )`;
+}
+
+/** Records stored live for one day of a stream (not those marked deleted), and the distinct
+ * records set aside for it. */
+export function storedForDay(
+  db: Db,
+  stream: DayStreamTables,
+  locationId: string,
+  day: string,
+): StoredCounts {
+  const records = db.sqlite
+    .prepare(
+      `SELECT COUNT(*) FROM "${tableName(stream.table)}" WHERE location_id = ? AND business_date = ? AND deleted_at IS NULL`,
+    )
+    .pluck()
+    .get(locationId, day) as number;
+  const rejected = db.sqlite
+    .prepare(distinctRejectsSql(stream, "rr.day = @day"))
+    .pluck()
+    .get({ locationId, stream: stream.name, day }) as number;
+  return { records, rejected };
+}
+
+/** The distinct records of a stream set aside, for the whole history of a location. */
+export function countRejected(db: Db, stream: DayStreamTables, locationId: string): number {
+  return db.sqlite
+    .prepare(distinctRejectsSql(stream, "1 = 1"))
+    .pluck()
+    .get({ locationId, stream: stream.name }) as number;
+}
+
+export interface RowCounts {
+  /** Rows the API lists now: the ones every view counts. */
+  live: number;
+  /** Rows kept for audit after the API stopped listing them. */
+  deleted: number;
+}
+
+/** Rows of a table with `deleted_at` for one location, live and marked deleted. */
+export function countRows(db: Db, table: string, locationId: string): RowCounts {
+  const row = db.sqlite
+    .prepare(
+      `SELECT COUNT(*) FILTER (WHERE deleted_at IS NULL) AS live,
+              COUNT(*) FILTER (WHERE deleted_at IS NOT NULL) AS deleted
+       FROM "${table}" WHERE location_id = ?`,
+    )
+    .get(locationId) as RowCounts;
+  return { live: row.live, deleted: row.deleted };
+}
+
+/** Of a report's orders that are not stored live, how many were set aside as rejected. */
+export function rejectedReportOrders(db: Db, reportId: string): number {
+  return db.sqlite
+    .prepare(
+      `SELECT COUNT(*) FROM report_orders ro JOIN reports r ON r.id = ro.report_id
+       WHERE ro.report_id = ?
+         AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.id = ro.order_id AND o.deleted_at IS NULL)
+         AND EXISTS (
+           SELECT 1 FROM rejected_records rr
+           WHERE rr.location_id = r.location_id AND rr.stream = 'orders' AND rr.record_id = ro.order_id
+         )`,
+    )
+    .pluck()
+    .get(reportId) as number;
+}
+
+/** One recorded day window, as status reads it. */
+export interface WindowRow {
+  day: string;
+  status: string;
+  last_error: string | null;
+  synced_at: string;
+}
+
+/** Every recorded window of a location and stream, oldest first. */
+export function windowRows(db: Db, locationId: string, stream: string): WindowRow[] {
+  return db.sqlite
+    .prepare(
+      "SELECT day, status, last_error, synced_at FROM sync_windows WHERE location_id = ? AND stream = ? ORDER BY day",
+    )
+    .all(locationId, stream) as WindowRow[];
+}
+
+/** The latest window of a location and stream (a snapshot stream records one per day). */
+export function latestWindow(
+  db: Db,
+  locationId: string,
+  stream: string,
+): Omit<WindowRow, "day"> | undefined {
+  return db.sqlite
+    .prepare(
+      "SELECT status, last_error, synced_at FROM sync_windows WHERE location_id = ? AND stream = ? ORDER BY day DESC LIMIT 1",
+    )
+    .get(locationId, stream) as Omit<WindowRow, "day"> | undefined;
+}
+
+/** A run as recorded in sync_runs. */
+export interface RunRow {
+  id: number;
+  startedAt: string;
+  finishedAt: string | null;
+  status: string;
+  trigger: string;
+  requests: number | null;
+  error: string | null;
+  pid: number | null;
+  hostname: string | null;
+}
+
+export function lastRunRow(db: Db): RunRow | undefined {
+  return db.sqlite
+    .prepare(
+      `SELECT id, started_at AS startedAt, finished_at AS finishedAt, status, "trigger", requests,
+              error, pid, hostname
+       FROM sync_runs ORDER BY id DESC LIMIT 1`,
+    )
+    .get() as RunRow | undefined;
+}
+
+/** A location known to the database: read from the API, or only named by its windows. */
+export interface KnownLocation {
+  id: string;
+  name: string | null;
+  /** Whether its location record was read (its name may still be null). */
+  read: boolean;
+  key: string | null;
+}
+
+export function knownLocations(db: Db): KnownLocation[] {
+  const rows = db.sqlite
+    .prepare(
+      `SELECT id, name, 1 AS read, api_key_fingerprint AS key FROM locations
+       UNION SELECT DISTINCT location_id, NULL, 0, NULL FROM sync_windows WHERE location_id NOT IN (SELECT id FROM locations)
+       ORDER BY name`,
+    )
+    .all() as (Omit<KnownLocation, "read"> & { read: number })[];
+  return rows.map((row) => ({ ...row, read: row.read === 1 }));
+}
+
+/** A report that does not agree with its stored orders (v_report_reconciliation). */
+export interface ReconciliationRow {
+  reportId: string;
+  reportNumber: number;
+  businessDate: string;
+  difference: number;
+  ordersMissing: number;
+  status: string;
+}
+
+export function reconciliationProblems(
+  db: Db,
+  locationId: string,
+  since: string,
+  until: string,
+): ReconciliationRow[] {
+  return db.sqlite
+    .prepare(
+      `SELECT report_id AS reportId, report_number AS reportNumber, business_date AS businessDate,
+              difference, orders_missing AS ordersMissing, status
+       FROM v_report_reconciliation
+       WHERE location_id = ? AND business_date BETWEEN ? AND ? AND status <> 'ok'
+       ORDER BY business_date`,
+    )
+    .all(locationId, since, until) as ReconciliationRow[];
+}
+
+/** Rows of a table, all locations. */
+export function tableRowCount(db: Db, table: string): number {
+  return db.sqlite.prepare(`SELECT COUNT(*) FROM "${table}"`).pluck().get() as number;
+}
+
+/** Windows of a stream read completely, all locations. */
+export function completeWindowCount(db: Db, stream: string): number {
+  return db.sqlite
+    .prepare("SELECT COUNT(*) FROM sync_windows WHERE stream = ? AND status = 'complete'")
+    .pluck()
+    .get(stream) as number;
+}
+
+export interface DaysCovered {
+  locationId: string;
+  name: string;
+  firstDay: string | null;
+  lastDay: string | null;
+  /** Windows proven complete (past days) or read up to now (today's open window). */
+  complete: number;
+  days: number;
+}
+
+/** Per location, the days a stream's windows cover. */
+export function daysCovered(db: Db, stream: string): DaysCovered[] {
+  return db.sqlite
+    .prepare(
+      `SELECT l.id AS locationId, COALESCE(l.name, l.id) AS name,
+              MIN(w.day) AS firstDay, MAX(w.day) AS lastDay,
+              COUNT(w.day) FILTER (WHERE w.status IN ('complete', 'open')) AS complete,
+              COUNT(w.day) AS days
+       FROM locations l
+       LEFT JOIN sync_windows w ON w.location_id = l.id AND w.stream = ?
+       GROUP BY l.id ORDER BY name`,
+    )
+    .all(stream) as DaysCovered[];
+}
+
+/** Reports in v_report_reconciliation, and those that add up. */
+export function reconciliationTally(db: Db): { reports: number; ok: number } {
+  return db.sqlite
+    .prepare(
+      "SELECT COUNT(*) AS reports, COUNT(*) FILTER (WHERE status = 'ok') AS ok FROM v_report_reconciliation",
+    )
+    .get() as { reports: number; ok: number };
+}
+
+export interface QueryResult {
+  columns: string[];
+  rows: unknown[][];
+}
+
+/** Runs an analyst's query (the demo's examples), columns named as the query names them. */
+export function runQuery(db: Db, sql: string): QueryResult {
+  const statement = db.sqlite.prepare(sql).raw(true);
+  return {
+    columns: statement.columns().map((c) => c.name),
+    rows: statement.all() as unknown[][],
+  };
+}

@@ -1,0 +1,205 @@
+/**
+ * The SQLite destination: the storage port (destination.ts) over one database file. Writes go
+ * through the Store (statements prepared once), the run log and checkpoints through Checkpoints,
+ * reads through the query modules. SQLite answers synchronously; the promises only keep the
+ * port's shape.
+ */
+import type { Location } from "../api/schemas.js";
+import type { RejectedRecord, ValidatedRecords, ValidRecord } from "../api/validate.js";
+import type { RunTrigger, Stream } from "../vocabulary.js";
+import { Checkpoints, type WindowRecord } from "./checkpoints.js";
+import type { Destination, RunEnd } from "./destination.js";
+import { databaseError, isStorageFailure } from "./errors.js";
+import { type Db, openDatabase } from "./open.js";
+import {
+  locationOffsetMinutes,
+  missingReportOrders,
+  ordersListedByLiveReport,
+  storedLocationOfKey,
+  UTC_OFFSET_STATE,
+} from "./queries.js";
+import * as read from "./read-queries.js";
+import { type DayPage, type ListContext, type ListedDevices, Store } from "./store.js";
+import type { DayStreamTables, Identified, SnapshotListTables } from "./stream-tables.js";
+import { tableName } from "./writers/statements.js";
+
+export class SqliteDestination implements Destination {
+  readonly location: string;
+  /** The writes, for tests and benchmarks that drive storage without the engine. */
+  readonly store: Store;
+  private readonly checkpoints: Checkpoints;
+
+  constructor(readonly db: Db) {
+    this.location = db.path;
+    this.store = new Store(db);
+    this.checkpoints = new Checkpoints(db);
+  }
+
+  /** Opens (creating and migrating when needed) the database file for writing. */
+  static open(path: string): SqliteDestination {
+    return new SqliteDestination(openDatabase(path));
+  }
+
+  /** Runs one step of the sync; a failure of the file itself becomes a DatabaseError. */
+  private async write<T>(work: () => T): Promise<T> {
+    try {
+      return work();
+    } catch (error) {
+      if (isStorageFailure(error))
+        throw databaseError(error, this.location, "write to the database");
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+
+  // The run log and checkpoints.
+
+  closeAbandonedRuns(now: string) {
+    return this.write(() => this.checkpoints.closeAbandonedRuns(now));
+  }
+  startRun(trigger: RunTrigger, startedAt: string) {
+    return this.write(() => this.checkpoints.startRun(trigger, startedAt));
+  }
+  finishRun(runId: number, end: RunEnd) {
+    return this.write(() => this.checkpoints.finishRun(runId, end));
+  }
+  windows(locationId: string, stream: Stream) {
+    return this.write(() => this.checkpoints.windows(locationId, stream));
+  }
+  recordWindow(window: WindowRecord, now: string) {
+    return this.write(() => this.checkpoints.record(window, now));
+  }
+  startDate(locationId: string) {
+    return this.write(() => this.checkpoints.startDate(locationId));
+  }
+  saveStartDate(locationId: string, day: string, now: string) {
+    return this.write(() => this.checkpoints.saveStartDate(locationId, day, now));
+  }
+  utcOffsetMinutes(locationId: string) {
+    return this.write(() => locationOffsetMinutes(this.db, locationId));
+  }
+  saveUtcOffsetMinutes(locationId: string, minutes: number, now: string) {
+    return this.write(() =>
+      this.checkpoints.saveState(locationId, UTC_OFFSET_STATE, String(minutes), now),
+    );
+  }
+  firstRecordedDay(locationId: string) {
+    return this.write(() => this.checkpoints.firstRecordedDay(locationId));
+  }
+
+  // Records.
+
+  storedLocationOfKey(fingerprint: string) {
+    return this.write(() => storedLocationOfKey(this.db, fingerprint));
+  }
+  isLocationStored(locationId: string) {
+    return this.write(() => this.store.isLocationStored(locationId));
+  }
+  writeLocation(
+    location: ValidRecord<Location>,
+    context: { syncedAt: string; apiKeyFingerprint: string },
+    devices?: ListedDevices,
+  ) {
+    return this.write(() => this.store.writeLocation(location, context, devices));
+  }
+  recordLocationReject(
+    reject: RejectedRecord,
+    context: { runId: number | null; rejectedAt: string },
+  ) {
+    return this.write(() => this.store.recordLocationReject(reject, context));
+  }
+  writeList(
+    list: SnapshotListTables,
+    validated: ValidatedRecords<Identified>,
+    context: ListContext,
+  ) {
+    return this.write(() => this.store.writeList(list, validated, context));
+  }
+  writePage(stream: DayStreamTables, page: DayPage) {
+    return this.write(() => this.store.writePage(stream, page));
+  }
+  countStored(stream: DayStreamTables, ids: readonly string[]) {
+    return this.write(() => this.store.countStored(stream, ids));
+  }
+  settleWindowRejects(
+    stream: DayStreamTables,
+    locationId: string,
+    day: string,
+    rejects: readonly RejectedRecord[],
+  ) {
+    return this.write(() => this.store.settleWindowRejects(stream, locationId, day, rejects));
+  }
+  unlistedRecords(
+    stream: DayStreamTables,
+    locationId: string,
+    day: string,
+    listedIds: readonly string[],
+  ) {
+    return this.write(() => this.store.unlistedRecords(stream, locationId, day, listedIds));
+  }
+  markDeleted(stream: DayStreamTables, ids: readonly string[], at: string) {
+    return this.write(() => this.store.markDeleted(stream, ids, at));
+  }
+  recordRejects(
+    stream: string,
+    rejects: readonly RejectedRecord[],
+    context: { locationId: string; runId: number | null; rejectedAt: string; requestedId?: string },
+  ) {
+    return this.write(() => this.store.recordRejects(stream, rejects, context));
+  }
+  missingReportOrders(locationId: string, limit: number) {
+    return this.write(() => missingReportOrders(this.db, locationId, limit));
+  }
+  ordersListedByLiveReport(locationId: string, orderIds: readonly string[]) {
+    return this.write(() => ordersListedByLiveReport(this.db, locationId, orderIds));
+  }
+
+  // What status, verify and the demo read: failures come as SQLite raised them.
+
+  async knownLocations() {
+    return read.knownLocations(this.db);
+  }
+  async windowRows(locationId: string, stream: Stream) {
+    return read.windowRows(this.db, locationId, stream);
+  }
+  async latestWindow(locationId: string, stream: Stream) {
+    return read.latestWindow(this.db, locationId, stream);
+  }
+  async lastRun() {
+    return read.lastRunRow(this.db);
+  }
+  async rowCounts(owner: DayStreamTables | SnapshotListTables, locationId: string) {
+    const table = tableName(owner.table);
+    return { table, counts: read.countRows(this.db, table, locationId) };
+  }
+  async rejectedCount(stream: DayStreamTables, locationId: string) {
+    return read.countRejected(this.db, stream, locationId);
+  }
+  async storedForDay(stream: DayStreamTables, locationId: string, day: string) {
+    return read.storedForDay(this.db, stream, locationId, day);
+  }
+  async reconciliationProblems(locationId: string, since: string, until: string) {
+    return read.reconciliationProblems(this.db, locationId, since, until);
+  }
+  async rejectedReportOrders(reportId: string) {
+    return read.rejectedReportOrders(this.db, reportId);
+  }
+  async tableRowCount(table: string) {
+    return read.tableRowCount(this.db, table);
+  }
+  async completeWindowCount(stream: Stream) {
+    return read.completeWindowCount(this.db, stream);
+  }
+  async daysCovered(stream: Stream) {
+    return read.daysCovered(this.db, stream);
+  }
+  async reconciliationTally() {
+    return read.reconciliationTally(this.db);
+  }
+  async runQuery(sql: string) {
+    return read.runQuery(this.db, sql);
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * Starting a run, as `sync`, `demo` and the daemon all do: the writer lease that keeps a second
+ * writer out, and the worker thread that runs the sync with the configuration's heap ceiling.
+ */
+import type { AttemptEvent } from "../api/transport.js";
+import type { Config } from "../config.js";
+import type { Db } from "../db/open.js";
+import { WriterLease } from "../db/writer-lease.js";
+import type { Logger, LogLevel } from "../log.js";
+import type { Progress } from "../sync/progress.js";
+import type { RunResult } from "../sync/run.js";
+import type { DayRange, RunTrigger, Stream } from "../vocabulary.js";
+import { runSyncInWorker } from "./worker-runner.js";
+
+/**
+ * Takes the database's writer lease for a command. Should another process take it over after
+ * all (this one stalled past its time-to-live), the work stops: two writers must never overlap.
+ */
+export function acquireWriterLease(
+  db: Db,
+  options: { command: string; logger: Logger; stop: AbortController; onLost?: () => void },
+): WriterLease {
+  return WriterLease.acquire(db, {
+    command: options.command,
+    onLost: () => {
+      options.onLost?.();
+      options.logger.error("another process took over the database's writer lease; stopping");
+      options.stop.abort();
+    },
+  });
+}
+
+export interface RunRequest {
+  config: Config;
+  trigger: RunTrigger;
+  streams?: readonly Stream[];
+  range?: DayRange;
+  acceptDeletions?: boolean;
+  logLevel: LogLevel;
+  /** A command logs to standard error; a service to standard output, for its supervisor. */
+  logTo: "stderr" | "stdout";
+  /** A display in this thread; without one, the run logs its progress itself. */
+  progress?: Progress;
+  /** Told about every HTTP attempt of the run (metrics). */
+  onAttempt?: (event: AttemptEvent) => void;
+  /** Stops the run: the page in hand is committed. */
+  signal: AbortSignal;
+}
+
+/** Runs one sync in a worker thread, with the heap ceiling of the configuration. */
+export function startRun(request: RunRequest): Promise<RunResult> {
+  const { config } = request;
+  return runSyncInWorker({
+    input: {
+      config,
+      trigger: request.trigger,
+      ...(request.streams ? { streams: request.streams } : {}),
+      ...(request.range ? { range: request.range } : {}),
+      ...(request.acceptDeletions ? { acceptDeletions: true } : {}),
+      logLevel: request.logLevel,
+      logFd: request.logTo === "stdout" ? 1 : 2,
+      progress: request.progress ? "report" : "log",
+      reportAttempts: request.onAttempt !== undefined,
+    },
+    heapMb: config.memoryMb,
+    signal: request.signal,
+    ...(request.progress ? { progress: request.progress } : {}),
+    ...(request.onAttempt ? { onAttempt: request.onAttempt } : {}),
+  });
+}

@@ -1,0 +1,65 @@
+/**
+ * What a stream is, in one typed object: its name, how the API lists it, the schema each record
+ * must pass, the tables it fills and how a record becomes their rows, its primary key. The
+ * engine, the storage, status and verify iterate over these descriptions (index.ts); no code
+ * outside a description branches on a stream's name. Modelled on the `streams()` list of an
+ * Airbyte source: one small object per stream.
+ *
+ * Two families: day streams, read one day window at a time (orders, reports), and snapshot
+ * lists, which the API returns whole (the catalog lists, the devices).
+ */
+import type { z } from "zod";
+import type { ListFilter, Listing, PosApiClient } from "../api/client.js";
+import type { PageWalk } from "../api/pagination.js";
+import type { ValidatedRecords } from "../api/validate.js";
+import type { DayStreamTables, Identified, SnapshotListTables } from "../db/stream-tables.js";
+
+export interface DayStreamDescription<T extends Identified = Identified>
+  extends DayStreamTables<T> {
+  /** The list operation, read with since = until = the day. */
+  readonly listing: Listing;
+  readonly schema: z.ZodType<T>;
+  /** The columns that identify a record's row in its table. */
+  readonly primaryKey: readonly string[];
+  /** Stored reports list this stream's records (orders): one missing from every list may still
+   * exist, so it is asked for by id before it is marked deleted (see sync/vanished-records.ts). */
+  readonly vouchedByReports?: boolean;
+}
+
+export interface SnapshotListDescription<T extends Identified = Identified>
+  extends SnapshotListTables<T> {
+  readonly schema: z.ZodType<T>;
+  readonly primaryKey: readonly string[];
+}
+
+/** A catalog list: one request returns it whole. */
+export interface CatalogListDescription<T extends Identified = Identified>
+  extends SnapshotListDescription<T> {
+  readonly listing: Listing;
+}
+
+/** Reads one day (or a span) of a day stream, page by page. */
+export function readDays<T extends Identified>(
+  stream: DayStreamDescription<T>,
+  client: PosApiClient,
+  filter: ListFilter,
+): PageWalk<z.ZodType<T>> {
+  return client.walk(stream.listing, stream.schema, filter);
+}
+
+/** The API's count of a day stream's records in a span, read with size=1. */
+export function countDays(
+  stream: DayStreamDescription,
+  client: PosApiClient,
+  span: ListFilter,
+): Promise<number> {
+  return client.count(stream.listing, span);
+}
+
+/** Reads a catalog list whole. */
+export function readList<T extends Identified>(
+  list: CatalogListDescription<T>,
+  client: PosApiClient,
+): Promise<ValidatedRecords<T>> {
+  return client.list(list.listing, list.schema);
+}

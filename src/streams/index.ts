@@ -1,0 +1,25 @@
+/** Every stream pos-sync reads, as descriptions (description.ts), in the order a run reads them. */
+import { CATEGORIES, MODIFIERS, PAYMENT_METHODS, PRODUCTS, TAXES } from "./catalog-lists.js";
+import type { CatalogListDescription, DayStreamDescription } from "./description.js";
+import { ORDERS } from "./orders.js";
+import { REPORTS } from "./reports.js";
+
+export type {
+  CatalogListDescription,
+  DayStreamDescription,
+  SnapshotListDescription,
+} from "./description.js";
+export { countDays, readDays, readList } from "./description.js";
+export { DEVICES, devicesOf } from "./devices.js";
+export { CATEGORIES, MODIFIERS, ORDERS, PAYMENT_METHODS, PRODUCTS, REPORTS, TAXES };
+
+/** In the order of DAY_STREAMS (vocabulary.ts). */
+export const DAY_STREAM_DESCRIPTIONS: readonly DayStreamDescription[] = [REPORTS, ORDERS];
+
+export const CATALOG_LISTS: readonly CatalogListDescription[] = [
+  PRODUCTS,
+  CATEGORIES,
+  MODIFIERS,
+  PAYMENT_METHODS,
+  TAXES,
+];

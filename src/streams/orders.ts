@@ -1,0 +1,30 @@
+/** Orders: read day by day; each order fills `orders` and the tables of its items, their
+ * modifiers and discounts, and its payments. */
+import { SHOWN_PATHS } from "../api/paths.js";
+import { type Order, orderSchema } from "../api/schemas.js";
+import { normalizeOrder } from "../db/normalize/order.js";
+import {
+  orderItemDiscounts,
+  orderItemModifiers,
+  orderItems,
+  orderPayments,
+  orders,
+} from "../db/schema/index.js";
+import type { DayStreamDescription } from "./description.js";
+
+export const ORDERS: DayStreamDescription<Order> = {
+  name: "orders",
+  listing: { operation: "listOrders", path: SHOWN_PATHS.orders },
+  schema: orderSchema,
+  primaryKey: ["id"],
+  vouchedByReports: true,
+  table: orders,
+  childTables: [orderItems, orderItemModifiers, orderItemDiscounts, orderPayments],
+  toRows(order, raw, context) {
+    const rows = normalizeOrder(order, raw, context);
+    return {
+      parent: rows.order,
+      children: [rows.items, rows.modifiers, rows.discounts, rows.payments],
+    };
+  },
+};

@@ -1,0 +1,117 @@
+/** `pos-sync status` as text: per location and stream, what is complete, open or missing. */
+import { daysBetween } from "../dates.js";
+import type {
+  DayStreamStatus,
+  Gap,
+  LocationStatus,
+  RunSummary,
+  SnapshotStatus,
+  StatusReport,
+} from "../read-models/status.js";
+import { formatRanges } from "../sync/plan.js";
+import { number, secondsBetween } from "./text.js";
+
+function when(timestamp: string | null): string {
+  return timestamp ? timestamp.slice(0, 16).replace("T", " ") : "never";
+}
+
+function gapText(gap: Gap): string {
+  const days = gap.from === gap.to ? gap.from : `${gap.from}..${gap.to}`;
+  return `${days} ${gap.status}${gap.error ? ` (${gap.error})` : ""}`;
+}
+
+/** How a run that did not record its end stands, as far as this host can tell. */
+function unfinishedText(run: RunSummary): string {
+  switch (run.process) {
+    case "alive":
+      return `not finished yet (process ${run.pid})`;
+    case "gone":
+      return `its process ${run.pid} ended without finishing it (killed?); the next sync reads again what it left`;
+    case "other-host":
+      return `not finished, or interrupted: its process ${run.pid} runs on ${run.hostname}, which cannot be checked from here`;
+    default:
+      return "not finished, or interrupted: the pos-sync that started it recorded no process to check";
+  }
+}
+
+function runLine(run: RunSummary | null): string {
+  if (!run) return "No run yet: start one with pos-sync sync";
+  const status =
+    run.process === "other-host" || run.process === "no-pid"
+      ? "running or interrupted"
+      : run.status;
+  const end = run.finishedAt
+    ? `took ${secondsBetween(run.startedAt, run.finishedAt)}`
+    : unfinishedText(run);
+  const requests = run.requests === null ? "" : `, ${number.format(run.requests)} requests`;
+  return (
+    `Last run #${run.id} ${status} (${run.trigger}), started ${when(run.startedAt)} UTC, ` +
+    `${end}${requests}${run.error ? `: ${run.error}` : ""}`
+  );
+}
+
+function locationName(location: LocationStatus): string {
+  if (location.name) return location.name;
+  return location.read ? "(no name)" : "(location not read yet)";
+}
+
+function streamLines(stream: DayStreamStatus): string[] {
+  const head = `  ${stream.stream.padEnd(8)}`;
+  const indent = " ".repeat(11);
+  const lines: string[] = [];
+  if (!stream.firstDay) {
+    lines.push(`${head} never synced`);
+  } else {
+    const behind = stream.completeThrough
+      ? daysBetween(stream.completeThrough, stream.today)
+      : null;
+    const open =
+      stream.openDays.length > 0
+        ? `, ${formatRanges(stream.openDays)} open (read before the day ended)`
+        : "";
+    const deleted =
+      stream.deleted > 0 ? ` (+${number.format(stream.deleted)} deleted upstream)` : "";
+    lines.push(
+      `${head} complete through ${stream.completeThrough ?? "—"}${behind && behind > 1 ? ` (${behind} days behind)` : ""}${open}, ` +
+        `${stream.completeDays} complete days since ${stream.firstDay}, ${number.format(stream.rows)} rows${deleted}, ` +
+        `${stream.rejected} rejected, last synced ${when(stream.lastSyncedAt)}`,
+    );
+    const gaps = stream.gaps.slice(0, 5).map(gapText);
+    if (gaps.length > 0)
+      lines.push(
+        `${indent}not complete: ${gaps.join("; ")}${stream.gaps.length > 5 ? `; and ${stream.gaps.length - 5} more` : ""}`,
+      );
+  }
+  if (stream.futureDays.length > 0)
+    lines.push(
+      `${indent}ignored: windows stored for days after today (${formatRanges(stream.futureDays)})`,
+    );
+  return lines;
+}
+
+function snapshotLine(snapshot: SnapshotStatus): string {
+  const tables = Object.entries(snapshot.tables)
+    .map(
+      ([table, n]) =>
+        `${number.format(n.live)} ${table.replace("_", " ")}${n.deleted ? ` (+${n.deleted} deleted)` : ""}`,
+    )
+    .join(", ");
+  const state =
+    snapshot.status && snapshot.status !== "complete"
+      ? ` ${snapshot.status}: ${snapshot.error}`
+      : "";
+  return `  ${snapshot.stream.padEnd(8)} synced ${when(snapshot.syncedAt)}${state}; ${tables}`;
+}
+
+export function formatStatus(report: StatusReport): string {
+  const lines = [`Database ${report.database}`, runLine(report.lastRun)];
+  for (const location of report.locations) {
+    lines.push(
+      "",
+      `${locationName(location)}  ${location.id}${location.key ? `  ${location.key}` : ""}`,
+    );
+    for (const stream of location.streams) lines.push(...streamLines(stream));
+    for (const snapshot of location.snapshots) lines.push(snapshotLine(snapshot));
+  }
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,41 @@
+/**
+ * The words every layer shares: the streams of a location, the states of a day window and of a
+ * run, and the days a run reads. Lowest level: it imports nothing, so that the API client, the
+ * storage and the engine can all speak it without depending on each other.
+ */
+
+/** The streams of a location, in the order a run syncs them (what `--streams` takes). */
+export const STREAMS = ["location", "catalog", "reports", "orders"] as const;
+export type Stream = (typeof STREAMS)[number];
+
+/** Streams read day by day with since = until = day. */
+export const DAY_STREAMS = ["reports", "orders"] as const;
+export type DayStream = (typeof DAY_STREAMS)[number];
+
+export function isStream(text: string): text is Stream {
+  return (STREAMS as readonly string[]).includes(text);
+}
+
+/**
+ * complete: every record the API counts is stored, and the day is over. open: the same, but the
+ * day was still going (today): the next run reads it again. incomplete, failed: not proven.
+ * suspicious: read completely, but the API suddenly lists far fewer records than are stored, so
+ * nothing was marked deleted; the next run reads it again.
+ */
+export type WindowStatus = "complete" | "open" | "incomplete" | "failed" | "suspicious";
+
+export type RunStatus = "running" | "succeeded" | "partial" | "failed" | "interrupted";
+export type RunTrigger = "cli" | "daemon" | "demo";
+
+/** The API's filter of a list: both days included (YYYY-MM-DD). */
+export interface DaySpan {
+  since: string;
+  until: string;
+}
+
+/** Days asked for explicitly. Without `until`, through each location's own today: a location
+ * ahead of UTC is already on a day that UTC has not reached. */
+export interface DayRange {
+  since: string;
+  until?: string;
+}
