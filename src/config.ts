@@ -46,6 +46,19 @@ export const DEFAULTS = {
   memoryMb: 192,
 };
 
+export interface Bounds {
+  min: number;
+  max: number;
+}
+
+/** The range each numeric setting takes, from whichever source: the flags check the same. */
+export const SETTING_BOUNDS = {
+  lookbackDays: { min: 0, max: 3650 },
+  concurrency: { min: 1, max: 64 },
+  httpPort: { min: 0, max: 65_535 },
+  memoryMb: { min: 64, max: 65_536 },
+} as const satisfies Record<string, Bounds>;
+
 /** Settings as they come from any source, before defaults and checks. */
 export interface RawSettings {
   apiUrl?: string;
@@ -166,18 +179,32 @@ function dropUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
-function wholeNumber(
-  value: number | string | undefined,
-  name: string,
-  min: number,
-  max: number,
+/**
+ * The whole number a setting or flag gives, if it is one within the bounds; undefined if not.
+ * Callers say what went wrong, each in its own words.
+ */
+export function wholeNumberWithin(
+  value: number | string,
+  { min, max }: Bounds,
 ): number | undefined {
-  if (value === undefined) return undefined;
   const number =
     typeof value === "number" ? value : /^-?\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(number) || number < min || number > max) {
+  return Number.isSafeInteger(number) && number >= min && number <= max ? number : undefined;
+}
+
+/** A numeric setting, checked against its SETTING_BOUNDS; `name` is how messages call it. */
+function boundedSetting(
+  settings: RawSettings,
+  key: keyof typeof SETTING_BOUNDS,
+  name: string,
+): number | undefined {
+  const value = settings[key];
+  if (value === undefined) return undefined;
+  const bounds = SETTING_BOUNDS[key];
+  const number = wholeNumberWithin(value, bounds);
+  if (number === undefined) {
     throw new ConfigError(
-      `${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(String(value))}`,
+      `${name} must be a whole number from ${bounds.min} to ${bounds.max}, got ${JSON.stringify(String(value))}`,
     );
   }
   return number;
@@ -291,18 +318,18 @@ export function loadConfig(options: LoadOptions): Config {
     authScheme: settings.authScheme ?? DEFAULTS.authScheme,
     startDate,
     lookbackDays:
-      wholeNumber(settings.lookbackDays, "the lookback (POS_LOOKBACK_DAYS)", 0, 3650) ??
+      boundedSetting(settings, "lookbackDays", "the lookback (POS_LOOKBACK_DAYS)") ??
       DEFAULTS.lookbackDays,
     concurrency:
-      wholeNumber(settings.concurrency, "the concurrency (POS_CONCURRENCY)", 1, 64) ??
+      boundedSetting(settings, "concurrency", "the concurrency (POS_CONCURRENCY)") ??
       DEFAULTS.concurrency,
     schedule: settings.schedule ?? DEFAULTS.schedule,
     paths: checkPaths(settings.paths),
     logLevel,
-    httpPort: wholeNumber(settings.httpPort, "the HTTP port (POS_HTTP_PORT)", 0, 65_535),
+    httpPort: boundedSetting(settings, "httpPort", "the HTTP port (POS_HTTP_PORT)"),
     httpHost: settings.httpHost ?? DEFAULTS.httpHost,
     memoryMb:
-      wholeNumber(settings.memoryMb, "the memory ceiling (POS_MEMORY_MB)", 64, 65_536) ??
+      boundedSetting(settings, "memoryMb", "the memory ceiling (POS_MEMORY_MB)") ??
       DEFAULTS.memoryMb,
   };
 }

@@ -1,4 +1,5 @@
 /** Parsing and checking command-line values: each failure is a UsageError naming the flag. */
+import { wholeNumberWithin } from "../config.js";
 import { isCalendarDay } from "../dates.js";
 import { UsageError } from "../errors.js";
 
@@ -8,9 +9,9 @@ export function integerFlag(
   range: { min?: number; max?: number } = {},
 ): number | undefined {
   if (value === undefined) return undefined;
-  const number = /^-?\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
   const { min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER } = range;
-  if (!Number.isSafeInteger(number) || number < min || number > max) {
+  const number = wholeNumberWithin(value.trim(), { min, max });
+  if (number === undefined) {
     throw new UsageError(
       `--${flag} must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`,
     );

@@ -2,6 +2,7 @@
 
 import cron from "node-cron";
 import { pino } from "pino";
+import { SETTING_BOUNDS } from "../config.js";
 import { runDaemon } from "../daemon/daemon.js";
 import { UsageError } from "../errors.js";
 import { createLogger } from "../log.js";
@@ -38,7 +39,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const values = parseFlags(argv, OPTIONS, "daemon");
   const config = commandConfig(values, io, true, {
     schedule: values.schedule,
-    httpPort: integerFlag(values.port, "port", { min: 0, max: 65_535 }),
+    httpPort: integerFlag(values.port, "port", SETTING_BOUNDS.httpPort),
     httpHost: values.host,
   });
   if (!cron.validate(config.schedule)) {

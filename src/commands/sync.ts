@@ -1,4 +1,5 @@
 /** `pos-sync sync`: one run, incremental or over explicit days. */
+import { SETTING_BOUNDS } from "../config.js";
 import { today } from "../dates.js";
 import type { WriterLease } from "../db/writer-lease.js";
 import { UsageError } from "../errors.js";
@@ -102,8 +103,12 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const range = parseRange(values.since, values.until);
   const streams = parseStreams(values.streams);
   const config = commandConfig(values, io, true, {
-    lookbackDays: integerFlag(values["lookback-days"], "lookback-days", { min: 0, max: 3650 }),
-    concurrency: integerFlag(values.concurrency, "concurrency", { min: 1, max: 64 }),
+    lookbackDays: integerFlag(
+      values["lookback-days"],
+      "lookback-days",
+      SETTING_BOUNDS.lookbackDays,
+    ),
+    concurrency: integerFlag(values.concurrency, "concurrency", SETTING_BOUNDS.concurrency),
   });
   const logger = commandLogger(config, io);
   for (const notice of config.notices) logger.warn(notice);
