@@ -13,7 +13,6 @@ const DEFAULT_PAUSE_MS = 1000;
 export class RateGate {
   private pausedUntil = 0;
   private successes = 0;
-  private slowdowns = 0;
 
   constructor(
     private readonly limit: LimitFunction,
@@ -32,7 +31,6 @@ export class RateGate {
     this.pausedUntil = Math.max(this.pausedUntil, this.now() + (retryAfterMs ?? DEFAULT_PAUSE_MS));
     this.limit.concurrency = Math.max(1, Math.floor(this.limit.concurrency / 2));
     this.successes = 0;
-    this.slowdowns++;
   }
 
   succeeded(): void {
@@ -46,9 +44,5 @@ export class RateGate {
 
   get concurrency(): number {
     return this.limit.concurrency;
-  }
-
-  get timesSlowedDown(): number {
-    return this.slowdowns;
   }
 }
