@@ -15,7 +15,7 @@ import { randomUUID } from "node:crypto";
 import { realpathSync } from "node:fs";
 import { hostname } from "node:os";
 import Database from "better-sqlite3";
-import { PosSyncError } from "../errors.js";
+import { EXIT, PosSyncError } from "../errors.js";
 import { isProcessAlive } from "../process-liveness.js";
 import { databaseError } from "./errors.js";
 import type { Db } from "./open.js";
@@ -24,7 +24,7 @@ export const LEASE_TTL_MS = 60_000;
 export const LEASE_HEARTBEAT_MS = 15_000;
 
 export class WriterBusyError extends PosSyncError {
-  readonly exitCode = 1;
+  readonly exitCode = EXIT.incomplete;
   readonly retryable = true;
 }
 
