@@ -43,7 +43,7 @@ Incremental requests: the pages of the three lookback days and of today for orde
 reports (4), the location (1), the catalog (5), and nothing else.
 
 How the real path is timed: validation, normalization and the upsert (one transaction per
-100-order page), as the design's pipeline names them; JSON.parse happens in the transport when a
+100-order page), as the README's "How a sync works" names them; JSON.parse happens in the transport when a
 page arrives and is printed apart (about 33 µs per order of this size). The hand-written
 baseline inserts rows normalized beforehand with positional statements; both write to a fresh
 file with the same schema and pragmas.
@@ -65,7 +65,7 @@ Profiled with \`node --cpu-prof dist/cli.js sync\` against \`pos-sync simulate -
   of SQLite work by itself: about 140 µs per order of 7 rows, 18 µs per row. The rows are wide
   (the order row carries its 3 KB of raw JSON, which spills to overflow pages), keyed by random
   UUIDs (every insert lands at a random place of its index), and checked against their
-  parents' keys (foreign keys are on, as the design requires). Multi-row inserts, larger pages
+  parents' keys (foreign keys are on, as the schema requires). Multi-row inserts, larger pages
   and WITHOUT ROWID child tables were measured and did not help (the last one made it slower).
 - Everything else runs on the same thread: validation, parsing and garbage collection add
   another 2.3 s. A writer thread would overlap them with the writes, but the writes alone still

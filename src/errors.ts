@@ -1,6 +1,6 @@
 /**
  * Errors that end a command. Each says what went wrong and what to do, carries the process exit
- * code of the design's contract, and whether trying again later could succeed.
+ * code the README documents (Commands), and whether trying again later could succeed.
  */
 
 export const EXIT = {

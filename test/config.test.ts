@@ -15,7 +15,7 @@ function configFile(content: unknown): string {
 }
 
 describe("defaults and sources", () => {
-  it("applies the design's defaults", () => {
+  it("applies the documented defaults", () => {
     const config = loadConfig({ env: base, needsApi: true });
     expect(config).toMatchObject({
       apiUrl: "https://pos.example/api",

@@ -134,6 +134,11 @@ describe("a daemon whose WAL was deleted while a reader held it full", () => {
         () => messages(daemon.output()).some((m) => m.includes("WAL cannot be truncated yet")),
         "the blocked truncation to be reported",
       );
+      // The files go while the daemon is idle, just after a run and long before the next tick:
+      // a tick that checked the files just before they went would start a run in this process
+      // beside the stale connection, which this test is not about.
+      const idleAfter = finishedRuns(daemon.output());
+      await until(() => finishedRuns(daemon.output()) > idleAfter, "the next run to finish");
       for (const suffix of ["-wal", "-shm"]) rmSync(`${dbPath}${suffix}`, { force: true });
       const before = finishedRuns(daemon.output());
       reader.sqlite.exec("COMMIT");

@@ -30,7 +30,7 @@ import {
   products,
   taxes,
 } from "../db/schema/index.js";
-import type { CatalogListDescription } from "./description.js";
+import { type CatalogListDescription, withoutChildren } from "./description.js";
 
 const BY_LOCATION = ["location_id", "id"] as const;
 
@@ -54,10 +54,7 @@ export const CATEGORIES: CatalogListDescription<Category> = {
   primaryKey: BY_LOCATION,
   table: categories,
   childTables: [],
-  toRows: (category, raw, context) => ({
-    parent: normalizeCategory(category, raw, context),
-    children: [],
-  }),
+  toRows: withoutChildren(normalizeCategory),
 };
 
 export const MODIFIERS: CatalogListDescription<Modifier> = {
@@ -80,10 +77,7 @@ export const PAYMENT_METHODS: CatalogListDescription<PaymentMethod> = {
   primaryKey: BY_LOCATION,
   table: paymentMethods,
   childTables: [],
-  toRows: (method, raw, context) => ({
-    parent: normalizePaymentMethod(method, raw, context),
-    children: [],
-  }),
+  toRows: withoutChildren(normalizePaymentMethod),
 };
 
 export const TAXES: CatalogListDescription<Tax> = {
@@ -93,5 +87,5 @@ export const TAXES: CatalogListDescription<Tax> = {
   primaryKey: BY_LOCATION,
   table: taxes,
   childTables: [],
-  toRows: (tax, raw, context) => ({ parent: normalizeTax(tax, raw, context), children: [] }),
+  toRows: withoutChildren(normalizeTax),
 };

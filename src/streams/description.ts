@@ -12,7 +12,13 @@ import type { z } from "zod";
 import type { ListFilter, Listing, PosApiClient } from "../api/client.js";
 import type { PageWalk } from "../api/pagination.js";
 import type { ValidatedRecords } from "../api/validate.js";
-import type { DayStreamTables, Identified, SnapshotListTables } from "../db/stream-tables.js";
+import type {
+  DayStreamTables,
+  Identified,
+  ListRowContext,
+  SnapshotListTables,
+} from "../db/stream-tables.js";
+import type { SnapshotRowSet } from "../db/writers/snapshot.js";
 
 export interface DayStreamDescription<T extends Identified = Identified>
   extends DayStreamTables<T> {
@@ -36,6 +42,13 @@ export interface SnapshotListDescription<T extends Identified = Identified>
 export interface CatalogListDescription<T extends Identified = Identified>
   extends SnapshotListDescription<T> {
   readonly listing: Listing;
+}
+
+/** `toRows` of a list whose records have no arrays: one row each, no child rows. */
+export function withoutChildren<T>(
+  normalize: (record: T, raw: string, context: ListRowContext) => SnapshotRowSet["parent"],
+): (record: T, raw: string, context: ListRowContext) => SnapshotRowSet {
+  return (record, raw, context) => ({ parent: normalize(record, raw, context), children: [] });
 }
 
 /** Reads one day (or a span) of a day stream, page by page. */

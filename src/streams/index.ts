@@ -9,7 +9,7 @@ export type {
   DayStreamDescription,
   SnapshotListDescription,
 } from "./description.js";
-export { countDays, readDays, readList } from "./description.js";
+export { countDays, readDays, readList, withoutChildren } from "./description.js";
 export { DEVICES, devicesOf } from "./devices.js";
 export { CATEGORIES, MODIFIERS, ORDERS, PAYMENT_METHODS, PRODUCTS, REPORTS, TAXES };
 
