@@ -41,7 +41,7 @@ export class SqliteDestination implements Destination {
   }
 
   /** Runs one step of the sync; a failure of the file itself becomes a DatabaseError. */
-  private async write<T>(work: () => T): Promise<T> {
+  private async step<T>(work: () => T): Promise<T> {
     try {
       return work();
     } catch (error) {
@@ -58,71 +58,71 @@ export class SqliteDestination implements Destination {
   // The run log and checkpoints.
 
   closeAbandonedRuns(now: string) {
-    return this.write(() => this.checkpoints.closeAbandonedRuns(now));
+    return this.step(() => this.checkpoints.closeAbandonedRuns(now));
   }
   startRun(trigger: RunTrigger, startedAt: string) {
-    return this.write(() => this.checkpoints.startRun(trigger, startedAt));
+    return this.step(() => this.checkpoints.startRun(trigger, startedAt));
   }
   finishRun(runId: number, end: RunEnd) {
-    return this.write(() => this.checkpoints.finishRun(runId, end));
+    return this.step(() => this.checkpoints.finishRun(runId, end));
   }
   windows(locationId: string, stream: Stream) {
-    return this.write(() => this.checkpoints.windows(locationId, stream));
+    return this.step(() => this.checkpoints.windows(locationId, stream));
   }
   recordWindow(window: WindowRecord, now: string) {
-    return this.write(() => this.checkpoints.record(window, now));
+    return this.step(() => this.checkpoints.record(window, now));
   }
   startDate(locationId: string) {
-    return this.write(() => this.checkpoints.startDate(locationId));
+    return this.step(() => this.checkpoints.startDate(locationId));
   }
   saveStartDate(locationId: string, day: string, now: string) {
-    return this.write(() => this.checkpoints.saveStartDate(locationId, day, now));
+    return this.step(() => this.checkpoints.saveStartDate(locationId, day, now));
   }
   utcOffsetMinutes(locationId: string) {
-    return this.write(() => locationOffsetMinutes(this.db, locationId));
+    return this.step(() => locationOffsetMinutes(this.db, locationId));
   }
   saveUtcOffsetMinutes(locationId: string, minutes: number, now: string) {
-    return this.write(() =>
+    return this.step(() =>
       this.checkpoints.saveState(locationId, UTC_OFFSET_STATE, String(minutes), now),
     );
   }
   firstRecordedDay(locationId: string) {
-    return this.write(() => this.checkpoints.firstRecordedDay(locationId));
+    return this.step(() => this.checkpoints.firstRecordedDay(locationId));
   }
 
   // Records.
 
   storedLocationOfKey(fingerprint: string) {
-    return this.write(() => storedLocationOfKey(this.db, fingerprint));
+    return this.step(() => storedLocationOfKey(this.db, fingerprint));
   }
   isLocationStored(locationId: string) {
-    return this.write(() => this.store.isLocationStored(locationId));
+    return this.step(() => this.store.isLocationStored(locationId));
   }
   writeLocation(
     location: ValidRecord<Location>,
     context: { syncedAt: string; apiKeyFingerprint: string },
     devices?: ListedDevices,
   ) {
-    return this.write(() => this.store.writeLocation(location, context, devices));
+    return this.step(() => this.store.writeLocation(location, context, devices));
   }
   recordLocationReject(
     reject: RejectedRecord,
     context: { runId: number | null; rejectedAt: string },
   ) {
-    return this.write(() => this.store.recordLocationReject(reject, context));
+    return this.step(() => this.store.recordLocationReject(reject, context));
   }
   writeList(
     list: SnapshotListTables,
     validated: ValidatedRecords<Identified>,
     context: ListContext,
   ) {
-    return this.write(() => this.store.writeList(list, validated, context));
+    return this.step(() => this.store.writeList(list, validated, context));
   }
   writePage(stream: DayStreamTables, page: DayPage) {
-    return this.write(() => this.store.writePage(stream, page));
+    return this.step(() => this.store.writePage(stream, page));
   }
   countStored(stream: DayStreamTables, ids: readonly string[]) {
-    return this.write(() => this.store.countStored(stream, ids));
+    return this.step(() => this.store.countStored(stream, ids));
   }
   settleWindowRejects(
     stream: DayStreamTables,
@@ -130,7 +130,7 @@ export class SqliteDestination implements Destination {
     day: string,
     rejects: readonly RejectedRecord[],
   ) {
-    return this.write(() => this.store.settleWindowRejects(stream, locationId, day, rejects));
+    return this.step(() => this.store.settleWindowRejects(stream, locationId, day, rejects));
   }
   unlistedRecords(
     stream: DayStreamTables,
@@ -138,23 +138,23 @@ export class SqliteDestination implements Destination {
     day: string,
     listedIds: readonly string[],
   ) {
-    return this.write(() => this.store.unlistedRecords(stream, locationId, day, listedIds));
+    return this.step(() => this.store.unlistedRecords(stream, locationId, day, listedIds));
   }
   markDeleted(stream: DayStreamTables, ids: readonly string[], at: string) {
-    return this.write(() => this.store.markDeleted(stream, ids, at));
+    return this.step(() => this.store.markDeleted(stream, ids, at));
   }
   recordRejects(
     stream: string,
     rejects: readonly RejectedRecord[],
     context: { locationId: string; runId: number | null; rejectedAt: string; requestedId?: string },
   ) {
-    return this.write(() => this.store.recordRejects(stream, rejects, context));
+    return this.step(() => this.store.recordRejects(stream, rejects, context));
   }
   missingReportOrders(locationId: string, limit: number) {
-    return this.write(() => missingReportOrders(this.db, locationId, limit));
+    return this.step(() => missingReportOrders(this.db, locationId, limit));
   }
   ordersListedByLiveReport(locationId: string, orderIds: readonly string[]) {
-    return this.write(() => ordersListedByLiveReport(this.db, locationId, orderIds));
+    return this.step(() => ordersListedByLiveReport(this.db, locationId, orderIds));
   }
 
   // What status, verify and the demo read: failures come as SQLite raised them.
