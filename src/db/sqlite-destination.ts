@@ -25,14 +25,19 @@ import { tableName } from "./writers/statements.js";
 
 export class SqliteDestination implements Destination {
   readonly location: string;
-  /** The writes, for tests and benchmarks that drive storage without the engine. */
-  readonly store: Store;
+  private writes: Store | undefined;
   private readonly checkpoints: Checkpoints;
 
   constructor(readonly db: Db) {
     this.location = db.path;
-    this.store = new Store(db);
     this.checkpoints = new Checkpoints(db);
+  }
+
+  /** Prepared on first write: status, verify and the daemon's metrics only read, and a
+   * read-only connection has no use for the write statements. */
+  private get store(): Store {
+    this.writes ??= new Store(this.db);
+    return this.writes;
   }
 
   /** Opens (creating and migrating when needed) the database file for writing. */
