@@ -10,6 +10,7 @@ import type { Command, CommandIo } from "./commands/command.js";
 import { daemonCommand } from "./commands/daemon.js";
 import { demoCommand } from "./commands/demo.js";
 import { migrateCommand } from "./commands/migrate.js";
+import { rawCommand } from "./commands/raw.js";
 import { simulateCommand } from "./commands/simulate.js";
 import { statusCommand } from "./commands/status.js";
 import { syncCommand } from "./commands/sync.js";
@@ -25,6 +26,7 @@ export const COMMANDS: readonly Command[] = [
   statusCommand,
   verifyCommand,
   migrateCommand,
+  rawCommand,
   simulateCommand,
   demoCommand,
 ];

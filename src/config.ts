@@ -33,6 +33,8 @@ export interface Config {
   httpHost: string;
   /** Heap ceiling of a sync run, in MB (POS_MEMORY_MB). */
   memoryMb: number;
+  /** Keep each record's JSON in the raw archive (POS_KEEP_RAW, `--no-raw`). */
+  keepRaw: boolean;
 }
 
 export const DEFAULTS = {
@@ -44,6 +46,7 @@ export const DEFAULTS = {
   logLevel: "info" as LogLevel,
   httpHost: "127.0.0.1",
   memoryMb: 192,
+  keepRaw: true,
 };
 
 export interface Bounds {
@@ -76,6 +79,7 @@ export interface RawSettings {
   httpPort?: number | string;
   httpHost?: string;
   memoryMb?: number | string;
+  keepRaw?: boolean | string;
 }
 
 const fileSchema = z.strictObject({
@@ -102,6 +106,7 @@ const fileSchema = z.strictObject({
   httpPort: z.union([z.number(), z.string()]).optional(),
   httpHost: z.string().optional(),
   memoryMb: z.union([z.number(), z.string()]).optional(),
+  keepRaw: z.union([z.boolean(), z.string()]).optional(),
 });
 
 function present(value: string | undefined): string | undefined {
@@ -144,6 +149,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): RawSettings {
     httpPort: present(env.POS_HTTP_PORT),
     httpHost: present(env.POS_HTTP_HOST),
     memoryMb: present(env.POS_MEMORY_MB),
+    keepRaw: present(env.POS_KEEP_RAW),
   });
 }
 
@@ -208,6 +214,15 @@ function boundedSetting(
     );
   }
   return number;
+}
+
+/** A yes/no setting: true/false, yes/no, on/off or 1/0, in any case. */
+function booleanSetting(value: boolean | string | undefined, name: string): boolean | undefined {
+  if (value === undefined || typeof value === "boolean") return value;
+  const word = value.trim().toLowerCase();
+  if (["true", "yes", "on", "1"].includes(word)) return true;
+  if (["false", "no", "off", "0"].includes(word)) return false;
+  throw new ConfigError(`${name} must be true or false, got ${JSON.stringify(value)}`);
 }
 
 function checkUrl(value: string | undefined, required: boolean): string {
@@ -331,5 +346,6 @@ export function loadConfig(options: LoadOptions): Config {
     memoryMb:
       boundedSetting(settings, "memoryMb", "the memory ceiling (POS_MEMORY_MB)") ??
       DEFAULTS.memoryMb,
+    keepRaw: booleanSetting(settings.keepRaw, "POS_KEEP_RAW") ?? DEFAULTS.keepRaw,
   };
 }

@@ -9,6 +9,7 @@ import {
 } from "../src/db/normalize/catalog.js";
 import { normalizeOrder } from "../src/db/normalize/order.js";
 import { normalizeReport } from "../src/db/normalize/report.js";
+import { contentHash } from "../src/db/raw/codec.js";
 import { Dataset } from "../src/simulator/dataset.js";
 
 const dataset = new Dataset({
@@ -47,7 +48,7 @@ describe("orders", () => {
       total_tax: order.totalTax,
       is_canceled: order.isCanceled ? 1 : 0,
       report_id: order.reportId,
-      raw: "{}",
+      content_hash: contentHash("{}"),
       synced_at: context.syncedAt,
     });
   });
@@ -202,6 +203,6 @@ describe("catalog and location", () => {
       name: device.name,
       model: device.model,
     });
-    expect(JSON.parse(deviceRow.raw)).toEqual(device);
+    expect(deviceRow.content_hash).toBe(contentHash(JSON.stringify(device)));
   });
 });

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, toEpochDay } from "../src/dates.js";
 import type { Db } from "../src/db/open.js";
+import { readRawRecords } from "../src/db/raw/archive.js";
 import { Store } from "../src/db/store.js";
 import { ORDERS, PRODUCTS, readList } from "../src/streams/index.js";
 import { readCatalogList, testClient } from "./helpers/client.js";
@@ -72,7 +73,7 @@ describe("a stored location", () => {
   });
 
   it("records the key's fingerprint on the location, never the key", () => {
-    const [row] = rows(db, "SELECT api_key_fingerprint, raw FROM locations");
+    const [row] = rows(db, "SELECT api_key_fingerprint FROM locations");
     expect(row.api_key_fingerprint).toMatch(/^key#[0-9a-f]{8}$/);
     expect(JSON.stringify(rows(db, "SELECT * FROM locations"))).not.toContain(key());
   });
@@ -243,10 +244,10 @@ describe("lists that repeat themselves", () => {
     expect(
       scalar(own.db, "SELECT COUNT(*) FROM product_prices WHERE product_id = ?", first.record.id),
     ).toBe(first.record.priceList.length);
-    expect(
-      JSON.parse(scalar(own.db, "SELECT raw FROM products WHERE id = ?", first.record.id) as string)
-        .priceList,
-    ).toHaveLength(first.record.priceList.length + 1);
+    const [archived] = readRawRecords(own.db.sqlite, "products", first.record.id, "loc");
+    expect(JSON.parse(archived?.json ?? "{}").priceList).toHaveLength(
+      first.record.priceList.length + 1,
+    );
     own.db.close();
   });
 });

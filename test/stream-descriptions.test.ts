@@ -65,7 +65,7 @@ const categoryCopies = sqliteTable(
     id: text("id").notNull(),
     name: text("name").notNull(),
     position: integer("position").notNull(),
-    raw: text("raw").notNull(),
+    content_hash: integer("content_hash"),
     synced_at: text("synced_at").notNull(),
     deleted_at: text("deleted_at"),
   },
@@ -87,7 +87,7 @@ describe("a sixth catalog list", () => {
     const db = openTestDb(tempPath());
     db.sqlite.exec(`CREATE TABLE category_copies (
       location_id TEXT NOT NULL, id TEXT NOT NULL, name TEXT NOT NULL, position INTEGER NOT NULL,
-      raw TEXT NOT NULL, synced_at TEXT NOT NULL, deleted_at TEXT,
+      content_hash INTEGER, synced_at TEXT NOT NULL, deleted_at TEXT,
       PRIMARY KEY (location_id, id))`);
     const { result } = await syncOnce(sim.current, db, {
       streams: ["location", "catalog"],
@@ -125,7 +125,7 @@ describe("a sixth catalog list", () => {
     // The list is a snapshot like the others: a category gone from the API is marked deleted.
     const [gone] = rows(db, "SELECT location_id, id FROM category_copies LIMIT 1");
     db.sqlite
-      .prepare("UPDATE category_copies SET raw = 'older' WHERE location_id = ? AND id = ?")
+      .prepare("UPDATE category_copies SET content_hash = 0 WHERE location_id = ? AND id = ?")
       .run(gone.location_id, gone.id);
     const again = await syncOnce(sim.current, db, {
       streams: ["catalog"],

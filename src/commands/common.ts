@@ -4,6 +4,7 @@ import type { WriteStream } from "node:tty";
 import { type Config, loadConfig, type RawSettings } from "../config.js";
 import { migrationState } from "../db/migration-state.js";
 import { type Db, openDatabase } from "../db/open.js";
+import { pendingUpgrades } from "../db/upgrades/index.js";
 import { ConfigError } from "../errors.js";
 import { createLogger, type Logger, type LogLevel } from "../log.js";
 import type { CommandIo } from "./command.js";
@@ -84,6 +85,12 @@ export function openDatabaseForReading(config: Config): Db {
       throw new ConfigError(
         `the database ${path} lacks ${state.pending} schema migration(s) of this pos-sync version: ` +
           "run pos-sync migrate (as a user that may write it) first",
+      );
+    }
+    if (pendingUpgrades(db.sqlite).length > 0) {
+      throw new ConfigError(
+        `the upgrade of the database ${path} to this version's layout is not finished: ` +
+          "run pos-sync migrate (as a user that may write it) to finish it",
       );
     }
     return db;

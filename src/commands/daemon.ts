@@ -15,11 +15,12 @@ const OPTIONS = {
   port: { type: "string" },
   host: { type: "string" },
   "health-max-age": { type: "string" },
+  "no-raw": { type: "boolean" },
   ...CONFIG_FLAGS,
 } as const;
 
 const HELP = `Usage: pos-sync daemon [--schedule CRON] [--port N] [--host H] [--health-max-age MIN]
-                       [--config FILE] [--db PATH]
+                       [--no-raw] [--config FILE] [--db PATH]
 
 Runs a sync at start and then on the schedule, never two at once (a tick during a run is
 skipped and logged; after the machine slept, one catch-up run). Holds the database for
@@ -32,6 +33,7 @@ record the run as interrupted, exit 0; a second signal exits at once.
   --host H                 address to serve them on (default POS_HTTP_HOST, 127.0.0.1)
   --health-max-age MIN     /healthz stays 200 this long after the last successful run while
                            later runs fail (default 60)
+  --no-raw                 keep no raw JSON of the records written (default POS_KEEP_RAW, true)
 ${CONFIG_HELP}
 `;
 
@@ -41,6 +43,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     schedule: values.schedule,
     httpPort: integerFlag(values.port, "port", SETTING_BOUNDS.httpPort),
     httpHost: values.host,
+    keepRaw: values["no-raw"] === true ? false : undefined,
   });
   if (!cron.validate(config.schedule)) {
     throw new UsageError(

@@ -31,11 +31,13 @@ const OPTIONS = {
   "lookback-days": { type: "string" },
   concurrency: { type: "string" },
   "accept-deletions": { type: "boolean" },
+  "no-raw": { type: "boolean" },
   ...CONFIG_FLAGS,
 } as const;
 
 const HELP = `Usage: pos-sync sync [--since D] [--until D] [--streams list] [--lookback-days N]
-                     [--concurrency N] [--accept-deletions] [--config FILE] [--db PATH]
+                     [--concurrency N] [--accept-deletions] [--no-raw] [--config FILE]
+                     [--db PATH]
 
 Replicates every location behind the configured API keys into the database, day by day.
 With no dates the run is incremental: every day not yet complete, the lookback days before
@@ -49,6 +51,7 @@ it and before today, and today. With dates it reads exactly those days (both inc
   --accept-deletions       mark deleted whatever a day's complete read no longer lists, even
                            when it is most of the day (without it such a day is left as it was
                            and reported suspicious)
+  --no-raw                 keep no raw JSON of the records written (default POS_KEEP_RAW, true)
 ${CONFIG_HELP}
 
 Exit codes: 0 every window complete, 1 some windows failed, 2 bad usage or configuration,
@@ -109,6 +112,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
       SETTING_BOUNDS.lookbackDays,
     ),
     concurrency: integerFlag(values.concurrency, "concurrency", SETTING_BOUNDS.concurrency),
+    keepRaw: values["no-raw"] === true ? false : undefined,
   });
   const logger = commandLogger(config, io);
   for (const notice of config.notices) logger.warn(notice);

@@ -11,6 +11,7 @@ import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { databaseError } from "./errors.js";
 import { openSqliteReadOnly } from "./open-read-only.js";
 import * as schema from "./schema/index.js";
+import { runUpgrades, type UpgradeProgress } from "./upgrades/index.js";
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL("../../drizzle", import.meta.url));
 
@@ -34,6 +35,8 @@ export interface OpenOptions {
   migrate?: boolean;
   readonly?: boolean;
   migrationsFolder?: string;
+  /** Told how a long upgrade of stored data goes (upgrades/): a progress display, or logs. */
+  onUpgradeProgress?: (progress: UpgradeProgress) => void;
 }
 
 /**
@@ -73,6 +76,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
     const orm = drizzle(sqlite, { schema });
     if (!readonly && options.migrate !== false) {
       migrate(orm, { migrationsFolder: options.migrationsFolder ?? MIGRATIONS_FOLDER });
+      if (options.migrationsFolder === undefined) runUpgrades(sqlite, options.onUpgradeProgress);
     }
     return { path, sqlite, orm, close: () => sqlite.close() };
   } catch (error) {

@@ -28,7 +28,10 @@ export class SqliteDestination implements Destination {
   private writes: Store | undefined;
   private readonly checkpoints: Checkpoints;
 
-  constructor(readonly db: Db) {
+  constructor(
+    readonly db: Db,
+    private readonly options: { keepRaw: boolean } = { keepRaw: true },
+  ) {
     this.location = db.path;
     this.checkpoints = new Checkpoints(db);
   }
@@ -36,13 +39,13 @@ export class SqliteDestination implements Destination {
   /** Prepared on first write: status, verify and the daemon's metrics only read, and a
    * read-only connection has no use for the write statements. */
   private get store(): Store {
-    this.writes ??= new Store(this.db);
+    this.writes ??= new Store(this.db, { keep: this.options.keepRaw });
     return this.writes;
   }
 
   /** Opens (creating and migrating when needed) the database file for writing. */
-  static open(path: string): SqliteDestination {
-    return new SqliteDestination(openDatabase(path));
+  static open(path: string, options?: { keepRaw: boolean }): SqliteDestination {
+    return new SqliteDestination(openDatabase(path), options);
   }
 
   /** Runs one step of the sync; a failure of the file itself becomes a DatabaseError. */

@@ -2,12 +2,14 @@
  * Everything the sync writes, one transaction per call: a page of a day stream with its rejects,
  * a whole list (a catalog list), the location and its devices. Which tables a stream fills and
  * how a record becomes rows come with the stream (stream-tables.ts); records are normalized here
- * and written with statements prepared once per stream (writers/).
+ * and written with statements prepared once per stream (writers/), their JSON archived apart
+ * (raw/archive.ts).
  */
 import type { Location } from "../api/schemas.js";
 import type { RejectedRecord, ValidatedRecords, ValidRecord } from "../api/validate.js";
 import { normalizeLocation } from "./normalize/catalog.js";
 import type { Db } from "./open.js";
+import { RawArchive, type RawArchiveOptions } from "./raw/archive.js";
 import { locations } from "./schema/index.js";
 import type { DayStreamTables, Identified, SnapshotListTables } from "./stream-tables.js";
 import { writeTransaction } from "./write-transaction.js";
@@ -89,21 +91,28 @@ export class Store {
     devices: ListedDevices | undefined,
   ) => LocationCounts;
 
-  constructor(readonly db: Db) {
+  private readonly archive: RawArchive;
+
+  constructor(
+    readonly db: Db,
+    rawArchive: RawArchiveOptions = { keep: true },
+  ) {
     const { sqlite } = db;
+    const archive = new RawArchive(sqlite, rawArchive);
+    this.archive = archive;
     this.dayWriters = new WriterCache(
-      (stream) => new ReplacingWriter(sqlite, stream.table, stream.childTables),
+      (stream) => new ReplacingWriter(sqlite, stream.table, stream.childTables, archive),
     );
     this.deletions = new WriterCache((stream) => new DayDeletions(sqlite, tableName(stream.table)));
     this.listWriters = new WriterCache(
-      (list) => new SnapshotWriter(sqlite, list.table, list.childTables),
+      (list) => new SnapshotWriter(sqlite, list.table, list.childTables, archive),
     );
     this.rejectWriter = new RejectWriter(sqlite);
     this.upsertLocation = sqlite.prepare<[Row]>(upsertSql(locations, ["id"]));
     this.storedLocation = sqlite.prepare<
       [string],
-      { raw: string; api_key_fingerprint: string | null }
-    >("SELECT raw, api_key_fingerprint FROM locations WHERE id = ?");
+      { content_hash: number | null; api_key_fingerprint: string | null }
+    >("SELECT content_hash, api_key_fingerprint FROM locations WHERE id = ?");
     this.writeDayPage = writeTransaction(sqlite, (stream: DayStreamTables, page: DayPage) =>
       this.dayPage(stream, page),
     );
@@ -138,12 +147,15 @@ export class Store {
       businessDate: page.day,
       syncedAt: page.syncedAt,
     };
-    const rowSets = page.records.map(({ record, raw }) => stream.toRows(record, raw, context));
-    const counts = this.dayWriters.get(stream).write(rowSets);
+    const records = page.records.map(({ record, raw }) => ({
+      rows: stream.toRows(record, raw, context),
+      raw,
+    }));
+    const counts = this.dayWriters.get(stream).write(records, page.syncedAt);
     this.rejectWriter.resolveStored(
       page.locationId,
       stream.name,
-      rowSets.map((r) => r.parent.id),
+      records.map((r) => r.rows.parent.id),
     );
     this.rejectWriter.record(page.rejects, {
       runId: page.runId,
@@ -252,14 +264,15 @@ export class Store {
     validated: ValidatedRecords<Identified>,
     context: ListContext,
   ): SnapshotCounts {
-    const rowSets = validated.records.map(({ record, raw }, position) =>
-      list.toRows(record, raw, { ...context, position }),
-    );
-    const listedIds = new Set<string>(rowSets.map((r) => r.parent.id));
+    const records = validated.records.map(({ record, raw }, position) => ({
+      rows: list.toRows(record, raw, { ...context, position }),
+      raw,
+    }));
+    const listedIds = new Set<string>(records.map((r) => r.rows.parent.id));
     for (const reject of validated.rejects) if (reject.recordId) listedIds.add(reject.recordId);
     return this.listWriters.get(list).write({
       locationId: context.locationId,
-      rowSets,
+      records,
       listedIds,
       complete: validated.rejects.every((r) => r.recordId !== null),
       syncedAt: context.syncedAt,
@@ -289,8 +302,13 @@ export class Store {
     const row = normalizeLocation(valid.record, valid.raw, context);
     const stored = this.storedLocation.get(row.id);
     const unchanged =
-      stored?.raw === row.raw && stored.api_key_fingerprint === row.api_key_fingerprint;
-    if (!unchanged) this.upsertLocation.run(row);
+      stored?.content_hash === row.content_hash &&
+      stored.api_key_fingerprint === row.api_key_fingerprint;
+    if (!unchanged) {
+      this.upsertLocation.run(row);
+      const { id, synced_at: syncedAt } = row;
+      this.archive.put({ tableName: "locations", locationId: id, id, raw: valid.raw, syncedAt });
+    }
     const location: LocationCounts["location"] =
       stored === undefined ? "inserted" : unchanged ? "unchanged" : "updated";
     if (!devices) return { location, devices: undefined };

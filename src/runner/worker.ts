@@ -42,7 +42,9 @@ async function main(port: NonNullable<typeof parentPort>): Promise<void> {
   let destination: SqliteDestination | undefined;
   let answer: FromWorker;
   try {
-    destination = SqliteDestination.open(input.config.dbPath);
+    destination = SqliteDestination.open(input.config.dbPath, {
+      keepRaw: input.config.keepRaw,
+    });
     const result = await runSync({
       config: input.config,
       destination,

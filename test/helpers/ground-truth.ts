@@ -3,7 +3,8 @@
  * and says what differs in plain words. It does not reuse pos-sync's normalizers: the expected
  * columns follow from the API records by the README's naming rule (snake_case of the field,
  * nested single objects flattened, arrays as child tables by position), for every field the
- * spec's schema lists; fields it does not list must survive in `raw`.
+ * spec's schema lists; fields it does not list must survive in the raw archive, which must hold
+ * each record exactly as the API sent it.
  */
 import { z } from "zod";
 import {
@@ -19,6 +20,7 @@ import {
 } from "../../src/api/schemas.js";
 import { toEpochDay } from "../../src/dates.js";
 import type { Db } from "../../src/db/open.js";
+import { readRawRecords } from "../../src/db/raw/archive.js";
 import type { Dataset } from "../../src/simulator/dataset.js";
 import type { SimLocation } from "../../src/simulator/location.js";
 
@@ -39,6 +41,9 @@ export interface CompareOptions {
   catalog?: boolean;
   /** Stop after this many differences (default 20). */
   limit?: number;
+  /** Expect every record's JSON in the raw archive (default true; false: synced with --no-raw,
+   * then expect none). */
+  rawArchive?: boolean;
 }
 
 function snake(name: string): string {
@@ -80,6 +85,7 @@ class Comparison {
   constructor(
     private readonly db: Db,
     private readonly limit: number,
+    private readonly rawArchive: boolean,
   ) {}
 
   get full(): boolean {
@@ -126,12 +132,20 @@ class Comparison {
         this.expect(label, spec.renames?.[field] ?? snake(field), row, asColumn(value));
       }
     }
-    if (
-      typeof row.raw === "string" &&
-      JSON.stringify(JSON.parse(row.raw)) !== JSON.stringify(record)
-    ) {
-      this.differ(`${label}: raw is not the record as the API sent it`);
+  }
+
+  /** The record's JSON in the raw archive is the record as the API sent it (or, with the
+   * archive off, is not there). */
+  archived(label: string, table: string, locationId: string, record: Json): void {
+    const documents = readRawRecords(this.db.sqlite, table, record.id as string, locationId);
+    if (!this.rawArchive) {
+      if (documents.length > 0) this.differ(`${label}: raw JSON archived with the archive off`);
+      return;
     }
+    const [document] = documents;
+    if (!document) this.differ(`${label}: no raw JSON in the archive`);
+    else if (JSON.stringify(JSON.parse(document.json)) !== JSON.stringify(record))
+      this.differ(`${label}: the archived JSON is not the record as the API sent it`);
   }
 
   private expect(label: string, column: string, row: DbRow, expected: unknown): void {
@@ -223,6 +237,7 @@ function compareOrder(c: Comparison, order: Json): void {
   }
   const label = `order ${id}`;
   c.record(label, order, row, orderSchema as unknown as ObjectSchema, ORDER_SPEC);
+  c.archived(label, "orders", row.location_id as string, order);
   for (const [field, [column, value]] of Object.entries(ORDER_DEFAULTS)) {
     if (!(field in order) && row[column] !== value)
       c.differ(`${label}: ${column} should default to ${value}`);
@@ -261,6 +276,7 @@ function compareReport(c: Comparison, report: Json): void {
     return;
   }
   c.record(`report ${id}`, report, row, reportSchema as unknown as ObjectSchema, REPORT_SPEC);
+  c.archived(`report ${id}`, "reports", row.location_id as string, report);
   for (const tax of c.rows(
     "SELECT tax_rate, tax_rate_bp FROM report_taxes WHERE report_id = ?",
     id,
@@ -355,6 +371,7 @@ function compareCatalog(
       if (row.deleted_at !== null)
         c.differ(`${table} ${record.id} is marked deleted but the API lists it`);
       c.record(`${table} ${record.id}`, record, row, schema, spec);
+      c.archived(`${table} ${record.id}`, table, locationId, record);
     }
   }
   const [stored] = c.rows("SELECT * FROM locations WHERE id = ?", locationId);
@@ -369,6 +386,7 @@ function compareCatalog(
     stored,
     locationSchema as unknown as ObjectSchema,
   );
+  c.archived(`location ${locationId}`, "locations", locationId, withDevices as unknown as Json);
 }
 
 function compareDays(
@@ -409,7 +427,7 @@ function compareDays(
 
 /** Differences between the database and the simulator's data, in plain words; empty when equal. */
 export function compareWithDataset(db: Db, dataset: Dataset, options: CompareOptions): string[] {
-  const c = new Comparison(db, options.limit ?? 20);
+  const c = new Comparison(db, options.limit ?? 20, options.rawArchive ?? true);
   for (const location of options.locations ?? dataset.locations) {
     compareDays(c, dataset, location, options);
     if (options.catalog !== false)

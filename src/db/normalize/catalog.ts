@@ -1,4 +1,5 @@
 /** Catalog records, the location and its devices → rows. */
+
 import type {
   Category,
   Device,
@@ -8,6 +9,7 @@ import type {
   Product,
   Tax,
 } from "../../api/schemas.js";
+import { contentHash } from "../raw/codec.js";
 import type {
   categories,
   devices,
@@ -40,7 +42,7 @@ export function normalizeProduct(product: Product, raw: string, context: RowCont
       category_id: product.categoryId,
       sku: optional(product.sku),
       is_archived: bit(subCategories.length === 0),
-      raw,
+      content_hash: contentHash(raw),
       synced_at: context.syncedAt,
       deleted_at: null,
     },
@@ -72,7 +74,7 @@ export function normalizeCategory(
     id: category.id,
     name: category.name,
     position: category.index,
-    raw,
+    content_hash: contentHash(raw),
     synced_at: context.syncedAt,
     deleted_at: null,
   };
@@ -93,7 +95,7 @@ export function normalizeModifier(
       location_id: context.locationId,
       id: modifier.id,
       name: modifier.name,
-      raw,
+      content_hash: contentHash(raw),
       synced_at: context.syncedAt,
       deleted_at: null,
     },
@@ -118,7 +120,7 @@ export function normalizePaymentMethod(
     id: method.id,
     name: method.name,
     enabled: bit(method.enabled),
-    raw,
+    content_hash: contentHash(raw),
     synced_at: context.syncedAt,
     deleted_at: null,
   };
@@ -135,7 +137,7 @@ export function normalizeTax(
     name: tax.name,
     percentage: tax.percentage,
     tax_rate_bp: basisPointsFromHundredths(tax.percentage),
-    raw,
+    content_hash: contentHash(raw),
     synced_at: context.syncedAt,
     deleted_at: null,
   };
@@ -161,7 +163,7 @@ export function normalizeLocation(
     naf: location.naf,
     tva: location.tva,
     api_key_fingerprint: context.apiKeyFingerprint,
-    raw,
+    content_hash: contentHash(raw),
     synced_at: context.syncedAt,
   };
 }
@@ -179,7 +181,7 @@ export function normalizeDevice(
     name: device.name,
     model: device.model,
     position,
-    raw,
+    content_hash: contentHash(raw),
     synced_at: context.syncedAt,
     deleted_at: null,
   };

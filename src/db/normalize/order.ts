@@ -1,5 +1,6 @@
 /** One order → its row and the rows of its items, item modifiers, item discounts and payments. */
 import type { Order } from "../../api/schemas.js";
+import { contentHash } from "../raw/codec.js";
 import type {
   orderItemDiscounts,
   orderItemModifiers,
@@ -58,7 +59,7 @@ export function normalizeOrder(order: Order, raw: string, context: DayRowContext
       source: order.source,
       external_order_id: order.externalOrderId,
       external_location_id: order.externalLocationId,
-      raw,
+      content_hash: contentHash(raw),
       synced_at: context.syncedAt,
       deleted_at: null,
     },

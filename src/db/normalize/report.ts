@@ -1,5 +1,6 @@
 /** One end-of-session report → its row (header flattened) and the rows of its seven arrays. */
 import type { Report } from "../../api/schemas.js";
+import { contentHash } from "../raw/codec.js";
 import type {
   reportClerkShifts,
   reportDiscounts,
@@ -61,7 +62,7 @@ export function normalizeReport(report: Report, raw: string, context: DayRowCont
       clerk_id: report.clerkId,
       initial_cash_balance: report.initialCashBalance,
       final_cash_balance: report.finalCashBalance,
-      raw,
+      content_hash: contentHash(raw),
       synced_at: context.syncedAt,
       deleted_at: null,
     },

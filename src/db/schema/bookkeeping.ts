@@ -105,3 +105,10 @@ export const syncState = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.location_id, t.name] })],
 );
+
+/** Upgrades of existing data that a SQL migration cannot do (src/db/upgrades/), each recorded
+ * once finished; an interrupted one resumes at the next start of a writing command. */
+export const schemaUpgrades = sqliteTable("schema_upgrades", {
+  name: text("name").primaryKey(),
+  finished_at: text("finished_at").notNull(),
+});

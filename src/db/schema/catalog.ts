@@ -1,7 +1,7 @@
 /** The catalog of each location. Every list is a snapshot: a row missing from the latest list
  * gets `deleted_at`, and loses it when it comes back. */
 import { foreignKey, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { deletedAt, flag, locationId, raw, syncedAt } from "./columns.js";
+import { contentHash, deletedAt, flag, locationId, syncedAt } from "./columns.js";
 
 export const categories = sqliteTable(
   "categories",
@@ -11,7 +11,7 @@ export const categories = sqliteTable(
     name: text("name").notNull(),
     /** The category's `index`: its position in the POS configuration. */
     position: integer("position").notNull(),
-    raw: raw(),
+    content_hash: contentHash(),
     synced_at: syncedAt(),
     deleted_at: deletedAt(),
   },
@@ -29,7 +29,7 @@ export const products = sqliteTable(
     sku: text("sku"),
     /** 1 when the product has no subcategories, which the spec defines as archived. */
     is_archived: flag("is_archived").notNull(),
-    raw: raw(),
+    content_hash: contentHash(),
     synced_at: syncedAt(),
     deleted_at: deletedAt(),
   },
@@ -83,7 +83,7 @@ export const modifiers = sqliteTable(
     location_id: locationId(),
     id: text("id").notNull(),
     name: text("name").notNull(),
-    raw: raw(),
+    content_hash: contentHash(),
     synced_at: syncedAt(),
     deleted_at: deletedAt(),
   },
@@ -116,7 +116,7 @@ export const paymentMethods = sqliteTable(
     id: text("id").notNull(),
     name: text("name").notNull(),
     enabled: flag("enabled").notNull(),
-    raw: raw(),
+    content_hash: contentHash(),
     synced_at: syncedAt(),
     deleted_at: deletedAt(),
   },
@@ -132,7 +132,7 @@ export const taxes = sqliteTable(
     /** As sent: hundredths of a percent (1000 = 10 %). */
     percentage: integer("percentage").notNull(),
     tax_rate_bp: integer("tax_rate_bp").notNull(),
-    raw: raw(),
+    content_hash: contentHash(),
     synced_at: syncedAt(),
     deleted_at: deletedAt(),
   },

@@ -5,8 +5,9 @@ import { integer, text } from "drizzle-orm/sqlite-core";
 /** 0 or 1. Plain integers rather than Drizzle's boolean mode: rows go to SQLite as they are. */
 export const flag = (name: string) => integer(name);
 
-/** The record's JSON as received, unknown fields included. */
-export const raw = () => text("raw").notNull();
+/** The record's content hash (raw/codec.ts): a changed record is told from an unchanged one by
+ * it. Null only on rows an older version wrote, until the upgrade archives their JSON. */
+export const contentHash = () => integer("content_hash");
 
 /** When pos-sync last wrote the row (ISO 8601, UTC). */
 export const syncedAt = () => text("synced_at").notNull();

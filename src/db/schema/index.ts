@@ -1,4 +1,5 @@
 /** The database contract: every table pos-sync writes (views live in a SQL migration). */
+export * from "./archive.js";
 export * from "./bookkeeping.js";
 export * from "./catalog.js";
 export * from "./location.js";

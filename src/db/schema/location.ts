@@ -1,6 +1,6 @@
 /** The location behind each API key, and its devices (a snapshot of `deviceList`). */
 import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { deletedAt, locationId, raw, syncedAt } from "./columns.js";
+import { contentHash, deletedAt, locationId, syncedAt } from "./columns.js";
 
 export const locations = sqliteTable("locations", {
   id: text("id").primaryKey(),
@@ -19,7 +19,7 @@ export const locations = sqliteTable("locations", {
   tva: text("tva"),
   /** Which configured key reads this location: a fingerprint, never the key. */
   api_key_fingerprint: text("api_key_fingerprint"),
-  raw: raw(),
+  content_hash: contentHash(),
   synced_at: syncedAt(),
 });
 
@@ -32,7 +32,7 @@ export const devices = sqliteTable(
     model: text("model").notNull(),
     /** Index in the location's deviceList. */
     position: integer("position").notNull(),
-    raw: raw(),
+    content_hash: contentHash(),
     synced_at: syncedAt(),
     deleted_at: deletedAt(),
   },

@@ -8,7 +8,7 @@ import {
   sqliteTable,
   text,
 } from "drizzle-orm/sqlite-core";
-import { deletedAt, flag, locationId, raw, syncedAt } from "./columns.js";
+import { contentHash, deletedAt, flag, locationId, syncedAt } from "./columns.js";
 
 export const orders = sqliteTable(
   "orders",
@@ -50,7 +50,7 @@ export const orders = sqliteTable(
     source: text("source").notNull(),
     external_order_id: text("external_order_id"),
     external_location_id: text("external_location_id"),
-    raw: raw(),
+    content_hash: contentHash(),
     synced_at: syncedAt(),
     /** When a complete re-read of its day stopped listing the order (voided upstream); null
      * while listed. Such rows stay for audit and count in no view. */

@@ -1,6 +1,6 @@
 /** End-of-session reports, their header flattened, and their arrays as child tables. */
 import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { deletedAt, locationId, raw, syncedAt } from "./columns.js";
+import { contentHash, deletedAt, locationId, syncedAt } from "./columns.js";
 
 export const reports = sqliteTable(
   "reports",
@@ -34,7 +34,7 @@ export const reports = sqliteTable(
     clerk_id: text("clerk_id"),
     initial_cash_balance: integer("initial_cash_balance"),
     final_cash_balance: integer("final_cash_balance"),
-    raw: raw(),
+    content_hash: contentHash(),
     synced_at: syncedAt(),
     /** When a complete re-read of its day stopped listing the report; null while listed. */
     deleted_at: deletedAt(),

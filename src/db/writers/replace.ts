@@ -1,10 +1,12 @@
 /**
  * Writing records that have an id of their own (orders, reports): new ones are inserted, changed
- * ones replaced with all their child rows, unchanged ones left alone. One call is one
- * transaction, so a page is stored entirely or not at all.
+ * ones replaced with all their child rows, unchanged ones left alone (told apart by their content
+ * hash). The JSON of each record written goes to the raw archive. One call is one transaction,
+ * so a page is stored entirely or not at all.
  */
 import type Database from "better-sqlite3";
 import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { RawArchive } from "../raw/archive.js";
 import { writeTransaction } from "../write-transaction.js";
 import { prepareRowInsert, type Row, type RowInserter, tableName } from "./statements.js";
 
@@ -14,10 +16,17 @@ export interface RowSet {
     id: string;
     updated_at: string;
     business_date: string;
-    raw: string;
+    location_id: string;
+    content_hash: number | null;
     deleted_at: string | null;
   };
   children: readonly Row[][];
+}
+
+/** A record's rows, and its JSON as received for the raw archive. */
+export interface IncomingRecord {
+  rows: RowSet;
+  raw: string;
 }
 
 export interface WriteCounts {
@@ -36,7 +45,7 @@ interface StoredVersion {
   id: string;
   updated_at: string;
   business_date: string;
-  raw: string;
+  content_hash: number | null;
   /** Set when the API stopped listing the record; a record listed again is stored again. */
   deleted_at: string | null;
 }
@@ -48,7 +57,11 @@ type Decision = "insert" | "replace" | "keep";
 function decide(incoming: RowSet["parent"], stored: StoredVersion | undefined): Decision {
   if (!stored) return "insert";
   if (stored.deleted_at !== null) return "replace";
-  if (stored.raw === incoming.raw && stored.business_date === incoming.business_date) return "keep";
+  if (
+    stored.content_hash === incoming.content_hash &&
+    stored.business_date === incoming.business_date
+  )
+    return "keep";
   return Date.parse(incoming.updated_at) < Date.parse(stored.updated_at) ? "keep" : "replace";
 }
 
@@ -58,13 +71,20 @@ export class ReplacingWriter {
   private readonly insertParent: RowInserter;
   private readonly insertChildren: RowInserter[];
   private readonly deleteOrphans: Database.Statement<[string]>[];
-  private readonly writeAll: (rowSets: readonly RowSet[]) => WriteCounts;
+  private readonly writeAll: (records: readonly IncomingRecord[], syncedAt: string) => WriteCounts;
+  private readonly name: string;
 
-  constructor(sqlite: Database.Database, parent: SQLiteTable, children: readonly SQLiteTable[]) {
+  constructor(
+    sqlite: Database.Database,
+    parent: SQLiteTable,
+    children: readonly SQLiteTable[],
+    private readonly archive: RawArchive,
+  ) {
     const name = tableName(parent);
+    this.name = name;
     // One query per page, whatever its size: the ids travel as one JSON array.
     this.selectStored = sqlite.prepare(
-      `SELECT id, updated_at, business_date, raw, deleted_at FROM "${name}" WHERE id IN (SELECT value FROM json_each(?))`,
+      `SELECT id, updated_at, business_date, content_hash, deleted_at FROM "${name}" WHERE id IN (SELECT value FROM json_each(?))`,
     );
     // Child rows go with their parent through ON DELETE CASCADE.
     this.deleteParent = sqlite.prepare(`DELETE FROM "${name}" WHERE id = ?`);
@@ -73,23 +93,29 @@ export class ReplacingWriter {
     this.deleteOrphans = children.map((table) =>
       sqlite.prepare(`DELETE FROM "${tableName(table)}" WHERE "${parentKeyColumn(table)}" = ?`),
     );
-    this.writeAll = writeTransaction(sqlite, (rowSets: readonly RowSet[]) =>
-      this.writeRows(rowSets),
+    this.writeAll = writeTransaction(
+      sqlite,
+      (records: readonly IncomingRecord[], syncedAt: string) => this.writeRows(records, syncedAt),
     );
   }
 
   /** Writes a page of records in one transaction (a savepoint inside the caller's, if any). */
-  write(rowSets: readonly RowSet[]): WriteCounts {
-    if (rowSets.length === 0) return emptyCounts();
-    return this.writeAll(rowSets);
+  write(records: readonly IncomingRecord[], syncedAt: string): WriteCounts {
+    if (records.length === 0) return emptyCounts();
+    return this.writeAll(records, syncedAt);
   }
 
-  private writeRows(rowSets: readonly RowSet[]): WriteCounts {
+  private writeRows(records: readonly IncomingRecord[], syncedAt: string): WriteCounts {
     const stored = new Map<string, StoredVersion>();
-    for (const row of this.selectStored.all(JSON.stringify(rowSets.map((r) => r.parent.id))))
+    for (const row of this.selectStored.all(JSON.stringify(records.map((r) => r.rows.parent.id))))
       stored.set(row.id, row);
+    this.archive.learnFrom(
+      this.name,
+      records.map((r) => r.raw),
+      syncedAt,
+    );
     const counts = emptyCounts();
-    for (const rowSet of rowSets) {
+    for (const { rows: rowSet, raw } of records) {
       const decision = decide(rowSet.parent, stored.get(rowSet.parent.id));
       if (decision === "keep") {
         counts.unchanged++;
@@ -100,6 +126,8 @@ export class ReplacingWriter {
         decision === "insert" ? this.insertNew(rowSet) : this.insertRecord(rowSet);
       if (decision === "insert") counts.inserted++;
       else counts.updated++;
+      const { id, location_id: locationId } = rowSet.parent;
+      this.archive.put({ tableName: this.name, locationId, id, raw, syncedAt });
       // A record that appears twice in one page is written once.
       stored.set(rowSet.parent.id, { ...rowSet.parent, deleted_at: null });
     }

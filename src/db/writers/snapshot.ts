@@ -1,10 +1,12 @@
 /**
  * Writing lists that the API returns whole (catalog, devices): each call is a snapshot of one
- * location. Rows are inserted, replaced when their JSON changed, or left alone; rows missing from
- * the snapshot get `deleted_at`, and rows that come back lose it. One call, one transaction.
+ * location. Rows are inserted, replaced when their content hash changed, or left alone; rows
+ * missing from the snapshot get `deleted_at`, and rows that come back lose it. The JSON of each
+ * row written goes to the raw archive. One call, one transaction.
  */
 import type Database from "better-sqlite3";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { RawArchive } from "../raw/archive.js";
 import { writeTransaction } from "../write-transaction.js";
 import { prepareRowInsert, type Row, type RowInserter, tableName } from "./statements.js";
 
@@ -12,11 +14,17 @@ export interface SnapshotRowSet {
   parent: Row & {
     location_id: string;
     id: string;
-    raw: string;
+    content_hash: number | null;
     deleted_at: string | null;
     synced_at: string;
   };
   children: readonly Row[][];
+}
+
+/** A listed record's rows, and its JSON as received for the raw archive. */
+export interface IncomingListRecord {
+  rows: SnapshotRowSet;
+  raw: string;
 }
 
 export interface SnapshotCounts {
@@ -31,7 +39,7 @@ export interface SnapshotCounts {
 
 export interface Snapshot {
   locationId: string;
-  rowSets: readonly SnapshotRowSet[];
+  records: readonly IncomingListRecord[];
   /** Ids the API listed, valid or not: a listed record that failed validation is not deleted. */
   listedIds: ReadonlySet<string>;
   /** False when some listed record had no usable id: then nothing can safely be marked deleted. */
@@ -41,7 +49,7 @@ export interface Snapshot {
 
 interface StoredRow {
   id: string;
-  raw: string;
+  content_hash: number | null;
   deleted_at: string | null;
 }
 
@@ -53,15 +61,18 @@ export class SnapshotWriter {
   private readonly insertParent: RowInserter;
   private readonly insertChildren: RowInserter[];
   private readonly writeAll: (snapshot: Snapshot) => SnapshotCounts;
+  private readonly name: string;
 
   constructor(
     sqlite: Database.Database,
     parent: SQLiteTable,
-    children: readonly SQLiteTable[] = [],
+    children: readonly SQLiteTable[],
+    private readonly archive: RawArchive,
   ) {
     const name = tableName(parent);
+    this.name = name;
     this.selectStored = sqlite.prepare(
-      `SELECT id, raw, deleted_at FROM "${name}" WHERE location_id = ?`,
+      `SELECT id, content_hash, deleted_at FROM "${name}" WHERE location_id = ?`,
     );
     this.deleteRow = sqlite.prepare(`DELETE FROM "${name}" WHERE location_id = ? AND id = ?`);
     this.restoreRow = sqlite.prepare(
@@ -72,7 +83,7 @@ export class SnapshotWriter {
     );
     this.insertParent = prepareRowInsert(sqlite, parent);
     // A child repeated inside one record (a price tier listed twice) keeps its first entry; the
-    // record's raw JSON still holds both.
+    // record's archived JSON still holds both.
     this.insertChildren = children.map((table) =>
       prepareRowInsert(sqlite, table, "ON CONFLICT DO NOTHING"),
     );
@@ -94,9 +105,14 @@ export class SnapshotWriter {
       restored: 0,
     };
 
-    for (const rowSet of snapshot.rowSets) {
+    this.archive.learnFrom(
+      this.name,
+      snapshot.records.map((r) => r.raw),
+      syncedAt,
+    );
+    for (const { rows: rowSet, raw } of snapshot.records) {
       const existing = stored.get(rowSet.parent.id);
-      if (existing && existing.raw === rowSet.parent.raw) {
+      if (existing && existing.content_hash === rowSet.parent.content_hash) {
         if (existing.deleted_at === null) {
           counts.unchanged++;
         } else {
@@ -112,10 +128,11 @@ export class SnapshotWriter {
       }
       if (existing) counts.updated++;
       else counts.inserted++;
+      this.archive.put({ tableName: this.name, locationId, id: rowSet.parent.id, raw, syncedAt });
       // A list that names the same id twice: the later entry meets the earlier one as stored.
       stored.set(rowSet.parent.id, {
         id: rowSet.parent.id,
-        raw: rowSet.parent.raw,
+        content_hash: rowSet.parent.content_hash,
         deleted_at: null,
       });
     }

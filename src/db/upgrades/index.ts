@@ -1,0 +1,42 @@
+/**
+ * Upgrades of stored data that SQL migrations cannot do, run after them whenever a writer opens
+ * the file: each runs once to its end, resuming after an interruption, and is then recorded in
+ * `schema_upgrades` so that later opens skip it with one lookup.
+ */
+import type Database from "better-sqlite3";
+import {
+  ARCHIVE_RAW_COLUMNS,
+  archiveRawColumns,
+  type UpgradeProgress,
+} from "./archive-raw-columns.js";
+
+export type { UpgradeProgress } from "./archive-raw-columns.js";
+
+const UPGRADES: readonly {
+  name: string;
+  run: (sqlite: Database.Database, onProgress: (progress: UpgradeProgress) => void) => void;
+}[] = [{ name: ARCHIVE_RAW_COLUMNS, run: archiveRawColumns }];
+
+/** The upgrades this file has not finished, by name. */
+export function pendingUpgrades(sqlite: Database.Database): string[] {
+  const finished = new Set(
+    sqlite.prepare<[], string>("SELECT name FROM schema_upgrades").pluck().all(),
+  );
+  return UPGRADES.filter((upgrade) => !finished.has(upgrade.name)).map((upgrade) => upgrade.name);
+}
+
+export function runUpgrades(
+  sqlite: Database.Database,
+  onProgress: (progress: UpgradeProgress) => void = () => {},
+): void {
+  const pending = new Set(pendingUpgrades(sqlite));
+  for (const upgrade of UPGRADES) {
+    if (!pending.has(upgrade.name)) continue;
+    upgrade.run(sqlite, onProgress);
+    sqlite
+      .prepare(
+        "INSERT INTO schema_upgrades (name, finished_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
+      )
+      .run(upgrade.name, new Date().toISOString());
+  }
+}
