@@ -27,6 +27,7 @@ describe("defaults and sources", () => {
       concurrency: 4,
       schedule: "*/15 * * * *",
       logLevel: "info",
+      keepRaw: true,
       paths: {
         report: "/v1/reports/{id}",
         paymentMethods: "/v1/catalog/payment-methods/",
@@ -34,6 +35,18 @@ describe("defaults and sources", () => {
         health: "/health",
       },
     });
+  });
+
+  it("switches the raw archive off with POS_KEEP_RAW or the file, and refuses what is not yes or no", () => {
+    expect(loadConfig({ env: { ...base, POS_KEEP_RAW: "false" }, needsApi: true }).keepRaw).toBe(
+      false,
+    );
+    expect(loadConfig({ env: { ...base, POS_KEEP_RAW: "ON" }, needsApi: true }).keepRaw).toBe(true);
+    const file = configFile({ keepRaw: false });
+    expect(loadConfig({ env: base, configFile: file, needsApi: true }).keepRaw).toBe(false);
+    expect(() => loadConfig({ env: { ...base, POS_KEEP_RAW: "maybe" }, needsApi: true })).toThrow(
+      'POS_KEEP_RAW must be true or false, got "maybe"',
+    );
   });
 
   it("reads several keys from POS_API_KEYS", () => {

@@ -32,8 +32,9 @@ function olderMigrations(count: number): string {
   return folder;
 }
 
-/** Copies every row of the tables an older schema has, in the columns it has, from a database
- * of this version. */
+/** Copies every row of the tables an older schema has, in the columns both have, from a database
+ * of this version. The older schema's `raw` columns (JSON the typed tables held before the raw
+ * archive) get a small JSON of the record's id. */
 function copyCommonColumns(target: Database.Database, sourcePath: string): void {
   target.exec(`ATTACH DATABASE '${sourcePath}' AS source`);
   target.pragma("foreign_keys = OFF");
@@ -43,12 +44,14 @@ function copyCommonColumns(target: Database.Database, sourcePath: string): void 
     )
     .pluck()
     .all() as string[];
+  const columnsOf = (schema: string, table: string) =>
+    (target.pragma(`${schema}.table_info("${table}")`) as { name: string }[]).map((c) => c.name);
   for (const table of tables) {
-    const columns = (target.pragma(`main.table_info("${table}")`) as { name: string }[])
-      .map((c) => `"${c.name}"`)
-      .join(", ");
+    const sourceColumns = new Set(columnsOf("source", table));
+    const columns = columnsOf("main", table).filter((c) => sourceColumns.has(c) || c === "raw");
+    const values = columns.map((c) => (sourceColumns.has(c) ? `"${c}"` : `json_object('id', id)`));
     target.exec(
-      `INSERT INTO main."${table}" (${columns}) SELECT ${columns} FROM source."${table}"`,
+      `INSERT INTO main."${table}" (${columns.map((c) => `"${c}"`).join(", ")}) SELECT ${values.join(", ")} FROM source."${table}"`,
     );
   }
   target.pragma("foreign_keys = ON");

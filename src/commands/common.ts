@@ -4,7 +4,7 @@ import type { WriteStream } from "node:tty";
 import { type Config, loadConfig, type RawSettings } from "../config.js";
 import { migrationState } from "../db/migration-state.js";
 import { type Db, openDatabase } from "../db/open.js";
-import { pendingUpgrades } from "../db/upgrades/index.js";
+import { pendingUpgrades, type UpgradeProgress } from "../db/upgrades/index.js";
 import { ConfigError } from "../errors.js";
 import { createLogger, type Logger, type LogLevel } from "../log.js";
 import type { CommandIo } from "./command.js";
@@ -63,8 +63,13 @@ export function commandLogger(config: Config, io: CommandIo): Logger {
   return createLogger({ level: commandLogLevel(config, io) });
 }
 
-export function openConfiguredDatabase(config: Config): Db {
-  return openDatabase(config.dbPath);
+/** Opens the database for writing, migrating it first; a long upgrade of its stored data shows
+ * through `onUpgradeProgress`. */
+export function openConfiguredDatabase(
+  config: Config,
+  onUpgradeProgress?: (progress: UpgradeProgress) => void,
+): Db {
+  return openDatabase(config.dbPath, onUpgradeProgress ? { onUpgradeProgress } : {});
 }
 
 /**

@@ -2,14 +2,22 @@
 import { existsSync } from "node:fs";
 import { migrationState } from "../db/migration-state.js";
 import { openDatabase } from "../db/open.js";
+import { upgradeProgressWriter } from "../ui/upgrade-progress.js";
 import { type Command, type CommandIo, parseFlags } from "./command.js";
-import { CONFIG_FLAGS, CONFIG_HELP, commandConfig, openConfiguredDatabase } from "./common.js";
+import {
+  CONFIG_FLAGS,
+  CONFIG_HELP,
+  commandConfig,
+  isInteractive,
+  openConfiguredDatabase,
+} from "./common.js";
 
 const HELP = `Usage: pos-sync migrate [--config FILE] [--db PATH]
 
 Creates the database or upgrades it to this version's schema, keeping all data, and says which
 it did. Every command that writes does the same when it opens the file; this one does nothing
-else.
+else. An upgrade that moves stored data (such as the raw JSON of a database made before the raw
+archive) shows its progress, works in batches, and carries on where it stopped if interrupted.
 
 ${CONFIG_HELP}
 `;
@@ -35,7 +43,12 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const values = parseFlags(argv, CONFIG_FLAGS, "migrate");
   const config = commandConfig(values, io, false);
   const pending = pendingBefore(config.dbPath);
-  const db = openConfiguredDatabase(config);
+  const db = openConfiguredDatabase(
+    config,
+    isInteractive(io)
+      ? upgradeProgressWriter(io.stderr, true)
+      : upgradeProgressWriter(io.stdout, false),
+  );
   try {
     const applied = migrationState(db).applied;
     io.stdout.write(`${outcome(config.dbPath, pending, applied)}\n`);

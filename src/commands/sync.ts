@@ -7,6 +7,7 @@ import { acquireWriterLease, startRun } from "../runner/start-run.js";
 import { exitCodeFor } from "../sync/run.js";
 import { TerminalProgress } from "../ui/progress-display.js";
 import { formatSummary } from "../ui/summary.js";
+import { upgradeProgressWriter } from "../ui/upgrade-progress.js";
 import { type DayRange, isStream, STREAMS, type Stream } from "../vocabulary.js";
 import { dayFlag, integerFlag } from "./args.js";
 import { type Command, type CommandIo, parseFlags } from "./command.js";
@@ -116,7 +117,14 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   });
   const logger = commandLogger(config, io);
   for (const notice of config.notices) logger.warn(notice);
-  const db = openConfiguredDatabase(config);
+  const db = openConfiguredDatabase(
+    config,
+    isInteractive(io)
+      ? upgradeProgressWriter(io.stderr, true)
+      : (progress) => {
+          if (progress.done >= 1) logger.info(progress, "upgraded the layout of a table");
+        },
+  );
   const stop = new AbortController();
   let lease: WriterLease;
   try {

@@ -39,7 +39,7 @@ export async function syncOnce(
   const { configOverrides, ...rest } = options;
   const result = await runSync({
     config: simulatorConfig(simulator, configOverrides),
-    destination: new SqliteDestination(db),
+    destination: new SqliteDestination(db, { keepRaw: configOverrides?.keepRaw ?? true }),
     logger: logs.logger,
     trigger: "cli",
     now: simulatorNow(simulator),

@@ -94,6 +94,45 @@ export const BOOKKEEPING_TABLES: Record<string, TableDoc> = {
       ),
     },
   },
+  raw_records: {
+    record: null,
+    meaning:
+      "The raw archive: each record's JSON exactly as the API sent it (fields pos-sync does not know included), compressed, one row per record, apart from the typed tables so that their scans stay lean. Read one back as text with `pos-sync raw TABLE ID`. Empty with POS_KEEP_RAW=false.",
+    columns: {
+      table_name: derived(
+        "The typed table that holds the record's row: orders, reports, locations, devices, products, categories, modifiers, payment_methods or taxes.",
+      ),
+      location_id: derived("The record's location (locations.id; for a location, its own id)."),
+      id: derived("The record's id (the key of its row in table_name, with location_id)."),
+      dictionary_id: derived(
+        "The preset dictionary it was compressed with (raw_dictionaries.id); null for none.",
+      ),
+      payload: derived(
+        "The JSON, deflated (raw DEFLATE, RFC 1951) with that dictionary: node's zlib.inflateRawSync(payload, { dictionary }) or any zlib reads it back.",
+      ),
+      synced_at: utc("When this version of the record was archived"),
+    },
+  },
+  raw_dictionaries: {
+    record: null,
+    meaning:
+      "Preset dictionaries of the raw archive's compression: 8 KB of JSON from the first records of a table, learned once per database and never changed, so that small documents compress well (about 6 times for an order).",
+    columns: {
+      id: derived("Dictionary number (auto-increment)."),
+      table_name: derived("The table whose records it was learned from."),
+      dictionary: derived("The dictionary's bytes."),
+      created_at: utc("When it was learned"),
+    },
+  },
+  schema_upgrades: {
+    record: null,
+    meaning:
+      "Upgrades of stored data that a SQL migration cannot do, each recorded once finished (archive-raw-columns: the JSON of an older database moved into raw_records). An interrupted one carries on at the next pos-sync migrate or sync.",
+    columns: {
+      name: derived("Which upgrade."),
+      finished_at: utc("When it finished"),
+    },
+  },
   sync_state: {
     record: null,
     meaning: "What a sync remembers per location beyond its windows, as name/value pairs.",

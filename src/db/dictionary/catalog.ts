@@ -1,5 +1,14 @@
 /** The catalog of each location (src/db/schema/catalog.ts). Every list is a snapshot. */
-import { api, deletedAt, derived, flag, locationId, position, raw, syncedAt } from "./columns.js";
+import {
+  api,
+  contentHash,
+  deletedAt,
+  derived,
+  flag,
+  locationId,
+  position,
+  syncedAt,
+} from "./columns.js";
 import type { TableDoc } from "./types.js";
 
 const productId = () => api("id", "The product (products.id).");
@@ -16,7 +25,7 @@ export const CATALOG_TABLES: Record<string, TableDoc> = {
         "index",
         "The category's position in the POS configuration (the API's `index`, from 0).",
       ),
-      raw: raw("category"),
+      content_hash: contentHash("category"),
       synced_at: syncedAt(),
       deleted_at: deletedAt("categories"),
     },
@@ -34,7 +43,7 @@ export const CATALOG_TABLES: Record<string, TableDoc> = {
       is_archived: derived(
         "1 when the product has no subcategories (an empty or absent subCategories list), which the API defines as archived; 0 otherwise.",
       ),
-      raw: raw("product"),
+      content_hash: contentHash("product"),
       synced_at: syncedAt(),
       deleted_at: deletedAt("products"),
     },
@@ -55,7 +64,7 @@ export const CATALOG_TABLES: Record<string, TableDoc> = {
     record: "product",
     elements: "priceList[]",
     meaning:
-      "A product's prices, one per price type (a price type listed twice keeps its first entry; raw keeps both).",
+      "A product's prices, one per price type (a price type listed twice keeps its first entry; the archived JSON keeps both).",
     columns: {
       location_id: locationId(),
       product_id: productId(),
@@ -83,7 +92,7 @@ export const CATALOG_TABLES: Record<string, TableDoc> = {
       location_id: locationId(),
       id: api("id", "Modifier group identifier (UUID)."),
       name: api("name", "Modifier group name."),
-      raw: raw("modifier"),
+      content_hash: contentHash("modifier"),
       synced_at: syncedAt(),
       deleted_at: deletedAt("modifiers"),
     },
@@ -109,7 +118,7 @@ export const CATALOG_TABLES: Record<string, TableDoc> = {
       id: api("id", "Payment method identifier (UUID)."),
       name: api("name", "Payment method name."),
       enabled: flag("enabled", "when the payment method is available"),
-      raw: raw("payment method"),
+      content_hash: contentHash("payment method"),
       synced_at: syncedAt(),
       deleted_at: deletedAt("payment methods"),
     },
@@ -128,7 +137,7 @@ export const CATALOG_TABLES: Record<string, TableDoc> = {
       tax_rate_bp: derived(
         "The same rate as an integer in hundredths of a percent (1000 = 10 %), the unit every table shares.",
       ),
-      raw: raw("tax"),
+      content_hash: contentHash("tax"),
       synced_at: syncedAt(),
       deleted_at: deletedAt("taxes"),
     },

@@ -13,8 +13,10 @@ export const locationId = (): ColumnDoc =>
   );
 
 /** @param what the record, e.g. "order" */
-export const raw = (what: string): ColumnDoc =>
-  derived(`The ${what}'s JSON exactly as received, fields pos-sync does not know included.`);
+export const contentHash = (what: string): ColumnDoc =>
+  derived(
+    `Fingerprint of the ${what}'s JSON as received (the first 48 bits of its SHA-1, a whole number): a record whose hash has not changed is not rewritten. The JSON itself is in raw_records (pos-sync raw).`,
+  );
 
 export const syncedAt = (): ColumnDoc =>
   derived(

@@ -1,5 +1,5 @@
 /** The location behind each API key and its devices (src/db/schema/location.ts). */
-import { api, deletedAt, derived, locationId, syncedAt } from "./columns.js";
+import { api, contentHash, deletedAt, derived, locationId, syncedAt } from "./columns.js";
 import type { TableDoc } from "./types.js";
 
 /** A location field the API may send as null. */
@@ -28,9 +28,7 @@ export const LOCATION_TABLES: Record<string, TableDoc> = {
       api_key_fingerprint: derived(
         "Short fingerprint of the configured API key that reads this location (never the key itself).",
       ),
-      raw: derived(
-        "The location's JSON exactly as received, with deviceList and any fields pos-sync does not know.",
-      ),
+      content_hash: contentHash("location"),
       synced_at: syncedAt(),
     },
   },
@@ -43,9 +41,7 @@ export const LOCATION_TABLES: Record<string, TableDoc> = {
       name: api("name", "Device name."),
       model: api("model", "Device model."),
       position: derived("Index of the device in the location's `deviceList[]` (0 = first)."),
-      raw: derived(
-        "The device's element of deviceList exactly as received, fields pos-sync does not know included.",
-      ),
+      content_hash: contentHash("device (its element of deviceList)"),
       synced_at: syncedAt(),
       deleted_at: deletedAt("devices"),
     },

@@ -2,12 +2,12 @@
 import {
   api,
   businessDate,
+  contentHash,
   dayRecordDeletedAt,
   derived,
   flag,
   locationId,
   position,
-  raw,
   sentAt,
   syncedAt,
 } from "./columns.js";
@@ -105,7 +105,7 @@ export const ORDER_TABLES: Record<string, TableDoc> = {
         "externalLocationId",
         "The location's identifier in an external service; null when none.",
       ),
-      raw: raw("order"),
+      content_hash: contentHash("order"),
       synced_at: syncedAt(),
       deleted_at: dayRecordDeletedAt("order"),
     },

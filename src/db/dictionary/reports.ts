@@ -2,11 +2,11 @@
 import {
   api,
   businessDate,
+  contentHash,
   dayRecordDeletedAt,
   derived,
   locationId,
   position,
-  raw,
   sentAt,
   syncedAt,
 } from "./columns.js";
@@ -83,7 +83,7 @@ export const REPORT_TABLES: Record<string, TableDoc> = {
         "finalCashBalance",
         "Cash fund when the session closed, an integer as sent; null when not sent.",
       ),
-      raw: raw("report"),
+      content_hash: contentHash("report"),
       synced_at: syncedAt(),
       deleted_at: dayRecordDeletedAt("report"),
     },

@@ -1,0 +1,29 @@
+/**
+ * How a long upgrade of stored data shows (db/upgrades/): on a terminal, one line per table
+ * redrawn in place with its percentage; elsewhere, one line when a table is done. Upgrades run
+ * synchronously, so the line is drawn from the progress callback itself, at most every 200 ms.
+ */
+import type { UpgradeProgress } from "../db/upgrades/index.js";
+import { number } from "./text.js";
+
+const REDRAW_MS = 200;
+
+export function upgradeProgressWriter(
+  out: NodeJS.WritableStream,
+  interactive: boolean,
+  now: () => number = Date.now,
+): (progress: UpgradeProgress) => void {
+  let drawnAt = 0;
+  return (progress) => {
+    const finished = progress.done >= 1;
+    const line = `upgrading the layout: ${progress.table} (${number.format(progress.rows)} rows)`;
+    if (!interactive) {
+      if (finished) out.write(`${line} archived\n`);
+      return;
+    }
+    if (!finished && now() - drawnAt < REDRAW_MS) return;
+    drawnAt = now();
+    const percent = `${Math.floor(progress.done * 100)} %`;
+    out.write(`\r\x1b[K${line} ${finished ? "archived\n" : percent}`);
+  };
+}

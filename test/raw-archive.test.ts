@@ -1,0 +1,133 @@
+/**
+ * The raw archive: every record's JSON, compressed, apart from the typed tables; read back as
+ * text by `pos-sync raw`; switched off by POS_KEEP_RAW=false or --no-raw.
+ */
+import { describe, expect, it } from "vitest";
+import { toEpochDay } from "../src/dates.js";
+import { readRawRecords } from "../src/db/raw/archive.js";
+import {
+  buildDictionary,
+  compressRaw,
+  contentHash,
+  DICTIONARY_BYTES,
+  decompressRaw,
+} from "../src/db/raw/codec.js";
+import { runCli, simulatorEnv } from "./helpers/cli.js";
+import { openTestDb, rows, scalar, useTempDir } from "./helpers/db.js";
+import { compareWithDataset } from "./helpers/ground-truth.js";
+import { TEST_TODAY, useSimulator } from "./helpers/simulator.js";
+import { syncOnce } from "./helpers/sync.js";
+
+const sim = useSimulator({ locations: 1, days: 4 });
+const tempPath = useTempDir();
+const range = { since: "2026-03-13", until: TEST_TODAY };
+
+/** The orders the simulator serves for the synced days. */
+function servedOrders() {
+  const { dataset } = sim.current;
+  const days = [toEpochDay(range.since), toEpochDay(range.since) + 1, toEpochDay(range.until)];
+  return days.flatMap((day) => dataset.ordersCreatedOn(dataset.locations[0]!, day));
+}
+
+describe("the codec", () => {
+  it("gives back exactly the JSON it was given, with or without a dictionary", () => {
+    const samples = servedOrders().map((order) => JSON.stringify(order));
+    const dictionary = buildDictionary(samples);
+    expect(dictionary?.length).toBe(DICTIONARY_BYTES);
+    const text = `${samples[0]}{"note":"é ✓ \\u0000"}`;
+    expect(decompressRaw(compressRaw(text))).toBe(text);
+    expect(decompressRaw(compressRaw(text, dictionary), dictionary)).toBe(text);
+    // The dictionary is what makes small documents small.
+    expect(compressRaw(text, dictionary).length).toBeLessThan(compressRaw(text).length * 0.7);
+  });
+
+  it("learns no dictionary from too little JSON", () => {
+    expect(buildDictionary(['{"id":"a"}'])).toBeUndefined();
+  });
+
+  it("hashes content to a whole number that changes with the content", () => {
+    const hash = contentHash('{"id":"a","total":1}');
+    expect(Number.isSafeInteger(hash)).toBe(true);
+    expect(hash).toBe(contentHash('{"id":"a","total":1}'));
+    expect(hash).not.toBe(contentHash('{"id":"a","total":2}'));
+  });
+});
+
+describe("a sync with the archive on (the default)", () => {
+  it("archives every record's JSON as served, and pos-sync raw prints it back", async () => {
+    const path = tempPath();
+    const db = openTestDb(path);
+    const { result } = await syncOnce(sim.current, db, { range });
+    expect(result.status).toBe("succeeded");
+    expect(compareWithDataset(db, sim.current.dataset, range)).toEqual([]);
+    // No typed table holds JSON text any more.
+    for (const table of ["orders", "reports", "locations", "products", "devices"]) {
+      const columns = rows(db, `SELECT name FROM pragma_table_info('${table}')`).map((c) => c.name);
+      expect(columns, table).not.toContain("raw");
+      expect(columns, table).toContain("content_hash");
+    }
+    const [order] = rows(db, "SELECT id, location_id FROM orders ORDER BY id LIMIT 1");
+    db.close();
+
+    const printed = await runCli(["raw", "orders", order.id], simulatorEnv(sim.current, path));
+    expect(printed.stderr).toBe("");
+    expect(printed.code).toBe(0);
+    const served = servedOrders().find((o) => o.id === order.id);
+    expect(printed.stdout).toBe(`${JSON.stringify(served)}\n`);
+  });
+
+  it("says so, in one line with exit 1, when a record is not in the archive", async () => {
+    const path = tempPath();
+    openTestDb(path).close();
+    const missing = await runCli(["raw", "orders", "no-such-id"], { POS_DB_PATH: path });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toBe(
+      "pos-sync: no raw JSON of orders no-such-id in the archive (not synced, or synced with POS_KEEP_RAW=false)\n",
+    );
+    const badTable = await runCli(["raw", "order_items", "x"], { POS_DB_PATH: path });
+    expect(badTable.code).toBe(2);
+    expect(badTable.stderr).toMatch(/^pos-sync: raw takes a table \(one of orders, reports/);
+  });
+});
+
+describe("a sync with the archive off", () => {
+  it("keeps no JSON, and removes the archived JSON of a record that changes", async () => {
+    const db = openTestDb(tempPath());
+    await syncOnce(sim.current, db, { range });
+    const archived = scalar(db, "SELECT COUNT(*) FROM raw_records") as number;
+    expect(archived).toBeGreaterThan(100);
+    // An order whose stored version differs (its hash) is rewritten: with the archive off, its
+    // earlier JSON goes rather than stay as a stale version.
+    const [order] = rows(db, "SELECT id FROM orders ORDER BY id LIMIT 1");
+    db.sqlite.prepare("UPDATE orders SET content_hash = 0 WHERE id = ?").run(order.id);
+    const { result } = await syncOnce(sim.current, db, {
+      range,
+      configOverrides: { keepRaw: false },
+    });
+    expect(result.stats.totals("orders").updated).toBe(1);
+    expect(readRawRecords(db.sqlite, "orders", order.id)).toEqual([]);
+    expect(scalar(db, "SELECT COUNT(*) FROM raw_records")).toBe(archived - 1);
+    db.close();
+
+    const fresh = openTestDb(tempPath());
+    await syncOnce(sim.current, fresh, { range, configOverrides: { keepRaw: false } });
+    expect(scalar(fresh, "SELECT COUNT(*) FROM raw_records")).toBe(0);
+    expect(compareWithDataset(fresh, sim.current.dataset, { ...range, rawArchive: false })).toEqual(
+      [],
+    );
+    fresh.close();
+  });
+
+  it("is what sync --no-raw does", async () => {
+    const path = tempPath();
+    const run = await runCli(
+      ["sync", "--no-raw", "--since", range.since, "--until", range.until],
+      simulatorEnv(sim.current, path),
+    );
+    expect(run.code).toBe(0);
+    const db = openTestDb(path);
+    expect(scalar(db, "SELECT COUNT(*) FROM orders")).toBeGreaterThan(100);
+    expect(scalar(db, "SELECT COUNT(*) FROM raw_records")).toBe(0);
+    db.close();
+  });
+});
