@@ -31,7 +31,7 @@ describe("pos-sync demo", () => {
     expect(
       first.stdout.match(/^ {3}\d{4}-\d\d-\d\d +[\d,]+ +[\d,]+\.\d\d +[\d,]+\.\d\d$/gm),
     ).toHaveLength(7);
-    expect(first.stdout).toMatch(/^ {3}product_name +quantity +sales$/m);
+    expect(first.stdout).toMatch(/^ {3}location_name +product_name +quantity +sales$/m);
     expect(first.stdout).toMatch(/^ {3}payment_name +payments +amount +share_percent$/m);
     // Progress per location, a quarter of its days at a time, both streams together.
     expect(first.stderr).toMatch(/^Le Petit Zinc {2}\d+\/(118|120|122) days {2}[\d,]+ records$/m);

@@ -100,7 +100,7 @@ describe("v_product_sales", () => {
 });
 
 describe("v_payment_mix", () => {
-  it("splits each day's payments of sales orders by method, with shares that add up to one", () => {
+  it("splits each day's payments of sales orders by method, with shares that add up to 100 %", () => {
     const payments = apiOrders()
       .filter((o) => isSale(o.order))
       .flatMap((o) => o.order.payments.map((payment) => ({ ...o, payment })));
@@ -116,9 +116,9 @@ describe("v_payment_mix", () => {
     const shares = groupSum(
       viewRows,
       (r) => `${r.location_id}|${r.business_date}`,
-      (r) => r.share,
+      (r) => r.share_percent,
     );
-    for (const total of shares.values()) expect(total).toBeCloseTo(1, 3);
+    for (const total of shares.values()) expect(total).toBeCloseTo(100, 0);
   });
 });
 
@@ -146,18 +146,115 @@ describe("v_tax_summary", () => {
 });
 
 describe("v_hourly_sales", () => {
-  it("buckets sales by the local hour of createdAt", () => {
+  it("buckets sales by the local hour the order was closed, with the average ticket", () => {
     const sales = apiOrders().filter((o) => isSale(o.order));
     const key = (o: (typeof sales)[number]) =>
-      `${o.locationId}|${o.day}|${Number(o.order.createdAt.slice(11, 13))}`;
+      `${o.locationId}|${o.day}|${Number(o.order.closedAt.slice(11, 13))}`;
     const expected = groupSum(sales, key, (o) => cents(o.order.total));
+    const counts = groupSum(sales, key, () => 1);
     const viewRows = rows(db, "SELECT * FROM v_hourly_sales");
     expect(viewRows).toHaveLength(expected.size);
-    for (const row of viewRows)
-      expect(cents(row.total_sales)).toBe(
-        expected.get(`${row.location_id}|${row.business_date}|${row.hour}`),
-      );
+    for (const row of viewRows) {
+      const k = `${row.location_id}|${row.business_date}|${row.hour}`;
+      expect(cents(row.total_sales)).toBe(expected.get(k));
+      expect(row.orders).toBe(counts.get(k));
+      const average = (expected.get(k) ?? 0) / 100 / row.orders;
+      expect(Math.abs(row.average_order - average)).toBeLessThanOrEqual(0.005 + 1e-9);
+    }
     expect(viewRows.some((r) => r.hour === 0)).toBe(true);
+  });
+});
+
+describe("v_orders", () => {
+  it("lists the orders that stand with their location, weekday and closing hour as columns", () => {
+    const api = apiOrders();
+    const viewRows = rows(db, "SELECT * FROM v_orders");
+    expect(viewRows).toHaveLength(api.length);
+    const byId = new Map(viewRows.map((r) => [r.order_id, r]));
+    const names = new Map(
+      sim.current.dataset.locations.map((l) => [l.location.id, l.location.name]),
+    );
+    for (const { order, day, locationId } of api) {
+      const row = byId.get(order.id);
+      // 2026-03-15 was a Sunday: ISO weekday 7.
+      const weekday = ((new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7) + 1;
+      expect(row).toMatchObject({
+        location_name: names.get(locationId),
+        business_date: day,
+        weekday,
+        closed_hour: Number(order.closedAt.slice(11, 13)),
+        is_sale: isSale(order) ? 1 : 0,
+      });
+    }
+    expect(byId.size).toBe(api.length);
+  });
+
+  it("gives whole counts as integers and every sum rounded to the cent", () => {
+    const typeOf = (sql: string) => rows(db, sql).map((r) => r.t);
+    expect(new Set(typeOf("SELECT typeof(guests) AS t FROM v_daily_sales"))).toEqual(
+      new Set(["integer"]),
+    );
+    expect(new Set(typeOf("SELECT typeof(quantity) AS t FROM v_product_sales"))).toEqual(
+      new Set(["integer"]),
+    );
+    for (const [view, column] of [
+      ["v_daily_sales", "total_sales"],
+      ["v_product_sales", "sales"],
+      ["v_payment_mix", "amount"],
+      ["v_hourly_sales", "average_order"],
+      ["v_operator_sales", "cancelled_items_total"],
+    ] as const) {
+      for (const row of rows(db, `SELECT ${column} AS v FROM ${view}`))
+        expect(Math.abs(row.v * 100 - Math.round(row.v * 100)), view).toBeLessThan(1e-6);
+    }
+  });
+
+  it("names the location in every view", () => {
+    const views = rows(db, "SELECT name FROM sqlite_master WHERE type = 'view'").map((r) => r.name);
+    expect(views.length).toBeGreaterThanOrEqual(9);
+    const names = new Set(sim.current.dataset.locations.map((l) => l.location.name));
+    for (const view of views) {
+      const values = rows(db, `SELECT DISTINCT location_name AS n FROM ${view}`).map((r) => r.n);
+      expect(values.length, view).toBeGreaterThan(0);
+      for (const name of values) expect(names.has(name), `${view}: ${name}`).toBe(true);
+    }
+  });
+});
+
+describe("v_order_tips", () => {
+  it("has one row per tip the API sent, and none for orders without tips", () => {
+    const tips = apiOrders().flatMap(({ order }) =>
+      (order.tips ?? []).map((tip, position) => ({ order, tip, position })),
+    );
+    expect(tips.length).toBeGreaterThan(0);
+    const viewRows = rows(db, "SELECT * FROM v_order_tips ORDER BY order_id, position");
+    expect(viewRows).toHaveLength(tips.length);
+    const byKey = new Map(viewRows.map((r) => [`${r.order_id}|${r.position}`, r]));
+    for (const { order, tip, position } of tips) {
+      const row = byKey.get(`${order.id}|${position}`);
+      expect(JSON.parse(row?.tip ?? "null")).toEqual(tip);
+      expect(row?.amount).toBe((tip as { amount?: number }).amount ?? null);
+    }
+  });
+});
+
+describe("v_operator_sales", () => {
+  it("counts each operator's sales, cancelled orders and cancelled lines per day", () => {
+    const api = apiOrders().filter(({ order }) => order.isTraining !== true);
+    const key = (o: (typeof api)[number]) => `${o.locationId}|${o.day}|${o.order.operatorId}`;
+    const sales = groupSum(api, key, (o) => (isSale(o.order) ? cents(o.order.total) : 0));
+    const cancelled = groupSum(api, key, (o) => (o.order.isCanceled ? 1 : 0));
+    const voided = groupSum(api, key, (o) =>
+      o.order.isCanceled ? 0 : o.order.items.filter((i) => i.isCanceled).length,
+    );
+    const viewRows = rows(db, "SELECT * FROM v_operator_sales");
+    for (const row of viewRows) {
+      const k = `${row.location_id}|${row.business_date}|${row.operator_id}`;
+      expect(cents(row.total_sales), k).toBe(sales.get(k) ?? 0);
+      expect(row.cancelled_orders, k).toBe(cancelled.get(k) ?? 0);
+      expect(row.cancelled_items, k).toBe(voided.get(k) ?? 0);
+    }
+    expect(viewRows.reduce((n, r) => n + r.cancelled_items, 0)).toBeGreaterThan(0);
   });
 });
 

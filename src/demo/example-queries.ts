@@ -20,10 +20,10 @@ ORDER BY business_date DESC
 LIMIT 7;`,
   },
   {
-    title: "Top 5 products by sales",
-    sql: `SELECT product_name, SUM(quantity) AS quantity, ROUND(SUM(sales), 2) AS sales
+    title: "Top 5 products by sales, per location",
+    sql: `SELECT location_name, product_name, SUM(quantity) AS quantity, ROUND(SUM(sales), 2) AS sales
 FROM v_product_sales
-GROUP BY product_name
+GROUP BY location_id, product_id
 ORDER BY SUM(sales) DESC
 LIMIT 5;`,
   },
