@@ -70,8 +70,9 @@ describe("upgrading a database made by the previous release", () => {
     const result = await runCli(["migrate"], { POS_DB_PATH: path });
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/upgraded .*: applied 2 migrations/);
-    expect(result.stdout).toContain("upgrading the layout: orders (207 rows) archived");
+    expect(result.stdout).toMatch(/upgraded .*: applied 3 migrations \(8 in all\)\n$/);
+    expect(result.stdout).toContain("moved the raw JSON of orders into the archive (207 rows)\n");
+    expect(result.stdout.match(/moved the raw JSON of orders/g)).toHaveLength(1);
 
     const db = openTestDb(path);
     expect(compareWithDataset(db, sim.dataset, { since: SINCE, until: UNTIL })).toEqual([]);

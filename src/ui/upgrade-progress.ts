@@ -16,14 +16,19 @@ export function upgradeProgressWriter(
   let drawnAt = 0;
   return (progress) => {
     const finished = progress.done >= 1;
-    const line = `upgrading the layout: ${progress.table} (${number.format(progress.rows)} rows)`;
+    const rows = `${number.format(progress.rows)} rows`;
     if (!interactive) {
-      if (finished) out.write(`${line} archived\n`);
+      if (finished)
+        out.write(`moved the raw JSON of ${progress.table} into the archive (${rows})\n`);
       return;
     }
     if (!finished && now() - drawnAt < REDRAW_MS) return;
     drawnAt = now();
     const percent = `${Math.floor(progress.done * 100)} %`;
-    out.write(`\r\x1b[K${line} ${finished ? "archived\n" : percent}`);
+    out.write(
+      finished
+        ? `\r\x1b[Kmoved the raw JSON of ${progress.table} into the archive (${rows})\n`
+        : `\r\x1b[Kmoving the raw JSON of ${progress.table} into the archive: ${percent} of ${rows}`,
+    );
   };
 }

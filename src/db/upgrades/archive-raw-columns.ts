@@ -92,13 +92,14 @@ function archiveTable(
     }
     return batch[batch.length - 1]?.rowid;
   });
-  const report = (rowid: number) =>
-    onProgress({
-      upgrade: ARCHIVE_RAW_COLUMNS,
-      table,
-      done: lastRowid === 0 ? 1 : Math.min(1, rowid / lastRowid),
-      rows,
-    });
+  // Progress goes from 0 to 1 once; an empty table (a new database) has nothing to show.
+  let shown = -1;
+  const report = (rowid: number) => {
+    const done = lastRowid === 0 ? 1 : Math.min(1, rowid / lastRowid);
+    if (rows === 0 || done === shown) return;
+    shown = done;
+    onProgress({ upgrade: ARCHIVE_RAW_COLUMNS, table, done, rows });
+  };
   report(0);
   for (let at = moveBatch(0); at !== undefined; at = moveBatch(at)) report(at);
   report(lastRowid);
