@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: the five benchmarks of pos-sync, figures printed, measured in one run.
- *   --quick     smaller sizes (a minute or two)
+ *   --quick     smaller sizes (a few minutes)
  *   --save      also write docs/benchmarks.md
+ *   --only NAME only one benchmark (storage), for a quick look
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,13 +11,27 @@ import { benchEndToEnd } from "./e2e.js";
 import { benchIngest } from "./ingest.js";
 import { dec, int, log, machine, mb, now, seconds } from "./lib.js";
 import { benchMemory } from "./memory.js";
+import { benchStorage } from "./storage.js";
 import { benchmarkTable } from "./report.js";
 
 const quick = process.argv.includes("--quick");
 const save = process.argv.includes("--save");
+const only = process.argv[process.argv.indexOf("--only") + 1];
 const sizes = quick
-  ? { orders: 20_000, floorRows: 200_000, days: 60, memoryOrders: 200_000 }
-  : { orders: 100_000, floorRows: 1_000_000, days: 180, memoryOrders: 1_000_000 };
+  ? {
+      orders: 20_000,
+      floorRows: 200_000,
+      days: 60,
+      memoryOrders: 200_000,
+      storage: { locations: 4, days: 90 },
+    }
+  : {
+      orders: 100_000,
+      floorRows: 1_000_000,
+      days: 180,
+      memoryOrders: 1_000_000,
+      storage: { locations: 20, days: 365 },
+    };
 
 const dir = mkdtempSync(join(tmpdir(), "pos-sync-bench-"));
 const started = now();
@@ -26,6 +41,10 @@ log(
 );
 log();
 try {
+  if (only === "storage") {
+    await benchStorage({ ...sizes.storage, dir });
+    process.exit(0);
+  }
   const ingest = await benchIngest({ orders: sizes.orders, floorRows: sizes.floorRows, dir });
   log();
   const e2e = await benchEndToEnd({ days: sizes.days, dir });
