@@ -2,7 +2,7 @@
  * `npm run bench`: the five benchmarks of pos-sync, figures printed, measured in one run.
  *   --quick     smaller sizes (a few minutes)
  *   --save      also write docs/benchmarks.md
- *   --only NAME only one benchmark (storage), for a quick look
+ *   --only NAME only one benchmark (ingest or storage), for a quick look
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,8 +11,8 @@ import { benchEndToEnd } from "./e2e.js";
 import { benchIngest } from "./ingest.js";
 import { dec, int, log, machine, mb, now, seconds } from "./lib.js";
 import { benchMemory } from "./memory.js";
-import { benchStorage } from "./storage.js";
 import { benchmarkTable } from "./report.js";
+import { benchStorage } from "./storage.js";
 
 const quick = process.argv.includes("--quick");
 const save = process.argv.includes("--save");
@@ -41,10 +41,15 @@ log(
 );
 log();
 try {
-  if (only === "storage") {
-    await benchStorage({ ...sizes.storage, dir });
-    process.exit(0);
-  }
+  if (only === "storage") await benchStorage({ ...sizes.storage, dir });
+  else if (only === "ingest")
+    await benchIngest({ orders: sizes.orders, floorRows: sizes.floorRows, dir });
+  else await runAll();
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+async function runAll(): Promise<void> {
   const ingest = await benchIngest({ orders: sizes.orders, floorRows: sizes.floorRows, dir });
   log();
   const e2e = await benchEndToEnd({ days: sizes.days, dir });
@@ -70,6 +75,4 @@ try {
   log(
     `(${int(sizes.orders)} ingest orders, ${sizes.days} end-to-end days, ${int(sizes.memoryOrders)} memory orders)`,
   );
-} finally {
-  rmSync(dir, { recursive: true, force: true });
 }

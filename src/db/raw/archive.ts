@@ -70,16 +70,15 @@ export class RawArchive {
     this.dictionaries.set(tableName, { id, bytes });
   }
 
-  /** Archives the JSON of a record just inserted or replaced (or forgets it, archive off). */
-  put(record: ArchivedRecord): void {
+  /** Archives the JSON of a record just inserted or replaced (or forgets it, archive off);
+   * returns the archive rows written. */
+  put(record: ArchivedRecord): number {
     const { tableName, locationId, id } = record;
-    if (!this.keep) {
-      this.remove.run(tableName, id, locationId);
-      return;
-    }
+    if (!this.keep) return this.remove.run(tableName, id, locationId).changes;
     const dictionary = this.dictionaryOf(tableName);
     const payload = compressRaw(record.raw, dictionary?.bytes);
     this.upsert.run(tableName, locationId, id, dictionary?.id ?? null, payload, record.syncedAt);
+    return 1;
   }
 
   private dictionaryOf(tableName: string): Dictionary | null {

@@ -127,7 +127,13 @@ export class ReplacingWriter {
       if (decision === "insert") counts.inserted++;
       else counts.updated++;
       const { id, location_id: locationId } = rowSet.parent;
-      this.archive.put({ tableName: this.name, locationId, id, raw, syncedAt });
+      counts.rowsWritten += this.archive.put({
+        tableName: this.name,
+        locationId,
+        id,
+        raw,
+        syncedAt,
+      });
       // A record that appears twice in one page is written once.
       stored.set(rowSet.parent.id, { ...rowSet.parent, deleted_at: null });
     }
