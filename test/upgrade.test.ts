@@ -70,7 +70,8 @@ describe("upgrading a database made by the previous release", () => {
     const result = await runCli(["migrate"], { POS_DB_PATH: path });
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/upgraded .*: applied 3 migrations \(8 in all\)\n$/);
+    expect(result.stdout).toMatch(/upgraded .*: applied 4 migrations \(9 in all\)\n$/);
+    expect(result.stdout).toContain("summed 6 location days into the daily summary tables\n");
     expect(result.stdout).toContain("moved the raw JSON of orders into the archive (207 rows)\n");
     expect(result.stdout.match(/moved the raw JSON of orders/g)).toHaveLength(1);
 
@@ -112,7 +113,7 @@ describe("upgrading a database made by the previous release", () => {
     let batches = 0;
     expect(() =>
       archiveRawColumns(sqlite, (progress) => {
-        if (progress.table === "orders" && progress.done > 0 && ++batches === 1)
+        if (progress.part === "orders" && progress.done > 0 && ++batches === 1)
           throw new Error("killed");
       }),
     ).toThrow("killed");

@@ -3,13 +3,15 @@
  * a whole list (a catalog list), the location and its devices. Which tables a stream fills and
  * how a record becomes rows come with the stream (stream-tables.ts); records are normalized here
  * and written with statements prepared once per stream (writers/), their JSON archived apart
- * (raw/archive.ts).
+ * (raw/archive.ts); the days whose orders changed get their daily summaries recomputed in the
+ * same transaction (rollups.ts).
  */
 import type { Location } from "../api/schemas.js";
 import type { RejectedRecord, ValidatedRecords, ValidRecord } from "../api/validate.js";
 import { normalizeLocation } from "./normalize/catalog.js";
 import type { Db } from "./open.js";
 import { RawArchive, type RawArchiveOptions } from "./raw/archive.js";
+import { Rollups } from "./rollups.js";
 import { locations } from "./schema/index.js";
 import type { DayStreamTables, Identified, SnapshotListTables } from "./stream-tables.js";
 import { writeTransaction } from "./write-transaction.js";
@@ -92,6 +94,7 @@ export class Store {
   ) => LocationCounts;
 
   private readonly archive: RawArchive;
+  private readonly rollups: Rollups;
 
   constructor(
     readonly db: Db,
@@ -100,6 +103,7 @@ export class Store {
     const { sqlite } = db;
     const archive = new RawArchive(sqlite, rawArchive);
     this.archive = archive;
+    this.rollups = new Rollups(sqlite);
     this.dayWriters = new WriterCache(
       (stream) => new ReplacingWriter(sqlite, stream.table, stream.childTables, archive),
     );
@@ -123,8 +127,13 @@ export class Store {
     );
     this.markDeletedInTransaction = writeTransaction(
       sqlite,
-      (stream: DayStreamTables, ids: string[], at: string) =>
-        this.deletions.get(stream).markDeleted(ids, at),
+      (stream: DayStreamTables, ids: string[], at: string) => {
+        const deletions = this.deletions.get(stream);
+        const days = stream.summarized ? deletions.daysOf(ids) : [];
+        const marked = deletions.markDeleted(ids, at);
+        if (marked > 0) this.rollups.refresh(days);
+        return marked;
+      },
     );
     this.writeLocationAndDevices = writeTransaction(
       sqlite,
@@ -151,7 +160,11 @@ export class Store {
       rows: stream.toRows(record, raw, context),
       raw,
     }));
-    const counts = this.dayWriters.get(stream).write(records, page.syncedAt);
+    const { counts, earlierDays } = this.dayWriters.get(stream).write(records, page.syncedAt);
+    if (stream.summarized && counts.inserted + counts.updated > 0) {
+      const days = [page.day, ...earlierDays];
+      this.rollups.refresh(days.map((day) => ({ locationId: page.locationId, day })));
+    }
     this.rejectWriter.resolveStored(
       page.locationId,
       stream.name,

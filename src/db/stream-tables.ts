@@ -22,10 +22,12 @@ export interface Identified {
 /** A stream read day by day (orders, reports): records keyed by their id alone. */
 export interface DayStreamTables<T extends Identified = Identified> {
   readonly name: DayStream;
-  /** Holds one row per record, with `business_date`, `updated_at`, `raw`, `deleted_at`. */
+  /** Holds one row per record, with `business_date`, `updated_at`, `content_hash`, `deleted_at`. */
   readonly table: SQLiteTable;
   /** One table per array of the record, in the order `toRows` gives their rows. */
   readonly childTables: readonly SQLiteTable[];
+  /** Its records feed the daily summary tables (rollups.ts), refreshed with every change. */
+  readonly summarized?: boolean;
   toRows(record: T, raw: string, context: DayRowContext): RowSet;
 }
 

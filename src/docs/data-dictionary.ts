@@ -22,12 +22,14 @@ import {
 } from "../api/schemas.js";
 import type { ApiRecord, TableDoc, ViewDoc } from "../db/dictionary/types.js";
 import { openDatabase } from "../db/open.js";
+import * as archiveTables from "../db/schema/archive.js";
 import * as bookkeepingSchema from "../db/schema/bookkeeping.js";
 import * as catalogSchema from "../db/schema/catalog.js";
 import * as allTables from "../db/schema/index.js";
 import * as locationTables from "../db/schema/location.js";
 import * as orderTables from "../db/schema/orders.js";
 import * as reportTables from "../db/schema/reports.js";
+import * as rollupTables from "../db/schema/rollups.js";
 
 /** docs/data-dictionary.md of the project, wherever the process runs from (src/ or dist/). */
 export const DATA_DICTIONARY_FILE = fileURLToPath(
@@ -89,6 +91,8 @@ const SCHEMA_GROUPS: { title: string; module: Record<string, unknown> }[] = [
   { title: "Catalog tables", module: catalogSchema },
   { title: "Order tables", module: orderTables },
   { title: "Report tables", module: reportTables },
+  { title: "Daily summary tables", module: rollupTables },
+  { title: "Raw archive tables", module: archiveTables },
   { title: "Bookkeeping tables", module: bookkeepingSchema },
 ];
 
@@ -125,7 +129,8 @@ export function viewFacts(): ViewFacts[] {
   const db = openDatabase(":memory:");
   try {
     const names = db.sqlite
-      .prepare<[], string>("SELECT name FROM sqlite_schema WHERE type = 'view' ORDER BY rowid")
+      // By name: the order of creation follows the migrations' history, not the reader.
+      .prepare<[], string>("SELECT name FROM sqlite_schema WHERE type = 'view' ORDER BY name")
       .pluck()
       .all();
     return names.map((name) => ({

@@ -1,5 +1,5 @@
 /** Orders: read day by day; each order fills `orders` and the tables of its items, their
- * modifiers and discounts, and its payments. */
+ * modifiers and discounts, and its payments, and the daily summary tables sum them. */
 import { SHOWN_PATHS } from "../api/paths.js";
 import { type Order, orderSchema } from "../api/schemas.js";
 import { normalizeOrder } from "../db/normalize/order.js";
@@ -18,6 +18,7 @@ export const ORDERS: DayStreamDescription<Order> = {
   schema: orderSchema,
   primaryKey: ["id"],
   vouchedByReports: true,
+  summarized: true,
   table: orders,
   childTables: [orderItems, orderItemModifiers, orderItemDiscounts, orderPayments],
   toRows(order, raw, context) {

@@ -1,12 +1,27 @@
 /**
- * How a long upgrade of stored data shows (db/upgrades/): on a terminal, one line per table
- * redrawn in place with its percentage; elsewhere, one line when a table is done. Upgrades run
+ * How a long upgrade of stored data shows (db/upgrades/): on a terminal, one line redrawn in
+ * place with its percentage; elsewhere, one line when a part is done. Upgrades run
  * synchronously, so the line is drawn from the progress callback itself, at most every 200 ms.
  */
-import type { UpgradeProgress } from "../db/upgrades/index.js";
+import { ARCHIVE_RAW_COLUMNS, type UpgradeProgress } from "../db/upgrades/index.js";
 import { number } from "./text.js";
 
 const REDRAW_MS = 200;
+
+/** What an upgrade is doing and has done, in words. */
+function describe(progress: UpgradeProgress): { doing: string; done: string } {
+  const items = number.format(progress.items);
+  if (progress.upgrade === ARCHIVE_RAW_COLUMNS) {
+    return {
+      doing: `moving the raw JSON of ${progress.part} into the archive`,
+      done: `moved the raw JSON of ${progress.part} into the archive (${items} rows)`,
+    };
+  }
+  return {
+    doing: `summing ${items} location days into the daily summary tables`,
+    done: `summed ${items} location days into the daily summary tables`,
+  };
+}
 
 export function upgradeProgressWriter(
   out: NodeJS.WritableStream,
@@ -16,19 +31,17 @@ export function upgradeProgressWriter(
   let drawnAt = 0;
   return (progress) => {
     const finished = progress.done >= 1;
-    const rows = `${number.format(progress.rows)} rows`;
+    const words = describe(progress);
     if (!interactive) {
-      if (finished)
-        out.write(`moved the raw JSON of ${progress.table} into the archive (${rows})\n`);
+      if (finished) out.write(`${words.done}\n`);
       return;
     }
     if (!finished && now() - drawnAt < REDRAW_MS) return;
     drawnAt = now();
-    const percent = `${Math.floor(progress.done * 100)} %`;
     out.write(
       finished
-        ? `\r\x1b[Kmoved the raw JSON of ${progress.table} into the archive (${rows})\n`
-        : `\r\x1b[Kmoving the raw JSON of ${progress.table} into the archive: ${percent} of ${rows}`,
+        ? `\r\x1b[K${words.done}\n`
+        : `\r\x1b[K${words.doing}: ${Math.floor(progress.done * 100)} %`,
     );
   };
 }

@@ -6,6 +6,7 @@ import { CATALOG_TABLES } from "./catalog.js";
 import { LOCATION_TABLES } from "./location.js";
 import { ORDER_TABLES } from "./orders.js";
 import { REPORT_TABLES } from "./reports.js";
+import { ROLLUP_TABLES } from "./rollups.js";
 import type { TableDoc } from "./types.js";
 
 export type { ApiRecord, ColumnDoc, TableDoc, ViewDoc } from "./types.js";
@@ -16,5 +17,6 @@ export const TABLE_DOCS: Record<string, TableDoc> = {
   ...CATALOG_TABLES,
   ...ORDER_TABLES,
   ...REPORT_TABLES,
+  ...ROLLUP_TABLES,
   ...BOOKKEEPING_TABLES,
 };

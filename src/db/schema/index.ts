@@ -5,3 +5,4 @@ export * from "./catalog.js";
 export * from "./location.js";
 export * from "./orders.js";
 export * from "./reports.js";
+export * from "./rollups.js";

@@ -14,21 +14,13 @@ import { RawArchive } from "../raw/archive.js";
 import { ARCHIVED_TABLES } from "../raw/archived-tables.js";
 import { contentHash } from "../raw/codec.js";
 import { writeTransaction } from "../write-transaction.js";
+import type { UpgradeProgress } from "./progress.js";
 
 /** Rows per transaction: large enough that commits cost little, small enough that an
  * interruption loses little (about half a megabyte of JSON). */
 const BATCH_ROWS = 200;
 
 export const ARCHIVE_RAW_COLUMNS = "archive-raw-columns";
-
-/** How far the upgrade is in a table: the share of its rows behind it (by rowid, from 0 to 1),
- * and how many rows it has. */
-export interface UpgradeProgress {
-  upgrade: string;
-  table: string;
-  done: number;
-  rows: number;
-}
 
 interface RawRow {
   rowid: number;
@@ -98,7 +90,7 @@ function archiveTable(
     const done = lastRowid === 0 ? 1 : Math.min(1, rowid / lastRowid);
     if (rows === 0 || done === shown) return;
     shown = done;
-    onProgress({ upgrade: ARCHIVE_RAW_COLUMNS, table, done, rows });
+    onProgress({ upgrade: ARCHIVE_RAW_COLUMNS, part: table, done, items: rows });
   };
   report(0);
   for (let at = moveBatch(0); at !== undefined; at = moveBatch(at)) report(at);

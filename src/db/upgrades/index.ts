@@ -4,18 +4,21 @@
  * `schema_upgrades` so that later opens skip it with one lookup.
  */
 import type Database from "better-sqlite3";
-import {
-  ARCHIVE_RAW_COLUMNS,
-  archiveRawColumns,
-  type UpgradeProgress,
-} from "./archive-raw-columns.js";
+import { ARCHIVE_RAW_COLUMNS, archiveRawColumns } from "./archive-raw-columns.js";
+import { FILL_ROLLUPS, fillRollups } from "./fill-rollups.js";
+import type { UpgradeProgress } from "./progress.js";
 
-export type { UpgradeProgress } from "./archive-raw-columns.js";
+export { ARCHIVE_RAW_COLUMNS } from "./archive-raw-columns.js";
+export { FILL_ROLLUPS } from "./fill-rollups.js";
+export type { UpgradeProgress } from "./progress.js";
 
 const UPGRADES: readonly {
   name: string;
   run: (sqlite: Database.Database, onProgress: (progress: UpgradeProgress) => void) => void;
-}[] = [{ name: ARCHIVE_RAW_COLUMNS, run: archiveRawColumns }];
+}[] = [
+  { name: ARCHIVE_RAW_COLUMNS, run: archiveRawColumns },
+  { name: FILL_ROLLUPS, run: fillRollups },
+];
 
 /** The upgrades this file has not finished, by name. */
 export function pendingUpgrades(sqlite: Database.Database): string[] {

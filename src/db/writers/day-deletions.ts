@@ -11,6 +11,7 @@ export class DayDeletions {
   private readonly live: Database.Statement<[string, string], number>;
   private readonly unlistedIds: Database.Statement<[string, string, string], string>;
   private readonly mark: Database.Statement<[string, string]>;
+  private readonly days: Database.Statement<[string], { locationId: string; day: string }>;
 
   constructor(sqlite: Database.Database, table: string) {
     this.stored = sqlite
@@ -29,6 +30,10 @@ export class DayDeletions {
          AND id NOT IN (SELECT value FROM json_each(?))`,
       )
       .pluck();
+    this.days = sqlite.prepare(
+      `SELECT DISTINCT location_id AS locationId, business_date AS day FROM "${table}"
+       WHERE id IN (SELECT value FROM json_each(?))`,
+    );
     this.mark = sqlite.prepare<[string, string]>(
       `UPDATE "${table}" SET deleted_at = ? WHERE id IN (SELECT value FROM json_each(?)) AND deleted_at IS NULL`,
     );
@@ -48,6 +53,11 @@ export class DayDeletions {
   /** Live records of a day that are not among the listed ids. */
   unlisted(locationId: string, day: string, listedIds: readonly string[]): string[] {
     return this.unlistedIds.all(locationId, day, JSON.stringify(listedIds));
+  }
+
+  /** The location days these records are listed under. */
+  daysOf(ids: readonly string[]): { locationId: string; day: string }[] {
+    return this.days.all(JSON.stringify(ids));
   }
 
   markDeleted(ids: readonly string[], at: string): number {

@@ -37,6 +37,13 @@ export interface WriteCounts {
   rowsWritten: number;
 }
 
+/** What a write did, and the other days that records it replaced were listed under before (a
+ * record the API moved from one day to another leaves the earlier day changed too). */
+export interface WriteOutcome {
+  counts: WriteCounts;
+  earlierDays: string[];
+}
+
 export function emptyCounts(): WriteCounts {
   return { inserted: 0, updated: 0, unchanged: 0, rowsWritten: 0 };
 }
@@ -71,7 +78,7 @@ export class ReplacingWriter {
   private readonly insertParent: RowInserter;
   private readonly insertChildren: RowInserter[];
   private readonly deleteOrphans: Database.Statement<[string]>[];
-  private readonly writeAll: (records: readonly IncomingRecord[], syncedAt: string) => WriteCounts;
+  private readonly writeAll: (records: readonly IncomingRecord[], syncedAt: string) => WriteOutcome;
   private readonly name: string;
 
   constructor(
@@ -100,12 +107,12 @@ export class ReplacingWriter {
   }
 
   /** Writes a page of records in one transaction (a savepoint inside the caller's, if any). */
-  write(records: readonly IncomingRecord[], syncedAt: string): WriteCounts {
-    if (records.length === 0) return emptyCounts();
+  write(records: readonly IncomingRecord[], syncedAt: string): WriteOutcome {
+    if (records.length === 0) return { counts: emptyCounts(), earlierDays: [] };
     return this.writeAll(records, syncedAt);
   }
 
-  private writeRows(records: readonly IncomingRecord[], syncedAt: string): WriteCounts {
+  private writeRows(records: readonly IncomingRecord[], syncedAt: string): WriteOutcome {
     const stored = new Map<string, StoredVersion>();
     for (const row of this.selectStored.all(JSON.stringify(records.map((r) => r.rows.parent.id))))
       stored.set(row.id, row);
@@ -115,13 +122,19 @@ export class ReplacingWriter {
       syncedAt,
     );
     const counts = emptyCounts();
+    const earlierDays = new Set<string>();
     for (const { rows: rowSet, raw } of records) {
-      const decision = decide(rowSet.parent, stored.get(rowSet.parent.id));
+      const earlier = stored.get(rowSet.parent.id);
+      const decision = decide(rowSet.parent, earlier);
       if (decision === "keep") {
         counts.unchanged++;
         continue;
       }
-      if (decision === "replace") this.deleteParent.run(rowSet.parent.id);
+      if (decision === "replace") {
+        this.deleteParent.run(rowSet.parent.id);
+        if (earlier && earlier.business_date !== rowSet.parent.business_date)
+          earlierDays.add(earlier.business_date);
+      }
       counts.rowsWritten +=
         decision === "insert" ? this.insertNew(rowSet) : this.insertRecord(rowSet);
       if (decision === "insert") counts.inserted++;
@@ -137,7 +150,7 @@ export class ReplacingWriter {
       // A record that appears twice in one page is written once.
       stored.set(rowSet.parent.id, { ...rowSet.parent, deleted_at: null });
     }
-    return counts;
+    return { counts, earlierDays: [...earlierDays] };
   }
 
   /** Inserts a record and its child rows; returns the rows written. */

@@ -1,0 +1,183 @@
+CREATE TABLE `daily_operator_sales` (
+	`location_id` text NOT NULL,
+	`business_date` text NOT NULL,
+	`operator_id` text NOT NULL,
+	`operator_name` text NOT NULL,
+	`orders` integer NOT NULL,
+	`total_sales` real NOT NULL,
+	`total_discount` real NOT NULL,
+	`cancelled_orders` integer NOT NULL,
+	`cancelled_total` real NOT NULL,
+	`cancelled_items` integer NOT NULL,
+	`cancelled_items_total` real NOT NULL,
+	PRIMARY KEY(`location_id`, `business_date`, `operator_id`)
+) WITHOUT ROWID;
+--> statement-breakpoint
+CREATE TABLE `daily_payment_sales` (
+	`location_id` text NOT NULL,
+	`business_date` text NOT NULL,
+	`payment_name` text NOT NULL,
+	`payments` integer NOT NULL,
+	`amount` real NOT NULL,
+	PRIMARY KEY(`location_id`, `business_date`, `payment_name`)
+) WITHOUT ROWID;
+--> statement-breakpoint
+CREATE TABLE `daily_product_sales` (
+	`location_id` text NOT NULL,
+	`business_date` text NOT NULL,
+	`product_id` text NOT NULL,
+	`product_name` text NOT NULL,
+	`category` text NOT NULL,
+	`sub_category` text NOT NULL,
+	`quantity` numeric NOT NULL,
+	`sales` real NOT NULL,
+	`tax` real NOT NULL,
+	`net_sales` real NOT NULL,
+	`orders` integer NOT NULL,
+	PRIMARY KEY(`location_id`, `business_date`, `product_id`)
+) WITHOUT ROWID;
+--> statement-breakpoint
+CREATE TABLE `daily_sales` (
+	`location_id` text NOT NULL,
+	`business_date` text NOT NULL,
+	`orders` integer NOT NULL,
+	`guests` numeric NOT NULL,
+	`total_sales` real NOT NULL,
+	`total_tax` real NOT NULL,
+	`net_sales` real NOT NULL,
+	`total_discount` real NOT NULL,
+	`transferred_orders` integer NOT NULL,
+	`transferred_sales` real NOT NULL,
+	`cancelled_orders` integer NOT NULL,
+	`cancelled_total` real NOT NULL,
+	`training_orders` integer NOT NULL,
+	PRIMARY KEY(`location_id`, `business_date`)
+) WITHOUT ROWID;
+--> statement-breakpoint
+CREATE TABLE `daily_tax_sales` (
+	`location_id` text NOT NULL,
+	`business_date` text NOT NULL,
+	`tax_rate_bp` integer NOT NULL,
+	`tax_name` text NOT NULL,
+	`gross_sales` real NOT NULL,
+	`tax_amount` real NOT NULL,
+	`taxable_amount` real NOT NULL,
+	PRIMARY KEY(`location_id`, `business_date`, `tax_rate_bp`)
+) WITHOUT ROWID;
+--> statement-breakpoint
+CREATE TABLE `hourly_sales` (
+	`location_id` text NOT NULL,
+	`business_date` text NOT NULL,
+	`hour` integer NOT NULL,
+	`orders` integer NOT NULL,
+	`total_sales` real NOT NULL,
+	PRIMARY KEY(`location_id`, `business_date`, `hour`)
+) WITHOUT ROWID;
+--> statement-breakpoint
+-- The aggregate views read the summary tables, which pos-sync keeps in the same transaction as
+-- the orders they sum (src/db/rollups.ts): a year of a chain answers in a fraction of a second
+-- instead of joining millions of lines. Their columns are those of migration 0007.
+DROP VIEW `v_daily_sales`;
+--> statement-breakpoint
+DROP VIEW `v_product_sales`;
+--> statement-breakpoint
+DROP VIEW `v_payment_mix`;
+--> statement-breakpoint
+DROP VIEW `v_tax_summary`;
+--> statement-breakpoint
+DROP VIEW `v_hourly_sales`;
+--> statement-breakpoint
+DROP VIEW `v_operator_sales`;
+--> statement-breakpoint
+CREATE VIEW `v_daily_sales` AS
+SELECT
+  d.location_id,
+  l.name AS location_name,
+  d.business_date,
+  (CAST(strftime('%w', d.business_date) AS INTEGER) + 6) % 7 + 1 AS weekday,
+  d.orders,
+  d.guests,
+  d.total_sales,
+  d.total_tax,
+  d.net_sales,
+  d.total_discount,
+  ROUND(d.total_sales / NULLIF(d.orders, 0), 2) AS average_order,
+  d.transferred_orders,
+  d.transferred_sales,
+  d.cancelled_orders,
+  d.cancelled_total,
+  d.training_orders
+FROM `daily_sales` d
+LEFT JOIN `locations` l ON l.id = d.location_id;
+--> statement-breakpoint
+CREATE VIEW `v_product_sales` AS
+SELECT
+  p.location_id,
+  l.name AS location_name,
+  p.business_date,
+  p.product_id,
+  p.product_name,
+  p.category,
+  p.sub_category,
+  p.quantity,
+  p.sales,
+  p.tax,
+  p.net_sales,
+  p.orders
+FROM `daily_product_sales` p
+LEFT JOIN `locations` l ON l.id = p.location_id;
+--> statement-breakpoint
+CREATE VIEW `v_payment_mix` AS
+SELECT
+  m.location_id,
+  l.name AS location_name,
+  m.business_date,
+  m.payment_name,
+  m.payments,
+  m.amount,
+  ROUND(100.0 * m.amount / NULLIF(SUM(m.amount) OVER (PARTITION BY m.location_id, m.business_date), 0), 2) AS share_percent
+FROM `daily_payment_sales` m
+LEFT JOIN `locations` l ON l.id = m.location_id;
+--> statement-breakpoint
+CREATE VIEW `v_tax_summary` AS
+SELECT
+  t.location_id,
+  l.name AS location_name,
+  t.business_date,
+  t.tax_rate_bp,
+  t.tax_name,
+  t.gross_sales,
+  t.tax_amount,
+  t.taxable_amount
+FROM `daily_tax_sales` t
+LEFT JOIN `locations` l ON l.id = t.location_id;
+--> statement-breakpoint
+CREATE VIEW `v_hourly_sales` AS
+SELECT
+  h.location_id,
+  l.name AS location_name,
+  h.business_date,
+  (CAST(strftime('%w', h.business_date) AS INTEGER) + 6) % 7 + 1 AS weekday,
+  h.hour,
+  h.orders,
+  h.total_sales,
+  ROUND(h.total_sales / NULLIF(h.orders, 0), 2) AS average_order
+FROM `hourly_sales` h
+LEFT JOIN `locations` l ON l.id = h.location_id;
+--> statement-breakpoint
+CREATE VIEW `v_operator_sales` AS
+SELECT
+  s.location_id,
+  l.name AS location_name,
+  s.business_date,
+  s.operator_id,
+  s.operator_name,
+  s.orders,
+  s.total_sales,
+  s.total_discount,
+  s.cancelled_orders,
+  s.cancelled_total,
+  s.cancelled_items,
+  s.cancelled_items_total
+FROM `daily_operator_sales` s
+LEFT JOIN `locations` l ON l.id = s.location_id;

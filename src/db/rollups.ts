@@ -1,0 +1,127 @@
+/**
+ * The summary tables (schema/rollups.ts): one day of one location recomputed from its orders at
+ * once. The store calls this in the transaction that changed the day's orders, so that the
+ * summaries and the orders never disagree; the rollup upgrade fills them for databases made
+ * before they existed. The rule of a sale and of a line lives here, once.
+ */
+import type Database from "better-sqlite3";
+
+/** An order that counts in sales: neither cancelled, nor training, nor transferred. */
+const SALE = "o.is_canceled = 0 AND o.is_training = 0 AND o.is_transferred = 0";
+/** The orders of one location and business day that stand (not deleted upstream). */
+const DAY = "o.location_id = @location AND o.business_date = @day AND o.deleted_at IS NULL";
+
+/** Each summary table and the SELECT that gives a day's rows of it, in its column order. */
+const ROLLUPS: readonly { table: string; select: string }[] = [
+  {
+    table: "daily_sales",
+    select: `SELECT o.location_id, o.business_date,
+      COUNT(*) FILTER (WHERE ${SALE}),
+      TOTAL(o.guests) FILTER (WHERE ${SALE}),
+      ROUND(TOTAL(o.total) FILTER (WHERE ${SALE}), 2),
+      ROUND(TOTAL(o.total_tax) FILTER (WHERE ${SALE}), 2),
+      ROUND(TOTAL(o.total - o.total_tax) FILTER (WHERE ${SALE}), 2),
+      ROUND(TOTAL(o.total_discount) FILTER (WHERE ${SALE}), 2),
+      COUNT(*) FILTER (WHERE o.is_canceled = 0 AND o.is_training = 0 AND o.is_transferred = 1),
+      ROUND(TOTAL(o.total) FILTER (WHERE o.is_canceled = 0 AND o.is_training = 0 AND o.is_transferred = 1), 2),
+      COUNT(*) FILTER (WHERE o.is_canceled = 1),
+      ROUND(TOTAL(o.total) FILTER (WHERE o.is_canceled = 1), 2),
+      COUNT(*) FILTER (WHERE o.is_training = 1)
+    FROM orders o WHERE ${DAY}
+    GROUP BY o.location_id, o.business_date`,
+  },
+  {
+    table: "daily_product_sales",
+    select: `SELECT o.location_id, o.business_date, i.item_catalog_id,
+      MAX(i.description), MAX(i.category), MAX(i.sub_category),
+      TOTAL(i.quantity), ROUND(TOTAL(i.total), 2), ROUND(TOTAL(i.tax_amount), 2),
+      ROUND(TOTAL(i.total - i.tax_amount), 2), COUNT(DISTINCT i.order_id)
+    FROM orders o JOIN order_items i ON i.order_id = o.id
+    WHERE ${DAY} AND ${SALE} AND i.is_canceled = 0
+    GROUP BY i.item_catalog_id`,
+  },
+  {
+    table: "daily_payment_sales",
+    select: `SELECT o.location_id, o.business_date, p.payment_name,
+      COUNT(*), ROUND(TOTAL(p.payment_amount), 2)
+    FROM orders o JOIN order_payments p ON p.order_id = o.id
+    WHERE ${DAY} AND ${SALE}
+    GROUP BY p.payment_name`,
+  },
+  {
+    table: "daily_tax_sales",
+    select: `SELECT o.location_id, o.business_date, i.tax_rate_bp, MAX(i.tax_name),
+      ROUND(TOTAL(i.total), 2), ROUND(TOTAL(i.tax_amount), 2),
+      ROUND(TOTAL(i.total - i.tax_amount), 2)
+    FROM orders o JOIN order_items i ON i.order_id = o.id
+    WHERE ${DAY} AND ${SALE} AND i.is_canceled = 0
+    GROUP BY i.tax_rate_bp`,
+  },
+  {
+    table: "hourly_sales",
+    // The hour on the clock closed_at was sent in (the location's, when it carries its offset).
+    select: `SELECT o.location_id, o.business_date, CAST(substr(o.closed_at, 12, 2) AS INTEGER) AS hour,
+      COUNT(*), ROUND(TOTAL(o.total), 2)
+    FROM orders o WHERE ${DAY} AND ${SALE}
+    GROUP BY hour`,
+  },
+  {
+    table: "daily_operator_sales",
+    select: `SELECT o.location_id, o.business_date, o.operator_id, MAX(o.operator_name),
+      COUNT(*) FILTER (WHERE ${SALE}),
+      ROUND(TOTAL(o.total) FILTER (WHERE ${SALE}), 2),
+      ROUND(TOTAL(o.total_discount) FILTER (WHERE ${SALE}), 2),
+      COUNT(*) FILTER (WHERE o.is_canceled = 1),
+      ROUND(TOTAL(o.total) FILTER (WHERE o.is_canceled = 1), 2),
+      COALESCE(SUM(c.items) FILTER (WHERE o.is_canceled = 0), 0),
+      ROUND(TOTAL(c.amount) FILTER (WHERE o.is_canceled = 0), 2)
+    FROM orders o
+    LEFT JOIN (
+      SELECT i.order_id, COUNT(*) AS items, TOTAL(i.total) AS amount
+      FROM orders o JOIN order_items i ON i.order_id = o.id
+      WHERE ${DAY} AND i.is_canceled = 1
+      GROUP BY i.order_id
+    ) c ON c.order_id = o.id
+    WHERE ${DAY} AND o.is_training = 0
+    GROUP BY o.operator_id`,
+  },
+];
+
+interface DayParameters {
+  location: string;
+  day: string;
+}
+
+/** A day of a location whose orders changed. */
+export interface LocationDay {
+  locationId: string;
+  day: string;
+}
+
+/** Recomputes the summary rows of days, with statements prepared once. Call it inside the
+ * transaction that changed their orders. */
+export class Rollups {
+  private readonly statements: {
+    remove: Database.Statement<[DayParameters]>;
+    fill: Database.Statement<[DayParameters]>;
+  }[];
+
+  constructor(sqlite: Database.Database) {
+    this.statements = ROLLUPS.map(({ table, select }) => ({
+      remove: sqlite.prepare(
+        `DELETE FROM ${table} WHERE location_id = @location AND business_date = @day`,
+      ),
+      fill: sqlite.prepare(`INSERT INTO ${table} ${select}`),
+    }));
+  }
+
+  refresh(days: Iterable<LocationDay>): void {
+    for (const { locationId, day } of days) {
+      const parameters = { location: locationId, day };
+      for (const { remove, fill } of this.statements) {
+        remove.run(parameters);
+        fill.run(parameters);
+      }
+    }
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * Summary tables: the sales figures of each location and business day, kept by pos-sync in the
+ * same transaction as the orders they sum, so that a year of a chain answers in a fraction of a
+ * second. The v_ views read them; the rule of a sale (not cancelled, training or transferred)
+ * and of a line (not cancelled) is the views' rule (db/rollups.ts recomputes a day).
+ */
+import { integer, numeric, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { locationId } from "./columns.js";
+
+const businessDate = () => text("business_date").notNull();
+/** Whole counts come out as integers, fractional ones as they are. */
+const count = (name: string) => numeric(name, { mode: "number" }).notNull();
+const amount = (name: string) => real(name).notNull();
+
+export const dailySales = sqliteTable(
+  "daily_sales",
+  {
+    location_id: locationId(),
+    business_date: businessDate(),
+    orders: integer("orders").notNull(),
+    guests: count("guests"),
+    total_sales: amount("total_sales"),
+    total_tax: amount("total_tax"),
+    net_sales: amount("net_sales"),
+    total_discount: amount("total_discount"),
+    transferred_orders: integer("transferred_orders").notNull(),
+    transferred_sales: amount("transferred_sales"),
+    cancelled_orders: integer("cancelled_orders").notNull(),
+    cancelled_total: amount("cancelled_total"),
+    training_orders: integer("training_orders").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.location_id, t.business_date] })],
+);
+
+export const dailyProductSales = sqliteTable(
+  "daily_product_sales",
+  {
+    location_id: locationId(),
+    business_date: businessDate(),
+    product_id: text("product_id").notNull(),
+    product_name: text("product_name").notNull(),
+    category: text("category").notNull(),
+    sub_category: text("sub_category").notNull(),
+    quantity: count("quantity"),
+    sales: amount("sales"),
+    tax: amount("tax"),
+    net_sales: amount("net_sales"),
+    orders: integer("orders").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.location_id, t.business_date, t.product_id] })],
+);
+
+export const dailyPaymentSales = sqliteTable(
+  "daily_payment_sales",
+  {
+    location_id: locationId(),
+    business_date: businessDate(),
+    payment_name: text("payment_name").notNull(),
+    payments: integer("payments").notNull(),
+    amount: amount("amount"),
+  },
+  (t) => [primaryKey({ columns: [t.location_id, t.business_date, t.payment_name] })],
+);
+
+export const dailyTaxSales = sqliteTable(
+  "daily_tax_sales",
+  {
+    location_id: locationId(),
+    business_date: businessDate(),
+    tax_rate_bp: integer("tax_rate_bp").notNull(),
+    tax_name: text("tax_name").notNull(),
+    gross_sales: amount("gross_sales"),
+    tax_amount: amount("tax_amount"),
+    taxable_amount: amount("taxable_amount"),
+  },
+  (t) => [primaryKey({ columns: [t.location_id, t.business_date, t.tax_rate_bp] })],
+);
+
+export const hourlySales = sqliteTable(
+  "hourly_sales",
+  {
+    location_id: locationId(),
+    business_date: businessDate(),
+    hour: integer("hour").notNull(),
+    orders: integer("orders").notNull(),
+    total_sales: amount("total_sales"),
+  },
+  (t) => [primaryKey({ columns: [t.location_id, t.business_date, t.hour] })],
+);
+
+export const dailyOperatorSales = sqliteTable(
+  "daily_operator_sales",
+  {
+    location_id: locationId(),
+    business_date: businessDate(),
+    operator_id: text("operator_id").notNull(),
+    operator_name: text("operator_name").notNull(),
+    orders: integer("orders").notNull(),
+    total_sales: amount("total_sales"),
+    total_discount: amount("total_discount"),
+    cancelled_orders: integer("cancelled_orders").notNull(),
+    cancelled_total: amount("cancelled_total"),
+    cancelled_items: integer("cancelled_items").notNull(),
+    cancelled_items_total: amount("cancelled_items_total"),
+  },
+  (t) => [primaryKey({ columns: [t.location_id, t.business_date, t.operator_id] })],
+);
