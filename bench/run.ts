@@ -3,6 +3,7 @@
  *   --quick     smaller sizes (a few minutes)
  *   --save      also write docs/benchmarks.md
  *   --only NAME only one benchmark (ingest or storage), for a quick look
+ *   --file PATH with --only storage: measure this synced file instead of syncing one
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,7 +13,7 @@ import { benchIngest } from "./ingest.js";
 import { dec, int, log, machine, mb, now, seconds } from "./lib.js";
 import { benchMemory } from "./memory.js";
 import { benchmarkTable } from "./report.js";
-import { benchStorage } from "./storage.js";
+import { benchStorage, measureFile } from "./storage.js";
 
 const quick = process.argv.includes("--quick");
 const save = process.argv.includes("--save");
@@ -41,7 +42,11 @@ log(
 );
 log();
 try {
-  if (only === "storage") await benchStorage({ ...sizes.storage, dir });
+  const file = process.argv.includes("--file")
+    ? process.argv[process.argv.indexOf("--file") + 1]
+    : undefined;
+  if (only === "storage" && file) measureFile(file, dir);
+  else if (only === "storage") await benchStorage({ ...sizes.storage, dir });
   else if (only === "ingest")
     await benchIngest({ orders: sizes.orders, floorRows: sizes.floorRows, dir });
   else await runAll();
