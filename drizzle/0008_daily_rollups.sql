@@ -74,6 +74,15 @@ CREATE TABLE `hourly_sales` (
 	PRIMARY KEY(`location_id`, `business_date`, `hour`)
 ) WITHOUT ROWID;
 --> statement-breakpoint
+CREATE TABLE `report_order_sums` (
+	`report_id` text PRIMARY KEY NOT NULL,
+	`location_id` text NOT NULL,
+	`orders_listed` integer NOT NULL,
+	`orders_stored` integer NOT NULL,
+	`orders_missing` integer NOT NULL,
+	`stored_total_sales` real NOT NULL
+) WITHOUT ROWID;
+--> statement-breakpoint
 -- The aggregate views read the summary tables, which pos-sync keeps in the same transaction as
 -- the orders they sum (src/db/rollups.ts): a year of a chain answers in a fraction of a second
 -- instead of joining millions of lines. Their columns are those of migration 0007.
@@ -88,6 +97,8 @@ DROP VIEW `v_tax_summary`;
 DROP VIEW `v_hourly_sales`;
 --> statement-breakpoint
 DROP VIEW `v_operator_sales`;
+--> statement-breakpoint
+DROP VIEW `v_report_reconciliation`;
 --> statement-breakpoint
 CREATE VIEW `v_daily_sales` AS
 SELECT
@@ -181,3 +192,26 @@ SELECT
   s.cancelled_items_total
 FROM `daily_operator_sales` s
 LEFT JOIN `locations` l ON l.id = s.location_id;
+--> statement-breakpoint
+CREATE VIEW `v_report_reconciliation` AS
+SELECT
+  r.id AS report_id,
+  r.location_id,
+  l.name AS location_name,
+  r.business_date,
+  r.report_number,
+  r.total_sales AS api_total_sales,
+  s.stored_total_sales,
+  ROUND(r.total_sales - s.stored_total_sales, 2) AS difference,
+  s.orders_listed,
+  s.orders_stored,
+  s.orders_missing,
+  CASE
+    WHEN s.orders_missing > 0 THEN 'orders missing'
+    WHEN ROUND(r.total_sales - s.stored_total_sales, 2) <> 0 THEN 'totals differ'
+    ELSE 'ok'
+  END AS status
+FROM `reports` r
+JOIN `report_order_sums` s ON s.report_id = r.id
+LEFT JOIN `locations` l ON l.id = r.location_id
+WHERE r.deleted_at IS NULL;

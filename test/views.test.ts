@@ -4,6 +4,7 @@ import type { Order } from "../src/api/schemas.js";
 import { addDays, eachDay, toEpochDay } from "../src/dates.js";
 import type { Db } from "../src/db/open.js";
 import { Store } from "../src/db/store.js";
+import { ORDERS } from "../src/streams/index.js";
 import { testClient } from "./helpers/client.js";
 import { openTestDb, rows, useTempDir } from "./helpers/db.js";
 import { loadLocation } from "./helpers/load.js";
@@ -14,10 +15,11 @@ const tempPath = useTempDir();
 // The simulator's whole history, so that every report's orders are stored.
 const days = { since: addDays(TEST_TODAY, -(SMALL_DATASET.days - 1)), until: TEST_TODAY };
 let db: Db;
+let store: Store;
 
 beforeAll(async () => {
   db = openTestDb(tempPath());
-  const store = new Store(db);
+  store = new Store(db);
   for (const [index, key] of sim.current.keys.entries()) {
     await loadLocation(testClient(sim.current, { keyIndex: index }).client, store, key, days);
   }
@@ -269,14 +271,14 @@ describe("v_report_reconciliation", () => {
     }
   });
 
-  it("counts the orders a report lists that are not stored", () => {
+  it("counts the orders a report lists that the API no longer lists", () => {
     const [row] = rows(db, "SELECT report_id, orders_listed FROM v_report_reconciliation LIMIT 1");
     const [order] = rows(
       db,
       "SELECT order_id FROM report_orders WHERE report_id = ? LIMIT 1",
       row.report_id,
     );
-    db.sqlite.prepare("DELETE FROM orders WHERE id = ?").run(order.order_id);
+    store.markDeleted(ORDERS, [order.order_id], new Date().toISOString());
     const [after] = rows(
       db,
       "SELECT * FROM v_report_reconciliation WHERE report_id = ?",
@@ -289,23 +291,32 @@ describe("v_report_reconciliation", () => {
     });
   });
 
-  it("shows the difference when a stored order is missing or changed", () => {
+  it("shows the difference when a stored order changed after its report", () => {
     const [row] = rows(db, "SELECT * FROM v_report_reconciliation WHERE status = 'ok' LIMIT 1");
-    const [order] = rows(
-      db,
-      "SELECT id, total FROM orders WHERE report_id = ? AND is_canceled = 0 AND is_training = 0 AND is_transferred = 0 LIMIT 1",
-      row.report_id,
+    const stored = rows(db, "SELECT id FROM orders WHERE report_id = ?", row.report_id).map(
+      (r) => r.id,
     );
-    db.sqlite.prepare("UPDATE orders SET total = total + 5 WHERE id = ?").run(order.id);
-    try {
-      const [changed] = rows(
-        db,
-        "SELECT * FROM v_report_reconciliation WHERE report_id = ?",
-        row.report_id,
-      );
-      expect(changed).toMatchObject({ difference: -5, status: "totals differ" });
-    } finally {
-      db.sqlite.prepare("UPDATE orders SET total = ? WHERE id = ?").run(order.total, order.id);
-    }
+    const { order, day, locationId } = apiOrders().find(
+      (o) => stored.includes(o.order.id) && isSale(o.order),
+    )!;
+    const later = (hours: number) =>
+      new Date(Date.parse(order.updatedAt) + hours * 3_600_000)
+        .toISOString()
+        .replace("Z", "+00:00");
+    const write = (version: Order) =>
+      store.writePage(ORDERS, {
+        locationId,
+        day,
+        records: [{ record: version, raw: JSON.stringify(version) }],
+        rejects: [],
+        runId: null,
+        syncedAt: new Date().toISOString(),
+      });
+    const reconciliation = () =>
+      rows(db, "SELECT * FROM v_report_reconciliation WHERE report_id = ?", row.report_id)[0];
+    write({ ...order, total: order.total + 5, updatedAt: later(1) });
+    expect(reconciliation()).toMatchObject({ difference: -5, status: "totals differ" });
+    write({ ...order, updatedAt: later(2) });
+    expect(reconciliation()).toMatchObject({ difference: 0, status: "ok" });
   });
 });

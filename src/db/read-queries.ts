@@ -160,7 +160,7 @@ export function knownLocations(db: Db): KnownLocation[] {
   return rows.map((row) => ({ ...row, read: row.read === 1 }));
 }
 
-/** A report that does not agree with its stored orders (v_report_reconciliation). */
+/** A report that does not agree with its stored orders. */
 export interface ReconciliationRow {
   reportId: string;
   reportNumber: number;
@@ -176,13 +176,27 @@ export function reconciliationProblems(
   since: string,
   until: string,
 ): ReconciliationRow[] {
+  // Computed from the order tables rather than read from v_report_reconciliation: a check must
+  // not trust the summary it would check (report_order_sums only follows pos-sync's own writes).
   return db.sqlite
     .prepare(
-      `SELECT report_id AS reportId, report_number AS reportNumber, business_date AS businessDate,
-              difference, orders_missing AS ordersMissing, status
-       FROM v_report_reconciliation
-       WHERE location_id = ? AND business_date BETWEEN ? AND ? AND status <> 'ok'
-       ORDER BY business_date`,
+      `SELECT reportId, reportNumber, businessDate, difference, ordersMissing,
+              CASE WHEN ordersMissing > 0 THEN 'orders missing' ELSE 'totals differ' END AS status
+       FROM (
+         SELECT r.id AS reportId, r.report_number AS reportNumber, r.business_date AS businessDate,
+           ROUND(r.total_sales - (
+             SELECT ROUND(TOTAL(o.total), 2) FROM orders o
+             WHERE o.report_id = r.id AND o.deleted_at IS NULL
+               AND o.is_canceled = 0 AND o.is_training = 0 AND o.is_transferred = 0
+           ), 2) AS difference,
+           (SELECT COUNT(*) FROM report_orders ro WHERE ro.report_id = r.id
+              AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.id = ro.order_id AND o.deleted_at IS NULL)
+           ) AS ordersMissing
+         FROM reports r
+         WHERE r.location_id = ? AND r.business_date BETWEEN ? AND ? AND r.deleted_at IS NULL
+       )
+       WHERE ordersMissing > 0 OR difference <> 0
+       ORDER BY businessDate`,
     )
     .all(locationId, since, until) as ReconciliationRow[];
 }

@@ -1,6 +1,6 @@
 /**
  * The summary tables (schema/rollups.ts): one day of one location recomputed from its orders at
- * once. The store calls this in the transaction that changed the day's orders, so that the
+ * once, and each report's reconciliation with the orders stored for it. The store calls this in the transaction that changed the day's orders, so that the
  * summaries and the orders never disagree; the rollup upgrade fills them for databases made
  * before they existed. The rule of a sale and of a line lives here, once.
  */
@@ -92,6 +92,25 @@ interface DayParameters {
   day: string;
 }
 
+/** A report against its stored orders, recomputed whole: the orders it lists, those stored for
+ * it, those it lists that are not stored, and the total of its sales orders. */
+const REPORT_SUMS = `INSERT INTO report_order_sums
+  SELECT r.id, r.location_id,
+    (SELECT COUNT(*) FROM report_orders ro WHERE ro.report_id = r.id),
+    (SELECT COUNT(*) FROM orders o WHERE o.report_id = r.id AND o.deleted_at IS NULL),
+    (SELECT COUNT(*) FROM report_orders ro WHERE ro.report_id = r.id
+       AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.id = ro.order_id AND o.deleted_at IS NULL)),
+    (SELECT ROUND(TOTAL(o.total), 2) FROM orders o
+       WHERE o.report_id = r.id AND o.deleted_at IS NULL AND ${SALE})
+  FROM reports r WHERE r.id = ?`;
+
+/** The reports a day's orders belong to, or are listed by. */
+const REPORTS_OF_DAY = `SELECT report_id FROM orders
+  WHERE location_id = @location AND business_date = @day
+  UNION
+  SELECT ro.report_id FROM orders o JOIN report_orders ro ON ro.order_id = o.id
+  WHERE o.location_id = @location AND o.business_date = @day`;
+
 /** A day of a location whose orders changed. */
 export interface LocationDay {
   locationId: string;
@@ -106,7 +125,14 @@ export class Rollups {
     fill: Database.Statement<[DayParameters]>;
   }[];
 
+  private readonly reportsOfDay: Database.Statement<[DayParameters], string>;
+  private readonly removeReportSums: Database.Statement<[string]>;
+  private readonly fillReportSums: Database.Statement<[string]>;
+
   constructor(sqlite: Database.Database) {
+    this.reportsOfDay = sqlite.prepare<[DayParameters], string>(REPORTS_OF_DAY).pluck();
+    this.removeReportSums = sqlite.prepare("DELETE FROM report_order_sums WHERE report_id = ?");
+    this.fillReportSums = sqlite.prepare(REPORT_SUMS);
     this.statements = ROLLUPS.map(({ table, select }) => ({
       remove: sqlite.prepare(
         `DELETE FROM ${table} WHERE location_id = @location AND business_date = @day`,
@@ -115,13 +141,25 @@ export class Rollups {
     }));
   }
 
+  /** Recomputes the summaries of these days, and the reconciliation of their reports. */
   refresh(days: Iterable<LocationDay>): void {
+    const reports = new Set<string>();
     for (const { locationId, day } of days) {
       const parameters = { location: locationId, day };
       for (const { remove, fill } of this.statements) {
         remove.run(parameters);
         fill.run(parameters);
       }
+      for (const report of this.reportsOfDay.all(parameters)) reports.add(report);
+    }
+    this.refreshReports(reports);
+  }
+
+  /** Recomputes the reconciliation of these reports with their orders. */
+  refreshReports(reportIds: Iterable<string>): void {
+    for (const id of reportIds) {
+      this.removeReportSums.run(id);
+      this.fillReportSums.run(id);
     }
   }
 }

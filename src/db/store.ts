@@ -129,7 +129,7 @@ export class Store {
       sqlite,
       (stream: DayStreamTables, ids: string[], at: string) => {
         const deletions = this.deletions.get(stream);
-        const days = stream.summarized ? deletions.daysOf(ids) : [];
+        const days = stream.summarized === "days" ? deletions.daysOf(ids) : [];
         const marked = deletions.markDeleted(ids, at);
         if (marked > 0) this.rollups.refresh(days);
         return marked;
@@ -161,9 +161,13 @@ export class Store {
       raw,
     }));
     const { counts, earlierDays } = this.dayWriters.get(stream).write(records, page.syncedAt);
-    if (stream.summarized && counts.inserted + counts.updated > 0) {
-      const days = [page.day, ...earlierDays];
-      this.rollups.refresh(days.map((day) => ({ locationId: page.locationId, day })));
+    if (counts.inserted + counts.updated > 0) {
+      if (stream.summarized === "days") {
+        const days = [page.day, ...earlierDays];
+        this.rollups.refresh(days.map((day) => ({ locationId: page.locationId, day })));
+      } else if (stream.summarized === "reports") {
+        this.rollups.refreshReports(records.map((r) => r.rows.parent.id));
+      }
     }
     this.rejectWriter.resolveStored(
       page.locationId,

@@ -26,8 +26,9 @@ export interface DayStreamTables<T extends Identified = Identified> {
   readonly table: SQLiteTable;
   /** One table per array of the record, in the order `toRows` gives their rows. */
   readonly childTables: readonly SQLiteTable[];
-  /** Its records feed the daily summary tables (rollups.ts), refreshed with every change. */
-  readonly summarized?: boolean;
+  /** Which summaries (rollups.ts) a change of its records refreshes: the days' summaries and
+   * their reports' reconciliation (orders), or the reconciliation of the records (reports). */
+  readonly summarized?: "days" | "reports";
   toRows(record: T, raw: string, context: DayRowContext): RowSet;
 }
 

@@ -18,7 +18,7 @@ export const ORDERS: DayStreamDescription<Order> = {
   schema: orderSchema,
   primaryKey: ["id"],
   vouchedByReports: true,
-  summarized: true,
+  summarized: "days",
   table: orders,
   childTables: [orderItems, orderItemModifiers, orderItemDiscounts, orderPayments],
   toRows(order, raw, context) {

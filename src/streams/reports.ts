@@ -20,6 +20,7 @@ export const REPORTS: DayStreamDescription<Report> = {
   listing: { operation: "listReports", path: SHOWN_PATHS.reports },
   schema: reportSchema,
   primaryKey: ["id"],
+  summarized: "reports",
   table: reports,
   childTables: [
     reportProducts,

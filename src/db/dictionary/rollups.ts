@@ -87,4 +87,21 @@ export const ROLLUP_TABLES: Record<string, TableDoc> = {
       cancelled_items_total: "Total of those cancelled lines.",
     },
   ),
+  report_order_sums: {
+    record: null,
+    meaning:
+      "Each report against the orders stored for it (v_report_reconciliation reads it): recomputed whenever the report or one of its orders changes, in the same transaction. pos-sync verify recomputes the same from the order tables rather than trust it.",
+    columns: {
+      report_id: derived("The report (reports.id)."),
+      location_id: derived("The location (locations.id)."),
+      orders_listed: derived("Orders the report lists (report_orders)."),
+      orders_stored: derived("Stored orders whose report_id is this report, not deleted upstream."),
+      orders_missing: derived(
+        "Orders the report lists that are not stored (or were deleted upstream).",
+      ),
+      stored_total_sales: derived(
+        "Total of the stored sales orders whose report_id is this report, rounded to the cent.",
+      ),
+    },
+  },
 };

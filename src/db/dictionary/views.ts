@@ -172,7 +172,7 @@ export const VIEW_DOCS: Record<string, ViewDoc> = {
       stored_total_sales: "Total of the stored sales orders whose report_id is this report.",
       difference: "api_total_sales minus stored_total_sales.",
       orders_listed: "Orders the report lists (report_orders).",
-      orders_stored: "Stored orders whose report_id is this report, in any state.",
+      orders_stored: "Stored orders whose report_id is this report, not deleted upstream.",
       orders_missing: "Orders the report lists that are not stored.",
       status: "`orders missing`, `totals differ` or `ok`.",
     },

@@ -105,3 +105,14 @@ export const dailyOperatorSales = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.location_id, t.business_date, t.operator_id] })],
 );
+
+/** Each report against the orders stored for it (v_report_reconciliation), refreshed whenever the
+ * report or any of its orders changes. */
+export const reportOrderSums = sqliteTable("report_order_sums", {
+  report_id: text("report_id").primaryKey(),
+  location_id: locationId(),
+  orders_listed: integer("orders_listed").notNull(),
+  orders_stored: integer("orders_stored").notNull(),
+  orders_missing: integer("orders_missing").notNull(),
+  stored_total_sales: amount("stored_total_sales"),
+});
