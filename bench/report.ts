@@ -3,6 +3,7 @@ import type { E2eResult } from "./e2e.js";
 import type { IngestResult } from "./ingest.js";
 import { dec, int, type Machine, mb } from "./lib.js";
 import type { MemoryResult } from "./memory.js";
+import type { StorageResult } from "./storage.js";
 
 export interface Report {
   host: Machine;
@@ -12,6 +13,27 @@ export interface Report {
   ingest: IngestResult;
   e2e: E2eResult;
   memory: MemoryResult;
+  storage: StorageResult;
+}
+
+/** The six questions of benchmark 6 on both layouts, and where the bytes go. */
+function storageTable(storage: StorageResult): string {
+  const rows = storage.queries.map((q, i) => {
+    const before = storage.previousLayout.queries[i];
+    return `| ${q.name} | ${dec(q.warmSeconds)} s | ${dec(q.coldSeconds)} s, ${mb(q.coldBytesRead)} | ${before ? `${dec(before.warmSeconds)} s` : ""} | ${before ? `${dec(before.coldSeconds)} s, ${mb(before.coldBytesRead)}` : ""} |`;
+  });
+  const tables = storage.tables
+    .slice(0, 8)
+    .map((t) => `${t.name} ${int(t.bytes / storage.orders)}`)
+    .join(", ");
+  return `Storage questions (benchmark 6; cold = a fresh connection with a 2 MB page cache, with the
+bytes it read from the file):
+
+| question | warm | cold | previous layout, warm | previous layout, cold |
+|---|---|---|---|---|
+${rows.join("\n")}
+
+Bytes per order by table and index, largest first: ${tables}.`;
 }
 
 function verdict(ok: boolean): string {
@@ -19,14 +41,15 @@ function verdict(ok: boolean): string {
 }
 
 export function benchmarkTable(r: Report): string {
-  const { ingest, e2e, memory } = r;
+  const { ingest, e2e, memory, storage } = r;
+  const slowest = Math.max(...storage.queries.map((q) => q.warmSeconds));
   const date = new Date().toISOString().slice(0, 10);
   const flat =
     Math.max(memory.rssAt.p10, memory.rssAt.p50, memory.rssAt.p100) -
     Math.min(memory.rssAt.p10, memory.rssAt.p50, memory.rssAt.p100);
   return `# Benchmarks
 
-Measured on ${date} with \`${r.command}\` (all five in ${dec(r.totalSeconds / 60)} minutes) on
+Measured on ${date} with \`${r.command}\` (all six in ${dec(r.totalSeconds / 60)} minutes) on
 ${r.host.cores} cores (${r.host.cpu}), Node ${r.host.node}, SQLite ${r.host.sqlite}. Figures move
 by 10-20 % from run to run on these shared machines; the ratios move less.
 
@@ -37,7 +60,11 @@ by 10-20 % from run to run on these shared machines; the ratios move less.
 | 2 | re-sync of the same orders | ${int(ingest.resync.ordersPerSecond)} orders/s, **${int(ingest.resync.rowsWritten)} rows written** | 0 rows | ${verdict(ingest.resync.rowsWritten === 0)} |
 | 3 | end to end, ${e2e.days} days of ~${e2e.ordersPerDay} orders, ${e2e.latencyMs} ms latency, concurrency ${e2e.concurrency} | ${int(e2e.full.orders)} orders, ${int(e2e.full.requests)} requests in ${dec(e2e.full.seconds)} s; network bound ${dec(e2e.full.networkBound)} s; **${dec(e2e.full.ratio)} x the bound**; peak RSS ${mb(e2e.full.peakRss)} | <= 1.20 x | ${verdict(e2e.full.ratio <= 1.2)} |
 | 4 | incremental with nothing new | ${int(e2e.incremental.requests)} requests in ${dec(e2e.incremental.seconds)} s; **${int(e2e.incremental.rowsWritten)} order or report rows written** | lookback + catalog + location only, 0 rows | ${verdict(e2e.incremental.rowsWritten === 0)} |
+| 6 | storage, ${storage.locations} locations × ${storage.days} days, ${int(storage.orders)} orders | **${int(storage.bytesPerOrder)} bytes per order** with the raw archive, **${int(storage.bytesPerOrderRawOff)}** without it (previous layout ${int(storage.previousLayout.fileBytes / storage.orders)}) | <= 2,000 / <= 1,200 | ${verdict(storage.bytesPerOrder <= 2000 && storage.bytesPerOrderRawOff <= 1200)} |
+| 6 | six analyst questions, warm | slowest ${dec(slowest)} s (previous layout ${dec(Math.max(...storage.previousLayout.queries.map((q) => q.warmSeconds)))} s); each below | < 1 s each | ${verdict(slowest < 1)} |
 | 5 | memory, ${int(memory.orders)} orders, no latency | ${int(memory.ordersPerSecond)} orders/s; RSS at 10 %: ${mb(memory.rssAt.p10)}, 50 %: ${mb(memory.rssAt.p50)}, 100 %: ${mb(memory.rssAt.p100)}; **peak ${mb(memory.peakRss)}** | < 200 MB, flat | ${verdict(memory.peakRss < 200 * 1024 * 1024 && flat < 30 * 1024 * 1024)} |
+
+${storageTable(storage)}
 
 Incremental requests: the pages of the three lookback days and of today for orders (7) and
 reports (4), the location (1), the catalog (5), and nothing else.

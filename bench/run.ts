@@ -60,24 +60,29 @@ async function runAll(): Promise<void> {
   const e2e = await benchEndToEnd({ days: sizes.days, dir });
   log();
   const memory = await benchMemory({ orders: sizes.memoryOrders, dir });
+  log();
+  const storage = await benchStorage({ ...sizes.storage, dir });
   const total = seconds(started);
   log();
-  log(`all five in ${dec(total / 60)} minutes`);
+  log(`all six in ${dec(total / 60)} minutes`);
   log(
     `targets: ingest ratio ${dec(ingest.ratio)} (>= 0.60); end to end ${dec(e2e.full.ratio)} x the network bound (<= 1.20);`,
   );
   log(
     `  no-change run ${e2e.incremental.requests} requests, ${e2e.incremental.rowsWritten} rows written; peak RSS ${mb(memory.peakRss)} (< 200 MB)`,
   );
+  log(
+    `  storage ${int(storage.bytesPerOrder)} bytes per order (<= 2,000), ${int(storage.bytesPerOrderRawOff)} without the raw archive (<= 1,200); slowest question ${dec(Math.max(...storage.queries.map((q) => q.warmSeconds)))} s warm (< 1)`,
+  );
   if (save) {
     const command = `npm run bench${quick ? " -- --quick" : ""}`;
     writeFileSync(
       join(import.meta.dirname, "..", "docs", "benchmarks.md"),
-      benchmarkTable({ host, command, quick, totalSeconds: total, ingest, e2e, memory }),
+      benchmarkTable({ host, command, quick, totalSeconds: total, ingest, e2e, memory, storage }),
     );
     log("wrote docs/benchmarks.md");
   }
   log(
-    `(${int(sizes.orders)} ingest orders, ${sizes.days} end-to-end days, ${int(sizes.memoryOrders)} memory orders)`,
+    `(${int(sizes.orders)} ingest orders, ${sizes.days} end-to-end days, ${int(sizes.memoryOrders)} memory orders, ${sizes.storage.locations} locations x ${sizes.storage.days} storage days)`,
   );
 }
