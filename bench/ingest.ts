@@ -107,6 +107,10 @@ function realPath(
     }).rowsWritten;
     elapsed += seconds(start);
   }
+  // The daily summaries, as the engine sums them at the end of each day window.
+  const settleStart = now();
+  store.settleSummaries();
+  elapsed += seconds(settleStart);
   const changes =
     (store.db.sqlite.prepare("SELECT total_changes()").pluck().get() as number) - changesBefore;
   return { seconds: elapsed, parseSeconds, rows, changes };

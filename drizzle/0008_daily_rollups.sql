@@ -83,6 +83,13 @@ CREATE TABLE `report_order_sums` (
 	`stored_total_sales` real NOT NULL
 ) WITHOUT ROWID;
 --> statement-breakpoint
+CREATE TABLE `summary_pending` (
+	`kind` text NOT NULL,
+	`location_id` text NOT NULL,
+	`key` text NOT NULL,
+	PRIMARY KEY(`kind`, `location_id`, `key`)
+) WITHOUT ROWID;
+--> statement-breakpoint
 -- The aggregate views read the summary tables, which pos-sync keeps in the same transaction as
 -- the orders they sum (src/db/rollups.ts): a year of a chain answers in a fraction of a second
 -- instead of joining millions of lines. Their columns are those of migration 0007.

@@ -11,6 +11,7 @@ import { Store } from "../src/db/store.js";
 import { ORDERS } from "../src/streams/index.js";
 import { openTestDb, rows, useTempDir } from "./helpers/db.js";
 import { TEST_TODAY, useSimulator } from "./helpers/simulator.js";
+import { syncOnce } from "./helpers/sync.js";
 
 const sim = useSimulator({ locations: 1, days: 4 });
 const tempPath = useTempDir();
@@ -28,10 +29,11 @@ function write(day: string, orders: readonly Order[]): void {
     runId: null,
     syncedAt: new Date().toISOString(),
   });
+  store.settleSummaries();
 }
 
 /** Each summary, and the same figures recomputed from the order tables. */
-function disagreements(): string[] {
+function disagreements(of: Db = db): string[] {
   const sale = "o.is_canceled = 0 AND o.is_training = 0 AND o.is_transferred = 0";
   const pairs: [string, string, string][] = [
     [
@@ -57,7 +59,7 @@ function disagreements(): string[] {
     ],
   ];
   const sorted = (sql: string) =>
-    rows(db, sql)
+    rows(of, sql)
       .map((row) => JSON.stringify(Object.values(row)))
       .sort();
   return pairs.flatMap(([name, summary, recomputed]) => {
@@ -76,6 +78,35 @@ beforeAll(() => {
 afterAll(() => db.close());
 
 describe("the daily summary tables", () => {
+  it("sum a day once, when it is settled, however many pages it took", () => {
+    const orders = sim.current.dataset.ordersCreatedOn(location(), toEpochDay(TEST_TODAY));
+    const later = orders.slice(0, 4).map((order) => ({
+      ...structuredClone(order),
+      total: order.total + 1,
+      updatedAt: new Date(Date.parse(order.updatedAt) + 60_000)
+        .toISOString()
+        .replace("Z", "+00:00"),
+    }));
+    for (const order of later) {
+      store.writePage(ORDERS, {
+        locationId: location().location.id,
+        day: TEST_TODAY,
+        records: [{ record: order, raw: JSON.stringify(order) }],
+        rejects: [],
+        runId: null,
+        syncedAt: new Date().toISOString(),
+      });
+    }
+    // Four pages, one mark: the day is summed once.
+    expect(rows(db, "SELECT kind, key FROM summary_pending")).toEqual([
+      { kind: "day", key: TEST_TODAY },
+    ]);
+    expect(disagreements()).toEqual(["daily_sales disagrees with the orders"]);
+    expect(store.settleSummaries()).toBeGreaterThanOrEqual(1);
+    expect(rows(db, "SELECT * FROM summary_pending")).toEqual([]);
+    expect(disagreements()).toEqual([]);
+  });
+
   it("sum the orders of each day as they are stored", () => {
     expect(rows(db, "SELECT COUNT(*) AS n FROM daily_sales")[0].n).toBe(2);
     expect(disagreements()).toEqual([]);
@@ -105,7 +136,19 @@ describe("the daily summary tables", () => {
     );
     const before = rows(db, "SELECT SUM(orders) AS n FROM daily_sales")[0].n;
     store.markDeleted(ORDERS, [gone.id], new Date().toISOString());
+    store.settleSummaries();
     expect(disagreements()).toEqual([]);
     expect(rows(db, "SELECT SUM(orders) AS n FROM daily_sales")[0].n).toBeLessThanOrEqual(before);
+  });
+
+  it("are summed by a sync at the end of each day window, with nothing left marked", async () => {
+    const synced = openTestDb(tempPath());
+    const { result } = await syncOnce(sim.current, synced);
+    expect(result.status).toBe("succeeded");
+    expect(rows(synced, "SELECT COUNT(*) AS n FROM daily_sales")[0].n).toBeGreaterThan(2);
+    expect(rows(synced, "SELECT COUNT(*) AS n FROM report_order_sums")[0].n).toBeGreaterThan(2);
+    expect(rows(synced, "SELECT * FROM summary_pending")).toEqual([]);
+    expect(disagreements(synced)).toEqual([]);
+    synced.close();
   });
 });

@@ -279,6 +279,7 @@ describe("v_report_reconciliation", () => {
       row.report_id,
     );
     store.markDeleted(ORDERS, [order.order_id], new Date().toISOString());
+    store.settleSummaries();
     const [after] = rows(
       db,
       "SELECT * FROM v_report_reconciliation WHERE report_id = ?",
@@ -303,7 +304,7 @@ describe("v_report_reconciliation", () => {
       new Date(Date.parse(order.updatedAt) + hours * 3_600_000)
         .toISOString()
         .replace("Z", "+00:00");
-    const write = (version: Order) =>
+    const write = (version: Order) => {
       store.writePage(ORDERS, {
         locationId,
         day,
@@ -312,6 +313,8 @@ describe("v_report_reconciliation", () => {
         runId: null,
         syncedAt: new Date().toISOString(),
       });
+      store.settleSummaries();
+    };
     const reconciliation = () =>
       rows(db, "SELECT * FROM v_report_reconciliation WHERE report_id = ?", row.report_id)[0];
     write({ ...order, total: order.total + 5, updatedAt: later(1) });

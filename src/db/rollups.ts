@@ -1,8 +1,10 @@
 /**
  * The summary tables (schema/rollups.ts): one day of one location recomputed from its orders at
- * once, and each report's reconciliation with the orders stored for it. The store calls this in the transaction that changed the day's orders, so that the
- * summaries and the orders never disagree; the rollup upgrade fills them for databases made
- * before they existed. The rule of a sale and of a line lives here, once.
+ * once, and each report's reconciliation with the orders stored for it. A write marks the days
+ * and reports it changed (summary_pending) in its own transaction; `settle` recomputes them at
+ * the end of the day's window, once however many pages the day took, and a run killed in
+ * between leaves them marked for the next. The rollup upgrade fills the tables for databases
+ * made before they existed. The rule of a sale and of a line lives here, once.
  */
 import type Database from "better-sqlite3";
 
@@ -126,11 +128,26 @@ export class Rollups {
   }[];
 
   private readonly reportsOfDay: Database.Statement<[DayParameters], string>;
+  private readonly mark: Database.Statement<[string, string, string]>;
+  private readonly pending: Database.Statement<
+    [string | null, string | null],
+    { kind: string; location_id: string; key: string }
+  >;
+  private readonly unmark: Database.Statement<[string, string, string]>;
   private readonly removeReportSums: Database.Statement<[string]>;
   private readonly fillReportSums: Database.Statement<[string]>;
 
   constructor(sqlite: Database.Database) {
     this.reportsOfDay = sqlite.prepare<[DayParameters], string>(REPORTS_OF_DAY).pluck();
+    this.mark = sqlite.prepare(
+      "INSERT INTO summary_pending (kind, location_id, key) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+    );
+    this.pending = sqlite.prepare(
+      "SELECT kind, location_id, key FROM summary_pending WHERE (? IS NULL OR location_id = ?)",
+    );
+    this.unmark = sqlite.prepare(
+      "DELETE FROM summary_pending WHERE kind = ? AND location_id = ? AND key = ?",
+    );
     this.removeReportSums = sqlite.prepare("DELETE FROM report_order_sums WHERE report_id = ?");
     this.fillReportSums = sqlite.prepare(REPORT_SUMS);
     this.statements = ROLLUPS.map(({ table, select }) => ({
@@ -139,6 +156,27 @@ export class Rollups {
       ),
       fill: sqlite.prepare(`INSERT INTO ${table} ${select}`),
     }));
+  }
+
+  /** Marks days whose orders changed, for the next `settle`. */
+  markDays(days: Iterable<LocationDay>): void {
+    for (const { locationId, day } of days) this.mark.run("day", locationId, day);
+  }
+
+  /** Marks reports that changed, for the next `settle`. */
+  markReports(locationId: string, reportIds: Iterable<string>): void {
+    for (const id of reportIds) this.mark.run("report", locationId, id);
+  }
+
+  /** Recomputes what is marked (one location's, or all) and clears the marks; returns how many
+   * days and reports it recomputed. Call inside a write transaction. */
+  settle(locationId?: string): number {
+    const marked = this.pending.all(locationId ?? null, locationId ?? null);
+    const days = marked.filter((m) => m.kind === "day");
+    this.refresh(days.map((m) => ({ locationId: m.location_id, day: m.key })));
+    this.refreshReports(marked.filter((m) => m.kind === "report").map((m) => m.key));
+    for (const m of marked) this.unmark.run(m.kind, m.location_id, m.key);
+    return marked.length;
   }
 
   /** Recomputes the summaries of these days, and the reconciliation of their reports. */

@@ -72,13 +72,21 @@ export class SqliteDestination implements Destination {
     return this.step(() => this.checkpoints.startRun(trigger, startedAt));
   }
   finishRun(runId: number, end: RunEnd) {
-    return this.step(() => this.checkpoints.finishRun(runId, end));
+    return this.step(() => {
+      // Whatever a window left marked (a window that failed midway) is summed before the end.
+      this.store.settleSummaries();
+      this.checkpoints.finishRun(runId, end);
+    });
   }
   windows(locationId: string, stream: Stream) {
     return this.step(() => this.checkpoints.windows(locationId, stream));
   }
+  /** Records a window, and sums the days and reports its pages changed (rollups.ts). */
   recordWindow(window: WindowRecord, now: string) {
-    return this.step(() => this.checkpoints.record(window, now));
+    return this.step(() => {
+      this.store.settleSummaries(window.locationId);
+      this.checkpoints.record(window, now);
+    });
   }
   startDate(locationId: string) {
     return this.step(() => this.checkpoints.startDate(locationId));

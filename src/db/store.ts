@@ -3,8 +3,8 @@
  * a whole list (a catalog list), the location and its devices. Which tables a stream fills and
  * how a record becomes rows come with the stream (stream-tables.ts); records are normalized here
  * and written with statements prepared once per stream (writers/), their JSON archived apart
- * (raw/archive.ts); the days whose orders changed get their daily summaries recomputed in the
- * same transaction (rollups.ts).
+ * (raw/archive.ts); the days and reports a write changed are marked for their summaries to be
+ * recomputed by `settleSummaries` (rollups.ts).
  */
 import type { Location } from "../api/schemas.js";
 import type { RejectedRecord, ValidatedRecords, ValidRecord } from "../api/validate.js";
@@ -131,7 +131,7 @@ export class Store {
         const deletions = this.deletions.get(stream);
         const days = stream.summarized === "days" ? deletions.daysOf(ids) : [];
         const marked = deletions.markDeleted(ids, at);
-        if (marked > 0) this.rollups.refresh(days);
+        if (marked > 0) this.rollups.markDays(days);
         return marked;
       },
     );
@@ -164,9 +164,12 @@ export class Store {
     if (counts.inserted + counts.updated > 0) {
       if (stream.summarized === "days") {
         const days = [page.day, ...earlierDays];
-        this.rollups.refresh(days.map((day) => ({ locationId: page.locationId, day })));
+        this.rollups.markDays(days.map((day) => ({ locationId: page.locationId, day })));
       } else if (stream.summarized === "reports") {
-        this.rollups.refreshReports(records.map((r) => r.rows.parent.id));
+        this.rollups.markReports(
+          page.locationId,
+          records.map((r) => r.rows.parent.id),
+        );
       }
     }
     this.rejectWriter.resolveStored(
@@ -294,6 +297,12 @@ export class Store {
       complete: validated.rejects.every((r) => r.recordId !== null),
       syncedAt: context.syncedAt,
     });
+  }
+
+  /** Recomputes the summaries of the days and reports changed since the last call (one
+   * location's, or all): at the end of a day window, and of a run. One transaction. */
+  settleSummaries(locationId?: string): number {
+    return writeTransaction(this.db.sqlite, () => this.rollups.settle(locationId))();
   }
 
   /** Whether a run stored this location already. */

@@ -80,6 +80,8 @@ export async function loadLocation(
         }),
       );
     }
+    // As the engine does at the end of each day window.
+    store.settleSummaries(locationId);
   }
   return { ...totals, locationId };
 }

@@ -11,7 +11,7 @@ const dayKey: Record<string, ColumnDoc> = {
 
 const summary = (meaning: string, columns: Record<string, string>): TableDoc => ({
   record: null,
-  meaning: `${meaning} Recomputed from the orders whenever they change, in the same transaction; read it through its v_ view for the location's name.`,
+  meaning: `${meaning} Recomputed from the orders of a day whenever they change, at the end of the day's window; read it through its v_ view for the location's name.`,
   columns: {
     ...dayKey,
     ...Object.fromEntries(Object.entries(columns).map(([name, text]) => [name, derived(text)])),
@@ -90,7 +90,7 @@ export const ROLLUP_TABLES: Record<string, TableDoc> = {
   report_order_sums: {
     record: null,
     meaning:
-      "Each report against the orders stored for it (v_report_reconciliation reads it): recomputed whenever the report or one of its orders changes, in the same transaction. pos-sync verify recomputes the same from the order tables rather than trust it.",
+      "Each report against the orders stored for it (v_report_reconciliation reads it): recomputed whenever the report or one of its orders changes, at the end of the window that changed it. pos-sync verify recomputes the same from the order tables rather than trust it.",
     columns: {
       report_id: derived("The report (reports.id)."),
       location_id: derived("The location (locations.id)."),
@@ -102,6 +102,16 @@ export const ROLLUP_TABLES: Record<string, TableDoc> = {
       stored_total_sales: derived(
         "Total of the stored sales orders whose report_id is this report, rounded to the cent.",
       ),
+    },
+  },
+  summary_pending: {
+    record: null,
+    meaning:
+      "Days and reports whose summaries wait to be recomputed: marked in the transaction that changes their orders, cleared when pos-sync sums them at the end of the day's window (or of the run), so that a day read in many pages is summed once. Empty between runs.",
+    columns: {
+      kind: derived("day, or report."),
+      location_id: derived("The location (locations.id)."),
+      key: derived("The business_date (a day) or the report's id (a report)."),
     },
   },
 };

@@ -1,7 +1,7 @@
 /**
- * Summary tables: the sales figures of each location and business day, kept by pos-sync in the
- * same transaction as the orders they sum, so that a year of a chain answers in a fraction of a
- * second. The v_ views read them; the rule of a sale (not cancelled, training or transferred)
+ * Summary tables: the sales figures of each location and business day, recomputed by pos-sync
+ * whenever the day's orders change (at the end of the day's window), so that a year of a chain
+ * answers in a fraction of a second. The v_ views read them; the rule of a sale (not cancelled, training or transferred)
  * and of a line (not cancelled) is the views' rule (db/rollups.ts recomputes a day).
  */
 import { integer, numeric, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
@@ -116,3 +116,17 @@ export const reportOrderSums = sqliteTable("report_order_sums", {
   orders_missing: integer("orders_missing").notNull(),
   stored_total_sales: amount("stored_total_sales"),
 });
+
+/** Days and reports whose summaries wait to be recomputed: marked in the transaction that changes
+ * their orders, cleared by the recompute at the end of the day's window (or of the run), so that
+ * a day read in many pages is summed once. A run killed in between leaves them for the next. */
+export const summaryPending = sqliteTable(
+  "summary_pending",
+  {
+    /** day (key = business_date) or report (key = report id). */
+    kind: text("kind").notNull(),
+    location_id: locationId(),
+    key: text("key").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.location_id, t.key] })],
+);
