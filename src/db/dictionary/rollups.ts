@@ -3,89 +3,86 @@
  * them; a query may too. */
 import { derived } from "./columns.js";
 import type { ColumnDoc, TableDoc } from "./types.js";
+import { VIEW_DOCS } from "./views.js";
 
 const dayKey: Record<string, ColumnDoc> = {
   location_id: derived("The location (locations.id)."),
   business_date: derived("The orders' business_date (YYYY-MM-DD)."),
 };
 
-const summary = (meaning: string, columns: Record<string, string>): TableDoc => ({
-  record: null,
-  meaning: `${meaning} Recomputed from the orders of a day whenever they change, at the end of the day's window; read it through its v_ view for the location's name.`,
-  columns: {
-    ...dayKey,
-    ...Object.fromEntries(Object.entries(columns).map(([name, text]) => [name, derived(text)])),
-  },
-});
+/** A summary table whose columns mean what the same columns of its view mean (views.ts). */
+const summary = (view: string, meaning: string, columns: readonly string[]): TableDoc => {
+  const viewColumns = VIEW_DOCS[view]?.columns ?? {};
+  return {
+    record: null,
+    meaning: `${meaning} (${view} reads it). Recomputed from the orders of a day whenever they change, at the end of the day's window; read it through its view for the location's name.`,
+    columns: {
+      ...dayKey,
+      ...Object.fromEntries(
+        columns.map((name) => [name, derived(viewColumns[name] ?? `See ${view}.${name}.`)]),
+      ),
+    },
+  };
+};
 
 export const ROLLUP_TABLES: Record<string, TableDoc> = {
-  daily_sales: summary("Sales per location and day (v_daily_sales).", {
-    orders: "Number of sales orders (neither cancelled, training nor transferred).",
-    guests: "Guests of the sales orders (an integer when whole).",
-    total_sales: "Total of the sales orders, tax included, rounded to the cent.",
-    total_tax: "Tax included in those totals.",
-    net_sales: "total_sales minus total_tax.",
-    total_discount: "Discounts granted on the sales orders.",
-    transferred_orders: "Orders transferred to a hotel room account (not cancelled, not training).",
-    transferred_sales: "Total of those transferred orders.",
-    cancelled_orders: "Cancelled orders, training ones included.",
-    cancelled_total: "Total of the cancelled orders.",
-    training_orders: "Orders made in training mode, cancelled ones included.",
-  }),
+  daily_sales: summary("v_daily_sales", "Sales per location and day", [
+    "orders",
+    "guests",
+    "total_sales",
+    "total_tax",
+    "net_sales",
+    "total_discount",
+    "transferred_orders",
+    "transferred_sales",
+    "cancelled_orders",
+    "cancelled_total",
+    "training_orders",
+  ]),
   daily_product_sales: summary(
-    "Sales per location, day and product, from the lines of sales orders that were not cancelled (v_product_sales).",
-    {
-      product_id: "The product (order_items.item_catalog_id).",
-      product_name: "The line description (the alphabetically last, if it varied that day).",
-      category: "Category name (the alphabetically last, if it varied that day).",
-      sub_category: "Subcategory name (the alphabetically last, if it varied that day).",
-      quantity: "Quantity sold (an integer when whole).",
-      sales: "Line totals, tax included.",
-      tax: "Tax included in those lines.",
-      net_sales: "sales minus tax.",
-      orders: "Number of sales orders with the product.",
-    },
+    "v_product_sales",
+    "Sales per location, day and product, from the lines of sales orders that were not cancelled",
+    [
+      "product_id",
+      "product_name",
+      "category",
+      "sub_category",
+      "quantity",
+      "sales",
+      "tax",
+      "net_sales",
+      "orders",
+    ],
   ),
   daily_payment_sales: summary(
-    "Payments of sales orders per location, day and payment method name (v_payment_mix).",
-    {
-      payment_name: "Name of the payment method.",
-      payments: "Number of payments.",
-      amount: "Amount paid.",
-    },
+    "v_payment_mix",
+    "Payments of sales orders per location, day and payment method name",
+    ["payment_name", "payments", "amount"],
   ),
   daily_tax_sales: summary(
-    "Tax per location, day and rate, from the lines of sales orders that were not cancelled (v_tax_summary).",
-    {
-      tax_rate_bp: "Tax rate in hundredths of a percent (1000 = 10 %).",
-      tax_name: "Name of the tax (the alphabetically last, if several share the rate).",
-      gross_sales: "Line totals, tax included.",
-      tax_amount: "Tax included in those lines.",
-      taxable_amount: "gross_sales minus tax_amount.",
-    },
+    "v_tax_summary",
+    "Tax per location, day and rate, from the lines of sales orders that were not cancelled",
+    ["tax_rate_bp", "tax_name", "gross_sales", "tax_amount", "taxable_amount"],
   ),
   hourly_sales: summary(
-    "Sales orders per location, day and the hour they were closed (v_hourly_sales).",
-    {
-      hour: "Hour (0-23) of closed_at, on the clock it was sent in (the location's local time when the API sends its offset).",
-      orders: "Number of sales orders closed in that hour.",
-      total_sales: "Total of those orders, tax included.",
-    },
+    "v_hourly_sales",
+    "Sales orders per location, day and the hour they were closed",
+    ["hour", "orders", "total_sales"],
   ),
   daily_operator_sales: summary(
-    "Per location, day and operator: sales, discounts and cancellations; training orders left out (v_operator_sales).",
-    {
-      operator_id: "The operator (orders.operator_id).",
-      operator_name: "The operator's name (the alphabetically last, if it varied that day).",
-      orders: "Number of sales orders the operator took.",
-      total_sales: "Total of those orders, tax included.",
-      total_discount: "Discounts granted on those orders.",
-      cancelled_orders: "Orders the operator took that were cancelled.",
-      cancelled_total: "Total of those cancelled orders.",
-      cancelled_items:
-        "Lines cancelled inside the operator's orders that were not cancelled whole.",
-      cancelled_items_total: "Total of those cancelled lines.",
-    },
+    "v_operator_sales",
+    "Per location, day and operator: sales, discounts and cancellations; training orders left out",
+    [
+      "operator_id",
+      "operator_name",
+      "orders",
+      "total_sales",
+      "total_discount",
+      "cancelled_orders",
+      "cancelled_total",
+      "cancelled_items",
+      "cancelled_items_total",
+    ],
   ),
   report_order_sums: {
     record: null,
