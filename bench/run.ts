@@ -17,7 +17,12 @@ import { benchStorage, measureFile } from "./storage.js";
 
 const quick = process.argv.includes("--quick");
 const save = process.argv.includes("--save");
-const only = process.argv[process.argv.indexOf("--only") + 1];
+/** The value after a flag, or undefined when the flag is not given. */
+function flagValue(name: string): string | undefined {
+  const at = process.argv.indexOf(name);
+  return at === -1 ? undefined : process.argv[at + 1];
+}
+const only = flagValue("--only");
 const sizes = quick
   ? {
       orders: 20_000,
@@ -42,9 +47,7 @@ log(
 );
 log();
 try {
-  const file = process.argv.includes("--file")
-    ? process.argv[process.argv.indexOf("--file") + 1]
-    : undefined;
+  const file = flagValue("--file");
   if (only === "storage" && file) measureFile(file, dir);
   else if (only === "storage") await benchStorage({ ...sizes.storage, dir });
   else if (only === "ingest")

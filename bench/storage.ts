@@ -13,7 +13,7 @@
 import { copyFileSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { readRawRecords } from "../src/db/raw/archive.js";
+import { rawRecordReader } from "../src/db/raw/archive.js";
 import { runSyncProcess, startSimulatorProcess } from "./e2e.js";
 import { dec, int, log, mb, now, seconds } from "./lib.js";
 
@@ -167,6 +167,7 @@ function previousLayoutOf(path: string, copy: string): void {
   copyFileSync(path, copy);
   const db = new Database(copy);
   db.pragma("journal_mode = DELETE");
+  const readRaw = rawRecordReader(db);
   for (const table of ["orders", "reports"]) {
     db.exec(`ALTER TABLE ${table} ADD COLUMN raw TEXT`);
     const ids = db.prepare(`SELECT id, location_id FROM ${table}`).all() as {
@@ -176,7 +177,7 @@ function previousLayoutOf(path: string, copy: string): void {
     const update = db.prepare(`UPDATE ${table} SET raw = ? WHERE id = ?`);
     const fill = db.transaction((batch: typeof ids) => {
       for (const { id, location_id } of batch)
-        update.run(readRawRecords(db, table, id, location_id)[0]?.json ?? "{}", id);
+        update.run(readRaw(table, id, location_id)[0]?.json ?? "{}", id);
     });
     for (let i = 0; i < ids.length; i += 5_000) fill(ids.slice(i, i + 5_000));
   }

@@ -90,9 +90,12 @@ CREATE TABLE `summary_pending` (
 	PRIMARY KEY(`kind`, `location_id`, `key`)
 ) WITHOUT ROWID;
 --> statement-breakpoint
--- The aggregate views read the summary tables, which pos-sync keeps in the same transaction as
--- the orders they sum (src/db/rollups.ts): a year of a chain answers in a fraction of a second
--- instead of joining millions of lines. Their columns are those of migration 0007.
+-- The aggregate views read the summary tables, which pos-sync recomputes for every day whose
+-- orders change (src/db/rollups.ts): a year of a chain answers in a fraction of a second instead
+-- of joining millions of lines. Every view names the location (location_name), sums come out
+-- rounded to the cent and counts as integers when whole; v_hourly_sales buckets by the hour the
+-- order was closed and gives the average ticket; v_payment_mix gives share_percent (0 to 100)
+-- instead of share (0 to 1); v_operator_sales is new.
 DROP VIEW `v_daily_sales`;
 --> statement-breakpoint
 DROP VIEW `v_product_sales`;
@@ -102,8 +105,6 @@ DROP VIEW `v_payment_mix`;
 DROP VIEW `v_tax_summary`;
 --> statement-breakpoint
 DROP VIEW `v_hourly_sales`;
---> statement-breakpoint
-DROP VIEW `v_operator_sales`;
 --> statement-breakpoint
 DROP VIEW `v_report_reconciliation`;
 --> statement-breakpoint

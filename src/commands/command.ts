@@ -22,8 +22,26 @@ type Options = NonNullable<ParseArgsConfig["options"]>;
 
 /** Strict parsing: unknown flags, missing values and stray arguments are usage errors. */
 export function parseFlags<T extends Options>(argv: string[], options: T, command: string) {
+  return parseCommandLine(argv, options, command, false).values;
+}
+
+/** The same, for a command that also takes arguments (`pos-sync raw TABLE ID`). */
+export function parseFlagsAndArguments<T extends Options>(
+  argv: string[],
+  options: T,
+  command: string,
+) {
+  return parseCommandLine(argv, options, command, true);
+}
+
+function parseCommandLine<T extends Options>(
+  argv: string[],
+  options: T,
+  command: string,
+  allowPositionals: boolean,
+) {
   try {
-    return parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
+    return parseArgs({ args: argv, options, strict: true, allowPositionals });
   } catch (error) {
     // node:util puts hints on further lines; the CLI promises one line.
     const message = messageOf(error).replace(/\s*\n\s*/g, " ");

@@ -1,9 +1,8 @@
 /** `pos-sync raw TABLE ID`: one record's JSON as the API sent it, read back from the archive. */
-import { parseArgs } from "node:util";
 import { readRawRecords } from "../db/raw/archive.js";
 import { ARCHIVED_TABLE_NAMES } from "../db/raw/archived-tables.js";
-import { EXIT, messageOf, UsageError } from "../errors.js";
-import type { Command, CommandIo } from "./command.js";
+import { EXIT, UsageError } from "../errors.js";
+import { type Command, type CommandIo, parseFlagsAndArguments } from "./command.js";
 import { CONFIG_FLAGS, CONFIG_HELP, commandConfig, openDatabaseForReading } from "./common.js";
 
 const OPTIONS = { location: { type: "string" }, ...CONFIG_FLAGS } as const;
@@ -19,16 +18,6 @@ Exit 1 when the archive has no such record (not synced, or synced with POS_KEEP_
 ${CONFIG_HELP}
 `;
 
-function parse(argv: string[]) {
-  try {
-    return parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true });
-  } catch (error) {
-    throw new UsageError(
-      `raw: ${messageOf(error).replace(/\s*\n\s*/g, " ")} (see pos-sync raw --help)`,
-    );
-  }
-}
-
 function archivedTable(name: string | undefined): string {
   if (name !== undefined && ARCHIVED_TABLE_NAMES.includes(name)) return name;
   throw new UsageError(
@@ -37,7 +26,7 @@ function archivedTable(name: string | undefined): string {
 }
 
 async function run(argv: string[], io: CommandIo): Promise<number> {
-  const { values, positionals } = parse(argv);
+  const { values, positionals } = parseFlagsAndArguments(argv, OPTIONS, "raw");
   const [tableArg, id, ...extra] = positionals;
   const table = archivedTable(tableArg);
   if (id === undefined || id === "" || extra.length > 0)

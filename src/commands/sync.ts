@@ -117,9 +117,10 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   });
   const logger = commandLogger(config, io);
   for (const notice of config.notices) logger.warn(notice);
+  const interactive = isInteractive(io);
   const db = openConfiguredDatabase(
     config,
-    isInteractive(io)
+    interactive
       ? upgradeProgressWriter(io.stderr, true)
       : (progress) => {
           if (progress.done >= 1) logger.info(progress, "upgraded the layout of a table");
@@ -134,7 +135,6 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     throw error;
   }
   const release = stopOnSignals(stop, logger);
-  const interactive = isInteractive(io);
   try {
     // The run itself goes to a worker thread, with a heap ceiling; this thread keeps the lease,
     // the signals and the terminal.

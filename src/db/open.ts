@@ -76,6 +76,8 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
     const orm = drizzle(sqlite, { schema });
     if (!readonly && options.migrate !== false) {
       migrate(orm, { migrationsFolder: options.migrationsFolder ?? MIGRATIONS_FOLDER });
+      // The upgrades need this version's schema: a file migrated from another folder (an
+      // older release's, in tests) is left as that release would leave it.
       if (options.migrationsFolder === undefined) runUpgrades(sqlite, options.onUpgradeProgress);
     }
     return { path, sqlite, orm, close: () => sqlite.close() };

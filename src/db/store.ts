@@ -333,7 +333,13 @@ export class Store {
     if (!unchanged) {
       this.upsertLocation.run(row);
       const { id, synced_at: syncedAt } = row;
-      this.archive.put({ tableName: "locations", locationId: id, id, raw: valid.raw, syncedAt });
+      this.archive.put({
+        tableName: tableName(locations),
+        locationId: id,
+        id,
+        raw: valid.raw,
+        syncedAt,
+      });
     }
     const location: LocationCounts["location"] =
       stored === undefined ? "inserted" : unchanged ? "unchanged" : "updated";

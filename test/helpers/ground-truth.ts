@@ -20,7 +20,7 @@ import {
 } from "../../src/api/schemas.js";
 import { toEpochDay } from "../../src/dates.js";
 import type { Db } from "../../src/db/open.js";
-import { readRawRecords } from "../../src/db/raw/archive.js";
+import { rawRecordReader } from "../../src/db/raw/archive.js";
 import type { Dataset } from "../../src/simulator/dataset.js";
 import type { SimLocation } from "../../src/simulator/location.js";
 
@@ -81,12 +81,15 @@ interface RecordSpec {
 
 class Comparison {
   readonly differences: string[] = [];
+  private readonly readRaw: ReturnType<typeof rawRecordReader>;
 
   constructor(
     private readonly db: Db,
     private readonly limit: number,
     private readonly rawArchive: boolean,
-  ) {}
+  ) {
+    this.readRaw = rawRecordReader(db.sqlite);
+  }
 
   get full(): boolean {
     return this.differences.length >= this.limit;
@@ -137,7 +140,7 @@ class Comparison {
   /** The record's JSON in the raw archive is the record as the API sent it (or, with the
    * archive off, is not there). */
   archived(label: string, table: string, locationId: string, record: Json): void {
-    const documents = readRawRecords(this.db.sqlite, table, record.id as string, locationId);
+    const documents = this.readRaw(table, record.id as string, locationId);
     if (!this.rawArchive) {
       if (documents.length > 0) this.differ(`${label}: raw JSON archived with the archive off`);
       return;

@@ -1,6 +1,6 @@
-/** The BI views (drizzle/0001_views.sql, recreated by 0004 and 0007). A sale is an order neither
- * cancelled, nor made in training mode, nor transferred to a hotel room account; every view names
- * the location, sums are rounded to cents and whole counts come out as integers. */
+/** The BI views (drizzle/0001_views.sql, recreated by 0004, 0007 and 0008). A sale is an order
+ * neither cancelled, nor made in training mode, nor transferred to a hotel room account; every
+ * view names the location, sums are rounded to cents and whole counts come out as integers. */
 import type { ViewDoc } from "./types.js";
 
 const locationId = "The location (locations.id).";

@@ -62,9 +62,9 @@ export class RawArchive {
    * Gives a table its dictionary from records about to be archived, the first time there are
    * enough of them (a page of orders is plenty). Call inside the write's transaction.
    */
-  learnFrom(tableName: string, raws: readonly string[], at: string): void {
+  learnFrom(tableName: string, records: readonly { raw: string }[], at: string): void {
     if (!this.keep || this.dictionaryOf(tableName)) return;
-    const bytes = buildDictionary(raws);
+    const bytes = buildDictionary(records.map((record) => record.raw));
     if (!bytes) return;
     const id = Number(this.insertDictionary.run(tableName, bytes, at).lastInsertRowid);
     this.dictionaries.set(tableName, { id, bytes });
@@ -101,34 +101,36 @@ export interface RawDocument {
   json: string;
 }
 
-/** Reads records back from the archive: every location's record of that id, or one location's. */
+type ReadRaw = (tableName: string, id: string, locationId?: string) => RawDocument[];
+
+/** A reader of archived records with its query prepared once: every location's record of that
+ * id, or one location's. */
+export function rawRecordReader(sqlite: Database.Database): ReadRaw {
+  const select = sqlite.prepare<
+    [string, string, string | null, string | null],
+    { location_id: string; synced_at: string; payload: Buffer; dictionary: Buffer | null }
+  >(
+    `SELECT r.location_id, r.synced_at, r.payload, d.dictionary
+     FROM raw_records r LEFT JOIN raw_dictionaries d ON d.id = r.dictionary_id
+     WHERE r.table_name = ? AND r.id = ? AND (? IS NULL OR r.location_id = ?)
+     ORDER BY r.location_id`,
+  );
+  return (tableName, id, locationId) =>
+    select.all(tableName, id, locationId ?? null, locationId ?? null).map((row) => ({
+      tableName,
+      locationId: row.location_id,
+      id,
+      syncedAt: row.synced_at,
+      json: decompressRaw(row.payload, row.dictionary ?? undefined),
+    }));
+}
+
+/** Reads one record back from the archive (see rawRecordReader to read many). */
 export function readRawRecords(
   sqlite: Database.Database,
   tableName: string,
   id: string,
   locationId?: string,
 ): RawDocument[] {
-  const rows = sqlite
-    .prepare<
-      [string, string, string | null, string | null],
-      {
-        location_id: string;
-        synced_at: string;
-        payload: Buffer;
-        dictionary: Buffer | null;
-      }
-    >(
-      `SELECT r.location_id, r.synced_at, r.payload, d.dictionary
-       FROM raw_records r LEFT JOIN raw_dictionaries d ON d.id = r.dictionary_id
-       WHERE r.table_name = ? AND r.id = ? AND (? IS NULL OR r.location_id = ?)
-       ORDER BY r.location_id`,
-    )
-    .all(tableName, id, locationId ?? null, locationId ?? null);
-  return rows.map((row) => ({
-    tableName,
-    locationId: row.location_id,
-    id,
-    syncedAt: row.synced_at,
-    json: decompressRaw(row.payload, row.dictionary ?? undefined),
-  }));
+  return rawRecordReader(sqlite)(tableName, id, locationId);
 }

@@ -67,11 +67,7 @@ function archiveTable(
     if (!hasRawColumn(sqlite, table)) return undefined;
     const batch = select.all(after, BATCH_ROWS);
     if (batch.length === 0) return undefined;
-    archive.learnFrom(
-      table,
-      batch.map((row) => row.raw),
-      now(),
-    );
+    archive.learnFrom(table, batch, now());
     for (const row of batch) {
       archive.put({
         tableName: table,

@@ -23,11 +23,8 @@ export function fillRollups(
        WHERE deleted_at IS NULL ORDER BY location_id, business_date`,
     )
     .all();
-  if (
-    days.length === 0 &&
-    Number(sqlite.prepare("SELECT COUNT(*) FROM reports").pluck().get()) === 0
-  )
-    return;
+  const reports = sqlite.prepare<[], string>("SELECT id FROM reports").pluck().all();
+  if (days.length === 0 && reports.length === 0) return;
   const summarized = sqlite.prepare<[string, string]>(
     "SELECT 1 FROM daily_sales WHERE location_id = ? AND business_date = ?",
   );
@@ -41,7 +38,6 @@ export function fillRollups(
     report(start / days.length);
     fillBatch(days.slice(start, start + BATCH_DAYS));
   }
-  const reports = sqlite.prepare<[], string>("SELECT id FROM reports").pluck().all();
   const fillReports = writeTransaction(sqlite, (batch: string[]) => rollups.refreshReports(batch));
   for (let start = 0; start < reports.length; start += BATCH_DAYS * 4)
     fillReports(reports.slice(start, start + BATCH_DAYS * 4));

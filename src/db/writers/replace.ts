@@ -116,11 +116,7 @@ export class ReplacingWriter {
     const stored = new Map<string, StoredVersion>();
     for (const row of this.selectStored.all(JSON.stringify(records.map((r) => r.rows.parent.id))))
       stored.set(row.id, row);
-    this.archive.learnFrom(
-      this.name,
-      records.map((r) => r.raw),
-      syncedAt,
-    );
+    this.archive.learnFrom(this.name, records, syncedAt);
     const counts = emptyCounts();
     const earlierDays = new Set<string>();
     for (const { rows: rowSet, raw } of records) {

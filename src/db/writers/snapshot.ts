@@ -105,11 +105,7 @@ export class SnapshotWriter {
       restored: 0,
     };
 
-    this.archive.learnFrom(
-      this.name,
-      snapshot.records.map((r) => r.raw),
-      syncedAt,
-    );
+    this.archive.learnFrom(this.name, snapshot.records, syncedAt);
     for (const { rows: rowSet, raw } of snapshot.records) {
       const existing = stored.get(rowSet.parent.id);
       if (existing && existing.content_hash === rowSet.parent.content_hash) {
