@@ -2,7 +2,7 @@
  * `npm run bench`: the five benchmarks of pos-sync, figures printed, measured in one run.
  *   --quick     smaller sizes (a few minutes)
  *   --save      also write docs/benchmarks.md
- *   --only NAME only one benchmark (ingest or storage), for a quick look
+ *   --only NAME only one benchmark (ingest, memory or storage), for a quick look
  *   --file PATH with --only storage: measure this synced file instead of syncing one
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -50,6 +50,7 @@ try {
   const file = flagValue("--file");
   if (only === "storage" && file) measureFile(file, dir);
   else if (only === "storage") await benchStorage({ ...sizes.storage, dir });
+  else if (only === "memory") await benchMemory({ orders: sizes.memoryOrders, dir });
   else if (only === "ingest")
     await benchIngest({ orders: sizes.orders, floorRows: sizes.floorRows, dir });
   else await runAll();

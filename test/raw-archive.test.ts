@@ -12,6 +12,7 @@ import {
   DICTIONARY_BYTES,
   decompressRaw,
 } from "../src/db/raw/codec.js";
+import { CompressionThread } from "../src/db/raw/compression-thread.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";
 import { openTestDb, rows, scalar, useTempDir } from "./helpers/db.js";
 import { compareWithDataset } from "./helpers/ground-truth.js";
@@ -50,6 +51,46 @@ describe("the codec", () => {
     expect(Number.isSafeInteger(hash)).toBe(true);
     expect(hash).toBe(contentHash('{"id":"a","total":1}'));
     expect(hash).not.toBe(contentHash('{"id":"a","total":2}'));
+  });
+});
+
+describe("the compression thread", () => {
+  const documents = () => servedOrders().map((order) => JSON.stringify(order));
+
+  it("makes the payloads the writer would make, which read back as the JSON given", async () => {
+    const samples = documents();
+    const bytes = buildDictionary(samples);
+    if (!bytes) throw new Error("no dictionary");
+    const thread = new CompressionThread();
+    try {
+      const payloads = await thread.compress({ id: 7, bytes }, samples);
+      expect(payloads).toHaveLength(samples.length);
+      payloads.forEach((payload, i) => {
+        expect(payload.equals(compressRaw(samples[i] as string, bytes))).toBe(true);
+        expect(decompressRaw(payload, bytes)).toBe(samples[i]);
+      });
+      // The dictionary travels once; later pages name it.
+      const again = await thread.compress({ id: 7, bytes }, samples.slice(0, 2));
+      expect(decompressRaw(again[1] as Buffer, bytes)).toBe(samples[1]);
+    } finally {
+      await thread.close();
+    }
+  });
+
+  it("fails the pages in hand when it stops, and starts again for the next page", async () => {
+    const samples = documents();
+    const bytes = buildDictionary(samples);
+    if (!bytes) throw new Error("no dictionary");
+    const thread = new CompressionThread();
+    try {
+      const inHand = thread.compress({ id: 1, bytes }, samples);
+      await thread.close();
+      await expect(inHand).rejects.toThrow(/compression thread/);
+      const next = await thread.compress({ id: 1, bytes }, samples.slice(0, 1));
+      expect(decompressRaw(next[0] as Buffer, bytes)).toBe(samples[0]);
+    } finally {
+      await thread.close();
+    }
   });
 });
 

@@ -18,15 +18,18 @@ import {
   storedLocationOfKey,
   UTC_OFFSET_STATE,
 } from "./queries.js";
+import { CompressionThread } from "./raw/compression-thread.js";
 import * as read from "./read-queries.js";
 import { type DayPage, type ListContext, type ListedDevices, Store } from "./store.js";
 import type { DayStreamTables, Identified, SnapshotListTables } from "./stream-tables.js";
+import type { IncomingRecord } from "./writers/replace.js";
 import { tableName } from "./writers/statements.js";
 
 export class SqliteDestination implements Destination {
   readonly location: string;
   private writes: Store | undefined;
   private readonly checkpoints: Checkpoints;
+  private readonly compression = new CompressionThread();
 
   constructor(
     readonly db: Db,
@@ -60,6 +63,7 @@ export class SqliteDestination implements Destination {
   }
 
   async close(): Promise<void> {
+    await this.compression.close();
     this.db.close();
   }
 
@@ -134,8 +138,36 @@ export class SqliteDestination implements Destination {
   ) {
     return this.step(() => this.store.writeList(list, validated, context));
   }
-  writePage(stream: DayStreamTables, page: DayPage) {
-    return this.step(() => this.store.writePage(stream, page));
+  /** Normalizes the page, has the JSON of what it will store compressed on the compression
+   * thread meanwhile (other pages go on here), then writes it in one transaction. */
+  async writePage(stream: DayStreamTables, page: DayPage) {
+    const records = await this.step(() => this.store.prepareRecords(stream, page));
+    await this.compressAhead(stream, records);
+    return this.step(() => this.store.writePage(stream, page, records));
+  }
+
+  /**
+   * Gives the records a write would store their archive payload ahead. Until a table has its
+   * dictionary (learned from its first page), or if the thread fails, the writer compresses them
+   * itself: this only moves work, it never decides what is kept.
+   */
+  private async compressAhead(stream: DayStreamTables, records: IncomingRecord[]): Promise<void> {
+    const dictionary = await this.step(() => this.store.rawDictionary(tableName(stream.table)));
+    if (!dictionary) return;
+    const toWrite = await this.step(() => this.store.recordsToWrite(stream, records));
+    let payloads: Buffer[];
+    try {
+      payloads = await this.compression.compress(
+        dictionary,
+        toWrite.map((record) => record.raw),
+      );
+    } catch {
+      return;
+    }
+    toWrite.forEach((record, i) => {
+      const payload = payloads[i];
+      if (payload) record.compressed = { dictionaryId: dictionary.id, payload };
+    });
   }
   countStored(stream: DayStreamTables, ids: readonly string[]) {
     return this.step(() => this.store.countStored(stream, ids));

@@ -11,13 +11,14 @@ import type { RejectedRecord, ValidatedRecords, ValidRecord } from "../api/valid
 import { normalizeLocation } from "./normalize/catalog.js";
 import type { Db } from "./open.js";
 import { RawArchive, type RawArchiveOptions } from "./raw/archive.js";
+import type { CompressionDictionary } from "./raw/compression-thread.js";
 import { Rollups } from "./rollups.js";
 import { locations } from "./schema/index.js";
 import type { DayStreamTables, Identified, SnapshotListTables } from "./stream-tables.js";
 import { writeTransaction } from "./write-transaction.js";
 import { DayDeletions } from "./writers/day-deletions.js";
 import { RejectWriter, rejectKey } from "./writers/rejects.js";
-import { ReplacingWriter, type WriteCounts } from "./writers/replace.js";
+import { type IncomingRecord, ReplacingWriter, type WriteCounts } from "./writers/replace.js";
 import { type SnapshotCounts, SnapshotWriter } from "./writers/snapshot.js";
 import { type Row, tableName, upsertSql } from "./writers/statements.js";
 
@@ -76,7 +77,11 @@ export class Store {
   private readonly rejectWriter: RejectWriter;
   private readonly upsertLocation;
   private readonly storedLocation;
-  private readonly writeDayPage: (stream: DayStreamTables, page: DayPage) => PageCounts;
+  private readonly writeDayPage: (
+    stream: DayStreamTables,
+    page: DayPage,
+    records: readonly IncomingRecord[],
+  ) => PageCounts;
   private readonly writeWholeList: (
     list: SnapshotListTables,
     validated: ValidatedRecords<Identified>,
@@ -117,8 +122,10 @@ export class Store {
       [string],
       { content_hash: number | null; api_key_fingerprint: string | null }
     >("SELECT content_hash, api_key_fingerprint FROM locations WHERE id = ?");
-    this.writeDayPage = writeTransaction(sqlite, (stream: DayStreamTables, page: DayPage) =>
-      this.dayPage(stream, page),
+    this.writeDayPage = writeTransaction(
+      sqlite,
+      (stream: DayStreamTables, page: DayPage, records: readonly IncomingRecord[]) =>
+        this.dayPage(stream, page, records),
     );
     this.writeWholeList = writeTransaction(
       sqlite,
@@ -145,21 +152,47 @@ export class Store {
     );
   }
 
-  /** Stores a page of a day stream and its rejects in one transaction. */
-  writePage(stream: DayStreamTables, page: DayPage): PageCounts {
-    return this.writeDayPage(stream, page);
+  /**
+   * Stores a page of a day stream and its rejects in one transaction; `records` are its records
+   * as prepareRecords made them, when the caller prepared them ahead (outside the write).
+   */
+  writePage(
+    stream: DayStreamTables,
+    page: DayPage,
+    records: readonly IncomingRecord[] = this.prepareRecords(stream, page),
+  ): PageCounts {
+    return this.writeDayPage(stream, page, records);
   }
 
-  private dayPage(stream: DayStreamTables, page: DayPage): PageCounts {
+  /** A page's records normalized into rows: work that needs no transaction. */
+  prepareRecords(stream: DayStreamTables, page: DayPage): IncomingRecord[] {
     const context = {
       locationId: page.locationId,
       businessDate: page.day,
       syncedAt: page.syncedAt,
     };
-    const records = page.records.map(({ record, raw }) => ({
+    return page.records.map(({ record, raw }) => ({
       rows: stream.toRows(record, raw, context),
       raw,
     }));
+  }
+
+  /** Of a page's prepared records, those a write would store now (the write judges again). */
+  recordsToWrite(stream: DayStreamTables, records: readonly IncomingRecord[]): IncomingRecord[] {
+    return this.dayWriters.get(stream).recordsToWrite(records);
+  }
+
+  /** The dictionary a table's raw JSON is compressed with, once the archive learned one (and
+   * keeps raw JSON at all). */
+  rawDictionary(table: string): CompressionDictionary | null {
+    return this.archive.keep ? this.archive.dictionaryOf(table) : null;
+  }
+
+  private dayPage(
+    stream: DayStreamTables,
+    page: DayPage,
+    records: readonly IncomingRecord[],
+  ): PageCounts {
     const { counts, earlierDays } = this.dayWriters.get(stream).write(records, page.syncedAt);
     if (counts.inserted + counts.updated > 0) {
       if (stream.summarized === "days") {

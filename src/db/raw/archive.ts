@@ -6,10 +6,18 @@
  */
 import type Database from "better-sqlite3";
 import { buildDictionary, compressRaw, decompressRaw } from "./codec.js";
+import type { CompressionDictionary } from "./compression-thread.js";
 
 export interface RawArchiveOptions {
   /** False: keep no raw JSON (`POS_KEEP_RAW=false`). */
   keep: boolean;
+}
+
+/** A record's JSON compressed ahead of its write (compression-thread.ts), with the dictionary
+ * it was compressed with. */
+export interface CompressedRaw {
+  dictionaryId: number;
+  payload: Buffer;
 }
 
 export interface ArchivedRecord {
@@ -18,12 +26,10 @@ export interface ArchivedRecord {
   id: string;
   raw: string;
   syncedAt: string;
+  compressed?: CompressedRaw | undefined;
 }
 
-interface Dictionary {
-  id: number;
-  bytes: Buffer;
-}
+type Dictionary = CompressionDictionary;
 
 export class RawArchive {
   readonly keep: boolean;
@@ -76,12 +82,16 @@ export class RawArchive {
     const { tableName, locationId, id } = record;
     if (!this.keep) return this.remove.run(tableName, id, locationId).changes;
     const dictionary = this.dictionaryOf(tableName);
-    const payload = compressRaw(record.raw, dictionary?.bytes);
+    const payload =
+      dictionary && record.compressed?.dictionaryId === dictionary.id
+        ? record.compressed.payload
+        : compressRaw(record.raw, dictionary?.bytes);
     this.upsert.run(tableName, locationId, id, dictionary?.id ?? null, payload, record.syncedAt);
     return 1;
   }
 
-  private dictionaryOf(tableName: string): Dictionary | null {
+  /** The dictionary the table's records are compressed with, or null while it has none. */
+  dictionaryOf(tableName: string): Dictionary | null {
     let dictionary = this.dictionaries.get(tableName);
     if (dictionary === undefined) {
       const row = this.latestDictionary.get(tableName);

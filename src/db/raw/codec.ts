@@ -16,7 +16,7 @@ import { deflateRawSync, inflateRawSync } from "node:zlib";
 export const DICTIONARY_BYTES = 8 * 1024;
 
 /** Level 6 (zlib's default): levels 1 to 9 differ by 4 % in size here and little in time. */
-const LEVEL = 6;
+export const COMPRESSION_LEVEL = 6;
 
 /**
  * A record's content hash: the first 48 bits of the SHA-1 of its JSON, a whole number that
@@ -36,7 +36,10 @@ export function buildDictionary(samples: readonly string[]): Buffer | undefined 
 }
 
 export function compressRaw(raw: string, dictionary?: Buffer): Buffer {
-  return deflateRawSync(raw, dictionary ? { level: LEVEL, dictionary } : { level: LEVEL });
+  return deflateRawSync(
+    raw,
+    dictionary ? { level: COMPRESSION_LEVEL, dictionary } : { level: COMPRESSION_LEVEL },
+  );
 }
 
 export function decompressRaw(payload: Buffer, dictionary?: Buffer): string {

@@ -6,7 +6,7 @@
  */
 import type Database from "better-sqlite3";
 import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { RawArchive } from "../raw/archive.js";
+import type { CompressedRaw, RawArchive } from "../raw/archive.js";
 import { writeTransaction } from "../write-transaction.js";
 import { prepareRowInsert, type Row, type RowInserter, tableName } from "./statements.js";
 
@@ -23,10 +23,11 @@ export interface RowSet {
   children: readonly Row[][];
 }
 
-/** A record's rows, and its JSON as received for the raw archive. */
+/** A record's rows, and its JSON as received for the raw archive (compressed ahead, maybe). */
 export interface IncomingRecord {
   rows: RowSet;
   raw: string;
+  compressed?: CompressedRaw;
 }
 
 export interface WriteCounts {
@@ -112,14 +113,26 @@ export class ReplacingWriter {
     return this.writeAll(records, syncedAt);
   }
 
-  private writeRows(records: readonly IncomingRecord[], syncedAt: string): WriteOutcome {
+  /** The records a write would store now: new, changed, or back after being deleted. Read
+   * outside the write, to prepare their archive payloads; the write judges again. */
+  recordsToWrite(records: readonly IncomingRecord[]): IncomingRecord[] {
+    const stored = this.storedVersions(records);
+    return records.filter(({ rows }) => decide(rows.parent, stored.get(rows.parent.id)) !== "keep");
+  }
+
+  private storedVersions(records: readonly IncomingRecord[]): Map<string, StoredVersion> {
     const stored = new Map<string, StoredVersion>();
     for (const row of this.selectStored.all(JSON.stringify(records.map((r) => r.rows.parent.id))))
       stored.set(row.id, row);
+    return stored;
+  }
+
+  private writeRows(records: readonly IncomingRecord[], syncedAt: string): WriteOutcome {
+    const stored = this.storedVersions(records);
     this.archive.learnFrom(this.name, records, syncedAt);
     const counts = emptyCounts();
     const earlierDays = new Set<string>();
-    for (const { rows: rowSet, raw } of records) {
+    for (const { rows: rowSet, raw, compressed } of records) {
       const earlier = stored.get(rowSet.parent.id);
       const decision = decide(rowSet.parent, earlier);
       if (decision === "keep") {
@@ -142,6 +155,7 @@ export class ReplacingWriter {
         id,
         raw,
         syncedAt,
+        compressed,
       });
       // A record that appears twice in one page is written once.
       stored.set(rowSet.parent.id, { ...rowSet.parent, deleted_at: null });
