@@ -55,12 +55,16 @@ describe("the codec", () => {
 });
 
 describe("the compression thread", () => {
-  const documents = () => servedOrders().map((order) => JSON.stringify(order));
-
-  it("makes the payloads the writer would make, which read back as the JSON given", async () => {
-    const samples = documents();
+  /** The served orders' JSON, and a dictionary learned from it. */
+  function documentsAndDictionary(): { samples: string[]; bytes: Buffer } {
+    const samples = servedOrders().map((order) => JSON.stringify(order));
     const bytes = buildDictionary(samples);
     if (!bytes) throw new Error("no dictionary");
+    return { samples, bytes };
+  }
+
+  it("makes the payloads the writer would make, which read back as the JSON given", async () => {
+    const { samples, bytes } = documentsAndDictionary();
     const thread = new CompressionThread();
     try {
       const payloads = await thread.compress({ id: 7, bytes }, samples);
@@ -78,9 +82,7 @@ describe("the compression thread", () => {
   });
 
   it("fails the pages in hand when it stops, and starts again for the next page", async () => {
-    const samples = documents();
-    const bytes = buildDictionary(samples);
-    if (!bytes) throw new Error("no dictionary");
+    const { samples, bytes } = documentsAndDictionary();
     const thread = new CompressionThread();
     try {
       const inHand = thread.compress({ id: 1, bytes }, samples);
