@@ -173,14 +173,17 @@ export class Rollups {
   settle(locationId?: string): number {
     const marked = this.pending.all(locationId ?? null, locationId ?? null);
     const days = marked.filter((m) => m.kind === "day");
-    this.refresh(days.map((m) => ({ locationId: m.location_id, day: m.key })));
-    this.refreshReports(marked.filter((m) => m.kind === "report").map((m) => m.key));
+    // A report both marked and behind a marked day is recomputed once.
+    const reports = this.refreshDays(days.map((m) => ({ locationId: m.location_id, day: m.key })));
+    for (const m of marked) if (m.kind === "report") reports.add(m.key);
+    this.refreshReports(reports);
     for (const m of marked) this.unmark.run(m.kind, m.location_id, m.key);
     return marked.length;
   }
 
-  /** Recomputes the summaries of these days, and the reconciliation of their reports. */
-  refresh(days: Iterable<LocationDay>): void {
+  /** Recomputes the summaries of these days; returns the reports their orders belong to or are
+   * listed by, whose reconciliation the caller recomputes (refreshReports). */
+  refreshDays(days: Iterable<LocationDay>): Set<string> {
     const reports = new Set<string>();
     for (const { locationId, day } of days) {
       const parameters = { location: locationId, day };
@@ -190,7 +193,7 @@ export class Rollups {
       }
       for (const report of this.reportsOfDay.all(parameters)) reports.add(report);
     }
-    this.refreshReports(reports);
+    return reports;
   }
 
   /** Recomputes the reconciliation of these reports with their orders. */

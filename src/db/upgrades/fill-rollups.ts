@@ -29,9 +29,10 @@ export function fillRollups(
     "SELECT 1 FROM daily_sales WHERE location_id = ? AND business_date = ?",
   );
   const rollups = new Rollups(sqlite);
-  const fillBatch = writeTransaction(sqlite, (batch: typeof days) =>
-    rollups.refresh(batch.filter(({ locationId, day }) => !summarized.get(locationId, day))),
-  );
+  // Every report is recomputed below, once: the days' own reports are not recomputed here.
+  const fillBatch = writeTransaction(sqlite, (batch: typeof days) => {
+    rollups.refreshDays(batch.filter(({ locationId, day }) => !summarized.get(locationId, day)));
+  });
   const report = (done: number) =>
     onProgress({ upgrade: FILL_ROLLUPS, part: "daily summaries", done, items: days.length });
   for (let start = 0; start < days.length; start += BATCH_DAYS) {
