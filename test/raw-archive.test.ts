@@ -3,6 +3,8 @@
  * text by `pos-sync raw`; switched off by POS_KEEP_RAW=false or --no-raw.
  */
 import { describe, expect, it } from "vitest";
+import { orderSchema } from "../src/api/schemas.js";
+import { validateRecords } from "../src/api/validate.js";
 import { toEpochDay } from "../src/dates.js";
 import { readRawRecords } from "../src/db/raw/archive.js";
 import {
@@ -13,6 +15,8 @@ import {
   decompressRaw,
 } from "../src/db/raw/codec.js";
 import { CompressionThread } from "../src/db/raw/compression-thread.js";
+import { Store } from "../src/db/store.js";
+import { ORDERS } from "../src/streams/index.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";
 import { openTestDb, rows, scalar, useTempDir } from "./helpers/db.js";
 import { compareWithDataset } from "./helpers/ground-truth.js";
@@ -92,6 +96,37 @@ describe("the compression thread", () => {
       expect(decompressRaw(next[0] as Buffer, bytes)).toBe(samples[0]);
     } finally {
       await thread.close();
+    }
+  });
+});
+
+describe("a page write that fails", () => {
+  it("takes the dictionary it learned along, and the next write learns one that reads back", () => {
+    const db = openTestDb(tempPath());
+    try {
+      const store = new Store(db);
+      const { records, rejects } = validateRecords(orderSchema, servedOrders());
+      const page = {
+        locationId: sim.current.dataset.locations[0]!.location.id,
+        day: range.since,
+        records,
+        rejects,
+        runId: null,
+        syncedAt: "2026-03-16T12:00:00.000Z",
+      };
+      // A real failure inside the page's transaction, after the archive learned its dictionary.
+      db.sqlite.exec(
+        "CREATE TEMP TRIGGER fail_items BEFORE INSERT ON main.order_items BEGIN SELECT RAISE(ABORT, 'disk trouble'); END",
+      );
+      expect(() => store.writePage(ORDERS, page)).toThrow(/disk trouble/);
+      db.sqlite.exec("DROP TRIGGER temp.fail_items");
+      expect(scalar(db, "SELECT COUNT(*) FROM raw_dictionaries")).toBe(0);
+
+      expect(store.writePage(ORDERS, page).inserted).toBe(records.length);
+      for (const { record, raw } of records)
+        expect(readRawRecords(db.sqlite, "orders", record.id)[0]?.json).toBe(raw);
+    } finally {
+      db.close();
     }
   });
 });

@@ -122,13 +122,11 @@ export class Store {
       [string],
       { content_hash: number | null; api_key_fingerprint: string | null }
     >("SELECT content_hash, api_key_fingerprint FROM locations WHERE id = ?");
-    this.writeDayPage = writeTransaction(
-      sqlite,
+    this.writeDayPage = this.archivingTransaction(
       (stream: DayStreamTables, page: DayPage, records: readonly IncomingRecord[]) =>
         this.dayPage(stream, page, records),
     );
-    this.writeWholeList = writeTransaction(
-      sqlite,
+    this.writeWholeList = this.archivingTransaction(
       (list: SnapshotListTables, validated: ValidatedRecords<Identified>, context: ListContext) =>
         this.wholeList(list, validated, context),
     );
@@ -142,14 +140,27 @@ export class Store {
         return marked;
       },
     );
-    this.writeLocationAndDevices = writeTransaction(
-      sqlite,
+    this.writeLocationAndDevices = this.archivingTransaction(
       (
         valid: ValidRecord<Location>,
         context: { syncedAt: string; apiKeyFingerprint: string },
         devices: ListedDevices | undefined,
       ) => this.locationAndDevices(valid, context, devices),
     );
+  }
+
+  /** A write transaction that archives raw JSON: should it fail, the archive also forgets the
+   * dictionaries it holds in memory, since one it learned inside is rolled back with it. */
+  private archivingTransaction<A extends unknown[], R>(work: (...args: A) => R): (...args: A) => R {
+    const transaction = writeTransaction(this.db.sqlite, work);
+    return (...args) => {
+      try {
+        return transaction(...args);
+      } catch (error) {
+        this.archive.forgetDictionaries();
+        throw error;
+      }
+    };
   }
 
   /**

@@ -90,6 +90,12 @@ export class RawArchive {
     return 1;
   }
 
+  /** Drops the dictionaries held in memory, to be read again from the file: after a rolled-back
+   * transaction, one learned inside it is no longer there (and its id may be given again). */
+  forgetDictionaries(): void {
+    this.dictionaries.clear();
+  }
+
   /** The dictionary the table's records are compressed with, or null while it has none. */
   dictionaryOf(tableName: string): Dictionary | null {
     let dictionary = this.dictionaries.get(tableName);
