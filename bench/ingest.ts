@@ -23,6 +23,7 @@ import {
 import { SqliteDestination } from "../src/db/sqlite-destination.js";
 import { Store } from "../src/db/store.js";
 import { columnNames, tableName } from "../src/db/writers/statements.js";
+import { LocalClock } from "../src/local-clock.js";
 import { Dataset } from "../src/simulator/dataset.js";
 import { ORDERS } from "../src/streams/index.js";
 import { dec, int, log, now, seconds } from "./lib.js";
@@ -167,6 +168,7 @@ function baseline(
       const normalized: OrderRows = normalizeOrder(record, JSON.stringify(value), {
         locationId: LOCATION_ID,
         businessDate: DAY,
+        clock: LocalClock.AS_SENT,
         syncedAt,
       });
       const groups = [

@@ -8,12 +8,16 @@ import { z } from "zod";
 import { type ApiPaths, DEFAULT_API_PATHS } from "./api/paths.js";
 import { isCalendarDay } from "./dates.js";
 import { ConfigError } from "./errors.js";
+import { canonicalTimeZone } from "./local-clock.js";
 import { isLogLevel, type LogLevel } from "./log.js";
 
 export interface LocationConfig {
   apiKey: string;
   /** A label for logs and status when the API's location has no name yet. */
   name?: string;
+  /** The location's IANA time zone (canonical), for the hours of UTC timestamps; absent when
+   * neither the location nor POS_TIME_ZONE sets one. */
+  timeZone?: string;
 }
 
 export interface Config {
@@ -80,13 +84,20 @@ export interface RawSettings {
   httpHost?: string;
   memoryMb?: number | string;
   keepRaw?: boolean | string;
+  timeZone?: string;
 }
 
 const fileSchema = z.strictObject({
   apiUrl: z.string().optional(),
   apiKeys: z.array(z.string()).optional(),
   locations: z
-    .array(z.strictObject({ apiKey: z.string(), name: z.string().optional() }))
+    .array(
+      z.strictObject({
+        apiKey: z.string(),
+        name: z.string().optional(),
+        timeZone: z.string().optional(),
+      }),
+    )
     .optional(),
   dbPath: z.string().optional(),
   authScheme: z.string().optional(),
@@ -107,6 +118,7 @@ const fileSchema = z.strictObject({
   httpHost: z.string().optional(),
   memoryMb: z.union([z.number(), z.string()]).optional(),
   keepRaw: z.union([z.boolean(), z.string()]).optional(),
+  timeZone: z.string().optional(),
 });
 
 function present(value: string | undefined): string | undefined {
@@ -150,6 +162,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): RawSettings {
     httpHost: present(env.POS_HTTP_HOST),
     memoryMb: present(env.POS_MEMORY_MB),
     keepRaw: present(env.POS_KEEP_RAW),
+    timeZone: present(env.POS_TIME_ZONE),
   });
 }
 
@@ -288,6 +301,30 @@ function checkLocations(locations: LocationConfig[], required: boolean): Locatio
   return locations.map((l) => ({ ...l, apiKey: l.apiKey.trim() }));
 }
 
+/** A time zone setting as its canonical IANA name; `name` is how messages call the setting. */
+function timeZoneSetting(value: string | undefined, name: string): string | undefined {
+  if (value === undefined) return undefined;
+  const zone = canonicalTimeZone(value);
+  if (zone === undefined)
+    throw new ConfigError(
+      `${name} must be an IANA time zone such as Europe/Paris or America/New_York, got ${JSON.stringify(value)}`,
+    );
+  return zone;
+}
+
+/** Each location's time zone: its own in the config file, else the default (POS_TIME_ZONE). */
+function withTimeZones(
+  locations: LocationConfig[],
+  defaultZone: string | undefined,
+): LocationConfig[] {
+  return locations.map((location, index) => {
+    const own = timeZoneSetting(location.timeZone, `the time zone of location ${index + 1}`);
+    const timeZone = own ?? defaultZone;
+    const { timeZone: _given, ...rest } = location;
+    return timeZone === undefined ? rest : { ...rest, timeZone };
+  });
+}
+
 function checkPaths(paths: Partial<ApiPaths> | undefined): ApiPaths {
   const merged = { ...DEFAULT_API_PATHS, ...paths };
   for (const [name, path] of Object.entries(merged)) {
@@ -328,7 +365,10 @@ export function loadConfig(options: LoadOptions): Config {
   return {
     notices: settingNotices(fromEnv, fromFile, options.configFile),
     apiUrl: checkUrl(settings.apiUrl, options.needsApi),
-    locations: checkLocations(pickLocations(fromEnv, fromFile), options.needsApi),
+    locations: withTimeZones(
+      checkLocations(pickLocations(fromEnv, fromFile), options.needsApi),
+      timeZoneSetting(settings.timeZone, "POS_TIME_ZONE"),
+    ),
     dbPath: settings.dbPath ?? DEFAULTS.dbPath,
     authScheme: settings.authScheme ?? DEFAULTS.authScheme,
     startDate,

@@ -56,6 +56,7 @@ describe("pos-sync sync", () => {
       "--streams takes some of location, catalog, reports, orders",
     ],
     [["sync", "--frobnicate"], "Unknown option '--frobnicate'"],
+    [["sync", "--time-zone", "Paris"], "POS_TIME_ZONE must be an IANA time zone"],
   ])("refuses %j with one line, exit 2, nothing written", async (args, message) => {
     const dbPath = tempPath();
     const result = await runCli(args, env(dbPath));

@@ -100,6 +100,34 @@ describe("defaults and sources", () => {
     expect(loadConfig({ env: base, needsApi: true }).notices).toEqual([]);
   });
 
+  it("gives every location POS_TIME_ZONE, canonical, unless the file gives it its own", () => {
+    const fromEnv = loadConfig({
+      env: { ...base, POS_TIME_ZONE: "europe/paris" },
+      needsApi: true,
+    });
+    expect(fromEnv.locations).toEqual([
+      { apiKey: "secret_key_1234567890", timeZone: "Europe/Paris" },
+    ]);
+    expect(loadConfig({ env: base, needsApi: true }).locations[0]).not.toHaveProperty("timeZone");
+    const file = configFile({
+      apiUrl: "https://pos.example",
+      timeZone: "America/New_York",
+      locations: [
+        { apiKey: "key_paris_123", timeZone: "Europe/Paris" },
+        { apiKey: "key_boston_123" },
+      ],
+    });
+    const fromFile = loadConfig({ env: {}, configFile: file, needsApi: true });
+    expect(fromFile.locations.map((l) => l.timeZone)).toEqual(["Europe/Paris", "America/New_York"]);
+    const flagged = loadConfig({
+      env: {},
+      configFile: file,
+      flags: { timeZone: "Asia/Kolkata" },
+      needsApi: true,
+    });
+    expect(flagged.locations.map((l) => l.timeZone)).toEqual(["Europe/Paris", "Asia/Kolkata"]);
+  });
+
   it("moves the unshown paths with POS_PATH_*", () => {
     const config = loadConfig({
       env: { ...base, POS_PATH_TAXES: "/v2/taxes", POS_PATH_REPORT: "/v1/report/{id}" },
@@ -127,6 +155,10 @@ describe("refusals", () => {
     [{ ...base, LOG_LEVEL: "loud" }, "LOG_LEVEL must be one of"],
     [{ ...base, POS_PATH_REPORT: "/v1/reports/" }, 'POS_PATH_REPORT must contain "{id}"'],
     [{ ...base, POS_API_KEYS: "same_key_1, same_key_1" }, "the same API key is listed twice"],
+    [
+      { ...base, POS_TIME_ZONE: "Paris" },
+      'POS_TIME_ZONE must be an IANA time zone such as Europe/Paris or America/New_York, got "Paris"',
+    ],
   ])("refuses %j with a clear message", (env, message) => {
     expect(() => loadConfig({ env, needsApi: true })).toThrow(ConfigError);
     expect(() => loadConfig({ env, needsApi: true })).toThrow(message);
@@ -142,6 +174,16 @@ describe("refusals", () => {
     } catch (error) {
       expect((error as Error).message).toBe("API key number 2 is empty or contains spaces");
     }
+  });
+
+  it("names the location whose time zone in the file is unknown", () => {
+    const file = configFile({
+      apiUrl: "https://pos.example",
+      locations: [{ apiKey: "key_one_123" }, { apiKey: "key_two_123", timeZone: "Mars/Olympus" }],
+    });
+    expect(() => loadConfig({ env: {}, configFile: file, needsApi: true })).toThrow(
+      'the time zone of location 2 must be an IANA time zone such as Europe/Paris or America/New_York, got "Mars/Olympus"',
+    );
   });
 
   it("refuses a config file that is missing, not JSON, or has unknown settings", () => {

@@ -10,6 +10,7 @@ import {
 import { normalizeOrder } from "../src/db/normalize/order.js";
 import { normalizeReport } from "../src/db/normalize/report.js";
 import { contentHash } from "../src/db/raw/codec.js";
+import { LocalClock } from "../src/local-clock.js";
 import { Dataset } from "../src/simulator/dataset.js";
 
 const dataset = new Dataset({
@@ -24,6 +25,7 @@ const orders = [...dataset.allOrders(location)];
 const context = {
   locationId: "loc-1",
   businessDate: "2026-05-18",
+  clock: LocalClock.AS_SENT,
   syncedAt: "2026-05-20T10:00:00.000Z",
 };
 
@@ -51,6 +53,15 @@ describe("orders", () => {
       content_hash: contentHash("{}"),
       synced_at: context.syncedAt,
     });
+  });
+
+  it("stamps the hour the order was closed on the location's clock", () => {
+    const order = { ...orderWith(() => true), closedAt: "2026-07-01T21:30:00.000Z" };
+    expect(normalizeOrder(order, "{}", context).order.closed_hour).toBe(21);
+    const paris = { ...context, clock: new LocalClock("Europe/Paris") };
+    expect(normalizeOrder(order, "{}", paris).order.closed_hour).toBe(23);
+    const local = { ...order, closedAt: "2026-07-01T21:30:00.000-05:00" };
+    expect(normalizeOrder(local, "{}", paris).order.closed_hour).toBe(21);
   });
 
   it("applies the spec's defaults to optional fields left out", () => {

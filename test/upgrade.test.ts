@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Db, MIGRATIONS_FOLDER } from "../src/db/open.js";
 import { readRawRecords } from "../src/db/raw/archive.js";
 import { archiveRawColumns } from "../src/db/upgrades/archive-raw-columns.js";
+import { fillClosedHours } from "../src/db/upgrades/fill-closed-hours.js";
 import { pendingUpgrades } from "../src/db/upgrades/index.js";
 import { type Simulator, startSimulator } from "../src/simulator/server.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";
@@ -60,6 +61,10 @@ function previousRelease(): { path: string; rawByRecord: Map<string, string> } {
   return { path, rawByRecord };
 }
 
+/** Orders without the hour their closed_at shows (the fixture's timestamps carry offsets). */
+const UNSTAMPED_ORDERS =
+  "SELECT COUNT(*) FROM orders WHERE closed_hour IS NOT CAST(substr(closed_at, 12, 2) AS INTEGER)";
+
 function readRaw(db: Db, table: string, id: string, locationId: string): string | undefined {
   return readRawRecords(db.sqlite, table, id, locationId)[0]?.json;
 }
@@ -70,7 +75,8 @@ describe("upgrading a database made by the previous release", () => {
     const result = await runCli(["migrate"], { POS_DB_PATH: path });
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/upgraded .*: applied 4 migrations \(9 in all\)\n$/);
+    expect(result.stdout).toMatch(/upgraded .*: applied 5 migrations \(10 in all\)\n$/);
+    expect(result.stdout).toContain("stamped 207 orders with their closing hour\n");
     expect(result.stdout).toContain("summed 6 location days into the daily summary tables\n");
     expect(result.stdout).toContain("moved the raw JSON of orders into the archive (207 rows)\n");
     expect(result.stdout.match(/moved the raw JSON of orders/g)).toHaveLength(1);
@@ -89,6 +95,7 @@ describe("upgrading a database made by the previous release", () => {
       expect(scalar(db, `SELECT COUNT(*) FROM ${table} WHERE content_hash IS NULL`)).toBe(0);
     }
     expect(pendingUpgrades(db.sqlite)).toEqual([]);
+    expect(scalar(db, UNSTAMPED_ORDERS)).toBe(0);
 
     // The upgraded file syncs like a new one: the same data again changes nothing.
     const { result: again } = await syncOnce(sim, db, { range: { since: SINCE, until: UNTIL } });
@@ -137,5 +144,26 @@ describe("upgrading a database made by the previous release", () => {
     }
     expect(compareWithDataset(db, sim.dataset, { since: SINCE, until: UNTIL })).toEqual([]);
     db.close();
+  });
+
+  it("stamps every order with its closing hour, carrying on after an interruption", () => {
+    const { path } = previousRelease();
+    const sqlite = new Database(path);
+    migrate(drizzle(sqlite), { migrationsFolder: MIGRATIONS_FOLDER });
+    const unstamped = () => sqlite.prepare(UNSTAMPED_ORDERS).pluck().get();
+    expect(unstamped()).toBe(207);
+    expect(() =>
+      fillClosedHours(
+        sqlite,
+        (progress) => {
+          if (progress.done > 0) throw new Error("killed");
+        },
+        50,
+      ),
+    ).toThrow("killed");
+    expect(unstamped()).toBe(157);
+    fillClosedHours(sqlite);
+    expect(unstamped()).toBe(0);
+    sqlite.close();
   });
 });

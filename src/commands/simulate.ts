@@ -1,6 +1,7 @@
 /** `pos-sync simulate`: serves the POS API simulator on loopback and prints its API keys. */
 import { today } from "../dates.js";
 import { createLogger, isLogLevel } from "../log.js";
+import { fixedOffsetZone, formatOffset } from "../simulator/clock.js";
 import { CATALOG_KINDS } from "../simulator/dataset.js";
 import type { FaultSettings } from "../simulator/faults.js";
 import { startSimulator } from "../simulator/server.js";
@@ -29,6 +30,7 @@ const OPTIONS = {
   "duplicates-across-pages": { type: "boolean" },
   "changes-between-pages": { type: "boolean" },
   hostile: { type: "boolean" },
+  "utc-timestamps": { type: "boolean" },
   "live-orders": { type: "string" },
   "past-end": { type: "string" },
   "total-count-skew": { type: "string" },
@@ -53,6 +55,8 @@ Data:
   --orders-per-day MIN-MAX orders per full day (default 50-200)
   --items-per-order MIN-MAX items per order (default: 1 to 8, following the guests)
   --auth-scheme NAME       expect "authorization: NAME <key>" instead of the bare key
+  --utc-timestamps         write every date-time in UTC (…Z) instead of the location's offset
+                           (the locations' offsets are printed with their keys)
 
 A hostile world (rates are shares of API requests, from 0 to 1):
   --latency MS             delay every response
@@ -156,6 +160,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
       : { itemsPerOrder: rangeFlag(values["items-per-order"], "items-per-order") }),
     authScheme: values["auth-scheme"] ?? "",
     hostile: values.hostile ?? false,
+    utcTimestamps: values["utc-timestamps"] ?? false,
     paths,
     faults: faultSettings(values),
     logger,
@@ -171,6 +176,10 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   for (const location of dataset.locations) {
     out(`  ${location.location.name}  location ${location.location.id}`);
     out(`    API key: ${location.apiKey}`);
+    if (location.sendsUtc) {
+      const zone = fixedOffsetZone(location.offsetMinutes) ?? "(none fixed)";
+      out(`    local clock: UTC${formatOffset(location.offsetMinutes)}, time zone ${zone}`);
+    }
   }
   out();
   out("To sync it:");

@@ -33,12 +33,13 @@ const OPTIONS = {
   concurrency: { type: "string" },
   "accept-deletions": { type: "boolean" },
   "no-raw": { type: "boolean" },
+  "time-zone": { type: "string" },
   ...CONFIG_FLAGS,
 } as const;
 
 const HELP = `Usage: pos-sync sync [--since D] [--until D] [--streams list] [--lookback-days N]
-                     [--concurrency N] [--accept-deletions] [--no-raw] [--config FILE]
-                     [--db PATH]
+                     [--concurrency N] [--accept-deletions] [--no-raw] [--time-zone ZONE]
+                     [--config FILE] [--db PATH]
 
 Replicates every location behind the configured API keys into the database, day by day.
 With no dates the run is incremental: every day not yet complete, the lookback days before
@@ -53,6 +54,8 @@ it and before today, and today. With dates it reads exactly those days (both inc
                            when it is most of the day (without it such a day is left as it was
                            and reported suspicious)
   --no-raw                 keep no raw JSON of the records written (default POS_KEEP_RAW, true)
+  --time-zone ZONE         IANA time zone of the locations without their own in the config
+                           file, for the hours of UTC timestamps (default POS_TIME_ZONE)
 ${CONFIG_HELP}
 
 Exit codes: 0 every window complete, 1 some windows failed, 2 bad usage or configuration,
@@ -114,6 +117,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     ),
     concurrency: integerFlag(values.concurrency, "concurrency", SETTING_BOUNDS.concurrency),
     keepRaw: values["no-raw"] === true ? false : undefined,
+    timeZone: values["time-zone"],
   });
   const logger = commandLogger(config, io);
   for (const notice of config.notices) logger.warn(notice);

@@ -12,6 +12,7 @@ import type { Location } from "../api/schemas.js";
 import type { RejectedRecord, ValidatedRecords, ValidRecord } from "../api/validate.js";
 import type { RunStatus, RunTrigger, Stream, WindowStatus } from "../vocabulary.js";
 import type { WindowRecord } from "./checkpoints.js";
+import type { TimeZoneChange } from "./location-clocks.js";
 import type {
   DaysCovered,
   KnownLocation,
@@ -55,8 +56,9 @@ export interface RunState {
   /** The first day of a location's history, as an incremental run settled it. */
   startDate(locationId: string): Promise<string | undefined>;
   saveStartDate(locationId: string, day: string, now: string): Promise<void>;
-  /** The location's UTC offset in minutes: from its latest stored order, else as learned. */
-  utcOffsetMinutes(locationId: string): Promise<number | undefined>;
+  /** The location's UTC offset in minutes at an instant: its time zone setting's once applied,
+   * else its latest stored order's, else as learned. */
+  utcOffsetMinutes(locationId: string, at: Date): Promise<number | undefined>;
   saveUtcOffsetMinutes(locationId: string, minutes: number, now: string): Promise<void>;
   /** The first day ever recorded for a location's day streams, if any. */
   firstRecordedDay(locationId: string): Promise<string | undefined>;
@@ -74,6 +76,9 @@ export interface RecordSink {
     context: { syncedAt: string; apiKeyFingerprint: string },
     devices?: ListedDevices,
   ): Promise<LocationCounts>;
+  /** Makes a time zone setting (canonical, or null) the clock of a stored location's hours,
+   * recomputing the stored ones when it changed; null when nothing changed. */
+  useTimeZone(locationId: string, timeZone: string | null): Promise<TimeZoneChange | null>;
   recordLocationReject(
     reject: RejectedRecord,
     context: { runId: number | null; rejectedAt: string },

@@ -1,6 +1,7 @@
 /** Reads the sync engine needs from what it stored, across streams (the reports cross-check,
  * a location's clock, a key's location). */
 import { utcOffsetOf } from "../dates.js";
+import { LocalClock } from "../local-clock.js";
 import type { Db } from "./open.js";
 
 /**
@@ -34,11 +35,17 @@ export function missingReportOrders(db: Db, locationId: string, limit: number): 
 export const UTC_OFFSET_STATE = "utc_offset_minutes";
 
 /**
- * The UTC offset of a location, in minutes: from its latest stored order's timestamp, else the
- * one the first run learned from its reports. Every part of pos-sync that asks for a location's
- * today (the plan, status, verify) asks here, so that they agree.
+ * The UTC offset of a location at an instant, in minutes: its applied time zone setting's, else
+ * its latest stored order's timestamp's, else the one the first run learned from its reports.
+ * Every part of pos-sync that asks for a location's today (the plan, status, verify) asks here,
+ * so that they agree.
  */
-export function locationOffsetMinutes(db: Db, locationId: string): number | undefined {
+export function locationOffsetMinutes(db: Db, locationId: string, at: Date): number | undefined {
+  const timeZone = db.sqlite
+    .prepare("SELECT time_zone FROM locations WHERE id = ?")
+    .pluck()
+    .get(locationId) as string | null | undefined;
+  if (timeZone) return new LocalClock(timeZone).offsetMinutesAt(at.getTime());
   const createdAt = db.sqlite
     .prepare(
       "SELECT created_at FROM orders WHERE location_id = ? ORDER BY business_date DESC LIMIT 1",

@@ -13,6 +13,9 @@ const SALE = "o.is_canceled = 0 AND o.is_training = 0 AND o.is_transferred = 0";
 /** The orders of one location and business day that stand (not deleted upstream). */
 const DAY = "o.location_id = @location AND o.business_date = @day AND o.deleted_at IS NULL";
 
+/** The summary table that groups by the hour on the location's clock. */
+export const HOURLY_SALES = "hourly_sales";
+
 /** Each summary table and the SELECT that gives a day's rows of it, in its column order. */
 const ROLLUPS: readonly { table: string; select: string }[] = [
   {
@@ -60,11 +63,11 @@ const ROLLUPS: readonly { table: string; select: string }[] = [
     GROUP BY i.tax_rate_bp`,
   },
   {
-    table: "hourly_sales",
-    // The hour on the clock closed_at was sent in (the location's, when it carries its offset).
-    select: `SELECT o.location_id, o.business_date, CAST(substr(o.closed_at, 12, 2) AS INTEGER) AS hour,
+    table: HOURLY_SALES,
+    // The hour on the location's clock, stored with the order (local-clock.ts).
+    select: `SELECT o.location_id, o.business_date, o.closed_hour AS hour,
       COUNT(*), ROUND(TOTAL(o.total), 2)
-    FROM orders o WHERE ${DAY} AND ${SALE}
+    FROM orders o WHERE ${DAY} AND ${SALE} AND o.closed_hour IS NOT NULL
     GROUP BY hour`,
   },
   {
@@ -123,6 +126,7 @@ export interface LocationDay {
  * transaction that changed their orders. */
 export class Rollups {
   private readonly statements: {
+    table: string;
     remove: Database.Statement<[DayParameters]>;
     fill: Database.Statement<[DayParameters]>;
   }[];
@@ -151,6 +155,7 @@ export class Rollups {
     this.removeReportSums = sqlite.prepare("DELETE FROM report_order_sums WHERE report_id = ?");
     this.fillReportSums = sqlite.prepare(REPORT_SUMS);
     this.statements = ROLLUPS.map(({ table, select }) => ({
+      table,
       remove: sqlite.prepare(
         `DELETE FROM ${table} WHERE location_id = @location AND business_date = @day`,
       ),
@@ -194,6 +199,18 @@ export class Rollups {
       for (const report of this.reportsOfDay.all(parameters)) reports.add(report);
     }
     return reports;
+  }
+
+  /** Recomputes one summary table for these days (the hourly one, after the hours of their
+   * orders were recomputed on another clock). */
+  refreshTable(table: string, days: Iterable<LocationDay>): void {
+    const statement = this.statements.find((s) => s.table === table);
+    if (!statement) throw new RangeError(`no summary table ${table}`);
+    for (const { locationId, day } of days) {
+      const parameters = { location: locationId, day };
+      statement.remove.run(parameters);
+      statement.fill.run(parameters);
+    }
   }
 
   /** Recomputes the reconciliation of these reports with their orders. */

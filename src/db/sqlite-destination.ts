@@ -98,8 +98,8 @@ export class SqliteDestination implements Destination {
   saveStartDate(locationId: string, day: string, now: string) {
     return this.step(() => this.checkpoints.saveStartDate(locationId, day, now));
   }
-  utcOffsetMinutes(locationId: string) {
-    return this.step(() => locationOffsetMinutes(this.db, locationId));
+  utcOffsetMinutes(locationId: string, at: Date) {
+    return this.step(() => locationOffsetMinutes(this.db, locationId, at));
   }
   saveUtcOffsetMinutes(locationId: string, minutes: number, now: string) {
     return this.step(() =>
@@ -124,6 +124,9 @@ export class SqliteDestination implements Destination {
     devices?: ListedDevices,
   ) {
     return this.step(() => this.store.writeLocation(location, context, devices));
+  }
+  useTimeZone(locationId: string, timeZone: string | null) {
+    return this.step(() => this.store.useTimeZone(locationId, timeZone));
   }
   recordLocationReject(
     reject: RejectedRecord,

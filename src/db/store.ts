@@ -8,6 +8,7 @@
  */
 import type { Location } from "../api/schemas.js";
 import type { RejectedRecord, ValidatedRecords, ValidRecord } from "../api/validate.js";
+import { LocationClocks, type TimeZoneChange } from "./location-clocks.js";
 import { normalizeLocation } from "./normalize/catalog.js";
 import type { Db } from "./open.js";
 import { RawArchive, type RawArchiveOptions } from "./raw/archive.js";
@@ -100,6 +101,7 @@ export class Store {
 
   private readonly archive: RawArchive;
   private readonly rollups: Rollups;
+  private readonly clocks: LocationClocks;
 
   constructor(
     readonly db: Db,
@@ -109,6 +111,7 @@ export class Store {
     const archive = new RawArchive(sqlite, rawArchive);
     this.archive = archive;
     this.rollups = new Rollups(sqlite);
+    this.clocks = new LocationClocks(sqlite, this.rollups);
     this.dayWriters = new WriterCache(
       (stream) => new ReplacingWriter(sqlite, stream.table, stream.childTables, archive),
     );
@@ -117,7 +120,8 @@ export class Store {
       (list) => new SnapshotWriter(sqlite, list.table, list.childTables, archive),
     );
     this.rejectWriter = new RejectWriter(sqlite);
-    this.upsertLocation = sqlite.prepare<[Row]>(upsertSql(locations, ["id"]));
+    // The time zone is a setting, applied by useTimeZone alone.
+    this.upsertLocation = sqlite.prepare<[Row]>(upsertSql(locations, ["id"], ["time_zone"]));
     this.storedLocation = sqlite.prepare<
       [string],
       { content_hash: number | null; api_key_fingerprint: string | null }
@@ -180,6 +184,7 @@ export class Store {
     const context = {
       locationId: page.locationId,
       businessDate: page.day,
+      clock: this.clocks.clockOf(page.locationId),
       syncedAt: page.syncedAt,
     };
     return page.records.map(({ record, raw }) => ({
@@ -347,6 +352,21 @@ export class Store {
    * location's, or all): at the end of a day window, and of a run. One transaction. */
   settleSummaries(locationId?: string): number {
     return writeTransaction(this.db.sqlite, () => this.rollups.settle(locationId))();
+  }
+
+  /**
+   * Makes a time zone setting (canonical, or null for hours as the API writes them) the clock of
+   * a stored location's hours: when it differs from the one applied, the hours of its stored
+   * orders and their hourly summaries are recomputed, in one transaction. Null when nothing
+   * changed.
+   */
+  useTimeZone(locationId: string, timeZone: string | null): TimeZoneChange | null {
+    try {
+      return writeTransaction(this.db.sqlite, () => this.clocks.apply(locationId, timeZone))();
+    } catch (error) {
+      this.clocks.forget(locationId);
+      throw error;
+    }
   }
 
   /** Whether a run stored this location already. */

@@ -204,8 +204,9 @@ export async function collectStatus(
 ): Promise<StatusReport> {
   const locations: LocationStatus[] = [];
   for (const location of await destination.knownLocations()) {
-    // A location's day is its own calendar's: the offset of its stored orders, else UTC.
-    const offset = await destination.utcOffsetMinutes(location.id);
+    // A location's day is its own calendar's: its time zone's, or its stored orders' offset, else
+    // UTC's.
+    const offset = await destination.utcOffsetMinutes(location.id, now);
     const locationToday = today(now, offset ?? 0);
     const dayStreams: DayStreamStatus[] = [];
     for (const stream of streams.dayStreams)

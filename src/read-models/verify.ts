@@ -122,7 +122,7 @@ async function verifyLocation(
     Object.assign(result, { locationId: location.id, name: location.name });
     const now = options.now?.() ?? new Date();
     const since = options.range?.since ?? (await destination.firstRecordedDay(location.id));
-    const offset = await destination.utcOffsetMinutes(location.id);
+    const offset = await destination.utcOffsetMinutes(location.id, now);
     const until = options.range?.until ?? today(now, offset ?? 0);
     if (since === undefined) {
       result.error = "nothing synced yet for this location";

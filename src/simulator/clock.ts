@@ -1,9 +1,10 @@
 /** Local timestamps: the simulator's locations each have a fixed offset from UTC, and the API
- * sends date-times in that local offset. */
+ * sends date-times in that local offset, or in UTC (Z) when the simulator is told to. */
+import { dayFromEpoch } from "../dates.js";
 
 const MS_PER_DAY = 86_400_000;
 
-function formatOffset(offsetMinutes: number): string {
+export function formatOffset(offsetMinutes: number): string {
   const sign = offsetMinutes < 0 ? "-" : "+";
   const absolute = Math.abs(offsetMinutes);
   const hours = String(Math.floor(absolute / 60)).padStart(2, "0");
@@ -27,9 +28,41 @@ export function localEpochDay(epochMs: number, offsetMinutes: number): number {
   return Math.floor((epochMs + offsetMinutes * 60_000) / MS_PER_DAY);
 }
 
-/** The local calendar day of a timestamp the API sent: its own date part, in its own offset. */
-export function localDayOf(timestamp: string): string {
-  return timestamp.slice(0, 10);
+/** Offsets of the simulator's venues that no Etc/GMT zone names, with a zone that keeps them all
+ * year. */
+const ZONES_OF_ODD_OFFSETS: ReadonlyMap<number, string> = new Map([[330, "Asia/Kolkata"]]);
+
+/**
+ * An IANA time zone whose offset is this fixed one all year (the simulator's locations know no
+ * summer time), for syncing its UTC timestamps onto the location's clock: Etc/GMT-1 for +01:00
+ * (the Etc names count the other way), UTC for 0.
+ */
+export function fixedOffsetZone(offsetMinutes: number): string | undefined {
+  if (offsetMinutes === 0) return "UTC";
+  if (offsetMinutes % 60 !== 0) return ZONES_OF_ODD_OFFSETS.get(offsetMinutes);
+  const hours = -offsetMinutes / 60;
+  return `Etc/GMT${hours > 0 ? "+" : ""}${hours}`;
+}
+
+/** How a location's API writes its instants. */
+export interface TimestampStyle {
+  offsetMinutes: number;
+  /** Date-times in UTC (…Z) rather than in the location's offset. */
+  sendsUtc: boolean;
+}
+
+/** A date-time as the location's API writes it. */
+export function formatTimestamp(epochMs: number, style: TimestampStyle): string {
+  return style.sendsUtc
+    ? new Date(epochMs).toISOString()
+    : formatLocal(epochMs, style.offsetMinutes);
+}
+
+/** The local calendar day of a timestamp the API sent: its own date part when it is in the
+ * location's offset, the day its instant falls on locally when it is in UTC. */
+export function localDayOf(timestamp: string, style: TimestampStyle): string {
+  if (!style.sendsUtc) return timestamp.slice(0, 10);
+  return dayFromEpoch(localEpochDay(Date.parse(timestamp), style.offsetMinutes));
 }
 
 export function parseInstant(timestamp: string): number {

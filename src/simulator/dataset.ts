@@ -15,7 +15,13 @@ import type {
   Tax,
 } from "../api/schemas.js";
 import { dayFromEpoch, epochDayOnOrAfter, epochDayOnOrBefore, toEpochDay } from "../dates.js";
-import { formatLocal, localDayOf, localEpochDay, localMidnight, parseInstant } from "./clock.js";
+import {
+  formatTimestamp,
+  localDayOf,
+  localEpochDay,
+  localMidnight,
+  parseInstant,
+} from "./clock.js";
 import { makeHostile } from "./hostile.js";
 import { decodeRecordId } from "./ids.js";
 import { buildLocation, type SimLocation } from "./location.js";
@@ -46,6 +52,8 @@ export interface DatasetOptions {
   now?: () => number;
   /** Orders kept generated in memory, across cached sessions (the newest session always is). */
   cachedOrders?: number;
+  /** Write every date-time in UTC (…Z), as some servers do, rather than in local offsets. */
+  utcTimestamps?: boolean;
 }
 
 export interface Session {
@@ -160,9 +168,11 @@ export class Dataset {
       options.cachedOrders ?? 40_000,
       (session) => session.orders.length,
     );
-    this.locations = Array.from({ length: options.locations }, (_, i) =>
-      buildLocation(options.seed, i),
-    );
+    const sendsUtc = options.utcTimestamps ?? false;
+    this.locations = Array.from({ length: options.locations }, (_, i) => ({
+      ...buildLocation(options.seed, i),
+      sendsUtc,
+    }));
     this.locationByKey = new Map(this.locations.map((l) => [l.apiKey, l]));
   }
 
@@ -238,7 +248,7 @@ export class Dataset {
     const orders: Order[] = [];
     for (const sessionDay of [epochDay - 1, epochDay]) {
       for (const order of this.session(location, sessionDay)?.orders ?? []) {
-        if (localDayOf(order.createdAt) !== day) continue;
+        if (localDayOf(order.createdAt, location) !== day) continue;
         if (!this.unlistedOrders.has(`${location.index}:${epochDay}:${order.id}`))
           orders.push(order);
       }
@@ -253,7 +263,7 @@ export class Dataset {
     const reports: Report[] = [];
     for (const sessionDay of [epochDay - 1, epochDay]) {
       const report = this.session(location, sessionDay)?.report;
-      if (report && localDayOf(report.createdAt) === day) reports.push(report);
+      if (report && localDayOf(report.createdAt, location) === day) reports.push(report);
     }
     return sortByCreatedAt(reports);
   }
@@ -351,7 +361,7 @@ export class Dataset {
         ? this.session(location, address.sessionEpochDay)
         : undefined;
     const inRange = (order: Order) => {
-      const day = localDayOf(order.createdAt);
+      const day = localDayOf(order.createdAt, location);
       return (!request.since || day >= request.since) && (!request.until || day <= request.until);
     };
     const matching = sortByCreatedAt((session?.orders ?? []).filter(inRange));
@@ -376,7 +386,7 @@ export class Dataset {
     );
     // A voided order is gone from every read, by id as well as from the lists.
     if (!order) return undefined;
-    const createdOn = toEpochDay(localDayOf(order.createdAt));
+    const createdOn = toEpochDay(localDayOf(order.createdAt, location));
     const state = this.unlistedOrders.get(`${location.index}:${createdOn}:${order.id}`);
     return state === "voided" ? undefined : order;
   }
@@ -522,12 +532,7 @@ export class Dataset {
     const session = this.session(location, sessionDay);
     if (!session) throw new Error(`no session on day ${sessionDay}`);
     const updatedAtMs = Math.max(this.now(), parseInstant(original.updatedAt) + 60_000);
-    const updated = applyLateUpdate(
-      original,
-      kind,
-      random,
-      formatLocal(updatedAtMs, location.offsetMinutes),
-    );
+    const updated = applyLateUpdate(original, kind, random, formatTimestamp(updatedAtMs, location));
     this.orderOverrides.set(updated.id, updated);
     const reportUpdatedAt = Math.max(
       updatedAtMs,

@@ -66,6 +66,8 @@ export interface SimLocation {
   index: number;
   apiKey: string;
   offsetMinutes: number;
+  /** The API writes this location's date-times in UTC (…Z) rather than in its offset. */
+  sendsUtc: boolean;
   location: Location;
   devices: Device[];
   staff: StaffMember[];
@@ -254,6 +256,7 @@ export function buildLocation(seed: number, index: number): SimLocation {
     index,
     apiKey,
     offsetMinutes,
+    sendsUtc: false,
     location,
     devices,
     staff,

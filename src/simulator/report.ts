@@ -4,7 +4,7 @@
  * their items that are not cancelled count per product.
  */
 import type { Order, OrderItem, Report } from "../api/schemas.js";
-import { formatLocal } from "./clock.js";
+import { formatTimestamp, type TimestampStyle } from "./clock.js";
 import type { SimLocation } from "./location.js";
 import { toCents, toUnits } from "./money.js";
 import type { SessionHeader } from "./session.js";
@@ -101,15 +101,15 @@ function paymentLines(orders: readonly Order[]): Report["reportPayments"] {
 function clerkShifts(
   orders: readonly Order[],
   header: SessionHeader,
-  offset: number,
+  style: TimestampStyle,
 ): Report["reportClerksShift"] {
   const seen = new Map<string, string>();
   for (const order of orders) seen.set(order.operatorId, order.operatorName);
   return [...seen].map(([id, name]) => ({
     name,
     id,
-    clockInDate: formatLocal(header.startedAtMs - 15 * 60_000, offset),
-    clockOutDate: formatLocal(header.closesAtMs + 10 * 60_000, offset),
+    clockInDate: formatTimestamp(header.startedAtMs - 15 * 60_000, style),
+    clockOutDate: formatTimestamp(header.closesAtMs + 10 * 60_000, style),
   }));
 }
 
@@ -119,7 +119,6 @@ export function buildReport(
   orders: readonly Order[],
   updatedAtMs = header.reportCreatedAtMs,
 ): Report {
-  const offset = location.offsetMinutes;
   const info = location.location;
   const counted = orders.filter(countsInSales);
   const items = countedItems(orders);
@@ -135,11 +134,11 @@ export function buildReport(
 
   return {
     id: header.reportId,
-    createdAt: formatLocal(header.reportCreatedAtMs, offset),
-    updatedAt: formatLocal(Math.max(updatedAtMs, header.reportCreatedAtMs), offset),
+    createdAt: formatTimestamp(header.reportCreatedAtMs, location),
+    updatedAt: formatTimestamp(Math.max(updatedAtMs, header.reportCreatedAtMs), location),
     locationId: info.id,
-    startedAt: formatLocal(header.startedAtMs, offset),
-    finalizedAt: formatLocal(header.closesAtMs, offset),
+    startedAt: formatTimestamp(header.startedAtMs, location),
+    finalizedAt: formatTimestamp(header.closesAtMs, location),
     deviceName: device?.name ?? "Till",
     deviceIdentifier: header.epochDay % 7 === 0 ? null : (device?.id ?? null),
     reportNumber: header.reportNumber,
@@ -159,7 +158,7 @@ export function buildReport(
       ...headerUrl,
     },
     reportProducts: productLines(items),
-    reportClerksShift: clerkShifts(orders, header, offset),
+    reportClerksShift: clerkShifts(orders, header, location),
     clerkName: clerk && header.epochDay % 9 !== 4 ? clerk.name : null,
     clerkId: clerk && header.epochDay % 9 !== 4 ? clerk.id : null,
     reportDiscounts: discountLines(items),

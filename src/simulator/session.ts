@@ -6,7 +6,7 @@
  */
 import type { Order, OrderItem } from "../api/schemas.js";
 import { dayFromEpoch } from "../dates.js";
-import { formatLocal, localMidnight } from "./clock.js";
+import { formatTimestamp, localMidnight } from "./clock.js";
 import { encodeRecordId } from "./ids.js";
 import type { SimLocation } from "./location.js";
 import { PRICE_TIERS } from "./location.js";
@@ -250,7 +250,6 @@ export function generateOrder(
   createdAtMs: number,
 ): Order {
   const { location, header, seed } = context;
-  const offset = location.offsetMinutes;
   const serviceType = random.weighted<ServiceType>([
     ["eatin", 65],
     ["takeout", 20],
@@ -297,14 +296,14 @@ export function generateOrder(
       sessionEpochDay: header.epochDay,
       sequence,
     }),
-    createdAt: formatLocal(createdAtMs, offset),
-    updatedAt: formatLocal(updatedAtMs, offset),
+    createdAt: formatTimestamp(createdAtMs, location),
+    updatedAt: formatTimestamp(updatedAtMs, location),
     customerId: random.chance(0.25) ? `C${random.int(100000, 999999)}` : null,
     deviceId: device?.id ?? null,
     locationId: location.location.id,
     reportId: header.reportId,
-    openedAt: formatLocal(closedAtMs - minutesOpen * MINUTE, offset),
-    closedAt: formatLocal(closedAtMs, offset),
+    openedAt: formatTimestamp(closedAtMs - minutesOpen * MINUTE, location),
+    closedAt: formatTimestamp(closedAtMs, location),
     guests,
     orderPlace:
       serviceType === "eatin" ? `Table ${random.int(1, 30)}` : isDelivery ? "Delivery" : "Counter",

@@ -36,7 +36,7 @@ async function learnHistory(
   const { destination } = context;
   const needStart =
     !context.range && !context.startDate && !(await destination.startDate(locationId));
-  const needOffset = (await destination.utcOffsetMinutes(locationId)) === undefined;
+  const needOffset = (await destination.utcOffsetMinutes(locationId, context.now())) === undefined;
   if (!needStart && !needOffset) return;
   const history = needStart
     ? await discoverHistory(client, today(context.now()))
@@ -93,7 +93,7 @@ async function planWindows(
 ): Promise<{ tasks: WindowTask[]; locationToday: string }> {
   await learnHistory(context, client, locationId);
   // The location's own today: its clock may be ahead of or behind this machine's.
-  const offset = await context.destination.utcOffsetMinutes(locationId);
+  const offset = await context.destination.utcOffsetMinutes(locationId, context.now());
   const locationToday = today(context.now(), offset ?? 0);
   const startDate = await startDateFor(context, locationId, locationToday);
   if (!context.range && startDate > locationToday) {
@@ -193,6 +193,23 @@ async function syncWindows(
   );
 }
 
+/** Puts the location's stored hours on the clock its setting names, before any order of the run
+ * is stamped with it. */
+async function applyTimeZone(
+  context: SyncContext,
+  locationId: string,
+  timeZone: string | null,
+): Promise<void> {
+  const change = await context.destination.useTimeZone(locationId, timeZone);
+  if (change === null) return;
+  context.logger.info(
+    { locationId, from: change.from, to: change.to, orders: change.orders, days: change.days },
+    change.to === null
+      ? "hours of stored orders put back on the clock the API writes"
+      : `hours of stored orders recomputed on the clock of ${change.to}`,
+  );
+}
+
 /** An error caused by the stop itself (requests aborted), not by the location. */
 function causedByStop(context: SyncContext, error: unknown): boolean {
   return context.signal.aborted && !(error instanceof ApiKeyRejectedError);
@@ -217,6 +234,7 @@ export async function syncOneLocation(
     const locationId = record.record.id;
     stats.locationId = locationId;
     stats.name = record.record.name ?? stats.name;
+    await applyTimeZone(context, locationId, location.timeZone ?? null);
     if (context.signal.aborted) return;
     if (context.streams.has("catalog")) await syncCatalog(context, client, locationId);
     const dayStreams = context.dayStreams.filter((stream) => context.streams.has(stream.name));

@@ -3,7 +3,12 @@
  * place with its percentage; elsewhere, one line when a part is done. Upgrades run
  * synchronously, so the line is drawn from the progress callback itself, at most every 200 ms.
  */
-import { ARCHIVE_RAW_COLUMNS, type UpgradeProgress } from "../db/upgrades/index.js";
+import {
+  ARCHIVE_RAW_COLUMNS,
+  FILL_CLOSED_HOURS,
+  FILL_ROLLUPS,
+  type UpgradeProgress,
+} from "../db/upgrades/index.js";
 import { number } from "./text.js";
 
 const REDRAW_MS = 200;
@@ -11,16 +16,25 @@ const REDRAW_MS = 200;
 /** What an upgrade is doing and has done, in words. */
 function describe(progress: UpgradeProgress): { doing: string; done: string } {
   const items = number.format(progress.items);
-  if (progress.upgrade === ARCHIVE_RAW_COLUMNS) {
-    return {
-      doing: `moving the raw JSON of ${progress.part} into the archive`,
-      done: `moved the raw JSON of ${progress.part} into the archive (${items} rows)`,
-    };
+  switch (progress.upgrade) {
+    case ARCHIVE_RAW_COLUMNS:
+      return {
+        doing: `moving the raw JSON of ${progress.part} into the archive`,
+        done: `moved the raw JSON of ${progress.part} into the archive (${items} rows)`,
+      };
+    case FILL_CLOSED_HOURS:
+      return {
+        doing: `stamping ${items} orders with their closing hour`,
+        done: `stamped ${items} orders with their closing hour`,
+      };
+    case FILL_ROLLUPS:
+      return {
+        doing: `summing ${items} location days into the daily summary tables`,
+        done: `summed ${items} location days into the daily summary tables`,
+      };
+    default:
+      return { doing: `upgrading ${progress.part}`, done: `upgraded ${progress.part}` };
   }
-  return {
-    doing: `summing ${items} location days into the daily summary tables`,
-    done: `summed ${items} location days into the daily summary tables`,
-  };
 }
 
 export function upgradeProgressWriter(

@@ -60,3 +60,7 @@ export const businessDate = (what: string): ColumnDoc =>
   derived(
     `Day (YYYY-MM-DD) the API lists the ${what} under when asked for that single day (since = until): the API's own day bucketing, the local calendar date of created_at.`,
   );
+
+/** The closing hour, in orders and in the views that carry it. */
+export const CLOSED_HOUR =
+  "Hour (0-23) the order was closed, on the location's clock: the hour closed_at shows when the API sends the location's offset (2026-11-21T23:59:58+01:00 → 23); when it sends UTC (…Z or +00:00), converted with the location's time zone setting (locations.time_zone: POS_TIME_ZONE, or the location's timeZone in the config file), summer time included, and UTC's hour when none is set.";

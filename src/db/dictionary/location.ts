@@ -28,6 +28,9 @@ export const LOCATION_TABLES: Record<string, TableDoc> = {
       api_key_fingerprint: derived(
         "Short fingerprint of the configured API key that reads this location (never the key itself).",
       ),
+      time_zone: derived(
+        "The time zone setting (IANA name, POS_TIME_ZONE or the location's timeZone in the config file) the hours of its orders (orders.closed_hour) are on; null when none is set: hours are then as the API writes them. Changing the setting recomputes the stored hours on the next sync.",
+      ),
       content_hash: contentHash("location"),
       synced_at: syncedAt(),
     },

@@ -2,6 +2,7 @@
 import {
   api,
   businessDate,
+  CLOSED_HOUR,
   contentHash,
   dayRecordDeletedAt,
   derived,
@@ -50,6 +51,7 @@ export const ORDER_TABLES: Record<string, TableDoc> = {
       ),
       opened_at: sentAt("openedAt", "When the order was opened"),
       closed_at: sentAt("closedAt", "When the order was closed"),
+      closed_hour: derived(CLOSED_HOUR),
       guests: api("guests", "Number of guests, as sent (the API sends a number, so REAL)."),
       order_place: api("orderPlace", "Selling place, as sent."),
       order_number: api("orderNumber", "Order number as shown at the till (text)."),

@@ -1,6 +1,7 @@
 /** The BI views (drizzle/0001_views.sql, recreated by 0004, 0007 and 0008). A sale is an order
  * neither cancelled, nor made in training mode, nor transferred to a hotel room account; every
  * view names the location, sums are rounded to cents and whole counts come out as integers. */
+import { CLOSED_HOUR } from "./columns.js";
 import type { ViewDoc } from "./types.js";
 
 const locationId = "The location (locations.id).";
@@ -8,8 +9,7 @@ const locationName = "The location's name (locations.name); null until the locat
 const businessDate = "The orders' business_date (YYYY-MM-DD).";
 const weekday =
   "ISO 8601 weekday of business_date: 1 = Monday … 7 = Sunday (group by it without date functions).";
-const closedHour =
-  "Hour (0-23) the order was closed, on the clock closed_at was sent in: the location's local time when the API sends its offset (2026-11-21T23:59:58+01:00 → 23), UTC when it sends Z.";
+const closedHour = CLOSED_HOUR;
 
 export const VIEW_DOCS: Record<string, ViewDoc> = {
   v_orders: {

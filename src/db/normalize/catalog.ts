@@ -143,11 +143,14 @@ export function normalizeTax(
   };
 }
 
+/** The location's row as the API describes it: its time zone is a setting, not API data. */
+export type LocationRow = Omit<typeof locations.$inferSelect, "time_zone">;
+
 export function normalizeLocation(
   location: Location,
   raw: string,
   context: { syncedAt: string; apiKeyFingerprint: string },
-): typeof locations.$inferSelect {
+): LocationRow {
   return {
     id: location.id,
     location_id: location.id,

@@ -39,6 +39,7 @@ export function normalizeOrder(order: Order, raw: string, context: DayRowContext
       report_id: order.reportId,
       opened_at: order.openedAt,
       closed_at: order.closedAt,
+      closed_hour: context.clock.hourOf(order.closedAt),
       guests: order.guests,
       order_place: order.orderPlace,
       order_number: order.orderNumber,

@@ -1,4 +1,5 @@
 /** Small conversions every normalizer shares. */
+import type { LocalClock } from "../../local-clock.js";
 
 /** SQLite has no booleans: 1, 0, or null when the API left the field out. */
 export function bit(value: boolean): 0 | 1;
@@ -33,4 +34,6 @@ export interface RowContext {
 export interface DayRowContext extends RowContext {
   /** The day window the API listed the record under. */
   businessDate: string;
+  /** The location's clock, for the hours stored beside the API's date-times. */
+  clock: LocalClock;
 }

@@ -19,6 +19,9 @@ export const locations = sqliteTable("locations", {
   tva: text("tva"),
   /** Which configured key reads this location: a fingerprint, never the key. */
   api_key_fingerprint: text("api_key_fingerprint"),
+  /** The time zone setting the stored hours (orders.closed_hour) were computed with; null when
+   * none was set: hours are then as the API wrote them. Only the sync's time zone step writes it. */
+  time_zone: text("time_zone"),
   content_hash: contentHash(),
   synced_at: syncedAt(),
 });

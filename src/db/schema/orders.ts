@@ -25,6 +25,9 @@ export const orders = sqliteTable(
     report_id: text("report_id").notNull(),
     opened_at: text("opened_at").notNull(),
     closed_at: text("closed_at").notNull(),
+    /** The hour (0-23) closed_at shows on the location's clock (local-clock.ts); null when
+     * closed_at is not a date-time. */
+    closed_hour: integer("closed_hour"),
     guests: real("guests").notNull(),
     order_place: text("order_place").notNull(),
     order_number: text("order_number").notNull(),

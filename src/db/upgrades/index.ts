@@ -5,10 +5,12 @@
  */
 import type Database from "better-sqlite3";
 import { ARCHIVE_RAW_COLUMNS, archiveRawColumns } from "./archive-raw-columns.js";
+import { FILL_CLOSED_HOURS, fillClosedHours } from "./fill-closed-hours.js";
 import { FILL_ROLLUPS, fillRollups } from "./fill-rollups.js";
 import type { UpgradeProgress } from "./progress.js";
 
 export { ARCHIVE_RAW_COLUMNS } from "./archive-raw-columns.js";
+export { FILL_CLOSED_HOURS } from "./fill-closed-hours.js";
 export { FILL_ROLLUPS } from "./fill-rollups.js";
 export type { UpgradeProgress } from "./progress.js";
 
@@ -17,6 +19,8 @@ const UPGRADES: readonly {
   run: (sqlite: Database.Database, onProgress: (progress: UpgradeProgress) => void) => void;
 }[] = [
   { name: ARCHIVE_RAW_COLUMNS, run: archiveRawColumns },
+  // Before the rollups: the hourly summaries group by the hours it fills.
+  { name: FILL_CLOSED_HOURS, run: fillClosedHours },
   { name: FILL_ROLLUPS, run: fillRollups },
 ];
 

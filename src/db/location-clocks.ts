@@ -1,0 +1,91 @@
+/**
+ * Each location's clock for the hours stored with its orders (orders.closed_hour), as its time
+ * zone setting was last applied (locations.time_zone), and the applying of a new setting: the
+ * hours of the location's stored orders are recomputed on the new clock, with the hourly
+ * summaries of the days that moved, in the caller's transaction, so that every stored hour of a
+ * location is always on the clock its row names.
+ */
+import type Database from "better-sqlite3";
+import { LocalClock } from "../local-clock.js";
+import { HOURLY_SALES, type LocationDay, type Rollups } from "./rollups.js";
+
+/** What applying a new time zone setting did. */
+export interface TimeZoneChange {
+  from: string | null;
+  to: string | null;
+  /** Stored orders whose hour moved. */
+  orders: number;
+  /** Days whose hourly summary was recomputed. */
+  days: number;
+}
+
+interface ClosedTime {
+  rowid: number;
+  closed_at: string;
+  closed_hour: number | null;
+  business_date: string;
+}
+
+export class LocationClocks {
+  private readonly clocks = new Map<string, LocalClock>();
+  private readonly storedZone: Database.Statement<[string], { time_zone: string | null }>;
+  private readonly closedTimes: Database.Statement<[string], ClosedTime>;
+  private readonly setHour: Database.Statement<[number | null, number]>;
+  private readonly setZone: Database.Statement<[string | null, string]>;
+
+  constructor(
+    sqlite: Database.Database,
+    private readonly rollups: Rollups,
+  ) {
+    this.storedZone = sqlite.prepare("SELECT time_zone FROM locations WHERE id = ?");
+    this.closedTimes = sqlite.prepare(
+      "SELECT rowid, closed_at, closed_hour, business_date FROM orders WHERE location_id = ?",
+    );
+    this.setHour = sqlite.prepare("UPDATE orders SET closed_hour = ? WHERE rowid = ?");
+    this.setZone = sqlite.prepare("UPDATE locations SET time_zone = ? WHERE id = ?");
+  }
+
+  /** The clock a location's new rows are stamped with: its applied setting, or hours as sent. */
+  clockOf(locationId: string): LocalClock {
+    const known = this.clocks.get(locationId);
+    if (known) return known;
+    const clock = this.clockFor(this.storedZone.get(locationId)?.time_zone ?? null);
+    this.clocks.set(locationId, clock);
+    return clock;
+  }
+
+  /**
+   * Makes `timeZone` (canonical, or null for hours as sent) the location's clock; null when it
+   * already was, or when the location is not stored yet. Call inside a write transaction, and
+   * `forget` the location should it fail.
+   */
+  apply(locationId: string, timeZone: string | null): TimeZoneChange | null {
+    const stored = this.storedZone.get(locationId);
+    if (stored === undefined) return null;
+    const from = stored.time_zone;
+    if (from === timeZone) return null;
+    const clock = this.clockFor(timeZone);
+    const movedDays = new Map<string, LocationDay>();
+    let orders = 0;
+    for (const row of this.closedTimes.all(locationId)) {
+      const hour = clock.hourOf(row.closed_at);
+      if (hour === row.closed_hour) continue;
+      this.setHour.run(hour, row.rowid);
+      orders++;
+      movedDays.set(row.business_date, { locationId, day: row.business_date });
+    }
+    this.rollups.refreshTable(HOURLY_SALES, movedDays.values());
+    this.setZone.run(timeZone, locationId);
+    this.clocks.set(locationId, clock);
+    return { from, to: timeZone, orders, days: movedDays.size };
+  }
+
+  /** Drops what is remembered of a location (after a failed transaction). */
+  forget(locationId: string): void {
+    this.clocks.delete(locationId);
+  }
+
+  private clockFor(timeZone: string | null): LocalClock {
+    return timeZone === null ? LocalClock.AS_SENT : new LocalClock(timeZone);
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * A location's wall clock. The API's date-times carry the location's UTC offset on some servers
+ * ("2026-11-21T23:59:58+01:00") and UTC on others ("2026-11-21T22:59:58Z"); an analyst grouping
+ * by hour wants the hour on the location's clock either way. So the hour of a timestamp is the
+ * one it was written in, unless it was written in UTC and the location has a time zone setting
+ * (an IANA name such as Europe/Paris, which knows summer time), in which case it is converted.
+ */
+import { utcOffsetOf } from "./dates.js";
+
+const MS_PER_MINUTE = 60_000;
+const MS_PER_HOUR = 3_600_000;
+const MS_PER_DAY = 86_400_000;
+/** Zones change offset on the hour or the half hour: a quarter hour shares one offset. */
+const OFFSET_BUCKET_MS = 15 * MS_PER_MINUTE;
+/** Offsets remembered per clock before the memory starts over (about a year of quarter hours). */
+const OFFSET_MEMORY = 40_000;
+
+/** A date-time's date, hour and minute, and its zone designator if any. */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ](\d{2}):\d{2}/;
+
+/**
+ * A time zone's IANA name as it will be stored, or undefined when this runtime does not know it:
+ * spelt as the runtime spells it when only the case differs ("europe/paris" → "Europe/Paris"),
+ * as given otherwise, since runtimes disagree on which of two aliases is canonical
+ * (Asia/Kolkata and Asia/Calcutta) and the stored name must not change with the runtime.
+ */
+export function canonicalTimeZone(name: string): string | undefined {
+  const given = name.trim();
+  try {
+    const resolved = new Intl.DateTimeFormat("en-US", { timeZone: given }).resolvedOptions()
+      .timeZone;
+    return resolved.toLowerCase() === given.toLowerCase() ? resolved : given;
+  } catch {
+    return undefined;
+  }
+}
+
+export class LocalClock {
+  /** The clock of a location without a time zone setting: hours as the API wrote them. */
+  static readonly AS_SENT = new LocalClock(null);
+
+  private readonly parts: Intl.DateTimeFormat | undefined;
+  private readonly offsets = new Map<number, number>();
+
+  /** `timeZone` must be canonical (canonicalTimeZone), or null for hours as sent. */
+  constructor(readonly timeZone: string | null) {
+    this.parts =
+      timeZone === null
+        ? undefined
+        : new Intl.DateTimeFormat("en-US", {
+            timeZone,
+            hourCycle: "h23",
+            year: "numeric",
+            month: "numeric",
+            day: "numeric",
+            hour: "numeric",
+            minute: "numeric",
+          });
+  }
+
+  /**
+   * The hour (0-23) a date-time shows on this clock: its own hour when it carries a non-zero
+   * offset or none, converted to the time zone when it is in UTC (Z or +00:00) and a zone is
+   * set. Null when the text is not a date-time.
+   */
+  hourOf(timestamp: string): number | null {
+    const match = DATE_TIME.exec(timestamp);
+    if (!match) return null;
+    const written = Number(match[1]);
+    if (written > 23) return null;
+    if (this.parts === undefined || utcOffsetOf(timestamp) !== 0) return written;
+    const instant = Date.parse(timestamp);
+    if (Number.isNaN(instant)) return null;
+    return this.hourAt(instant);
+  }
+
+  /** The hour this clock shows at an instant (UTC's when no zone is set). */
+  hourAt(epochMs: number): number {
+    const local = epochMs + (this.offsetMinutesAt(epochMs) ?? 0) * MS_PER_MINUTE;
+    return Math.floor((((local % MS_PER_DAY) + MS_PER_DAY) % MS_PER_DAY) / MS_PER_HOUR);
+  }
+
+  /** The zone's offset from UTC at an instant, in minutes; undefined when no zone is set. */
+  offsetMinutesAt(epochMs: number): number | undefined {
+    if (this.parts === undefined) return undefined;
+    const bucket = Math.floor(epochMs / OFFSET_BUCKET_MS);
+    const known = this.offsets.get(bucket);
+    if (known !== undefined) return known;
+    const offset = this.computeOffset(bucket * OFFSET_BUCKET_MS, this.parts);
+    if (this.offsets.size >= OFFSET_MEMORY) this.offsets.clear();
+    this.offsets.set(bucket, offset);
+    return offset;
+  }
+
+  private computeOffset(epochMs: number, parts: Intl.DateTimeFormat): number {
+    const field: Partial<Record<Intl.DateTimeFormatPartTypes, number>> = {};
+    for (const part of parts.formatToParts(epochMs)) field[part.type] = Number(part.value);
+    const wall = Date.UTC(
+      field.year ?? 1970,
+      (field.month ?? 1) - 1,
+      field.day ?? 1,
+      field.hour ?? 0,
+      field.minute ?? 0,
+    );
+    return Math.round((wall - epochMs) / MS_PER_MINUTE);
+  }
+}
