@@ -1,8 +1,9 @@
 /**
  * Benchmarks 3 and 4: `pos-sync sync` as a child process against the simulator in another
- * process (one location, 20 ms latency per request, default concurrency), then again with
- * nothing new. Wall time against the network bound (requests × latency ÷ concurrency), and the
- * child's peak memory.
+ * process: one location's backfill at 20 ms and at 100 ms latency per request (default
+ * concurrency), then again with nothing new; and a chain's week (many locations, concurrency 16).
+ * Wall time against the network bound (requests × latency ÷ concurrency), the sync process's CPU
+ * time per order (every thread; the simulator's CPU is its own process's), and its peak memory.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { rmSync } from "node:fs";
@@ -11,6 +12,8 @@ import Database from "better-sqlite3";
 import { dec, int, log, mb, now, processMemory, seconds } from "./lib.js";
 
 const CLI = join(import.meta.dirname, "..", "dist", "cli.js");
+/** Preloaded into the sync's process: reports its CPU time when it exits. */
+const CPU_AT_EXIT = join(import.meta.dirname, "cpu-at-exit.mjs");
 
 export interface SimulatorProcess {
   url: string;
@@ -52,6 +55,8 @@ export function startSimulatorProcess(args: string[]): Promise<SimulatorProcess>
 export interface SyncProcessResult {
   seconds: number;
   requests: number;
+  /** User plus system CPU time of the sync's process, every thread, in seconds. */
+  cpuSeconds: number;
   exitCode: number | null;
   peakRss: number;
   /** Resident memory sampled while it ran, with the share of windows done at that moment. */
@@ -66,9 +71,13 @@ export function runSyncProcess(
 ): Promise<SyncProcessResult> {
   return new Promise((resolve, reject) => {
     const start = now();
-    const child = spawn(process.execPath, [CLI, "sync"], {
-      stdio: ["ignore", "pipe", "pipe"],
+    const child = spawn(process.execPath, ["--import", CPU_AT_EXIT, CLI, "sync"], {
+      stdio: ["ignore", "pipe", "pipe", "pipe"],
       env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "info", ...env },
+    });
+    let cpuReport = "";
+    child.stdio[3]?.on("data", (chunk: Buffer) => {
+      cpuReport += chunk;
     });
     let stdout = "";
     let pending = "";
@@ -101,9 +110,13 @@ export function runSyncProcess(
       const requests = Number(
         /(\d[\d,]*) requests/.exec(stdout)?.[1]?.replaceAll(",", "") ?? Number.NaN,
       );
+      const cpu = cpuReport
+        ? (JSON.parse(cpuReport) as { userMicros: number; systemMicros: number })
+        : { userMicros: Number.NaN, systemMicros: Number.NaN };
       resolve({
         seconds: seconds(start),
         requests,
+        cpuSeconds: (cpu.userMicros + cpu.systemMicros) / 1e6,
         exitCode: code,
         peakRss,
         samples,
@@ -113,86 +126,168 @@ export function runSyncProcess(
   });
 }
 
-export interface E2eResult {
+/** One sync from scratch against a simulator process, measured. */
+export interface ScenarioResult {
+  label: string;
+  locations: number;
   days: number;
-  ordersPerDay: number;
   latencyMs: number;
   concurrency: number;
-  full: {
-    seconds: number;
-    requests: number;
-    networkBound: number;
-    ratio: number;
-    peakRss: number;
-    orders: number;
-  };
+  seconds: number;
+  requests: number;
+  /** Requests × latency ÷ concurrency: the time the network alone needs. */
+  networkBound: number;
+  ratio: number;
+  peakRss: number;
+  orders: number;
+  cpuSeconds: number;
+  cpuMicrosPerOrder: number;
+}
+
+export interface E2eResult {
+  ordersPerDay: number;
+  /** 180 days of one location at 20 ms, default concurrency. */
+  backfill: ScenarioResult;
+  /** The same at 100 ms. */
+  slowNetwork: ScenarioResult;
+  /** Many locations over a week, 20 ms, concurrency 16. */
+  chain: ScenarioResult;
   incremental: { seconds: number; requests: number; rowsWritten: number };
 }
 
-export async function benchEndToEnd(options: { days: number; dir: string }): Promise<E2eResult> {
-  const latencyMs = 20;
-  const concurrency = 4;
-  const ordersPerDay = 150;
-  log(
-    `3. end to end: ${options.days} days of about ${ordersPerDay} orders, ${latencyMs} ms latency…`,
-  );
+const ORDERS_PER_DAY = 150;
+
+interface Scenario {
+  label: string;
+  locations: number;
+  days: number;
+  latencyMs: number;
+  concurrency: number;
+}
+
+function orderCount(dbPath: string): number {
+  const db = new Database(dbPath, { readonly: true });
+  const orders = db.prepare("SELECT COUNT(*) FROM orders").pluck().get() as number;
+  db.close();
+  return orders;
+}
+
+/** Syncs a scenario into a fresh file; `then` runs against the same simulator and file. */
+async function runScenario<T>(
+  scenario: Scenario,
+  dir: string,
+  then?: (env: Record<string, string>, dbPath: string) => Promise<T>,
+): Promise<{ result: ScenarioResult; after: T | undefined }> {
+  log(`3. end to end: ${scenario.label}…`);
   const simulator = await startSimulatorProcess([
     "--seed",
     "7",
+    "--locations",
+    String(scenario.locations),
     "--days",
-    String(options.days),
+    String(scenario.days),
     "--orders-per-day",
-    `${ordersPerDay - 10}-${ordersPerDay + 10}`,
+    `${ORDERS_PER_DAY - 10}-${ORDERS_PER_DAY + 10}`,
     "--latency",
-    String(latencyMs),
+    String(scenario.latencyMs),
   ]);
-  const dbPath = join(options.dir, "e2e.sqlite");
+  const dbPath = join(dir, "e2e.sqlite");
   for (const suffix of ["", "-wal", "-shm"]) rmSync(`${dbPath}${suffix}`, { force: true });
-  const env = { POS_API_URL: simulator.url, POS_API_KEY: simulator.key, POS_DB_PATH: dbPath };
+  const env = {
+    POS_API_URL: simulator.url,
+    POS_API_KEYS: simulator.key,
+    POS_DB_PATH: dbPath,
+    POS_CONCURRENCY: String(scenario.concurrency),
+  };
   try {
-    const full = await runSyncProcess(env);
-    if (full.exitCode !== 0) throw new Error(`sync exited ${full.exitCode}:\n${full.summary}`);
-    const db = new Database(dbPath, { readonly: true });
-    const orders = db.prepare("SELECT COUNT(*) FROM orders").pluck().get() as number;
-    db.close();
-    const networkBound = (full.requests * latencyMs) / 1000 / concurrency;
-
-    log("4. incremental with nothing new…");
-    const before = new Date().toISOString();
-    const incremental = await runSyncProcess(env);
-    const check = new Database(dbPath, { readonly: true });
-    const rowsWritten = check
-      .prepare(
-        "SELECT (SELECT COUNT(*) FROM orders WHERE synced_at >= ?) + (SELECT COUNT(*) FROM reports WHERE synced_at >= ?)",
-      )
-      .pluck()
-      .get(before, before) as number;
-    check.close();
-
-    const result: E2eResult = {
-      days: options.days,
-      ordersPerDay,
-      latencyMs,
-      concurrency,
-      full: {
-        seconds: full.seconds,
-        requests: full.requests,
-        networkBound,
-        ratio: full.seconds / networkBound,
-        peakRss: full.peakRss,
-        orders,
-      },
-      incremental: { seconds: incremental.seconds, requests: incremental.requests, rowsWritten },
+    const run = await runSyncProcess(env);
+    if (run.exitCode !== 0) throw new Error(`sync exited ${run.exitCode}:\n${run.summary}`);
+    const orders = orderCount(dbPath);
+    const networkBound = (run.requests * scenario.latencyMs) / 1000 / scenario.concurrency;
+    const result: ScenarioResult = {
+      ...scenario,
+      seconds: run.seconds,
+      requests: run.requests,
+      networkBound,
+      ratio: run.seconds / networkBound,
+      peakRss: run.peakRss,
+      orders,
+      cpuSeconds: run.cpuSeconds,
+      cpuMicrosPerOrder: (run.cpuSeconds * 1e6) / orders,
     };
     log(
-      `   ${int(orders)} orders, ${int(full.requests)} requests in ${dec(full.seconds)} s; network bound ${dec(networkBound)} s`,
+      `   ${int(orders)} orders, ${int(run.requests)} requests in ${dec(run.seconds)} s; network bound ${dec(networkBound)} s; ratio ${dec(result.ratio)}`,
     );
-    log(`   ratio ${dec(result.full.ratio)} (target <= 1.20); peak RSS ${mb(full.peakRss)}`);
     log(
-      `   incremental: ${int(incremental.requests)} requests in ${dec(incremental.seconds)} s, ${rowsWritten} order or report rows written (must be 0)`,
+      `   CPU ${dec(run.cpuSeconds)} s, ${int(result.cpuMicrosPerOrder)} µs per order (all threads of the sync's process); peak RSS ${mb(run.peakRss)}`,
     );
-    return result;
+    return { result, after: then ? await then(env, dbPath) : undefined };
   } finally {
     await simulator.stop();
   }
+}
+
+/** Benchmark 4: a second run with nothing new writes no order or report row. */
+async function incrementalRun(env: Record<string, string>, dbPath: string) {
+  log("4. incremental with nothing new…");
+  const before = new Date().toISOString();
+  const incremental = await runSyncProcess(env);
+  const check = new Database(dbPath, { readonly: true });
+  const rowsWritten = check
+    .prepare(
+      "SELECT (SELECT COUNT(*) FROM orders WHERE synced_at >= ?) + (SELECT COUNT(*) FROM reports WHERE synced_at >= ?)",
+    )
+    .pluck()
+    .get(before, before) as number;
+  check.close();
+  log(
+    `   ${int(incremental.requests)} requests in ${dec(incremental.seconds)} s, ${rowsWritten} order or report rows written (must be 0)`,
+  );
+  return { seconds: incremental.seconds, requests: incremental.requests, rowsWritten };
+}
+
+export async function benchEndToEnd(options: {
+  days: number;
+  chainLocations: number;
+  dir: string;
+}): Promise<E2eResult> {
+  const backfill = await runScenario(
+    {
+      label: `one location, ${options.days} days of about ${ORDERS_PER_DAY} orders, 20 ms latency, concurrency 4`,
+      locations: 1,
+      days: options.days,
+      latencyMs: 20,
+      concurrency: 4,
+    },
+    options.dir,
+    incrementalRun,
+  );
+  const slowNetwork = await runScenario(
+    {
+      label: `the same at 100 ms latency`,
+      locations: 1,
+      days: options.days,
+      latencyMs: 100,
+      concurrency: 4,
+    },
+    options.dir,
+  );
+  const chain = await runScenario(
+    {
+      label: `${options.chainLocations} locations, 7 days, 20 ms latency, concurrency 16`,
+      locations: options.chainLocations,
+      days: 7,
+      latencyMs: 20,
+      concurrency: 16,
+    },
+    options.dir,
+  );
+  if (!backfill.after) throw new Error("the incremental run did not run");
+  return {
+    ordersPerDay: ORDERS_PER_DAY,
+    backfill: backfill.result,
+    slowNetwork: slowNetwork.result,
+    chain: chain.result,
+    incremental: backfill.after,
+  };
 }
