@@ -117,6 +117,8 @@ async function realPath(
   await Promise.all(inFlight);
   // The daily summaries, as the engine sums them at the end of each day window.
   new Store(destination.db).settleSummaries();
+  // Durable, as at the end of a run: the writes commit in groups (group-commit.ts).
+  await destination.commit();
   const elapsed = seconds(start) - parseSeconds;
   const changes =
     (sqlite.prepare("SELECT total_changes()").pluck().get() as number) - changesBefore;

@@ -85,6 +85,11 @@ export class LocationClocks {
     this.clocks.delete(locationId);
   }
 
+  /** Drops what is remembered of every location (after a rolled-back group of writes). */
+  forgetAll(): void {
+    this.clocks.clear();
+  }
+
   private clockFor(timeZone: string | null): LocalClock {
     return timeZone === null ? LocalClock.AS_SENT : new LocalClock(timeZone);
   }

@@ -10,6 +10,7 @@ import type { RunTrigger, Stream } from "../vocabulary.js";
 import { Checkpoints, type WindowRecord } from "./checkpoints.js";
 import type { Destination, RunEnd } from "./destination.js";
 import { databaseError, isStorageFailure } from "./errors.js";
+import { GroupCommit } from "./group-commit.js";
 import { type Db, openDatabase } from "./open.js";
 import {
   locationOffsetMinutes,
@@ -25,11 +26,15 @@ import type { DayStreamTables, Identified, SnapshotListTables } from "./stream-t
 import type { IncomingRecord } from "./writers/replace.js";
 import { tableName } from "./writers/statements.js";
 
+/** How long the sync's writes share one transaction before they commit (group-commit.ts). */
+export const GROUP_COMMIT_MS = 250;
+
 export class SqliteDestination implements Destination {
   readonly location: string;
   private writes: Store | undefined;
   private readonly checkpoints: Checkpoints;
   private readonly compression = new CompressionThread();
+  private readonly group: GroupCommit;
 
   constructor(
     readonly db: Db,
@@ -37,6 +42,9 @@ export class SqliteDestination implements Destination {
   ) {
     this.location = db.path;
     this.checkpoints = new Checkpoints(db);
+    this.group = new GroupCommit(db.sqlite, GROUP_COMMIT_MS, () =>
+      this.writes?.forgetUncommitted(),
+    );
   }
 
   /** Prepared on first write: status, verify and the daemon's metrics only read, and a
@@ -62,32 +70,52 @@ export class SqliteDestination implements Destination {
     }
   }
 
+  /** Runs a write of the sync inside the group of writes that commit together. */
+  private write<T>(work: () => T): Promise<T> {
+    return this.step(() => this.group.write(work));
+  }
+
+  /** Commits the writes in hand (finishRun and close do; benchmarks time it). */
+  commit(): Promise<void> {
+    return this.step(() => this.group.flush());
+  }
+
   async close(): Promise<void> {
-    await this.compression.close();
-    this.db.close();
+    try {
+      await this.commit();
+    } finally {
+      await this.compression.close();
+      this.db.close();
+    }
   }
 
   // The run log and checkpoints.
 
   closeAbandonedRuns(now: string) {
-    return this.step(() => this.checkpoints.closeAbandonedRuns(now));
+    return this.write(() => this.checkpoints.closeAbandonedRuns(now));
   }
-  startRun(trigger: RunTrigger, startedAt: string) {
-    return this.step(() => this.checkpoints.startRun(trigger, startedAt));
+  /** Records the start of a run, committed at once: a run killed before its first commit of
+   * data still shows in the run log (as interrupted, once the next run finds it). */
+  async startRun(trigger: RunTrigger, startedAt: string) {
+    const runId = await this.write(() => this.checkpoints.startRun(trigger, startedAt));
+    await this.commit();
+    return runId;
   }
-  finishRun(runId: number, end: RunEnd) {
-    return this.step(() => {
+  /** Records the end of a run, and commits everything the run wrote. */
+  async finishRun(runId: number, end: RunEnd) {
+    await this.write(() => {
       // Whatever a window left marked (a window that failed midway) is summed before the end.
       this.store.settleSummaries();
       this.checkpoints.finishRun(runId, end);
     });
+    await this.commit();
   }
   windows(locationId: string, stream: Stream) {
     return this.step(() => this.checkpoints.windows(locationId, stream));
   }
   /** Records a window, and sums the days and reports its pages changed (rollups.ts). */
   recordWindow(window: WindowRecord, now: string) {
-    return this.step(() => {
+    return this.write(() => {
       this.store.settleSummaries(window.locationId);
       this.checkpoints.record(window, now);
     });
@@ -96,13 +124,13 @@ export class SqliteDestination implements Destination {
     return this.step(() => this.checkpoints.startDate(locationId));
   }
   saveStartDate(locationId: string, day: string, now: string) {
-    return this.step(() => this.checkpoints.saveStartDate(locationId, day, now));
+    return this.write(() => this.checkpoints.saveStartDate(locationId, day, now));
   }
   utcOffsetMinutes(locationId: string, at: Date) {
     return this.step(() => locationOffsetMinutes(this.db, locationId, at));
   }
   saveUtcOffsetMinutes(locationId: string, minutes: number, now: string) {
-    return this.step(() =>
+    return this.write(() =>
       this.checkpoints.saveState(locationId, UTC_OFFSET_STATE, String(minutes), now),
     );
   }
@@ -123,30 +151,30 @@ export class SqliteDestination implements Destination {
     context: { syncedAt: string; apiKeyFingerprint: string },
     devices?: ListedDevices,
   ) {
-    return this.step(() => this.store.writeLocation(location, context, devices));
+    return this.write(() => this.store.writeLocation(location, context, devices));
   }
   useTimeZone(locationId: string, timeZone: string | null) {
-    return this.step(() => this.store.useTimeZone(locationId, timeZone));
+    return this.write(() => this.store.useTimeZone(locationId, timeZone));
   }
   recordLocationReject(
     reject: RejectedRecord,
     context: { runId: number | null; rejectedAt: string },
   ) {
-    return this.step(() => this.store.recordLocationReject(reject, context));
+    return this.write(() => this.store.recordLocationReject(reject, context));
   }
   writeList(
     list: SnapshotListTables,
     validated: ValidatedRecords<Identified>,
     context: ListContext,
   ) {
-    return this.step(() => this.store.writeList(list, validated, context));
+    return this.write(() => this.store.writeList(list, validated, context));
   }
   /** Normalizes the page, has the JSON of what it will store compressed on the compression
    * thread meanwhile (other pages go on here), then writes it in one transaction. */
   async writePage(stream: DayStreamTables, page: DayPage) {
     const records = await this.step(() => this.store.prepareRecords(stream, page));
     await this.compressAhead(stream, records);
-    return this.step(() => this.store.writePage(stream, page, records));
+    return this.write(() => this.store.writePage(stream, page, records));
   }
 
   /**
@@ -181,7 +209,7 @@ export class SqliteDestination implements Destination {
     day: string,
     rejects: readonly RejectedRecord[],
   ) {
-    return this.step(() => this.store.settleWindowRejects(stream, locationId, day, rejects));
+    return this.write(() => this.store.settleWindowRejects(stream, locationId, day, rejects));
   }
   unlistedRecords(
     stream: DayStreamTables,
@@ -192,14 +220,14 @@ export class SqliteDestination implements Destination {
     return this.step(() => this.store.unlistedRecords(stream, locationId, day, listedIds));
   }
   markDeleted(stream: DayStreamTables, ids: readonly string[], at: string) {
-    return this.step(() => this.store.markDeleted(stream, ids, at));
+    return this.write(() => this.store.markDeleted(stream, ids, at));
   }
   recordRejects(
     stream: string,
     rejects: readonly RejectedRecord[],
     context: { locationId: string; runId: number | null; rejectedAt: string; requestedId?: string },
   ) {
-    return this.step(() => this.store.recordRejects(stream, rejects, context));
+    return this.write(() => this.store.recordRejects(stream, rejects, context));
   }
   missingReportOrders(locationId: string, limit: number) {
     return this.step(() => missingReportOrders(this.db, locationId, limit));

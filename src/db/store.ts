@@ -369,6 +369,13 @@ export class Store {
     }
   }
 
+  /** Forgets what it remembers of writes that were rolled back with their group (group-commit.ts):
+   * the archive's dictionaries and the locations' clocks are read again from the file. */
+  forgetUncommitted(): void {
+    this.archive.forgetDictionaries();
+    this.clocks.forgetAll();
+  }
+
   /** Whether a run stored this location already. */
   isLocationStored(locationId: string): boolean {
     return this.storedLocation.get(locationId) !== undefined;

@@ -8,7 +8,7 @@ import { PosApiClient } from "../api/client.js";
 import { type AttemptEvent, HttpTransport, type TransportOptions } from "../api/transport.js";
 import type { Config } from "../config.js";
 import type { Destination } from "../db/destination.js";
-import { EXIT, type ExitCode } from "../errors.js";
+import { EXIT, type ExitCode, messageOf } from "../errors.js";
 import type { Logger } from "../log.js";
 import {
   CATALOG_LISTS,
@@ -181,7 +181,7 @@ export async function runSync(options: SyncOptions): Promise<RunResult> {
   } catch (error) {
     // The disk that failed the run may fail this write too; the run row then stays "running"
     // and the next run records it as interrupted.
-    runLogger.error({ err: error }, "could not record the end of the run");
+    runLogger.error({ error: messageOf(error) }, "could not record the end of the run");
   }
   runLogger.info(
     { status: result.status, requests: result.requests, failures: stats.failures },

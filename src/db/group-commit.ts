@@ -1,0 +1,107 @@
+/**
+ * Group commit: the sync's writes (a page, a window's record, a run's row: each one transaction
+ * of its own in the Store) share one SQLite transaction for up to `windowMs`, then commit
+ * together. A commit writes every page it changed to the WAL, and a page of orders changes
+ * hundreds of index pages keyed by random ids: committing a few hundred milliseconds of work at
+ * once writes each of those pages once instead of once per page of orders (measured: commits
+ * took half of the writer's time, one per request).
+ *
+ * What a crash can lose is the group in hand: its pages and the window records that vouch for
+ * them go together, so a resumed run finds those windows unrecorded and reads them again, as
+ * it would have found them before. Each write inside the group is a savepoint (writeTransaction
+ * nests): a write that fails rolls back alone. When SQLite rolls back the whole group itself (a
+ * full disk, an I/O error), `onLost` lets the caches that remembered its writes forget them, and
+ * the error, thrown to that write's caller, stops the run. A commit that fails on its timer is
+ * kept and thrown to the next write or flush.
+ */
+import type Database from "better-sqlite3";
+
+export class GroupCommit {
+  private openedAt: number | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private failure: unknown;
+  private readonly begin: Database.Statement;
+  private readonly commitStatement: Database.Statement;
+  private readonly rollback: Database.Statement;
+
+  constructor(
+    private readonly sqlite: Database.Database,
+    private readonly windowMs: number,
+    private readonly onLost: () => void,
+  ) {
+    this.begin = sqlite.prepare("BEGIN IMMEDIATE");
+    this.commitStatement = sqlite.prepare("COMMIT");
+    this.rollback = sqlite.prepare("ROLLBACK");
+  }
+
+  /** Runs a write inside the group, opening one when none is open. */
+  write<T>(work: () => T): T {
+    this.throwFailure();
+    if (this.openedAt === undefined) this.open();
+    let result: T;
+    try {
+      result = work();
+    } catch (error) {
+      if (!this.sqlite.inTransaction) this.lost();
+      throw error;
+    }
+    const openFor = performance.now() - (this.openedAt ?? 0);
+    if (openFor >= this.windowMs) this.commit();
+    else this.scheduleCommit(this.windowMs - openFor);
+    return result;
+  }
+
+  /** Commits what the group holds now (the end of a run, a close). */
+  flush(): void {
+    this.throwFailure();
+    this.commit();
+  }
+
+  private open(): void {
+    this.begin.run();
+    this.openedAt = performance.now();
+  }
+
+  private commit(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.openedAt === undefined) return;
+    this.openedAt = undefined;
+    if (!this.sqlite.inTransaction) return;
+    try {
+      this.commitStatement.run();
+    } catch (error) {
+      if (this.sqlite.inTransaction) this.rollback.run();
+      this.onLost();
+      throw error;
+    }
+  }
+
+  private scheduleCommit(afterMs: number): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      try {
+        this.commit();
+      } catch (error) {
+        this.failure = error;
+      }
+    }, afterMs);
+    // An idle group must not keep a process alive: close() and the end of a run flush it.
+    this.timer.unref();
+  }
+
+  private lost(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.openedAt = undefined;
+    this.onLost();
+  }
+
+  private throwFailure(): void {
+    if (this.failure === undefined) return;
+    const failure = this.failure;
+    this.failure = undefined;
+    throw failure;
+  }
+}

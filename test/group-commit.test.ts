@@ -1,0 +1,95 @@
+/**
+ * Group commit: writes share one transaction for a short while, commit together, and fail
+ * alone; a group SQLite refuses to commit is rolled back whole and said so to the next write.
+ * Two connections to a real file: what one commits, the other sees.
+ */
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { GroupCommit } from "../src/db/group-commit.js";
+import { writeTransaction } from "../src/db/write-transaction.js";
+import { useTempDir } from "./helpers/db.js";
+
+const tempPath = useTempDir();
+const open: Database.Database[] = [];
+
+function files(): { writer: Database.Database; reader: Database.Database } {
+  const path = tempPath();
+  const writer = new Database(path);
+  writer.pragma("journal_mode = WAL");
+  writer.exec(`
+    CREATE TABLE parents (id INTEGER PRIMARY KEY);
+    CREATE TABLE children (id INTEGER PRIMARY KEY,
+      parent_id INTEGER REFERENCES parents (id) DEFERRABLE INITIALLY DEFERRED);
+    PRAGMA foreign_keys = ON;`);
+  const reader = new Database(path, { readonly: true });
+  open.push(writer, reader);
+  return { writer, reader };
+}
+
+const count = (db: Database.Database, table: string) =>
+  db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get();
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+afterEach(() => {
+  for (const db of open.splice(0)) db.close();
+});
+
+describe("a group of writes", () => {
+  it("commits together once its window has passed, and not before", async () => {
+    const { writer, reader } = files();
+    const group = new GroupCommit(writer, 100, () => {});
+    const insert = writer.prepare("INSERT INTO parents (id) VALUES (?)");
+    group.write(() => insert.run(1));
+    group.write(() => insert.run(2));
+    expect(count(reader, "parents")).toBe(0);
+    await sleep(400);
+    expect(count(reader, "parents")).toBe(2);
+    expect(writer.inTransaction).toBe(false);
+  });
+
+  it("commits at once when flushed", () => {
+    const { writer, reader } = files();
+    const group = new GroupCommit(writer, 60_000, () => {});
+    group.write(() => writer.prepare("INSERT INTO parents (id) VALUES (1)").run());
+    group.flush();
+    expect(count(reader, "parents")).toBe(1);
+  });
+
+  it("lets a write that fails roll back alone, keeping the others", () => {
+    const { writer, reader } = files();
+    const lost: string[] = [];
+    const group = new GroupCommit(writer, 60_000, () => lost.push("lost"));
+    const insert = writer.prepare("INSERT INTO parents (id) VALUES (?)");
+    const failingPage = writeTransaction(writer, () => {
+      insert.run(2);
+      throw new Error("a bad page");
+    });
+    group.write(() => insert.run(1));
+    expect(() => group.write(failingPage)).toThrow("a bad page");
+    group.write(() => insert.run(3));
+    group.flush();
+    expect(reader.prepare("SELECT id FROM parents ORDER BY id").pluck().all()).toEqual([1, 3]);
+    expect(lost).toEqual([]);
+  });
+
+  it("is rolled back whole when its commit fails, and the next write is told", async () => {
+    const { writer, reader } = files();
+    const lost: string[] = [];
+    const group = new GroupCommit(writer, 50, () => lost.push("lost"));
+    writer.prepare("INSERT INTO parents (id) VALUES (1)").run();
+    group.write(() => writer.prepare("INSERT INTO parents (id) VALUES (2)").run());
+    // An orphan, checked only at COMMIT: the commit on the timer fails.
+    group.write(() => writer.prepare("INSERT INTO children (id, parent_id) VALUES (1, 99)").run());
+    await sleep(300);
+    expect(lost).toEqual(["lost"]);
+    expect(writer.inTransaction).toBe(false);
+    expect(count(reader, "parents")).toBe(1);
+    expect(count(reader, "children")).toBe(0);
+    expect(() => group.write(() => undefined)).toThrow(/FOREIGN KEY/);
+    // Told once; the writes after it work again.
+    group.write(() => writer.prepare("INSERT INTO parents (id) VALUES (3)").run());
+    group.flush();
+    expect(reader.prepare("SELECT id FROM parents ORDER BY id").pluck().all()).toEqual([1, 3]);
+  });
+});
