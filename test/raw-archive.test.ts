@@ -73,6 +73,8 @@ describe("the compression thread", () => {
     try {
       const payloads = await thread.compress({ id: 7, bytes }, samples);
       expect(payloads).toHaveLength(samples.length);
+      // zlib set up once for the dictionary, not once per document.
+      expect(thread.lastMethod).toBe("reused stream");
       payloads.forEach((payload, i) => {
         expect(payload.equals(compressRaw(samples[i] as string, bytes))).toBe(true);
         expect(decompressRaw(payload, bytes)).toBe(samples[i]);
