@@ -1,9 +1,12 @@
 /** The sync engine over real HTTP against the simulator, into real SQLite files. */
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { addDays, eachDay, toEpochDay } from "../src/dates.js";
+import { databaseError } from "../src/db/errors.js";
 import { SqliteDestination } from "../src/db/sqlite-destination.js";
 import { runVerify } from "../src/read-models/verify.js";
 import { startSimulator } from "../src/simulator/server.js";
+import { exitCodeFor } from "../src/sync/run.js";
 import { openTestDb, rows, scalar, useTempDir } from "./helpers/db.js";
 import { compareWithDataset } from "./helpers/ground-truth.js";
 import { captureLogs } from "./helpers/logs.js";
@@ -342,6 +345,32 @@ describe("failures", () => {
       { status: "complete", attempts: 2 },
       { status: "complete", attempts: 2 },
     ]);
+    db.close();
+  });
+});
+
+describe("the end of a run", () => {
+  it("fails the run when its last writes cannot be committed, however well it went", async () => {
+    const db = openTestDb(tempPath());
+    // Its writes commit in groups: those in hand commit with the run's end, here on a full disk.
+    class DiskFullAtTheEnd extends SqliteDestination {
+      override async finishRun(): Promise<void> {
+        const full = new Database.SqliteError("database or disk is full", "SQLITE_FULL");
+        throw databaseError(full, this.location, "write to the database");
+      }
+    }
+    const day = addDays(TEST_TODAY, -4);
+    const { result, logs } = await syncOnce(sim.current, db, {
+      range: { since: day, until: day },
+      destination: new DiskFullAtTheEnd(db),
+    });
+    expect(result.stats.totals("orders").windows.complete).toBe(2);
+    expect(result.status).toBe("failed");
+    expect(result.error).toMatch(
+      /^cannot write to the database .+: the disk is full \(SQLITE_FULL\)$/,
+    );
+    expect(exitCodeFor(result)).toBe(1);
+    expect(logs.text()).toContain("could not record the end of the run");
     db.close();
   });
 });

@@ -180,8 +180,13 @@ export async function runSync(options: SyncOptions): Promise<RunResult> {
     });
   } catch (error) {
     // The disk that failed the run may fail this write too; the run row then stays "running"
-    // and the next run records it as interrupted.
+    // and the next run records it as interrupted. The run's last writes, committed with its
+    // end, are lost with it: a run that looked complete has failed.
     runLogger.error({ error: messageOf(error) }, "could not record the end of the run");
+    if (result.status !== "failed") {
+      result.status = "failed";
+      result.error = messageOf(error);
+    }
   }
   runLogger.info(
     { status: result.status, requests: result.requests, failures: stats.failures },
