@@ -5,7 +5,19 @@ import { dec, int, type Machine, mb } from "./lib.js";
 import type { MemoryResult } from "./memory.js";
 import type { StorageResult } from "./storage.js";
 
+/** The line of docs/benchmarks.md below which the analysis is written by hand and kept. */
+export const KEPT_MARKER =
+  "<!-- Everything below this line is written by hand: npm run bench -- --save keeps it. -->";
+
+/** What docs/benchmarks.md holds below KEPT_MARKER, to carry into the next version of it. */
+export function keptPart(document: string): string {
+  const at = document.indexOf(KEPT_MARKER);
+  return at === -1 ? "" : document.slice(at + KEPT_MARKER.length).trimStart();
+}
+
 export interface Report {
+  /** The hand-written analysis below the generated figures (keptPart of the current file). */
+  kept: string;
   host: Machine;
   command: string;
   quick: boolean;
@@ -83,42 +95,15 @@ ${storageTable(storage)}
 Incremental requests: the pages of the three lookback days and of today for orders (7) and
 reports (4), the location (1), the catalog (5), and nothing else.
 
-How the real path is timed: validation, normalization and the upsert (one transaction per
-100-order page), as the README's "How a sync works" names them; JSON.parse happens in the transport when a
-page arrives and is printed apart (about 33 µs per order of this size). The hand-written
-baseline inserts rows normalized beforehand with positional statements; both write to a fresh
-file with the same schema and pragmas.
+How the real path is timed: validation, normalization, compression of the raw JSON and the
+upsert, through the destination the sync writes to, two pages in flight as the sync's windows
+overlap (the JSON of one page is deflated on the compression thread while the other is
+written); each page is a savepoint of a group of writes that commits every 250 ms, as in a
+sync, and the last group commits before the clock stops. JSON.parse happens in the transport
+when a page arrives and is printed apart (about 33 µs per order of this size). The
+hand-written baseline inserts rows normalized beforehand with positional statements, one
+transaction per page; both write to a fresh file with the same schema and pragmas.
 
-## What stands in the way of the end-to-end target
-
-Profiled with \`node --cpu-prof dist/cli.js sync\` against \`pos-sync simulate --seed 7 --days 180
---orders-per-day 140-160 --latency 20\` (the run's worker thread; 9.5 s of wall time):
-
-| where the time goes | share | seconds |
-|---|---|---|
-| writing pages (SQLite inserts 20 %, commits and WAL writes 18 %) | 39 % | 3.7 |
-| idle, waiting for answers | 21 % | 2.0 |
-| garbage collection | 11 % | 1.0 |
-| validation (zod) | 10 % | 0.9 |
-| HTTP and JSON.parse | 5 % | 0.4 |
-
-- The network bound (547 requests × 20 ms ÷ 4) is 2.7 s, but storing 27,000 orders takes 3.7 s
-  of SQLite work by itself: about 140 µs per order of 7 rows, 18 µs per row. The rows are wide
-  (the order row carries its 3 KB of raw JSON, which spills to overflow pages), keyed by random
-  UUIDs (every insert lands at a random place of its index), and checked against their
-  parents' keys (foreign keys are on, as the schema requires). Multi-row inserts, larger pages
-  and WITHOUT ROWID child tables were measured and did not help (the last one made it slower).
-- Everything else runs on the same thread: validation, parsing and garbage collection add
-  another 2.3 s. A writer thread would overlap them with the writes, but the writes alone still
-  exceed the bound, so the ratio could not fall below about 1.35.
-- The simulator serves the data from the other of the two cores and needs 2.7 s of CPU itself.
-- What was done: a single write path with statements prepared once and bound by position, 16 MB
-  of page cache, a checkpoint every 40 MB of WAL rather than 4 MB (fewer disk syncs), the
-  unneeded product index on order items dropped, windows read two per request slot so that
-  writing never leaves the connection pool idle, and the heap capped so that the garbage
-  collector works in a small heap.
-
-At real APIs' latencies (100 ms and more) the same run is network-bound: the pipeline stores
-some 3,000 orders a second, more than four requests in flight of 100 orders can deliver.
-`;
+${KEPT_MARKER}
+${r.kept}`;
 }

@@ -5,14 +5,14 @@
  *   --only NAME only one benchmark (ingest, e2e, memory or storage), for a quick look
  *   --file PATH with --only storage: measure this synced file instead of syncing one
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { benchEndToEnd } from "./e2e.js";
 import { benchIngest } from "./ingest.js";
 import { dec, int, log, machine, mb, now, seconds } from "./lib.js";
 import { benchMemory } from "./memory.js";
-import { benchmarkTable } from "./report.js";
+import { benchmarkTable, keptPart } from "./report.js";
 import { benchStorage, measureFile } from "./storage.js";
 
 const quick = process.argv.includes("--quick");
@@ -91,9 +91,21 @@ async function runAll(): Promise<void> {
   );
   if (save) {
     const command = `npm run bench${quick ? " -- --quick" : ""}`;
+    const path = join(import.meta.dirname, "..", "docs", "benchmarks.md");
+    const kept = existsSync(path) ? keptPart(readFileSync(path, "utf8")) : "";
     writeFileSync(
-      join(import.meta.dirname, "..", "docs", "benchmarks.md"),
-      benchmarkTable({ host, command, quick, totalSeconds: total, ingest, e2e, memory, storage }),
+      path,
+      benchmarkTable({
+        kept,
+        host,
+        command,
+        quick,
+        totalSeconds: total,
+        ingest,
+        e2e,
+        memory,
+        storage,
+      }),
     );
     log("wrote docs/benchmarks.md");
   }
