@@ -73,6 +73,22 @@ describe("a group of writes", () => {
     expect(lost).toEqual([]);
   });
 
+  it("still commits on time when the write that opened it failed", async () => {
+    const { writer, reader } = files();
+    const group = new GroupCommit(writer, 50, () => {});
+    const insert = writer.prepare("INSERT INTO parents (id) VALUES (?)");
+    const failingPage = writeTransaction(writer, () => {
+      insert.run(1);
+      throw new Error("a bad page");
+    });
+    expect(() => group.write(failingPage)).toThrow("a bad page");
+    expect(writer.inTransaction).toBe(true);
+    await sleep(300);
+    // The write lock is not held past the window, waiting for a next write.
+    expect(writer.inTransaction).toBe(false);
+    expect(count(reader, "parents")).toBe(0);
+  });
+
   it("is rolled back whole when its commit fails, and the next write is told", async () => {
     const { writer, reader } = files();
     const lost: string[] = [];

@@ -42,12 +42,15 @@ export class GroupCommit {
     try {
       result = work();
     } catch (error) {
-      if (!this.sqlite.inTransaction) this.lost();
+      // Rolled back alone (a savepoint): the group goes on and still commits on time. Rolled
+      // back whole by SQLite: the group is lost.
+      if (this.sqlite.inTransaction) this.scheduleCommit(this.remainingMs());
+      else this.lost();
       throw error;
     }
-    const openFor = performance.now() - (this.openedAt ?? 0);
-    if (openFor >= this.windowMs) this.commit();
-    else this.scheduleCommit(this.windowMs - openFor);
+    const remaining = this.remainingMs();
+    if (remaining <= 0) this.commit();
+    else this.scheduleCommit(remaining);
     return result;
   }
 
@@ -55,6 +58,11 @@ export class GroupCommit {
   flush(): void {
     this.throwFailure();
     this.commit();
+  }
+
+  /** How long the open group may still wait before it commits. */
+  private remainingMs(): number {
+    return this.windowMs - (performance.now() - (this.openedAt ?? 0));
   }
 
   private open(): void {
