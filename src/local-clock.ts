@@ -15,7 +15,7 @@ const OFFSET_BUCKET_MS = 15 * MS_PER_MINUTE;
 /** Offsets remembered per clock before the memory starts over (about a year of quarter hours). */
 const OFFSET_MEMORY = 40_000;
 
-/** A date-time's date, hour and minute, and its zone designator if any. */
+/** A date-time's date, hour and minute; the hour is captured. */
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ](\d{2}):\d{2}/;
 
 /**
@@ -38,6 +38,19 @@ export function canonicalTimeZone(name: string): string | undefined {
 export class LocalClock {
   /** The clock of a location without a time zone setting: hours as the API wrote them. */
   static readonly AS_SENT = new LocalClock(null);
+  private static readonly zones = new Map<string, LocalClock>();
+
+  /** The clock of a time zone (canonical), or AS_SENT for none: one per zone, so that every
+   * user shares its formatter and the offsets it remembered. */
+  static of(timeZone: string | null): LocalClock {
+    if (timeZone === null) return LocalClock.AS_SENT;
+    let clock = LocalClock.zones.get(timeZone);
+    if (!clock) {
+      clock = new LocalClock(timeZone);
+      LocalClock.zones.set(timeZone, clock);
+    }
+    return clock;
+  }
 
   private readonly parts: Intl.DateTimeFormat | undefined;
   private readonly offsets = new Map<number, number>();

@@ -49,7 +49,7 @@ export class LocationClocks {
   clockOf(locationId: string): LocalClock {
     const known = this.clocks.get(locationId);
     if (known) return known;
-    const clock = this.clockFor(this.storedZone.get(locationId)?.time_zone ?? null);
+    const clock = LocalClock.of(this.storedZone.get(locationId)?.time_zone ?? null);
     this.clocks.set(locationId, clock);
     return clock;
   }
@@ -64,7 +64,7 @@ export class LocationClocks {
     if (stored === undefined) return null;
     const from = stored.time_zone;
     if (from === timeZone) return null;
-    const clock = this.clockFor(timeZone);
+    const clock = LocalClock.of(timeZone);
     const movedDays = new Map<string, LocationDay>();
     let orders = 0;
     for (const row of this.closedTimes.all(locationId)) {
@@ -88,9 +88,5 @@ export class LocationClocks {
   /** Drops what is remembered of every location (after a rolled-back group of writes). */
   forgetAll(): void {
     this.clocks.clear();
-  }
-
-  private clockFor(timeZone: string | null): LocalClock {
-    return timeZone === null ? LocalClock.AS_SENT : new LocalClock(timeZone);
   }
 }

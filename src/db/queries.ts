@@ -45,7 +45,7 @@ export function locationOffsetMinutes(db: Db, locationId: string, at: Date): num
     .prepare("SELECT time_zone FROM locations WHERE id = ?")
     .pluck()
     .get(locationId) as string | null | undefined;
-  if (timeZone) return new LocalClock(timeZone).offsetMinutesAt(at.getTime());
+  if (timeZone) return LocalClock.of(timeZone).offsetMinutesAt(at.getTime());
   const createdAt = db.sqlite
     .prepare(
       "SELECT created_at FROM orders WHERE location_id = ? ORDER BY business_date DESC LIMIT 1",

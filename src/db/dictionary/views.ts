@@ -9,7 +9,6 @@ const locationName = "The location's name (locations.name); null until the locat
 const businessDate = "The orders' business_date (YYYY-MM-DD).";
 const weekday =
   "ISO 8601 weekday of business_date: 1 = Monday … 7 = Sunday (group by it without date functions).";
-const closedHour = CLOSED_HOUR;
 
 export const VIEW_DOCS: Record<string, ViewDoc> = {
   v_orders: {
@@ -22,7 +21,7 @@ export const VIEW_DOCS: Record<string, ViewDoc> = {
       business_date: businessDate,
       weekday,
       weekday_name: "Monday … Sunday, in English.",
-      closed_hour: closedHour,
+      closed_hour: CLOSED_HOUR,
       order_number: "The order's number as the POS shows it.",
       operator_id: "The operator who took the order.",
       operator_name: "The operator's name.",
@@ -120,7 +119,7 @@ export const VIEW_DOCS: Record<string, ViewDoc> = {
       location_name: locationName,
       business_date: businessDate,
       weekday,
-      hour: closedHour,
+      hour: CLOSED_HOUR,
       orders: "Number of sales orders closed in that hour.",
       total_sales: "Total of those orders, tax included.",
       average_order: "Average total of those orders (the average ticket).",

@@ -38,19 +38,11 @@ export function fillClosedHours(
   const update = sqlite.prepare<[number | null, number]>(
     "UPDATE orders SET closed_hour = ? WHERE rowid = ?",
   );
-  const clocks = new Map<string | null, LocalClock>([[null, LocalClock.AS_SENT]]);
-  const clockOf = (timeZone: string | null): LocalClock => {
-    let clock = clocks.get(timeZone);
-    if (!clock) {
-      clock = new LocalClock(timeZone);
-      clocks.set(timeZone, clock);
-    }
-    return clock;
-  };
   /** Stamps the next batch after `after`; returns how many and the rowid reached. */
   const stampBatch = writeTransaction(sqlite, (after: number) => {
     const batch = select.all(after, batchRows);
-    for (const row of batch) update.run(clockOf(row.time_zone).hourOf(row.closed_at), row.rowid);
+    for (const row of batch)
+      update.run(LocalClock.of(row.time_zone).hourOf(row.closed_at), row.rowid);
     return { stamped: batch.length, reached: batch.at(-1)?.rowid ?? after };
   });
   let done = 0;
