@@ -143,8 +143,11 @@ export interface StoredFacts {
   runQuery(sql: string): Promise<QueryResult>;
 }
 
-export interface Destination extends RunState, RecordSink, StoredFacts {
+/** What a sync needs of its destination: the run log and checkpoints, and the writes. */
+export interface SyncDestination extends RunState, RecordSink {
   /** Where the data goes, for messages (the database file's path). */
   readonly location: string;
   close(): Promise<void>;
 }
+
+export interface Destination extends SyncDestination, StoredFacts {}

@@ -8,6 +8,7 @@ import type { Location } from "../api/schemas.js";
 import type { RejectedRecord, ValidatedRecords, ValidRecord } from "../api/validate.js";
 import type { RunTrigger, Stream } from "../vocabulary.js";
 import { Checkpoints, type WindowRecord } from "./checkpoints.js";
+import { headerOf, type PageHeader } from "./day-page.js";
 import type { Destination, RunEnd } from "./destination.js";
 import { databaseError, isStorageFailure } from "./errors.js";
 import { GroupCommit } from "./group-commit.js";
@@ -173,8 +174,19 @@ export class SqliteDestination implements Destination {
    * thread meanwhile (other pages go on here), then writes it in one transaction. */
   async writePage(stream: DayStreamTables, page: DayPage) {
     const records = await this.step(() => this.store.prepareRecords(stream, page));
+    return this.writePreparedPage(stream, headerOf(page), records);
+  }
+
+  /** writePage for a page whose records were normalized already (day-page.ts), on the clock
+   * `timeZoneOf` names. */
+  async writePreparedPage(stream: DayStreamTables, page: PageHeader, records: IncomingRecord[]) {
     await this.compressAhead(stream, records);
     return this.write(() => this.store.writePage(stream, page, records));
+  }
+
+  /** The time zone a location's new rows are stamped with (null: hours as the API sends them). */
+  timeZoneOf(locationId: string) {
+    return this.step(() => this.store.clockOf(locationId).timeZone);
   }
 
   /**

@@ -8,6 +8,8 @@
  */
 import type { Location } from "../api/schemas.js";
 import type { RejectedRecord, ValidatedRecords, ValidRecord } from "../api/validate.js";
+import type { LocalClock } from "../local-clock.js";
+import { type DayPage, type PageHeader, prepareRecords } from "./day-page.js";
 import { LocationClocks, type TimeZoneChange } from "./location-clocks.js";
 import { normalizeLocation } from "./normalize/catalog.js";
 import type { Db } from "./open.js";
@@ -23,15 +25,7 @@ import { type IncomingRecord, ReplacingWriter, type WriteCounts } from "./writer
 import { type SnapshotCounts, SnapshotWriter } from "./writers/snapshot.js";
 import { type Row, tableName, upsertSql } from "./writers/statements.js";
 
-/** A page of a day window, as the API client hands it over. */
-export interface DayPage {
-  locationId: string;
-  day: string;
-  records: readonly ValidRecord<Identified>[];
-  rejects: readonly RejectedRecord[];
-  runId: number | null;
-  syncedAt: string;
-}
+export type { DayPage, PageHeader } from "./day-page.js";
 
 export interface PageCounts extends WriteCounts {
   rejected: number;
@@ -80,7 +74,7 @@ export class Store {
   private readonly storedLocation;
   private readonly writeDayPage: (
     stream: DayStreamTables,
-    page: DayPage,
+    page: PageHeader,
     records: readonly IncomingRecord[],
   ) => PageCounts;
   private readonly writeWholeList: (
@@ -127,7 +121,7 @@ export class Store {
       { content_hash: number | null; api_key_fingerprint: string | null }
     >("SELECT content_hash, api_key_fingerprint FROM locations WHERE id = ?");
     this.writeDayPage = this.archivingTransaction(
-      (stream: DayStreamTables, page: DayPage, records: readonly IncomingRecord[]) =>
+      (stream: DayStreamTables, page: PageHeader, records: readonly IncomingRecord[]) =>
         this.dayPage(stream, page, records),
     );
     this.writeWholeList = this.archivingTransaction(
@@ -169,28 +163,32 @@ export class Store {
 
   /**
    * Stores a page of a day stream and its rejects in one transaction; `records` are its records
-   * as prepareRecords made them, when the caller prepared them ahead (outside the write).
+   * as prepareRecords (day-page.ts) made them, when the caller prepared them ahead (outside the
+   * write, maybe on another thread).
    */
+  writePage(stream: DayStreamTables, page: DayPage): PageCounts;
   writePage(
     stream: DayStreamTables,
-    page: DayPage,
-    records: readonly IncomingRecord[] = this.prepareRecords(stream, page),
+    page: PageHeader,
+    records: readonly IncomingRecord[],
+  ): PageCounts;
+  writePage(
+    stream: DayStreamTables,
+    page: DayPage | PageHeader,
+    records?: readonly IncomingRecord[],
   ): PageCounts {
-    return this.writeDayPage(stream, page, records);
+    const rows = records ?? this.prepareRecords(stream, page as DayPage);
+    return this.writeDayPage(stream, page, rows);
   }
 
   /** A page's records normalized into rows: work that needs no transaction. */
   prepareRecords(stream: DayStreamTables, page: DayPage): IncomingRecord[] {
-    const context = {
-      locationId: page.locationId,
-      businessDate: page.day,
-      clock: this.clocks.clockOf(page.locationId),
-      syncedAt: page.syncedAt,
-    };
-    return page.records.map(({ record, raw }) => ({
-      rows: stream.toRows(record, raw, context),
-      raw,
-    }));
+    return prepareRecords(stream, page, this.clockOf(page.locationId));
+  }
+
+  /** The clock a location's new rows are stamped with (its applied time zone setting). */
+  clockOf(locationId: string): LocalClock {
+    return this.clocks.clockOf(locationId);
   }
 
   /** Of a page's prepared records, those a write would store now (the write judges again). */
@@ -206,7 +204,7 @@ export class Store {
 
   private dayPage(
     stream: DayStreamTables,
-    page: DayPage,
+    page: PageHeader,
     records: readonly IncomingRecord[],
   ): PageCounts {
     const { counts, earlierDays } = this.dayWriters.get(stream).write(records, page.syncedAt);

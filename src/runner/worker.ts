@@ -1,16 +1,17 @@
 /**
- * The worker thread that runs one sync: it opens its own connection (every write of the run goes
- * through it) and reports progress and the result to the command that started it. Running here
- * lets the command give the run a heap ceiling (see worker-runner.ts).
+ * The worker thread that runs one sync: it reads the API, and has every write of the run made by
+ * a thread of its own with its own connection (threaded-destination.ts); it reports progress and
+ * the result to the command that started it. Running here lets the command give the run a heap
+ * ceiling (see worker-runner.ts).
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { pino } from "pino";
 import { databaseError, isStorageFailure } from "../db/errors.js";
-import { SqliteDestination } from "../db/sqlite-destination.js";
 import { messageOf, PosSyncError } from "../errors.js";
 import { createLogger } from "../log.js";
 import type { Progress } from "../sync/progress.js";
 import { runSync } from "../sync/run.js";
+import { ThreadedDestination } from "./threaded-destination.js";
 import type { FromWorker, ToWorker, WorkerInput } from "./worker-protocol.js";
 
 async function main(port: NonNullable<typeof parentPort>): Promise<void> {
@@ -39,11 +40,13 @@ async function main(port: NonNullable<typeof parentPort>): Promise<void> {
           windowDone: (event) => send({ type: "window", event }),
           stop: () => {},
         };
-  let destination: SqliteDestination | undefined;
+  let destination: ThreadedDestination | undefined;
   let answer: FromWorker;
   try {
-    destination = SqliteDestination.open(input.config.dbPath, {
+    destination = await ThreadedDestination.start({
+      dbPath: input.config.dbPath,
       keepRaw: input.config.keepRaw,
+      heapMb: input.config.memoryMb,
     });
     const result = await runSync({
       config: input.config,
@@ -80,7 +83,7 @@ function failureMessage(error: unknown, dbPath: string): string {
 }
 
 /** A connection to a failing file may fail to close too; the thread ends either way. */
-async function closeQuietly(destination: SqliteDestination | undefined): Promise<void> {
+async function closeQuietly(destination: ThreadedDestination | undefined): Promise<void> {
   try {
     await destination?.close();
   } catch {

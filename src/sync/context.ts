@@ -1,6 +1,6 @@
 /** What every part of a run shares. */
 import type { LimitFunction } from "p-limit";
-import type { Destination } from "../db/destination.js";
+import type { SyncDestination } from "../db/destination.js";
 import type { Logger } from "../log.js";
 import type { CatalogListDescription, DayStreamDescription } from "../streams/index.js";
 import type { DayRange, Stream } from "../vocabulary.js";
@@ -9,7 +9,7 @@ import type { RunStats } from "./stats.js";
 
 export interface SyncContext {
   /** Where the run writes, and reads its checkpoints from. */
-  destination: Destination;
+  destination: SyncDestination;
   stats: RunStats;
   logger: Logger;
   progress: Progress;

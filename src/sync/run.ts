@@ -7,7 +7,7 @@ import pLimit from "p-limit";
 import { PosApiClient } from "../api/client.js";
 import { type AttemptEvent, HttpTransport, type TransportOptions } from "../api/transport.js";
 import type { Config } from "../config.js";
-import type { Destination } from "../db/destination.js";
+import type { SyncDestination } from "../db/destination.js";
 import { EXIT, type ExitCode, messageOf } from "../errors.js";
 import type { Logger } from "../log.js";
 import {
@@ -30,7 +30,7 @@ import { RunStats } from "./stats.js";
 
 export interface SyncOptions {
   config: Config;
-  destination: Destination;
+  destination: SyncDestination;
   logger: Logger;
   trigger: RunTrigger;
   streams?: readonly Stream[];

@@ -1,0 +1,44 @@
+/**
+ * A page of a day window, and the part of writing it that needs no database: its records
+ * normalized into rows on the clock of their location. Kept apart from the write so that the
+ * thread that reads pages can do it while another thread writes (runner/threaded-destination.ts).
+ */
+import type { RejectedRecord, ValidRecord } from "../api/validate.js";
+import type { LocalClock } from "../local-clock.js";
+import type { DayStreamTables, Identified } from "./stream-tables.js";
+import type { IncomingRecord } from "./writers/replace.js";
+
+/** A page of a day window, as the API client hands it over. */
+export interface DayPage {
+  locationId: string;
+  day: string;
+  records: readonly ValidRecord<Identified>[];
+  rejects: readonly RejectedRecord[];
+  runId: number | null;
+  syncedAt: string;
+}
+
+/** A page without its records: what the write needs beside the records' rows. */
+export type PageHeader = Omit<DayPage, "records">;
+
+export function headerOf({ records: _records, ...header }: DayPage): PageHeader {
+  return header;
+}
+
+/** A page's records as rows, each with its JSON for the raw archive. */
+export function prepareRecords(
+  stream: DayStreamTables,
+  page: DayPage,
+  clock: LocalClock,
+): IncomingRecord[] {
+  const context = {
+    locationId: page.locationId,
+    businessDate: page.day,
+    clock,
+    syncedAt: page.syncedAt,
+  };
+  return page.records.map(({ record, raw }) => ({
+    rows: stream.toRows(record, raw, context),
+    raw,
+  }));
+}
