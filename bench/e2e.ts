@@ -59,16 +59,13 @@ export interface SyncProcessResult {
   cpuSeconds: number;
   exitCode: number | null;
   peakRss: number;
-  /** Resident memory sampled while it ran, with the share of windows done at that moment. */
-  samples: { progress: number; rss: number }[];
+  /** Resident memory sampled while it ran, with the seconds since it started. */
+  samples: { elapsed: number; rss: number }[];
   summary: string;
 }
 
-/** Runs `pos-sync sync` and watches its memory and progress (its log of finished windows). */
-export function runSyncProcess(
-  env: Record<string, string>,
-  plannedWindows?: number,
-): Promise<SyncProcessResult> {
+/** Runs `pos-sync sync` and watches its memory. */
+export function runSyncProcess(env: Record<string, string>): Promise<SyncProcessResult> {
   return new Promise((resolve, reject) => {
     const start = now();
     const child = spawn(process.execPath, ["--import", CPU_AT_EXIT, CLI, "sync"], {
@@ -80,16 +77,14 @@ export function runSyncProcess(
       cpuReport += chunk;
     });
     let stdout = "";
-    let pending = "";
-    let windowsDone = 0;
     let peakRss = 0;
-    const samples: { progress: number; rss: number }[] = [];
+    const samples: { elapsed: number; rss: number }[] = [];
     const sample = () => {
       const memory = child.pid === undefined ? undefined : processMemory(child.pid);
       if (!memory) return;
       peakRss = Math.max(peakRss, memory.peak);
       samples.push({
-        progress: plannedWindows ? windowsDone / plannedWindows : 0,
+        elapsed: seconds(start),
         rss: memory.rss,
       });
     };
@@ -97,12 +92,8 @@ export function runSyncProcess(
     child.stdout?.on("data", (chunk: Buffer) => {
       stdout += chunk;
     });
-    child.stderr?.on("data", (chunk: Buffer) => {
-      pending += chunk;
-      const lines = pending.split("\n");
-      pending = lines.pop() ?? "";
-      for (const line of lines) if (line.includes('"window synced"')) windowsDone++;
-    });
+    // Read, or the child would block on a full pipe; its log is not needed.
+    child.stderr?.resume();
     child.once("error", reject);
     child.once("exit", () => sample());
     child.once("close", (code) => {

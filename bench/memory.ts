@@ -16,9 +16,10 @@ export interface MemoryResult {
   peakRss: number;
 }
 
-/** The resident memory when the run had done at least this share of its windows. */
-function rssAt(samples: { progress: number; rss: number }[], share: number): number {
-  return samples.find((s) => s.progress >= share)?.rss ?? samples.at(-1)?.rss ?? 0;
+/** The resident memory once this share of the run's time had passed. */
+function rssAt(samples: { elapsed: number; rss: number }[], share: number): number {
+  const end = samples.at(-1)?.elapsed ?? 0;
+  return samples.find((s) => s.elapsed >= share * end)?.rss ?? samples.at(-1)?.rss ?? 0;
 }
 
 export async function benchMemory(options: { orders: number; dir: string }): Promise<MemoryResult> {
@@ -38,12 +39,11 @@ export async function benchMemory(options: { orders: number; dir: string }): Pro
   const dbPath = join(options.dir, "memory.sqlite");
   for (const suffix of ["", "-wal", "-shm"]) rmSync(`${dbPath}${suffix}`, { force: true });
   try {
-    // Two day streams; the planned windows follow from the days (the first day of history is the
-    // earliest report's).
-    const run = await runSyncProcess(
-      { POS_API_URL: simulator.url, POS_API_KEY: simulator.key, POS_DB_PATH: dbPath },
-      2 * days,
-    );
+    const run = await runSyncProcess({
+      POS_API_URL: simulator.url,
+      POS_API_KEY: simulator.key,
+      POS_DB_PATH: dbPath,
+    });
     if (run.exitCode !== 0) throw new Error(`sync exited ${run.exitCode}:\n${run.summary}`);
     const orders = Number(
       /orders\s+\d+\/\d+\s+([\d,]+)/.exec(run.summary)?.[1]?.replaceAll(",", "") ?? 0,

@@ -5,12 +5,12 @@
 import { describe, expect, it } from "vitest";
 import { orderSchema } from "../src/api/schemas.js";
 import { validateRecords } from "../src/api/validate.js";
+import { contentHash } from "../src/content-hash.js";
 import { toEpochDay } from "../src/dates.js";
 import { readRawRecords } from "../src/db/raw/archive.js";
 import {
   buildDictionary,
   compressRaw,
-  contentHash,
   DICTIONARY_BYTES,
   decompressRaw,
 } from "../src/db/raw/codec.js";

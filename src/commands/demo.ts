@@ -142,6 +142,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     });
     const result = await startRun({
       config,
+      db: destination.db,
       trigger: "cli",
       logLevel,
       logTo: "stderr",

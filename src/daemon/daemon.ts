@@ -81,6 +81,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     try {
       const result = await startRun({
         config,
+        db: connection.current,
         trigger: "daemon",
         logLevel: config.logLevel,
         logTo: "stdout",

@@ -83,10 +83,19 @@ export class SqliteDestination implements Destination {
 
   async close(): Promise<void> {
     try {
+      await this.release();
+    } finally {
+      this.db.close();
+    }
+  }
+
+  /** Commits the writes in hand and stops the compression thread, leaving the connection open
+   * to whoever opened it (a command that lent its connection to a run). */
+  async release(): Promise<void> {
+    try {
       await this.commit();
     } finally {
       await this.compression.close();
-      this.db.close();
     }
   }
 

@@ -32,6 +32,8 @@ export function acquireWriterLease(
 
 export interface RunRequest {
   config: Config;
+  /** The connection that holds the writer lease: the run writes through it, from this thread. */
+  db: Db;
   trigger: RunTrigger;
   streams?: readonly Stream[];
   range?: DayRange;
@@ -47,7 +49,8 @@ export interface RunRequest {
   signal: AbortSignal;
 }
 
-/** Runs one sync in a worker thread, with the heap ceiling of the configuration. */
+/** Runs one sync in a worker thread, with the heap ceiling of the configuration; its writes are
+ * made here, through `request.db`. */
 export function startRun(request: RunRequest): Promise<RunResult> {
   const { config } = request;
   return runSyncInWorker({
@@ -62,6 +65,7 @@ export function startRun(request: RunRequest): Promise<RunResult> {
       progress: request.progress ? "report" : "log",
       reportAttempts: request.onAttempt !== undefined,
     },
+    db: request.db,
     heapMb: config.memoryMb,
     signal: request.signal,
     ...(request.progress ? { progress: request.progress } : {}),

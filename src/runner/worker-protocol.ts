@@ -1,4 +1,5 @@
 /** The messages between a command and the worker thread that runs its sync. */
+import type { MessagePort } from "node:worker_threads";
 import type { AttemptEvent } from "../api/transport.js";
 import type { Config } from "../config.js";
 import type { LogLevel } from "../log.js";
@@ -20,6 +21,12 @@ export interface WorkerInput {
   reportAttempts: boolean;
   /** Mark as deleted what a day's complete read no longer lists, even when it is most of the day. */
   acceptDeletions?: boolean;
+}
+
+/** What the thread is started with: the input, and the port its writes go through (to the
+ * command's thread, which holds the database: destination-service.ts). */
+export interface WorkerData extends WorkerInput {
+  writes: MessagePort;
 }
 
 /** From the command: stop the run (the page in hand is committed). */

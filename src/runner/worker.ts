@@ -11,11 +11,11 @@ import { messageOf, PosSyncError } from "../errors.js";
 import { createLogger } from "../log.js";
 import type { Progress } from "../sync/progress.js";
 import { runSync } from "../sync/run.js";
-import { ThreadedDestination } from "./threaded-destination.js";
-import type { FromWorker, ToWorker, WorkerInput } from "./worker-protocol.js";
+import { RemoteDestination } from "./remote-destination.js";
+import type { FromWorker, ToWorker, WorkerData } from "./worker-protocol.js";
 
 async function main(port: NonNullable<typeof parentPort>): Promise<void> {
-  const input = workerData as WorkerInput;
+  const input = workerData as WorkerData;
   const send = (message: FromWorker) => port.postMessage(message);
   // With a display in the command's thread, log lines go there, so that it prints them above
   // its lines instead of through them.
@@ -40,14 +40,9 @@ async function main(port: NonNullable<typeof parentPort>): Promise<void> {
           windowDone: (event) => send({ type: "window", event }),
           stop: () => {},
         };
-  let destination: ThreadedDestination | undefined;
+  const destination = new RemoteDestination(input.writes, input.config.dbPath);
   let answer: FromWorker;
   try {
-    destination = await ThreadedDestination.start({
-      dbPath: input.config.dbPath,
-      keepRaw: input.config.keepRaw,
-      heapMb: input.config.memoryMb,
-    });
     const result = await runSync({
       config: input.config,
       destination,
@@ -83,9 +78,9 @@ function failureMessage(error: unknown, dbPath: string): string {
 }
 
 /** A connection to a failing file may fail to close too; the thread ends either way. */
-async function closeQuietly(destination: ThreadedDestination | undefined): Promise<void> {
+async function closeQuietly(destination: RemoteDestination): Promise<void> {
   try {
-    await destination?.close();
+    await destination.close();
   } catch {
     // nothing more to do: the process's exit releases the file
   }

@@ -9,7 +9,7 @@ import type {
   Product,
   Tax,
 } from "../../api/schemas.js";
-import { contentHash } from "../raw/codec.js";
+import { contentHash } from "../../content-hash.js";
 import type {
   categories,
   devices,

@@ -1,6 +1,6 @@
 /** One order → its row and the rows of its items, item modifiers, item discounts and payments. */
 import type { Order } from "../../api/schemas.js";
-import { contentHash } from "../raw/codec.js";
+import { contentHash } from "../../content-hash.js";
 import type {
   orderItemDiscounts,
   orderItemModifiers,

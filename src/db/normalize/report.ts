@@ -1,6 +1,6 @@
 /** One end-of-session report → its row (header flattened) and the rows of its seven arrays. */
 import type { Report } from "../../api/schemas.js";
-import { contentHash } from "../raw/codec.js";
+import { contentHash } from "../../content-hash.js";
 import type {
   reportClerkShifts,
   reportDiscounts,

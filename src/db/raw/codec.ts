@@ -5,11 +5,7 @@
  * repeats, which a dictionary taken from earlier records supplies (about 6 times). Measured on
  * 5,000 simulator orders of 2.8 KB: deflate alone 1,035 bytes each, with an 8 KB dictionary
  * 410, with 16 KB 358; SQLite's JSONB 2,377 (see docs/benchmarks.md).
- *
- * Also the content hash: the fingerprint that tells a changed record from an unchanged one
- * without keeping its text in the typed tables.
  */
-import { hash } from "node:crypto";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 
 /** Bytes of earlier records a dictionary holds: zlib uses at most 32 KB of it. */
@@ -17,16 +13,6 @@ export const DICTIONARY_BYTES = 8 * 1024;
 
 /** Level 6 (zlib's default): levels 1 to 9 differ by 4 % in size here and little in time. */
 export const COMPRESSION_LEVEL = 6;
-
-/**
- * A record's content hash: the first 48 bits of the SHA-1 of its JSON, a whole number that
- * JavaScript and SQLite both hold exactly. It is only ever compared between two versions of the
- * same record, where a chance collision (1 in 2^48) would keep one stale version until the record
- * changes again.
- */
-export function contentHash(raw: string): number {
-  return hash("sha1", raw, "buffer").readUIntBE(0, 6);
-}
 
 /** A preset dictionary from sample records: their JSON, newest last (zlib favours the end). */
 export function buildDictionary(samples: readonly string[]): Buffer | undefined {

@@ -10,9 +10,9 @@
  * transaction that archives it.
  */
 import type Database from "better-sqlite3";
+import { contentHash } from "../../content-hash.js";
 import { RawArchive } from "../raw/archive.js";
 import { ARCHIVED_TABLES } from "../raw/archived-tables.js";
-import { contentHash } from "../raw/codec.js";
 import { writeTransaction } from "../write-transaction.js";
 import type { UpgradeProgress } from "./progress.js";
 

@@ -1,7 +1,7 @@
 /**
- * The messages between a sync and the thread that writes its database (writer-thread.ts): each
- * call of the sync's destination is a request with an id, answered once, in the order the
- * destination settles it. Streams and lists travel by name (their descriptions hold functions),
+ * The messages between a sync in a worker thread (remote-destination.ts) and the thread that
+ * holds its database (destination-service.ts): each call of the sync's destination is a request
+ * with an id, answered once, in the order the destination settles it. Streams and lists travel by name (their descriptions hold functions),
  * errors as plain data rebuilt on arrival, so that a database failure is still a DatabaseError
  * on the sync's side.
  */
@@ -16,12 +16,6 @@ import type { Identified } from "../db/stream-tables.js";
 import type { IncomingRecord } from "../db/writers/replace.js";
 import type { DayStream, RunTrigger, Stream } from "../vocabulary.js";
 
-/** What the thread opens. */
-export interface WriterThreadInput {
-  dbPath: string;
-  keepRaw: boolean;
-}
-
 type RejectContext = {
   locationId: string;
   runId: number | null;
@@ -30,7 +24,7 @@ type RejectContext = {
 };
 
 /** The arguments of each call, as they travel: streams and lists by name. */
-export interface WriterCalls {
+export interface DestinationCalls {
   closeAbandonedRuns: [now: string];
   startRun: [trigger: RunTrigger, startedAt: string];
   finishRun: [runId: number, end: RunEnd];
@@ -76,12 +70,12 @@ export interface WriterCalls {
   close: [];
 }
 
-export type WriterMethod = keyof WriterCalls;
+export type DestinationMethod = keyof DestinationCalls;
 
-export interface WriterRequest<M extends WriterMethod = WriterMethod> {
+export interface DestinationRequest<M extends DestinationMethod = DestinationMethod> {
   id: number;
   method: M;
-  args: WriterCalls[M];
+  args: DestinationCalls[M];
 }
 
 /** An error as it crosses: enough to rebuild what the sync tells apart. */
@@ -93,9 +87,7 @@ export interface CrossingError {
   retryable?: boolean;
 }
 
-export type WriterReply =
-  | { type: "ready" }
-  | { type: "unusable"; error: CrossingError }
+export type DestinationReply =
   | { type: "answer"; id: number; value: unknown }
   | { type: "failure"; id: number; error: CrossingError };
 

@@ -1,22 +1,22 @@
 /**
- * The thread that writes a sync's database: it opens the file (one connection, the only writer)
- * and runs each call the sync's thread sends on its SqliteDestination, as they arrive (a call
- * does not wait for the one before it to settle, just as when the destination lives in the same
- * thread), and answers each once it settles. Started by threaded-destination.ts.
+ * The database side of a sync that runs in a worker thread: the command's thread, idle while the
+ * run reads the API, writes through the connection that holds the writer lease, and runs each
+ * call that arrives on the port as it arrives (a call does not wait for the one before it to
+ * settle, just as when the destination lives in the sync's own thread), answering each once it
+ * settles. The sync's side is remote-destination.ts.
  */
-import { parentPort, workerData } from "node:worker_threads";
-import { SqliteDestination } from "../db/sqlite-destination.js";
+import type { MessagePort } from "node:worker_threads";
+import type { SqliteDestination } from "../db/sqlite-destination.js";
 import type { SnapshotListTables } from "../db/stream-tables.js";
 import { CATALOG_LISTS, DAY_STREAM_DESCRIPTIONS, DEVICES } from "../streams/index.js";
 import type { DayStream } from "../vocabulary.js";
 import {
+  type DestinationCalls,
+  type DestinationMethod,
+  type DestinationReply,
+  type DestinationRequest,
   toCrossing,
-  type WriterCalls,
-  type WriterMethod,
-  type WriterReply,
-  type WriterRequest,
-  type WriterThreadInput,
-} from "./writer-protocol.js";
+} from "./destination-protocol.js";
 
 const dayStreams = new Map(DAY_STREAM_DESCRIPTIONS.map((stream) => [stream.name, stream]));
 const lists = new Map<string, SnapshotListTables>(
@@ -35,8 +35,12 @@ function list(name: string) {
   return found;
 }
 
+/** Every call but `close`, which the service answers itself (it closes the file once). */
 type Handlers = {
-  [M in WriterMethod]: (destination: SqliteDestination, args: WriterCalls[M]) => Promise<unknown>;
+  [M in Exclude<DestinationMethod, "close">]: (
+    destination: SqliteDestination,
+    args: DestinationCalls[M],
+  ) => Promise<unknown>;
 };
 
 const handlers = {
@@ -74,47 +78,45 @@ const handlers = {
   missingReportOrders: (d, [locationId, limit]) => d.missingReportOrders(locationId, limit),
   ordersListedByLiveReport: (d, [locationId, orderIds]) =>
     d.ordersListedByLiveReport(locationId, orderIds),
-  close: (d) => d.close(),
 } satisfies Handlers;
 
 /** What each call answers. */
-export type WriterResults = {
-  [M in WriterMethod]: Awaited<ReturnType<(typeof handlers)[M]>>;
-};
+export type DestinationResults = {
+  [M in Exclude<DestinationMethod, "close">]: Awaited<ReturnType<(typeof handlers)[M]>>;
+} & { close: undefined };
 
-function serve(port: NonNullable<typeof parentPort>, destination: SqliteDestination): void {
-  const send = (reply: WriterReply) => port.postMessage(reply);
-  port.on("message", (request: WriterRequest) => {
-    const handler = handlers[request.method] as (
-      destination: SqliteDestination,
-      args: WriterCalls[WriterMethod],
-    ) => Promise<unknown>;
-    handler(destination, request.args).then(
-      (value) => {
-        send({ type: "answer", id: request.id, value });
-        // Answered first: the sync's side waits for the answer, then for the thread's end.
-        if (request.method === "close") port.close();
-      },
-      (error: unknown) => {
-        send({ type: "failure", id: request.id, error: toCrossing(error) });
-        if (request.method === "close") port.close();
-      },
+export interface DestinationService {
+  /** Commits what is in hand and closes the port; the connection stays its owner's. */
+  close(): Promise<void>;
+}
+
+/** Answers the calls that arrive on `port` with `destination`. */
+export function serveDestination(
+  port: MessagePort,
+  destination: SqliteDestination,
+): DestinationService {
+  let closing: Promise<void> | undefined;
+  const closeDestination = () => {
+    closing ??= destination.release();
+    return closing;
+  };
+  const send = (reply: DestinationReply) => port.postMessage(reply);
+  port.on("message", (request: DestinationRequest) => {
+    // The sync's `close` commits before its run answers: the command reads, moves or deletes
+    // the file the moment it has the answer.
+    const work =
+      request.method === "close"
+        ? closeDestination()
+        : (
+            handlers[request.method] as (
+              destination: SqliteDestination,
+              args: DestinationCalls[DestinationMethod],
+            ) => Promise<unknown>
+          )(destination, request.args);
+    work.then(
+      (value) => send({ type: "answer", id: request.id, value }),
+      (error: unknown) => send({ type: "failure", id: request.id, error: toCrossing(error) }),
     );
   });
+  return { close: () => closeDestination().finally(() => port.close()) };
 }
-
-function main(port: NonNullable<typeof parentPort>): void {
-  const input = workerData as WriterThreadInput;
-  let destination: SqliteDestination;
-  try {
-    destination = SqliteDestination.open(input.dbPath, { keepRaw: input.keepRaw });
-  } catch (error) {
-    port.postMessage({ type: "unusable", error: toCrossing(error) } satisfies WriterReply);
-    port.close();
-    return;
-  }
-  serve(port, destination);
-  port.postMessage({ type: "ready" } satisfies WriterReply);
-}
-
-if (parentPort) main(parentPort);

@@ -1,16 +1,22 @@
 /**
- * The sync's destination with its database work on a thread of its own: it stores what the
- * destination in the sync's own thread stores (records, hours on each location's clock,
- * summaries, checkpoints), and its failures reach the sync as they would there.
+ * The sync's destination across a message port, as a sync in a worker thread uses it: it stores
+ * what the destination in the sync's own thread stores (records, hours on each location's clock,
+ * summaries, checkpoints), its failures reach the sync as they would there, and it hands the
+ * writing side only a few pages at a time.
  */
-import { mkdirSync } from "node:fs";
-import type { Worker } from "node:worker_threads";
+import { MessageChannel } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocationConfig } from "../src/config.js";
 import { addDays } from "../src/dates.js";
 import { DatabaseError } from "../src/db/errors.js";
-import { ThreadedDestination } from "../src/runner/threaded-destination.js";
-import { fromCrossing, toCrossing } from "../src/runner/writer-protocol.js";
+import { SqliteDestination } from "../src/db/sqlite-destination.js";
+import {
+  type DestinationRequest,
+  fromCrossing,
+  toCrossing,
+} from "../src/runner/destination-protocol.js";
+import { serveDestination } from "../src/runner/destination-service.js";
+import { RemoteDestination } from "../src/runner/remote-destination.js";
 import { fixedOffsetZone } from "../src/simulator/clock.js";
 import { type Simulator, startSimulator } from "../src/simulator/server.js";
 import { ORDERS } from "../src/streams/index.js";
@@ -21,6 +27,11 @@ import { compareWithDataset } from "./helpers/ground-truth.js";
 import { captureLogs } from "./helpers/logs.js";
 import { TEST_TODAY } from "./helpers/simulator.js";
 import { simulatorConfig, simulatorNow, syncOnce } from "./helpers/sync.js";
+
+async function waitFor(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
+  expect(condition()).toBe(true);
+}
 
 const RANGE = { since: addDays(TEST_TODAY, -3), until: TEST_TODAY };
 const HOURS = "SELECT id, business_date, closed_hour FROM orders ORDER BY id";
@@ -37,12 +48,23 @@ function zonedLocations(simulator: Simulator): LocationConfig[] {
   }));
 }
 
-function start(dbPath: string): Promise<ThreadedDestination> {
-  return ThreadedDestination.start({ dbPath, keepRaw: true, heapMb: 192 });
+/** A destination served across a message port (both ends in this thread: the messages are
+ * structured copies all the same). */
+function connect(dbPath: string) {
+  const db = openTestDb(dbPath);
+  const { port1, port2 } = new MessageChannel();
+  const service = serveDestination(port1, new SqliteDestination(db, { keepRaw: true }));
+  return {
+    destination: new RemoteDestination(port2, dbPath),
+    async close() {
+      await service.close();
+      db.close();
+    },
+  };
 }
 
-async function syncThroughThread(dbPath: string) {
-  const destination = await start(dbPath);
+async function syncAcrossPort(dbPath: string) {
+  const { destination, close } = connect(dbPath);
   const logs = captureLogs("debug");
   try {
     const result = await runSync({
@@ -55,9 +77,10 @@ async function syncThroughThread(dbPath: string) {
       transport: { retry: FAST_RETRY },
     });
     expect(result.status, logs.text()).toBe("succeeded");
+    await destination.close();
     return result;
   } finally {
-    await destination.close();
+    await close();
   }
 }
 
@@ -73,10 +96,10 @@ beforeAll(async () => {
 });
 afterAll(() => api?.close());
 
-describe("a sync whose writes run on their own thread", () => {
+describe("a sync whose writes cross to another thread", () => {
   it("stores what the API serves, on each location's clock, as the sync's own thread does", async () => {
     const threadedPath = tempPath();
-    const first = await syncThroughThread(threadedPath);
+    const first = await syncAcrossPort(threadedPath);
     const inProcess = openTestDb(tempPath());
     const { result } = await syncOnce(api, inProcess, {
       range: RANGE,
@@ -95,33 +118,55 @@ describe("a sync whose writes run on their own thread", () => {
     threaded.close();
     inProcess.close();
 
-    const again = await syncThroughThread(threadedPath);
+    const again = await syncAcrossPort(threadedPath);
     for (const stream of ["orders", "reports"] as const) {
       expect(again.stats.totals(stream)).toMatchObject({ inserted: 0, updated: 0 });
     }
   });
 
-  it("refuses a file it cannot open with the sync's one-line error", async () => {
-    // A directory where the file should be.
+  it("fails every call with a DatabaseError naming the file once the other side is gone", async () => {
     const dbPath = tempPath();
-    mkdirSync(dbPath);
-    await expect(start(dbPath)).rejects.toThrow(
-      new RegExp(`^cannot open the database ${dbPath}: `),
+    const { port1, port2 } = new MessageChannel();
+    const destination = new RemoteDestination(port2, dbPath);
+    const unanswered = destination.countStored(ORDERS, ["a"]);
+    // The writing side ends as it would of a fatal error: the sync must stop, not wait.
+    port1.close();
+    await expect(unanswered).rejects.toBeInstanceOf(DatabaseError);
+    await expect(destination.startDate("location")).rejects.toThrow(
+      `cannot write to the database ${dbPath}: the thread writing it stopped`,
     );
   });
 
-  it("fails every call with a DatabaseError naming the file once its thread is gone", async () => {
-    const dbPath = tempPath();
-    const destination = await start(dbPath);
-    const writes = destination.countStored(ORDERS, ["a"]);
-    // The thread dies as it would of a fatal error: the sync must stop, not wait.
-    await (destination as unknown as { thread: Worker }).thread.terminate();
-    await expect(writes).rejects.toBeInstanceOf(DatabaseError);
-    const later = destination.startDate("location");
-    await expect(later).rejects.toThrow(
-      `cannot write to the database ${dbPath}: the thread writing it stopped`,
+  it("hands the writing side at most four pages at once", async () => {
+    const { port1, port2 } = new MessageChannel();
+    const destination = new RemoteDestination(port2, "unused.sqlite");
+    const received: DestinationRequest[] = [];
+    port1.on("message", (request: DestinationRequest) => {
+      received.push(request);
+      // The location's clock is asked once; the pages are left unanswered.
+      if (request.method === "timeZoneOf")
+        port1.postMessage({ type: "answer", id: request.id, value: null });
+    });
+    const pages = Array.from({ length: 10 }, (_, i) =>
+      destination.writePage(ORDERS, {
+        locationId: "location",
+        day: `2026-01-${String(i + 1).padStart(2, "0")}`,
+        records: [],
+        rejects: [],
+        runId: null,
+        syncedAt: "2026-01-11T00:00:00.000Z",
+      }),
     );
-    await destination.close();
+    await waitFor(() => received.filter((r) => r.method === "writePage").length === 4);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const written = () => received.filter((r) => r.method === "writePage");
+    expect(written()).toHaveLength(4);
+    const first = written()[0] as DestinationRequest;
+    port1.postMessage({ type: "answer", id: first.id, value: { inserted: 0 } });
+    await pages[0];
+    await waitFor(() => written().length === 5);
+    port1.close();
+    await Promise.allSettled(pages);
   });
 
   it("keeps an error's kind, message and code across the threads", () => {

@@ -1,15 +1,16 @@
 /**
- * The sync's destination with its SQLite work on a thread of its own (writer-thread.ts), so that
- * reading the API (HTTP, JSON, validation) and normalizing go on in the sync's thread while the
- * other writes: the database work of a backfill is more than half of its CPU.
+ * The sync's destination when the sync runs in a worker thread: its calls cross a message port to
+ * the thread that holds the database (destination-service.ts, in the command's thread, which is
+ * otherwise idle), so that reading the API (HTTP, JSON, validation) and normalizing go on here
+ * while the other thread writes: the database work of a backfill is more than half of its CPU.
  *
- * Each call crosses as a message and is answered in the order the database settles it, the same
- * order as with the destination in the sync's own thread. A page is normalized here, on its
- * location's clock, and crosses as rows (a structured copy costs about a tenth of writing them).
- * The queue between the threads is bounded by the sync itself: each window waits for its page to
- * be written before it reads the next.
+ * Calls are answered in the order the database settles them, the same order as with the
+ * destination in the sync's own thread. A page is normalized here, on its location's clock, and
+ * crosses as rows (a structured copy costs about a tenth of writing them). At most a few pages
+ * wait for the other thread at once, so that its memory stays flat whatever the concurrency.
  */
-import type { Worker } from "node:worker_threads";
+import type { MessagePort } from "node:worker_threads";
+import pLimit from "p-limit";
 import type { Location } from "../api/schemas.js";
 import type { RejectedRecord, ValidatedRecords, ValidRecord } from "../api/validate.js";
 import { type DayPage, headerOf, prepareRecords } from "../db/day-page.js";
@@ -19,98 +20,57 @@ import type { ListContext, ListedDevices } from "../db/store.js";
 import type { DayStreamTables, Identified, SnapshotListTables } from "../db/stream-tables.js";
 import { LocalClock } from "../local-clock.js";
 import type { RunTrigger, Stream } from "../vocabulary.js";
-import { startModuleThread } from "./module-thread.js";
 import {
+  type DestinationCalls,
+  type DestinationMethod,
+  type DestinationReply,
+  type DestinationRequest,
   fromCrossing,
-  type WriterCalls,
-  type WriterMethod,
-  type WriterReply,
-  type WriterRequest,
-  type WriterThreadInput,
-} from "./writer-protocol.js";
-import type { WriterResults } from "./writer-thread.js";
+} from "./destination-protocol.js";
+import type { DestinationResults } from "./destination-service.js";
 
-const YOUNG_GENERATION_MB = 16;
-/** How long a thread asked to close may take to end before it is stopped. */
-const EXIT_GRACE_MS = 5_000;
-
-export interface ThreadedDestinationOptions {
-  dbPath: string;
-  keepRaw: boolean;
-  /** The thread's heap ceiling (POS_MEMORY_MB). */
-  heapMb: number;
-}
+/** Pages handed over and not yet written: enough to keep the writing thread busy. */
+const PAGES_IN_HAND = 4;
 
 interface Pending {
   resolve(value: unknown): void;
   reject(error: Error): void;
 }
 
-export class ThreadedDestination implements SyncDestination {
-  readonly location: string;
+export class RemoteDestination implements SyncDestination {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
-  /** Set once the thread is gone: every call after fails with it. */
+  /** Set once the other side is gone: every call after fails with it. */
   private lost: Error | undefined;
   private closing = false;
-  /** Each location's time zone as the writer applies it, asked once. */
+  /** Each location's time zone as the database applies it, asked once. */
   private readonly zones = new Map<string, Promise<string | null>>();
-  private readonly exited: Promise<void>;
+  private readonly pageSlots = pLimit(PAGES_IN_HAND);
 
-  private constructor(
-    private readonly thread: Worker,
-    private readonly options: ThreadedDestinationOptions,
+  /** `location` is the database's, for messages. */
+  constructor(
+    private readonly port: MessagePort,
+    readonly location: string,
   ) {
-    this.location = options.dbPath;
-    this.exited = new Promise((resolve) => thread.once("exit", () => resolve()));
-    thread.on("message", (reply: WriterReply) => this.settle(reply));
-    thread.on("error", (error: Error & { code?: string }) => this.lose(this.lossOf(error)));
-    thread.on("exit", (code) => {
-      if (!this.closing) this.lose(this.lossOf(new Error(`it ended with code ${code}`)));
+    port.on("message", (reply: DestinationReply) => this.settle(reply));
+    port.on("close", () => {
+      if (!this.closing) this.lose();
     });
   }
 
-  /** Starts the thread and opens the database in it; fails as opening the file would. */
-  static start(options: ThreadedDestinationOptions): Promise<ThreadedDestination> {
-    const thread = startModuleThread("writer-thread", import.meta.url, {
-      workerData: { dbPath: options.dbPath, keepRaw: options.keepRaw } satisfies WriterThreadInput,
-      resourceLimits: {
-        maxOldGenerationSizeMb: options.heapMb,
-        maxYoungGenerationSizeMb: YOUNG_GENERATION_MB,
-      },
-      stdout: false,
-      stderr: false,
-    });
-    return new Promise((resolve, reject) => {
-      const opened = (reply: WriterReply) => {
-        if (reply.type === "ready") {
-          thread.off("error", failed);
-          resolve(new ThreadedDestination(thread, options));
-        } else if (reply.type === "unusable") {
-          thread.off("error", failed);
-          reject(fromCrossing(reply.error));
-        }
-      };
-      const failed = (error: Error) => reject(error);
-      thread.once("message", opened);
-      thread.once("error", failed);
-    });
-  }
-
-  private call<M extends WriterMethod>(
+  private call<M extends DestinationMethod>(
     method: M,
-    ...args: WriterCalls[M]
-  ): Promise<WriterResults[M]> {
+    ...args: DestinationCalls[M]
+  ): Promise<DestinationResults[M]> {
     if (this.lost) return Promise.reject(this.lost);
     const id = this.nextId++;
-    return new Promise<WriterResults[M]>((resolve, reject) => {
+    return new Promise<DestinationResults[M]>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.thread.postMessage({ id, method, args } satisfies WriterRequest<M>);
+      this.port.postMessage({ id, method, args } satisfies DestinationRequest<M>);
     });
   }
 
-  private settle(reply: WriterReply): void {
-    if (reply.type !== "answer" && reply.type !== "failure") return;
+  private settle(reply: DestinationReply): void {
     const pending = this.pending.get(reply.id);
     if (!pending) return;
     this.pending.delete(reply.id);
@@ -123,34 +83,24 @@ export class ThreadedDestination implements SyncDestination {
     }
   }
 
-  /** A thread that is gone fails every call in flight and every call after. */
-  private lose(error: Error): void {
-    this.lost ??= error;
+  /** The other side gone fails every call in flight and every call after. */
+  private lose(): void {
+    this.lost ??= new DatabaseError(
+      `cannot write to the database ${this.location}: the thread writing it stopped`,
+      "DESTINATION_GONE",
+    );
     for (const pending of this.pending.values()) pending.reject(this.lost);
     this.pending.clear();
   }
 
-  private lossOf(error: Error & { code?: string }): DatabaseError {
-    const reason =
-      error.code === "ERR_WORKER_OUT_OF_MEMORY"
-        ? `it needed more than ${this.options.heapMb} MB of heap; raise POS_MEMORY_MB`
-        : error.message;
-    return new DatabaseError(
-      `cannot write to the database ${this.location}: the thread writing it stopped (${reason})`,
-      error.code ?? "WRITER_THREAD_STOPPED",
-    );
-  }
-
-  /** Commits what is in hand, closes the file and ends the thread. */
+  /** Commits what is in hand and closes the file. */
   async close(): Promise<void> {
     if (this.lost) return;
     try {
       await this.call("close");
     } finally {
       this.closing = true;
-      const stop = setTimeout(() => void this.thread.terminate(), EXIT_GRACE_MS);
-      await this.exited;
-      clearTimeout(stop);
+      this.port.close();
     }
   }
 
@@ -221,10 +171,12 @@ export class ThreadedDestination implements SyncDestination {
     return this.call("writeList", list.name, validated, context);
   }
   /** Normalizes the page here, on its location's clock, and has the rows written. */
-  async writePage(stream: DayStreamTables, page: DayPage) {
-    const clock = LocalClock.of(await this.timeZoneOf(page.locationId));
-    const records = prepareRecords(stream, page, clock);
-    return this.call("writePage", stream.name, headerOf(page), records);
+  writePage(stream: DayStreamTables, page: DayPage) {
+    return this.pageSlots(async () => {
+      const clock = LocalClock.of(await this.timeZoneOf(page.locationId));
+      const records = prepareRecords(stream, page, clock);
+      return this.call("writePage", stream.name, headerOf(page), records);
+    });
   }
   private timeZoneOf(locationId: string): Promise<string | null> {
     let zone = this.zones.get(locationId);
