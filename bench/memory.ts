@@ -18,8 +18,10 @@ export interface MemoryResult {
 
 /** The resident memory once this share of the run's time had passed. */
 function rssAt(samples: { elapsed: number; rss: number }[], share: number): number {
-  const end = samples.at(-1)?.elapsed ?? 0;
-  return samples.find((s) => s.elapsed >= share * end)?.rss ?? samples.at(-1)?.rss ?? 0;
+  // The last sample, taken as the process exits, reads 0.
+  const running = samples.filter((s) => s.rss > 0);
+  const end = running.at(-1)?.elapsed ?? 0;
+  return running.find((s) => s.elapsed >= share * end)?.rss ?? running.at(-1)?.rss ?? 0;
 }
 
 export async function benchMemory(options: { orders: number; dir: string }): Promise<MemoryResult> {

@@ -96,8 +96,9 @@ Incremental requests: the pages of the three lookback days and of today for orde
 reports (4), the location (1), the catalog (5), and nothing else.
 
 How the real path is timed: validation, normalization, compression of the raw JSON and the
-upsert, through the destination the sync writes to, two pages in flight as the sync's windows
-overlap (the JSON of one page is deflated on the compression thread while the other is
+upsert, through the SQLite destination the sync's writing thread uses, in one thread (a sync
+normalizes on its reading thread and hands the rows over), two pages in flight as the sync's
+windows overlap (the JSON of one page is deflated on the compression thread while the other is
 written); each page is a savepoint of a group of writes that commits every 250 ms, as in a
 sync, and the last group commits before the clock stops. JSON.parse happens in the transport
 when a page arrives and is printed apart (about 33 µs per order of this size). The

@@ -169,6 +169,22 @@ describe("a sync whose writes cross to another thread", () => {
     await Promise.allSettled(pages);
   });
 
+  it("answers a call it cannot make with a failure rather than failing its thread", async () => {
+    const db = openTestDb(tempPath());
+    const { port1, port2 } = new MessageChannel();
+    const service = serveDestination(port1, new SqliteDestination(db));
+    const reply = new Promise((resolve) => port2.once("message", resolve));
+    port2.postMessage({ id: 1, method: "countStored", args: ["no-such-stream", ["a"]] });
+    expect(await reply).toMatchObject({
+      type: "failure",
+      id: 1,
+      error: { database: false, message: "no day stream is named no-such-stream" },
+    });
+    port2.close();
+    await service.close();
+    db.close();
+  });
+
   it("keeps an error's kind, message and code across the threads", () => {
     const full = fromCrossing(
       toCrossing(

@@ -101,19 +101,19 @@ export function serveDestination(
     return closing;
   };
   const send = (reply: DestinationReply) => port.postMessage(reply);
-  port.on("message", (request: DestinationRequest) => {
+  // Async, so that a call that throws at once (an unknown stream) is answered like any other.
+  const perform = async (request: DestinationRequest): Promise<unknown> => {
     // The sync's `close` commits before its run answers: the command reads, moves or deletes
     // the file the moment it has the answer.
-    const work =
-      request.method === "close"
-        ? closeDestination()
-        : (
-            handlers[request.method] as (
-              destination: SqliteDestination,
-              args: DestinationCalls[DestinationMethod],
-            ) => Promise<unknown>
-          )(destination, request.args);
-    work.then(
+    if (request.method === "close") return closeDestination();
+    const handler = handlers[request.method] as (
+      destination: SqliteDestination,
+      args: DestinationCalls[DestinationMethod],
+    ) => Promise<unknown>;
+    return handler(destination, request.args);
+  };
+  port.on("message", (request: DestinationRequest) => {
+    perform(request).then(
       (value) => send({ type: "answer", id: request.id, value }),
       (error: unknown) => send({ type: "failure", id: request.id, error: toCrossing(error) }),
     );

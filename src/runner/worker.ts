@@ -62,8 +62,8 @@ async function main(port: NonNullable<typeof parentPort>): Promise<void> {
   } catch (error) {
     answer = { type: "failed", message: failureMessage(error, input.config.dbPath) };
   }
-  // Closed before answering: the command may open, move or delete the files the moment it has
-  // the answer (the daemon opens them afresh after a failed run).
+  // Committed before answering: the command may read, move or delete the files the moment it
+  // has the answer (the daemon opens them afresh after a failed run).
   await closeQuietly(destination);
   // Sent before the port closes: an answer sent later would never arrive.
   send(answer);
@@ -77,7 +77,7 @@ function failureMessage(error: unknown, dbPath: string): string {
   return messageOf(error);
 }
 
-/** A connection to a failing file may fail to close too; the thread ends either way. */
+/** A failing file may fail its last commit too; the thread ends either way. */
 async function closeQuietly(destination: RemoteDestination): Promise<void> {
   try {
     await destination.close();
