@@ -144,7 +144,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     // the signals and the terminal.
     const result = await startRun({
       config,
-      db: db,
+      db,
       trigger: "cli",
       ...(streams ? { streams } : {}),
       ...(range ? { range } : {}),

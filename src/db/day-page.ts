@@ -1,7 +1,7 @@
 /**
  * A page of a day window, and the part of writing it that needs no database: its records
  * normalized into rows on the clock of their location. Kept apart from the write so that the
- * thread that reads pages can do it while another thread writes (runner/threaded-destination.ts).
+ * thread that reads pages can do it while another thread writes (runner/remote-destination.ts).
  */
 import type { RejectedRecord, ValidRecord } from "../api/validate.js";
 import type { LocalClock } from "../local-clock.js";

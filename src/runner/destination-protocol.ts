@@ -1,73 +1,60 @@
 /**
  * The messages between a sync in a worker thread (remote-destination.ts) and the thread that
  * holds its database (destination-service.ts): each call of the sync's destination is a request
- * with an id, answered once, in the order the destination settles it. Streams and lists travel by name (their descriptions hold functions),
- * errors as plain data rebuilt on arrival, so that a database failure is still a DatabaseError
- * on the sync's side.
+ * with an id, answered once, in the order the destination settles it. Streams and lists travel
+ * by name (their descriptions hold functions), errors as plain data rebuilt on arrival, so that
+ * a database failure is still a DatabaseError on the sync's side.
  */
 
-import type { Location } from "../api/schemas.js";
-import type { RejectedRecord, ValidatedRecords, ValidRecord } from "../api/validate.js";
+import type { ValidRecord } from "../api/validate.js";
 import type { PageHeader } from "../db/day-page.js";
-import type { RunEnd, WindowRecord } from "../db/destination.js";
+import type { SyncDestination } from "../db/destination.js";
 import { DatabaseError } from "../db/errors.js";
-import type { ListContext } from "../db/store.js";
 import type { Identified } from "../db/stream-tables.js";
 import type { IncomingRecord } from "../db/writers/replace.js";
-import type { DayStream, RunTrigger, Stream } from "../vocabulary.js";
+import type { DayStream } from "../vocabulary.js";
 
-type RejectContext = {
-  locationId: string;
-  runId: number | null;
-  rejectedAt: string;
-  requestedId?: string;
-};
+type Method = Exclude<keyof SyncDestination, "location">;
+/** A call's arguments as the destination takes them. */
+type AsIs<M extends Method> = Parameters<SyncDestination[M]>;
+type Rest<T> = T extends [unknown, ...infer R] ? R : never;
+/** A call whose first argument, a stream or list description, travels by name. */
+type ByName<M extends Method, Name> = [name: Name, ...Rest<AsIs<M>>];
 
-/** The arguments of each call, as they travel: streams and lists by name. */
+/** The arguments of each call, as they travel. */
 export interface DestinationCalls {
-  closeAbandonedRuns: [now: string];
-  startRun: [trigger: RunTrigger, startedAt: string];
-  finishRun: [runId: number, end: RunEnd];
-  windows: [locationId: string, stream: Stream];
-  recordWindow: [window: WindowRecord, now: string];
-  startDate: [locationId: string];
-  saveStartDate: [locationId: string, day: string, now: string];
-  utcOffsetMinutes: [locationId: string, at: Date];
-  saveUtcOffsetMinutes: [locationId: string, minutes: number, now: string];
-  firstRecordedDay: [locationId: string];
-  storedLocationOfKey: [fingerprint: string];
-  isLocationStored: [locationId: string];
+  closeAbandonedRuns: AsIs<"closeAbandonedRuns">;
+  startRun: AsIs<"startRun">;
+  finishRun: AsIs<"finishRun">;
+  windows: AsIs<"windows">;
+  recordWindow: AsIs<"recordWindow">;
+  startDate: AsIs<"startDate">;
+  saveStartDate: AsIs<"saveStartDate">;
+  utcOffsetMinutes: AsIs<"utcOffsetMinutes">;
+  saveUtcOffsetMinutes: AsIs<"saveUtcOffsetMinutes">;
+  firstRecordedDay: AsIs<"firstRecordedDay">;
+  storedLocationOfKey: AsIs<"storedLocationOfKey">;
+  isLocationStored: AsIs<"isLocationStored">;
   writeLocation: [
-    location: ValidRecord<Location>,
-    context: { syncedAt: string; apiKeyFingerprint: string },
+    location: AsIs<"writeLocation">[0],
+    context: AsIs<"writeLocation">[1],
     devices: { list: string; records: readonly ValidRecord<Identified>[] } | undefined,
   ];
-  useTimeZone: [locationId: string, timeZone: string | null];
+  useTimeZone: AsIs<"useTimeZone">;
+  /** Not the sync's: the clock a remote destination normalizes a location's pages on. */
   timeZoneOf: [locationId: string];
-  recordLocationReject: [
-    reject: RejectedRecord,
-    context: { runId: number | null; rejectedAt: string },
-  ];
-  writeList: [list: string, validated: ValidatedRecords<Identified>, context: ListContext];
+  recordLocationReject: AsIs<"recordLocationReject">;
+  writeList: ByName<"writeList", string>;
+  /** The page's records cross as rows, normalized on the sync's side. */
   writePage: [stream: DayStream, page: PageHeader, records: IncomingRecord[]];
-  countStored: [stream: DayStream, ids: readonly string[]];
-  settleWindowRejects: [
-    stream: DayStream,
-    locationId: string,
-    day: string,
-    rejects: readonly RejectedRecord[],
-  ];
-  unlistedRecords: [
-    stream: DayStream,
-    locationId: string,
-    day: string,
-    listedIds: readonly string[],
-  ];
-  markDeleted: [stream: DayStream, ids: readonly string[], at: string];
-  recordRejects: [stream: string, rejects: readonly RejectedRecord[], context: RejectContext];
-  missingReportOrders: [locationId: string, limit: number];
-  ordersListedByLiveReport: [locationId: string, orderIds: readonly string[]];
-  close: [];
+  countStored: ByName<"countStored", DayStream>;
+  settleWindowRejects: ByName<"settleWindowRejects", DayStream>;
+  unlistedRecords: ByName<"unlistedRecords", DayStream>;
+  markDeleted: ByName<"markDeleted", DayStream>;
+  recordRejects: AsIs<"recordRejects">;
+  missingReportOrders: AsIs<"missingReportOrders">;
+  ordersListedByLiveReport: AsIs<"ordersListedByLiveReport">;
+  close: AsIs<"close">;
 }
 
 export type DestinationMethod = keyof DestinationCalls;

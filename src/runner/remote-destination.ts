@@ -93,7 +93,7 @@ export class RemoteDestination implements SyncDestination {
     this.pending.clear();
   }
 
-  /** Commits what is in hand and closes the file. */
+  /** Has what is in hand committed, then lets go of the port (the connection is the command's). */
   async close(): Promise<void> {
     if (this.lost) return;
     try {

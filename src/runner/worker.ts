@@ -1,8 +1,8 @@
 /**
- * The worker thread that runs one sync: it reads the API, and has every write of the run made by
- * a thread of its own with its own connection (threaded-destination.ts); it reports progress and
- * the result to the command that started it. Running here lets the command give the run a heap
- * ceiling (see worker-runner.ts).
+ * The worker thread that runs one sync: it reads the API and hands every write to the command's
+ * thread, which holds the database (remote-destination.ts), and it reports progress and the
+ * result to the command. Running here lets the command give the run a heap ceiling and write
+ * while the run reads (see worker-runner.ts).
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { pino } from "pino";
