@@ -80,13 +80,12 @@ function freshDatabase(path: string) {
   return openDatabase(path);
 }
 
-/** Pages in flight at once, as the sync's windows overlap: one is written while the next one's
- * JSON is compressed on the compression thread. */
+/** Pages in flight at once, as the sync's windows overlap. */
 const PAGES_IN_FLIGHT = 2;
 
 /**
  * The real path, page by page, through the destination the sync writes to: validation,
- * normalization, compression (on its thread) and upsert, timed together as wall time;
+ * normalization, compression and upsert, timed together as wall time;
  * JSON.parse, which the transport does on arrival, timed apart (the hand-written baseline has no
  * parsing either) and taken out.
  */

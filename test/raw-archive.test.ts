@@ -7,6 +7,7 @@ import { orderSchema } from "../src/api/schemas.js";
 import { validateRecords } from "../src/api/validate.js";
 import { contentHash } from "../src/content-hash.js";
 import { toEpochDay } from "../src/dates.js";
+import { headerOf, prepareRecords } from "../src/db/day-page.js";
 import { readRawRecords } from "../src/db/raw/archive.js";
 import {
   buildDictionary,
@@ -14,8 +15,10 @@ import {
   DICTIONARY_BYTES,
   decompressRaw,
 } from "../src/db/raw/codec.js";
-import { CompressionThread } from "../src/db/raw/compression-thread.js";
+import { AheadCompressor } from "../src/db/raw/compress-ahead.js";
+import { dictionaryDeflater } from "../src/db/raw/deflater.js";
 import { Store } from "../src/db/store.js";
+import { LocalClock } from "../src/local-clock.js";
 import { ORDERS } from "../src/streams/index.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";
 import { openTestDb, rows, scalar, useTempDir } from "./helpers/db.js";
@@ -58,46 +61,122 @@ describe("the codec", () => {
   });
 });
 
-describe("the compression thread", () => {
-  /** The served orders' JSON, and a dictionary learned from it. */
-  function documentsAndDictionary(): { samples: string[]; bytes: Buffer } {
-    const samples = servedOrders().map((order) => JSON.stringify(order));
-    const bytes = buildDictionary(samples);
-    if (!bytes) throw new Error("no dictionary");
-    return { samples, bytes };
+/** The served orders' JSON, and a dictionary learned from it. */
+function documentsAndDictionary(): { samples: string[]; bytes: Buffer } {
+  const samples = servedOrders().map((order) => JSON.stringify(order));
+  const bytes = buildDictionary(samples);
+  if (!bytes) throw new Error("no dictionary");
+  return { samples, bytes };
+}
+
+describe("the deflater", () => {
+  it("makes the payloads compressRaw makes, which read back as the JSON given", () => {
+    const { samples, bytes } = documentsAndDictionary();
+    const deflater = dictionaryDeflater(bytes);
+    // zlib set up once for the dictionary, not once per document.
+    expect(deflater.method).toBe("reused stream");
+    // Larger than its first output area, and again after it: the reset keeps the dictionary.
+    const large = JSON.stringify(samples);
+    for (const text of [...samples, large, ...samples.slice(0, 3)]) {
+      const payload = Buffer.from(deflater.deflate(text));
+      expect(payload.equals(compressRaw(text, bytes))).toBe(true);
+      expect(decompressRaw(payload, bytes)).toBe(text);
+    }
+  });
+});
+
+describe("compressing ahead, where the page was read", () => {
+  function pageOfOrders(orders: readonly unknown[], syncedAt: string) {
+    const { records, rejects } = validateRecords(orderSchema, orders);
+    const page = {
+      locationId: sim.current.dataset.locations[0]!.location.id,
+      day: range.since,
+      records,
+      rejects,
+      runId: null,
+      syncedAt,
+    };
+    return { page, records, prepared: prepareRecords(ORDERS, page, LocalClock.of(null)) };
   }
 
-  it("makes the payloads the writer would make, which read back as the JSON given", async () => {
-    const { samples, bytes } = documentsAndDictionary();
-    const thread = new CompressionThread();
+  it("hands over one buffer of payloads and no text, and the archive stores them as they are", () => {
+    const db = openTestDb(tempPath());
     try {
-      const payloads = await thread.compress({ id: 7, bytes }, samples);
-      expect(payloads).toHaveLength(samples.length);
-      // zlib set up once for the dictionary, not once per document.
-      expect(thread.lastMethod).toBe("reused stream");
-      payloads.forEach((payload, i) => {
-        expect(payload.equals(compressRaw(samples[i] as string, bytes))).toBe(true);
-        expect(decompressRaw(payload, bytes)).toBe(samples[i]);
+      const store = new Store(db);
+      const orders = servedOrders();
+      const first = pageOfOrders(orders.slice(0, 20), "2026-03-16T12:00:00.000Z");
+      // The first page comes as text: the table learns its dictionary from it.
+      const compressor = new AheadCompressor();
+      const before = store.archiveTerms(ORDERS);
+      expect(before).toEqual({ keep: true, dictionary: null });
+      expect(compressor.prepare(first.prepared, before)).toBeUndefined();
+      store.writePage(ORDERS, headerOf(first.page), first.prepared);
+
+      const second = pageOfOrders(orders.slice(20), "2026-03-16T12:00:00.000Z");
+      const terms = store.archiveTerms(ORDERS);
+      const buffer = compressor.prepare(second.prepared, terms);
+      expect(buffer).toBeInstanceOf(ArrayBuffer);
+      for (const record of second.prepared) {
+        expect(record.raw).toBeUndefined();
+        expect(record.compressed?.payload.buffer).toBe(buffer);
+      }
+      const payloadOf = (id: string) =>
+        scalar(db, "SELECT payload FROM raw_records WHERE id = ?", id) as Buffer;
+      store.writePage(ORDERS, headerOf(second.page), second.prepared);
+      second.prepared.forEach((record, i) => {
+        const stored = payloadOf(record.rows.parent.id);
+        expect(stored.equals(Buffer.from(record.compressed?.payload ?? []))).toBe(true);
+        expect(readRawRecords(db.sqlite, "orders", record.rows.parent.id)[0]?.json).toBe(
+          second.records[i]?.raw,
+        );
       });
-      // The dictionary travels once; later pages name it.
-      const again = await thread.compress({ id: 7, bytes }, samples.slice(0, 2));
-      expect(decompressRaw(again[1] as Buffer, bytes)).toBe(samples[1]);
     } finally {
-      await thread.close();
+      db.close();
     }
   });
 
-  it("fails the pages in hand when it stops, and starts again for the next page", async () => {
-    const { samples, bytes } = documentsAndDictionary();
-    const thread = new CompressionThread();
+  it("sends neither text nor payloads when the archive keeps no JSON", () => {
+    const db = openTestDb(tempPath());
     try {
-      const inHand = thread.compress({ id: 1, bytes }, samples);
-      await thread.close();
-      await expect(inHand).rejects.toThrow(/compression thread/);
-      const next = await thread.compress({ id: 1, bytes }, samples.slice(0, 1));
-      expect(decompressRaw(next[0] as Buffer, bytes)).toBe(samples[0]);
+      const store = new Store(db, { keep: false });
+      const { page, prepared } = pageOfOrders(servedOrders(), "2026-03-16T12:00:00.000Z");
+      const terms = store.archiveTerms(ORDERS);
+      expect(terms).toEqual({ keep: false });
+      expect(new AheadCompressor().prepare(prepared, terms)).toBeUndefined();
+      expect(prepared.every((record) => record.raw === undefined && !record.compressed)).toBe(true);
+      expect(store.writePage(ORDERS, headerOf(page), prepared).inserted).toBe(prepared.length);
+      expect(scalar(db, "SELECT COUNT(*) FROM raw_records")).toBe(0);
     } finally {
-      await thread.close();
+      db.close();
+    }
+  });
+
+  it("reads back and compresses again what was compressed with a dictionary rolled back since", () => {
+    const db = openTestDb(tempPath());
+    try {
+      const store = new Store(db);
+      const orders = servedOrders();
+      const syncedAt = "2026-03-16T12:00:00.000Z";
+      // Inside a group of writes that will fail: the table learns a dictionary, lent at once.
+      db.sqlite.exec("BEGIN");
+      const early = pageOfOrders(orders.slice(0, 20), syncedAt);
+      store.writePage(ORDERS, headerOf(early.page), early.prepared);
+      const late = pageOfOrders(orders.slice(40), syncedAt);
+      new AheadCompressor().prepare(late.prepared, store.archiveTerms(ORDERS));
+      expect(late.prepared[0]?.compressed).toBeDefined();
+      db.sqlite.exec("ROLLBACK");
+      store.forgetUncommitted();
+
+      // Another page teaches the table another dictionary, under the same row id.
+      const other = pageOfOrders(orders.slice(20, 40), syncedAt);
+      store.writePage(ORDERS, headerOf(other.page), other.prepared);
+      expect(scalar(db, "SELECT COUNT(*) FROM raw_dictionaries")).toBe(1);
+      store.writePage(ORDERS, headerOf(late.page), late.prepared);
+      late.records.forEach(({ record, raw }) => {
+        expect(readRawRecords(db.sqlite, "orders", record.id)[0]?.json).toBe(raw);
+      });
+    } finally {
+      db.close();
     }
   });
 });

@@ -143,9 +143,12 @@ describe("a sync whose writes cross to another thread", () => {
     const received: DestinationRequest[] = [];
     port1.on("message", (request: DestinationRequest) => {
       received.push(request);
-      // The location's clock is asked once; the pages are left unanswered.
+      // The location's clock and the archive's terms are asked once; the pages are left
+      // unanswered.
       if (request.method === "timeZoneOf")
         port1.postMessage({ type: "answer", id: request.id, value: null });
+      if (request.method === "archiveTerms")
+        port1.postMessage({ type: "answer", id: request.id, value: { keep: false } });
     });
     const pages = Array.from({ length: 10 }, (_, i) =>
       destination.writePage(ORDERS, {

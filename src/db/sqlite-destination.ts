@@ -8,7 +8,7 @@ import type { Location } from "../api/schemas.js";
 import type { RejectedRecord, ValidatedRecords, ValidRecord } from "../api/validate.js";
 import type { RunTrigger, Stream } from "../vocabulary.js";
 import { Checkpoints, type WindowRecord } from "./checkpoints.js";
-import { headerOf, type PageHeader } from "./day-page.js";
+import type { PageHeader } from "./day-page.js";
 import type { Destination, RunEnd } from "./destination.js";
 import { databaseError, isStorageFailure } from "./errors.js";
 import { GroupCommit } from "./group-commit.js";
@@ -20,7 +20,6 @@ import {
   storedLocationOfKey,
   UTC_OFFSET_STATE,
 } from "./queries.js";
-import { CompressionThread } from "./raw/compression-thread.js";
 import * as read from "./read-queries.js";
 import { type DayPage, type ListContext, type ListedDevices, Store } from "./store.js";
 import type { DayStreamTables, Identified, SnapshotListTables } from "./stream-tables.js";
@@ -34,7 +33,6 @@ export class SqliteDestination implements Destination {
   readonly location: string;
   private writes: Store | undefined;
   private readonly checkpoints: Checkpoints;
-  private readonly compression = new CompressionThread();
   private readonly group: GroupCommit;
 
   constructor(
@@ -89,14 +87,10 @@ export class SqliteDestination implements Destination {
     }
   }
 
-  /** Commits the writes in hand and stops the compression thread, leaving the connection open
-   * to whoever opened it (a command that lent its connection to a run). */
-  async release(): Promise<void> {
-    try {
-      await this.commit();
-    } finally {
-      await this.compression.close();
-    }
+  /** Commits the writes in hand, leaving the connection open to whoever opened it (a command
+   * that lent its connection to a run). */
+  release(): Promise<void> {
+    return this.commit();
   }
 
   // The run log and checkpoints.
@@ -179,17 +173,14 @@ export class SqliteDestination implements Destination {
   ) {
     return this.write(() => this.store.writeList(list, validated, context));
   }
-  /** Normalizes the page, has the JSON of what it will store compressed on the compression
-   * thread meanwhile (other pages go on here), then writes it in one transaction. */
-  async writePage(stream: DayStreamTables, page: DayPage) {
-    const records = await this.step(() => this.store.prepareRecords(stream, page));
-    return this.writePreparedPage(stream, headerOf(page), records);
+  /** Normalizes the page and writes it in one transaction. */
+  writePage(stream: DayStreamTables, page: DayPage) {
+    return this.write(() => this.store.writePage(stream, page));
   }
 
-  /** writePage for a page whose records were normalized already (day-page.ts), on the clock
-   * `timeZoneOf` names. */
-  async writePreparedPage(stream: DayStreamTables, page: PageHeader, records: IncomingRecord[]) {
-    await this.compressAhead(stream, records);
+  /** writePage for a page whose records were prepared already (day-page.ts), on the clock
+   * `timeZoneOf` names and on the terms `archiveTerms` gives. */
+  writePreparedPage(stream: DayStreamTables, page: PageHeader, records: IncomingRecord[]) {
     return this.write(() => this.store.writePage(stream, page, records));
   }
 
@@ -198,28 +189,9 @@ export class SqliteDestination implements Destination {
     return this.step(() => this.store.clockOf(locationId).timeZone);
   }
 
-  /**
-   * Gives the records a write would store their archive payload ahead. Until a table has its
-   * dictionary (learned from its first page), or if the thread fails, the writer compresses them
-   * itself: this only moves work, it never decides what is kept.
-   */
-  private async compressAhead(stream: DayStreamTables, records: IncomingRecord[]): Promise<void> {
-    const dictionary = await this.step(() => this.store.rawDictionary(tableName(stream.table)));
-    if (!dictionary) return;
-    const toWrite = await this.step(() => this.store.recordsToWrite(stream, records));
-    let payloads: Buffer[];
-    try {
-      payloads = await this.compression.compress(
-        dictionary,
-        toWrite.map((record) => record.raw),
-      );
-    } catch {
-      return;
-    }
-    toWrite.forEach((record, i) => {
-      const payload = payloads[i];
-      if (payload) record.compressed = { dictionaryId: dictionary.id, payload };
-    });
+  /** What a stream's records prepared elsewhere bring for the raw archive (raw/archive.ts). */
+  archiveTerms(stream: DayStreamTables) {
+    return this.step(() => this.store.archiveTerms(stream));
   }
   countStored(stream: DayStreamTables, ids: readonly string[]) {
     return this.step(() => this.store.countStored(stream, ids));

@@ -13,8 +13,7 @@ import { type DayPage, type PageHeader, prepareRecords } from "./day-page.js";
 import { LocationClocks, type TimeZoneChange } from "./location-clocks.js";
 import { normalizeLocation } from "./normalize/catalog.js";
 import type { Db } from "./open.js";
-import { RawArchive, type RawArchiveOptions } from "./raw/archive.js";
-import type { CompressionDictionary } from "./raw/compression-thread.js";
+import { type ArchiveTerms, RawArchive, type RawArchiveOptions } from "./raw/archive.js";
 import { Rollups } from "./rollups.js";
 import { locations } from "./schema/index.js";
 import type { DayStreamTables, Identified, SnapshotListTables } from "./stream-tables.js";
@@ -191,15 +190,10 @@ export class Store {
     return this.clocks.clockOf(locationId);
   }
 
-  /** Of a page's prepared records, those a write would store now (the write judges again). */
-  recordsToWrite(stream: DayStreamTables, records: readonly IncomingRecord[]): IncomingRecord[] {
-    return this.dayWriters.get(stream).recordsToWrite(records);
-  }
-
-  /** The dictionary a table's raw JSON is compressed with, once the archive learned one (and
-   * keeps raw JSON at all). */
-  rawDictionary(table: string): CompressionDictionary | null {
-    return this.archive.keep ? this.archive.dictionaryOf(table) : null;
+  /** What a day stream's records should bring to their write for the raw archive, when they
+   * are prepared elsewhere (day-page.ts, compress-ahead.ts). */
+  archiveTerms(stream: DayStreamTables): ArchiveTerms {
+    return this.archive.termsFor(tableName(stream.table));
   }
 
   private dayPage(

@@ -45,7 +45,10 @@ export interface DestinationCalls {
   timeZoneOf: [locationId: string];
   recordLocationReject: AsIs<"recordLocationReject">;
   writeList: ByName<"writeList", string>;
-  /** The page's records cross as rows, normalized on the sync's side. */
+  /** Not the sync's: what the records of a page prepared on the sync's side bring for the raw
+   * archive. */
+  archiveTerms: [stream: DayStream];
+  /** The page's records cross as rows, normalized on the sync's side, their JSON compressed. */
   writePage: [stream: DayStream, page: PageHeader, records: IncomingRecord[]];
   countStored: ByName<"countStored", DayStream>;
   settleWindowRejects: ByName<"settleWindowRejects", DayStream>;

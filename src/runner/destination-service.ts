@@ -67,6 +67,7 @@ const handlers = {
   timeZoneOf: (d, [locationId]) => d.timeZoneOf(locationId),
   recordLocationReject: (d, [reject, context]) => d.recordLocationReject(reject, context),
   writeList: (d, [name, validated, context]) => d.writeList(list(name), validated, context),
+  archiveTerms: (d, [stream]) => d.archiveTerms(dayStream(stream)),
   writePage: (d, [stream, page, records]) => d.writePreparedPage(dayStream(stream), page, records),
   countStored: (d, [stream, ids]) => d.countStored(dayStream(stream), ids),
   settleWindowRejects: (d, [stream, locationId, day, rejects]) =>

@@ -16,10 +16,12 @@ import type { RejectedRecord, ValidatedRecords, ValidRecord } from "../api/valid
 import { type DayPage, headerOf, prepareRecords } from "../db/day-page.js";
 import type { RunEnd, SyncDestination, WindowRecord } from "../db/destination.js";
 import { DatabaseError } from "../db/errors.js";
+import type { ArchiveTerms } from "../db/raw/archive.js";
+import { AheadCompressor } from "../db/raw/compress-ahead.js";
 import type { ListContext, ListedDevices } from "../db/store.js";
 import type { DayStreamTables, Identified, SnapshotListTables } from "../db/stream-tables.js";
 import { LocalClock } from "../local-clock.js";
-import type { RunTrigger, Stream } from "../vocabulary.js";
+import type { DayStream, RunTrigger, Stream } from "../vocabulary.js";
 import {
   type DestinationCalls,
   type DestinationMethod,
@@ -46,6 +48,9 @@ export class RemoteDestination implements SyncDestination {
   /** Each location's time zone as the database applies it, asked once. */
   private readonly zones = new Map<string, Promise<string | null>>();
   private readonly pageSlots = pLimit(PAGES_IN_HAND);
+  /** What each stream's records bring for the raw archive, once the table has a dictionary. */
+  private readonly archiveTerms = new Map<DayStream, Promise<ArchiveTerms>>();
+  private readonly compressor = new AheadCompressor();
 
   /** `location` is the database's, for messages. */
   constructor(
@@ -62,11 +67,20 @@ export class RemoteDestination implements SyncDestination {
     method: M,
     ...args: DestinationCalls[M]
   ): Promise<DestinationResults[M]> {
+    return this.callHandingOver([], method, ...args);
+  }
+
+  /** A call whose arguments view `transfer`: the buffers move to the other side, uncopied. */
+  private callHandingOver<M extends DestinationMethod>(
+    transfer: ArrayBuffer[],
+    method: M,
+    ...args: DestinationCalls[M]
+  ): Promise<DestinationResults[M]> {
     if (this.lost) return Promise.reject(this.lost);
     const id = this.nextId++;
     return new Promise<DestinationResults[M]>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.port.postMessage({ id, method, args } satisfies DestinationRequest<M>);
+      this.port.postMessage({ id, method, args } satisfies DestinationRequest<M>, transfer);
     });
   }
 
@@ -77,8 +91,11 @@ export class RemoteDestination implements SyncDestination {
     if (reply.type === "answer") pending.resolve(reply.value);
     else {
       const error = fromCrossing(reply.error);
-      // A failed write may have rolled back a time zone applied with it.
-      if (error instanceof DatabaseError) this.zones.clear();
+      // A failed write may have rolled back a time zone applied, or a dictionary learned, with it.
+      if (error instanceof DatabaseError) {
+        this.zones.clear();
+        this.archiveTerms.clear();
+      }
       pending.reject(error);
     }
   }
@@ -170,13 +187,31 @@ export class RemoteDestination implements SyncDestination {
   ) {
     return this.call("writeList", list.name, validated, context);
   }
-  /** Normalizes the page here, on its location's clock, and has the rows written. */
+  /** Normalizes the page here, on its location's clock, compresses its JSON for the archive,
+   * and has the rows written. */
   writePage(stream: DayStreamTables, page: DayPage) {
     return this.pageSlots(async () => {
       const clock = LocalClock.of(await this.timeZoneOf(page.locationId));
       const records = prepareRecords(stream, page, clock);
-      return this.call("writePage", stream.name, headerOf(page), records);
+      const payloads = this.compressor.prepare(records, await this.archiveTermsOf(stream));
+      const transfer = payloads ? [payloads] : [];
+      return this.callHandingOver(transfer, "writePage", stream.name, headerOf(page), records);
     });
+  }
+  /** Asked again until the table has a dictionary, which its first page written gives it. */
+  private archiveTermsOf(stream: DayStreamTables): Promise<ArchiveTerms> {
+    let terms = this.archiveTerms.get(stream.name);
+    if (!terms) {
+      terms = this.call("archiveTerms", stream.name);
+      this.archiveTerms.set(stream.name, terms);
+      terms.then(
+        (known) => {
+          if (known.keep && !known.dictionary) this.archiveTerms.delete(stream.name);
+        },
+        () => this.archiveTerms.delete(stream.name),
+      );
+    }
+    return terms;
   }
   private timeZoneOf(locationId: string): Promise<string | null> {
     let zone = this.zones.get(locationId);

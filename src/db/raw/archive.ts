@@ -6,35 +6,60 @@
  */
 import type Database from "better-sqlite3";
 import { buildDictionary, compressRaw, decompressRaw } from "./codec.js";
-import type { CompressionDictionary } from "./compression-thread.js";
+import { type Deflater, dictionaryDeflater } from "./deflater.js";
 
 export interface RawArchiveOptions {
   /** False: keep no raw JSON (`POS_KEEP_RAW=false`). */
   keep: boolean;
 }
 
-/** A record's JSON compressed ahead of its write (compression-thread.ts), with the dictionary
- * it was compressed with. */
-export interface CompressedRaw {
-  dictionaryId: number;
-  payload: Buffer;
+/** A table's dictionary as the archive lends it to whoever compresses records ahead of their
+ * write (the thread that reads the API): its serial names it in the payloads that come back. */
+export interface LentDictionary {
+  serial: number;
+  bytes: Uint8Array;
 }
+
+/** A record's JSON compressed ahead of its write with a lent dictionary. */
+export interface CompressedRaw {
+  /** The lent dictionary's serial. */
+  dictionary: number;
+  payload: Uint8Array;
+}
+
+/** What the archive needs of a table's records: nothing (it keeps no raw JSON), or their JSON,
+ * compressed ahead with this dictionary once the table has one. */
+export type ArchiveTerms = { keep: false } | { keep: true; dictionary: LentDictionary | null };
 
 export interface ArchivedRecord {
   tableName: string;
   locationId: string;
   id: string;
-  raw: string;
+  /** The JSON as received; may be left out when `compressed` carries it. */
+  raw?: string | undefined;
   syncedAt: string;
   compressed?: CompressedRaw | undefined;
 }
 
-type Dictionary = CompressionDictionary;
+/** A dictionary as stored (its row id), with the serial that names it in this process: a
+ * dictionary read again after a rollback gets a new serial even if its row id comes back. */
+interface Dictionary {
+  id: number;
+  bytes: Buffer;
+  serial: number;
+  deflater?: Deflater;
+}
+
+let nextSerial = 1;
+
+function dictionary(id: number, bytes: Buffer): Dictionary {
+  return { id, bytes, serial: nextSerial++ };
+}
 
 export class RawArchive {
   readonly keep: boolean;
   private readonly upsert: Database.Statement<
-    [string, string, string, number | null, Buffer, string]
+    [string, string, string, number | null, Uint8Array, string]
   >;
   private readonly remove: Database.Statement<[string, string, string]>;
   private readonly latestDictionary: Database.Statement<
@@ -44,6 +69,9 @@ export class RawArchive {
   private readonly insertDictionary: Database.Statement<[string, Buffer, string]>;
   /** The dictionary of each table, or null while it has none yet. */
   private readonly dictionaries = new Map<string, Dictionary | null>();
+  /** Every dictionary lent, by serial: a payload made with one that is no longer the table's
+   * (rolled back with a failed write) is read back with it and compressed again. */
+  private readonly lent = new Map<number, Dictionary>();
 
   constructor(sqlite: Database.Database, options: RawArchiveOptions) {
     this.keep = options.keep;
@@ -68,12 +96,21 @@ export class RawArchive {
    * Gives a table its dictionary from records about to be archived, the first time there are
    * enough of them (a page of orders is plenty). Call inside the write's transaction.
    */
-  learnFrom(tableName: string, records: readonly { raw: string }[], at: string): void {
+  learnFrom(tableName: string, records: readonly { raw?: string | undefined }[], at: string): void {
     if (!this.keep || this.dictionaryOf(tableName)) return;
-    const bytes = buildDictionary(records.map((record) => record.raw));
+    const bytes = buildDictionary(records.flatMap((record) => record.raw ?? []));
     if (!bytes) return;
     const id = Number(this.insertDictionary.run(tableName, bytes, at).lastInsertRowid);
-    this.dictionaries.set(tableName, { id, bytes });
+    this.dictionaries.set(tableName, dictionary(id, bytes));
+  }
+
+  /** What the table's records should bring to their write (see ArchiveTerms). */
+  termsFor(tableName: string): ArchiveTerms {
+    if (!this.keep) return { keep: false };
+    const current = this.dictionaryOf(tableName);
+    if (!current) return { keep: true, dictionary: null };
+    this.lent.set(current.serial, current);
+    return { keep: true, dictionary: { serial: current.serial, bytes: current.bytes } };
   }
 
   /** Archives the JSON of a record just inserted or replaced (or forgets it, archive off);
@@ -81,13 +118,28 @@ export class RawArchive {
   put(record: ArchivedRecord): number {
     const { tableName, locationId, id } = record;
     if (!this.keep) return this.remove.run(tableName, id, locationId).changes;
-    const dictionary = this.dictionaryOf(tableName);
-    const payload =
-      dictionary && record.compressed?.dictionaryId === dictionary.id
-        ? record.compressed.payload
-        : compressRaw(record.raw, dictionary?.bytes);
-    this.upsert.run(tableName, locationId, id, dictionary?.id ?? null, payload, record.syncedAt);
+    const current = this.dictionaryOf(tableName);
+    const payload = this.payloadOf(record, current);
+    this.upsert.run(tableName, locationId, id, current?.id ?? null, payload, record.syncedAt);
     return 1;
+  }
+
+  /** The record's payload under the table's current dictionary: the one it came with when it
+   * was compressed with that dictionary, else its JSON compressed here. */
+  private payloadOf(record: ArchivedRecord, current: Dictionary | null): Uint8Array {
+    const { compressed } = record;
+    if (compressed && compressed.dictionary === current?.serial) return compressed.payload;
+    const text = record.raw ?? this.readBack(record);
+    if (!current) return compressRaw(text);
+    current.deflater ??= dictionaryDeflater(current.bytes);
+    return current.deflater.deflate(text);
+  }
+
+  private readBack({ compressed, tableName, id }: ArchivedRecord): string {
+    const lent = compressed && this.lent.get(compressed.dictionary);
+    if (!compressed || !lent)
+      throw new Error(`${tableName} ${id} came to the archive without its JSON`);
+    return decompressRaw(compressed.payload, lent.bytes);
   }
 
   /** Drops the dictionaries held in memory, to be read again from the file: after a rolled-back
@@ -97,14 +149,14 @@ export class RawArchive {
   }
 
   /** The dictionary the table's records are compressed with, or null while it has none. */
-  dictionaryOf(tableName: string): Dictionary | null {
-    let dictionary = this.dictionaries.get(tableName);
-    if (dictionary === undefined) {
+  private dictionaryOf(tableName: string): Dictionary | null {
+    let found = this.dictionaries.get(tableName);
+    if (found === undefined) {
       const row = this.latestDictionary.get(tableName);
-      dictionary = row ? { id: row.id, bytes: row.dictionary } : null;
-      this.dictionaries.set(tableName, dictionary);
+      found = row ? dictionary(row.id, row.dictionary) : null;
+      this.dictionaries.set(tableName, found);
     }
-    return dictionary;
+    return found;
   }
 }
 

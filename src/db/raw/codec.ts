@@ -28,6 +28,6 @@ export function compressRaw(raw: string, dictionary?: Buffer): Buffer {
   );
 }
 
-export function decompressRaw(payload: Buffer, dictionary?: Buffer): string {
+export function decompressRaw(payload: Uint8Array, dictionary?: Uint8Array): string {
   return inflateRawSync(payload, dictionary ? { dictionary } : {}).toString("utf8");
 }

@@ -23,10 +23,11 @@ export interface RowSet {
   children: readonly Row[][];
 }
 
-/** A record's rows, and its JSON as received for the raw archive (compressed ahead, maybe). */
+/** A record's rows, and its JSON as received for the raw archive: as text, compressed ahead
+ * (then the text may stay behind), or neither when the archive keeps no JSON (ArchiveTerms). */
 export interface IncomingRecord {
   rows: RowSet;
-  raw: string;
+  raw?: string;
   compressed?: CompressedRaw;
 }
 
@@ -111,13 +112,6 @@ export class ReplacingWriter {
   write(records: readonly IncomingRecord[], syncedAt: string): WriteOutcome {
     if (records.length === 0) return { counts: emptyCounts(), earlierDays: [] };
     return this.writeAll(records, syncedAt);
-  }
-
-  /** The records a write would store now: new, changed, or back after being deleted. Read
-   * outside the write, to prepare their archive payloads; the write judges again. */
-  recordsToWrite(records: readonly IncomingRecord[]): IncomingRecord[] {
-    const stored = this.storedVersions(records);
-    return records.filter(({ rows }) => decide(rows.parent, stored.get(rows.parent.id)) !== "keep");
   }
 
   private storedVersions(records: readonly IncomingRecord[]): Map<string, StoredVersion> {
