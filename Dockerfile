@@ -26,10 +26,12 @@ RUN npx tsc -p tsconfig.build.json \
 
 # --- run: slim Node 22, no compiler, a non-root user, the database on a volume
 FROM node:22-bookworm-slim
+# MALLOC_ARENA_MAX: fewer malloc arenas for the process's threads, less memory left in them.
 ENV NODE_ENV=production \
     POS_DB_PATH=/data/pos.sqlite \
     POS_HTTP_PORT=9464 \
-    POS_HTTP_HOST=0.0.0.0
+    POS_HTTP_HOST=0.0.0.0 \
+    MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
@@ -42,5 +44,7 @@ EXPOSE 9464
 HEALTHCHECK --interval=60s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:9464/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 STOPSIGNAL SIGTERM
-ENTRYPOINT ["node", "dist/cli.js"]
+# A small young generation for the thread that writes the database (a flag only node's start
+# can set): together with MALLOC_ARENA_MAX, 20-27 MB less resident memory (README, Memory).
+ENTRYPOINT ["node", "--max-semi-space-size=4", "dist/cli.js"]
 CMD ["daemon"]

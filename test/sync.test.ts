@@ -375,6 +375,41 @@ describe("the end of a run", () => {
   });
 });
 
+describe("windows in progress", () => {
+  it("are the requests in flight and four more, however many pages wait to be written", async () => {
+    const db = openTestDb(tempPath());
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let waiting = 0;
+    // A window with a page to write waits for that write before it lets another window start.
+    class HeldPages extends SqliteDestination {
+      override async writePage(...args: Parameters<SqliteDestination["writePage"]>) {
+        waiting++;
+        await held;
+        return super.writePage(...args);
+      }
+    }
+    const run = syncOnce(sim.current, db, {
+      range: history,
+      destination: new HeldPages(db),
+      configOverrides: { concurrency: 2 },
+    });
+    let seen = -1;
+    while (seen !== waiting || seen === 0) {
+      seen = waiting;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    expect(seen).toBe(2 + 4);
+    release();
+    const { result } = await run;
+    expect(result.status).toBe("succeeded");
+    expect(compareWithDataset(db, sim.current.dataset, history)).toEqual([]);
+    db.close();
+  });
+});
+
 describe("verify", () => {
   it("passes after a sync and catches rows deleted behind its back", async () => {
     const db = openTestDb(tempPath());

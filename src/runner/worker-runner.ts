@@ -18,7 +18,9 @@ import { RunStats } from "../sync/stats.js";
 import { serveDestination } from "./destination-service.js";
 import type { FromWorker, ToWorker, WorkerData, WorkerInput } from "./worker-protocol.js";
 
-const YOUNG_GENERATION_MB = 24;
+/** The reading thread's young generation (V8 keeps two halves of a third each): 12 MB held
+ * 8 MB of it against 16 MB for 24, with the same speed (a page's garbage dies young either way). */
+const YOUNG_GENERATION_MB = 12;
 /** How long a thread that answered may take to end before it is stopped. */
 const WORKER_EXIT_GRACE_MS = 5_000;
 
