@@ -85,20 +85,22 @@ describe("the deflater", () => {
   });
 });
 
-describe("compressing ahead, where the page was read", () => {
-  function pageOfOrders(orders: readonly unknown[], syncedAt: string) {
-    const { records, rejects } = validateRecords(orderSchema, orders);
-    const page = {
-      locationId: sim.current.dataset.locations[0]!.location.id,
-      day: range.since,
-      records,
-      rejects,
-      runId: null,
-      syncedAt,
-    };
-    return { page, records, prepared: prepareRecords(ORDERS, page, LocalClock.of(null)) };
-  }
+/** A page of these orders on the first synced day, and its records prepared as a sync's reading
+ * thread prepares them. */
+function pageOfOrders(orders: readonly unknown[], syncedAt: string) {
+  const { records, rejects } = validateRecords(orderSchema, orders);
+  const page = {
+    locationId: sim.current.dataset.locations[0]!.location.id,
+    day: range.since,
+    records,
+    rejects,
+    runId: null,
+    syncedAt,
+  };
+  return { page, records, prepared: prepareRecords(ORDERS, page, LocalClock.of(null)) };
+}
 
+describe("compressing ahead, where the page was read", () => {
   it("hands over one buffer of payloads and no text, and the archive stores them as they are", () => {
     const db = openTestDb(tempPath());
     try {
@@ -186,15 +188,7 @@ describe("a page write that fails", () => {
     const db = openTestDb(tempPath());
     try {
       const store = new Store(db);
-      const { records, rejects } = validateRecords(orderSchema, servedOrders());
-      const page = {
-        locationId: sim.current.dataset.locations[0]!.location.id,
-        day: range.since,
-        records,
-        rejects,
-        runId: null,
-        syncedAt: "2026-03-16T12:00:00.000Z",
-      };
+      const { page, records } = pageOfOrders(servedOrders(), "2026-03-16T12:00:00.000Z");
       // A real failure inside the page's transaction, after the archive learned its dictionary.
       db.sqlite.exec(
         "CREATE TEMP TRIGGER fail_items BEFORE INSERT ON main.order_items BEGIN SELECT RAISE(ABORT, 'disk trouble'); END",
