@@ -74,23 +74,18 @@ export class SqliteDestination implements Destination {
     return this.step(() => this.group.write(work));
   }
 
-  /** Commits the writes in hand (finishRun and close do; benchmarks time it). */
+  /** Commits the writes in hand (finishRun and close do; so does a command that lent its
+   * connection to a run, when the run ends; benchmarks time it). */
   commit(): Promise<void> {
     return this.step(() => this.group.flush());
   }
 
   async close(): Promise<void> {
     try {
-      await this.release();
+      await this.commit();
     } finally {
       this.db.close();
     }
-  }
-
-  /** Commits the writes in hand, leaving the connection open to whoever opened it (a command
-   * that lent its connection to a run). */
-  release(): Promise<void> {
-    return this.commit();
   }
 
   // The run log and checkpoints.

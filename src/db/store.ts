@@ -181,7 +181,7 @@ export class Store {
   }
 
   /** A page's records normalized into rows: work that needs no transaction. */
-  prepareRecords(stream: DayStreamTables, page: DayPage): IncomingRecord[] {
+  private prepareRecords(stream: DayStreamTables, page: DayPage): IncomingRecord[] {
     return prepareRecords(stream, page, this.clockOf(page.locationId));
   }
 

@@ -98,7 +98,7 @@ export function serveDestination(
 ): DestinationService {
   let closing: Promise<void> | undefined;
   const closeDestination = () => {
-    closing ??= destination.release();
+    closing ??= destination.commit();
     return closing;
   };
   const send = (reply: DestinationReply) => port.postMessage(reply);

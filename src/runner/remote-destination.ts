@@ -39,17 +39,50 @@ interface Pending {
   reject(error: Error): void;
 }
 
+/** The other side's answer for each key, asked once: a failed ask is asked again next time, and
+ * so is an answer `settled` does not accept yet. */
+class AskedOnce<K, V> {
+  private readonly answers = new Map<K, Promise<V>>();
+
+  constructor(private readonly settled: (answer: V) => boolean = () => true) {}
+
+  get(key: K, ask: () => Promise<V>): Promise<V> {
+    const known = this.answers.get(key);
+    if (known) return known;
+    const answer = ask();
+    this.answers.set(key, answer);
+    const forget = () => {
+      if (this.answers.get(key) === answer) this.answers.delete(key);
+    };
+    answer.then((value) => {
+      if (!this.settled(value)) forget();
+    }, forget);
+    return answer;
+  }
+
+  forget(key: K): void {
+    this.answers.delete(key);
+  }
+
+  clear(): void {
+    this.answers.clear();
+  }
+}
+
 export class RemoteDestination implements SyncDestination {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   /** Set once the other side is gone: every call after fails with it. */
   private lost: Error | undefined;
   private closing = false;
-  /** Each location's time zone as the database applies it, asked once. */
-  private readonly zones = new Map<string, Promise<string | null>>();
+  /** Each location's time zone as the database applies it. */
+  private readonly zones = new AskedOnce<string, string | null>();
   private readonly pageSlots = pLimit(PAGES_IN_HAND);
-  /** What each stream's records bring for the raw archive, once the table has a dictionary. */
-  private readonly archiveTerms = new Map<DayStream, Promise<ArchiveTerms>>();
+  /** What each stream's records bring for the raw archive: asked again until the table has a
+   * dictionary, which its first page written gives it. */
+  private readonly archiveTerms = new AskedOnce<DayStream, ArchiveTerms>(
+    (terms) => !terms.keep || terms.dictionary !== null,
+  );
   private readonly compressor = new AheadCompressor();
 
   /** `location` is the database's, for messages. */
@@ -171,7 +204,7 @@ export class RemoteDestination implements SyncDestination {
     return this.call("writeLocation", location, context, listed);
   }
   useTimeZone(locationId: string, timeZone: string | null) {
-    this.zones.delete(locationId);
+    this.zones.forget(locationId);
     return this.call("useTimeZone", locationId, timeZone);
   }
   recordLocationReject(
@@ -191,36 +224,15 @@ export class RemoteDestination implements SyncDestination {
    * and has the rows written. */
   writePage(stream: DayStreamTables, page: DayPage) {
     return this.pageSlots(async () => {
-      const clock = LocalClock.of(await this.timeZoneOf(page.locationId));
-      const records = prepareRecords(stream, page, clock);
-      const payloads = this.compressor.prepare(records, await this.archiveTermsOf(stream));
+      const zone = this.zones.get(page.locationId, () => this.call("timeZoneOf", page.locationId));
+      const records = prepareRecords(stream, page, LocalClock.of(await zone));
+      const terms = this.archiveTerms.get(stream.name, () =>
+        this.call("archiveTerms", stream.name),
+      );
+      const payloads = this.compressor.prepare(records, await terms);
       const transfer = payloads ? [payloads] : [];
       return this.callHandingOver(transfer, "writePage", stream.name, headerOf(page), records);
     });
-  }
-  /** Asked again until the table has a dictionary, which its first page written gives it. */
-  private archiveTermsOf(stream: DayStreamTables): Promise<ArchiveTerms> {
-    let terms = this.archiveTerms.get(stream.name);
-    if (!terms) {
-      terms = this.call("archiveTerms", stream.name);
-      this.archiveTerms.set(stream.name, terms);
-      terms.then(
-        (known) => {
-          if (known.keep && !known.dictionary) this.archiveTerms.delete(stream.name);
-        },
-        () => this.archiveTerms.delete(stream.name),
-      );
-    }
-    return terms;
-  }
-  private timeZoneOf(locationId: string): Promise<string | null> {
-    let zone = this.zones.get(locationId);
-    if (!zone) {
-      zone = this.call("timeZoneOf", locationId);
-      this.zones.set(locationId, zone);
-      zone.catch(() => this.zones.delete(locationId));
-    }
-    return zone;
   }
   countStored(stream: DayStreamTables, ids: readonly string[]) {
     return this.call("countStored", stream.name, ids);
