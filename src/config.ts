@@ -20,12 +20,22 @@ export interface LocationConfig {
   timeZone?: string;
 }
 
+/** A PostgreSQL destination: the server's address and the schema pos-sync's tables live in. */
+export interface PostgresTarget {
+  /** postgres://user:password@host:port/database, as given: it may hold a password. */
+  url: string;
+  schema: string;
+}
+
 export interface Config {
   /** What is worth telling about the settings, though they work (commands log it as warnings). */
   notices: string[];
   apiUrl: string;
   locations: LocationConfig[];
+  /** The SQLite file, when `postgres` is not set. */
   dbPath: string;
+  /** Set when the destination is PostgreSQL (POS_DB_URL, or a postgres:// --db). */
+  postgres: PostgresTarget | undefined;
   authScheme: string;
   startDate: string | undefined;
   lookbackDays: number;
@@ -43,6 +53,7 @@ export interface Config {
 
 export const DEFAULTS = {
   dbPath: "data/pos.sqlite",
+  dbSchema: "pos",
   authScheme: "",
   lookbackDays: 3,
   concurrency: 4,
@@ -73,6 +84,9 @@ export interface RawSettings {
   apiKeys?: string[];
   locations?: LocationConfig[];
   dbPath?: string;
+  /** postgres://… for PostgreSQL; sqlite:PATH (or a plain path) for SQLite. */
+  dbUrl?: string;
+  dbSchema?: string;
   authScheme?: string;
   startDate?: string;
   lookbackDays?: number | string;
@@ -100,6 +114,8 @@ const fileSchema = z.strictObject({
     )
     .optional(),
   dbPath: z.string().optional(),
+  dbUrl: z.string().optional(),
+  dbSchema: z.string().optional(),
   authScheme: z.string().optional(),
   startDate: z.string().optional(),
   lookbackDays: z.union([z.number(), z.string()]).optional(),
@@ -151,6 +167,8 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): RawSettings {
     apiUrl: present(env.POS_API_URL),
     apiKeys: keys,
     dbPath: present(env.POS_DB_PATH),
+    dbUrl: present(env.POS_DB_URL),
+    dbSchema: present(env.POS_DB_SCHEMA),
     authScheme: env.POS_AUTH_SCHEME?.trim(),
     startDate: present(env.POS_START_DATE),
     lookbackDays: present(env.POS_LOOKBACK_DAYS),
@@ -337,6 +355,84 @@ function checkPaths(paths: Partial<ApiPaths> | undefined): ApiPaths {
   return merged;
 }
 
+const POSTGRES_URL = /^postgres(ql)?:\/\//i;
+
+/** How a `--db` value is read: a postgres:// address, or the path of a SQLite file. */
+export function databaseFlag(value: string): Pick<RawSettings, "dbPath" | "dbUrl"> {
+  return POSTGRES_URL.test(value) || value.startsWith("sqlite:")
+    ? { dbUrl: value }
+    : { dbPath: value };
+}
+
+/** A PostgreSQL address without its password, for messages. */
+export function describePostgresUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const user = parsed.username ? `${decodeURIComponent(parsed.username)}@` : "";
+    return `postgres://${user}${parsed.host}${parsed.pathname}`;
+  } catch {
+    return "postgres://(unreadable address)";
+  }
+}
+
+function checkPostgresUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError("POS_DB_URL is not a valid postgres:// address");
+  }
+  if (!parsed.hostname || parsed.pathname.length <= 1) {
+    throw new ConfigError(
+      `POS_DB_URL must name a server and a database: postgres://user:password@host:5432/database, got ${describePostgresUrl(url)}`,
+    );
+  }
+  return url;
+}
+
+/** PostgreSQL folds unquoted names to lower case: a lower-case name reads the same in every
+ * BI tool, quoted or not. */
+function checkSchema(schema: string): string {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+    throw new ConfigError(
+      `POS_DB_SCHEMA must be a lower-case name of letters, digits and _ (such as pos), got ${JSON.stringify(schema)}`,
+    );
+  }
+  return schema;
+}
+
+/**
+ * The destination: the first source (flags, then environment, then file) that names one wins;
+ * one source naming both a file and an address is refused.
+ */
+function pickDatabase(
+  levels: RawSettings[],
+  schema: string | undefined,
+): Pick<Config, "dbPath" | "postgres"> {
+  for (const level of levels) {
+    if (level.dbPath !== undefined && level.dbUrl !== undefined) {
+      throw new ConfigError(
+        "both POS_DB_PATH and POS_DB_URL are set: give the destination once (POS_DB_URL=postgres://… or a file path)",
+      );
+    }
+    const url = level.dbUrl;
+    if (url !== undefined && POSTGRES_URL.test(url)) {
+      return {
+        dbPath: DEFAULTS.dbPath,
+        postgres: { url: checkPostgresUrl(url), schema: checkSchema(schema ?? DEFAULTS.dbSchema) },
+      };
+    }
+    if (url !== undefined && !url.startsWith("sqlite:")) {
+      throw new ConfigError(
+        "POS_DB_URL must start with postgres:// (PostgreSQL) or sqlite: (a SQLite file)",
+      );
+    }
+    const path = url?.slice("sqlite:".length) ?? level.dbPath;
+    if (path !== undefined) return { dbPath: path, postgres: undefined };
+  }
+  return { dbPath: DEFAULTS.dbPath, postgres: undefined };
+}
+
 export interface LoadOptions {
   env: NodeJS.ProcessEnv;
   configFile?: string;
@@ -369,7 +465,7 @@ export function loadConfig(options: LoadOptions): Config {
       checkLocations(pickLocations(fromEnv, fromFile), options.needsApi),
       timeZoneSetting(settings.timeZone, "POS_TIME_ZONE"),
     ),
-    dbPath: settings.dbPath ?? DEFAULTS.dbPath,
+    ...pickDatabase([dropUndefined(options.flags ?? {}), fromEnv, fromFile], settings.dbSchema),
     authScheme: settings.authScheme ?? DEFAULTS.authScheme,
     startDate,
     lookbackDays:

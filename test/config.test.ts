@@ -202,3 +202,61 @@ describe("refusals", () => {
     expect(loadConfig({ env: {}, needsApi: false }).dbPath).toBe("data/pos.sqlite");
   });
 });
+
+describe("the destination", () => {
+  const url = "postgres://pos:s3cret-pw@127.0.0.1:5432/analytics";
+
+  it("is PostgreSQL when POS_DB_URL is a postgres:// address, in the schema pos unless set", () => {
+    expect(loadConfig({ env: { POS_DB_URL: url }, needsApi: false }).postgres).toEqual({
+      url,
+      schema: "pos",
+    });
+    const other = loadConfig({ env: { POS_DB_URL: url, POS_DB_SCHEMA: "sales" }, needsApi: false });
+    expect(other.postgres?.schema).toBe("sales");
+  });
+
+  it("stays SQLite for a path, sqlite:PATH, or nothing at all", () => {
+    expect(loadConfig({ env: {}, needsApi: false })).toMatchObject({
+      dbPath: "data/pos.sqlite",
+      postgres: undefined,
+    });
+    const byUrl = loadConfig({ env: { POS_DB_URL: "sqlite:data/x.sqlite" }, needsApi: false });
+    expect(byUrl).toMatchObject({ dbPath: "data/x.sqlite", postgres: undefined });
+  });
+
+  it("takes the first source that names one: flags, then the environment, then the file", () => {
+    const file = configFile({ dbUrl: url });
+    expect(loadConfig({ env: {}, configFile: file, needsApi: false }).postgres?.url).toBe(url);
+    const envPath = loadConfig({
+      env: { POS_DB_PATH: "here.sqlite" },
+      configFile: file,
+      needsApi: false,
+    });
+    expect(envPath).toMatchObject({ dbPath: "here.sqlite", postgres: undefined });
+    const flagPath = loadConfig({
+      env: { POS_DB_URL: url },
+      flags: { dbPath: "flag.sqlite" },
+      needsApi: false,
+    });
+    expect(flagPath).toMatchObject({ dbPath: "flag.sqlite", postgres: undefined });
+  });
+
+  it("refuses both at one level, another scheme, an address without a database, and a bad schema, never showing the password", () => {
+    const refused = (env: Record<string, string>) => {
+      try {
+        loadConfig({ env, needsApi: false });
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        expect((error as Error).message).not.toContain("s3cret-pw");
+        return (error as Error).message;
+      }
+      throw new Error("accepted");
+    };
+    expect(refused({ POS_DB_URL: url, POS_DB_PATH: "x.sqlite" })).toMatch(/both POS_DB_PATH/);
+    expect(refused({ POS_DB_URL: "mysql://x@h/db" })).toMatch(/must start with postgres:\/\//);
+    expect(refused({ POS_DB_URL: "postgres://pos:s3cret-pw@127.0.0.1:5432" })).toMatch(
+      /must name a server and a database.*postgres:\/\/pos@127\.0\.0\.1:5432$/,
+    );
+    expect(refused({ POS_DB_URL: url, POS_DB_SCHEMA: "Sales" })).toMatch(/lower-case name/);
+  });
+});

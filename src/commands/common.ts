@@ -1,7 +1,7 @@
 /** What the commands that read configuration share: flags, config, logger, database, signals. */
 import { existsSync, statSync } from "node:fs";
 import type { WriteStream } from "node:tty";
-import { type Config, loadConfig, type RawSettings } from "../config.js";
+import { type Config, databaseFlag, loadConfig, type RawSettings } from "../config.js";
 import { migrationState } from "../db/migration-state.js";
 import { type Db, openDatabase } from "../db/open.js";
 import { pendingUpgrades, type UpgradeProgress } from "../db/upgrades/index.js";
@@ -16,7 +16,8 @@ export const CONFIG_FLAGS = {
 
 export const CONFIG_HELP = `  --config FILE            JSON settings (may list several locations); the environment and
                            flags win over it
-  --db PATH                the database file (default POS_DB_PATH, else data/pos.sqlite)`;
+  --db PATH|URL            the database: a SQLite file (default POS_DB_PATH, else
+                           data/pos.sqlite) or postgres://… (default POS_DB_URL)`;
 
 export function commandConfig(
   values: { config?: string | undefined; db?: string | undefined },
@@ -27,16 +28,26 @@ export function commandConfig(
   const config = loadConfig({
     env: io.env,
     ...(values.config === undefined ? {} : { configFile: values.config }),
-    flags: { ...flags, ...(values.db === undefined ? {} : { dbPath: values.db }) },
+    flags: { ...flags, ...(values.db === undefined ? {} : databaseFlag(values.db)) },
     needsApi,
   });
   // SQLite's own answer for a directory names an I/O error: say what is wrong instead.
-  if (isDirectory(config.dbPath)) {
+  if (config.postgres === undefined && isDirectory(config.dbPath)) {
     throw new ConfigError(
       `${config.dbPath} is a directory: give --db (or POS_DB_PATH) the path of a database file`,
     );
   }
   return config;
+}
+
+/** For the commands that work on SQLite alone so far: a PostgreSQL destination is refused in
+ * one line rather than the command silently using the SQLite file. */
+export function requireSqlite(config: Config, command: string): void {
+  if (config.postgres !== undefined) {
+    throw new ConfigError(
+      `pos-sync ${command} works on SQLite only in this version (pos-sync migrate prepares a PostgreSQL database); unset POS_DB_URL or give --db a file path`,
+    );
+  }
 }
 
 function isDirectory(path: string): boolean {

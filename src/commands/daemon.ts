@@ -8,7 +8,13 @@ import { UsageError } from "../errors.js";
 import { createLogger } from "../log.js";
 import { integerFlag } from "./args.js";
 import { type Command, type CommandIo, parseFlags } from "./command.js";
-import { CONFIG_FLAGS, CONFIG_HELP, commandConfig, stopOnSignals } from "./common.js";
+import {
+  CONFIG_FLAGS,
+  CONFIG_HELP,
+  commandConfig,
+  requireSqlite,
+  stopOnSignals,
+} from "./common.js";
 
 const OPTIONS = {
   schedule: { type: "string" },
@@ -49,6 +55,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     keepRaw: values["no-raw"] === true ? false : undefined,
     timeZone: values["time-zone"],
   });
+  requireSqlite(config, "daemon");
   if (!cron.validate(config.schedule)) {
     throw new UsageError(
       `the schedule is not a cron expression: ${JSON.stringify(config.schedule)}`,

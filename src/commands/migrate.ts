@@ -1,7 +1,10 @@
 /** `pos-sync migrate`: applies the database migrations (every command also does at start). */
 import { existsSync } from "node:fs";
+import { describePostgresUrl, type PostgresTarget } from "../config.js";
 import { migrationState } from "../db/migration-state.js";
 import { openDatabase } from "../db/open.js";
+import type { MigrationOutcome } from "../db/pg/migrate.js";
+import { openPostgres } from "../db/pg/open.js";
 import { upgradeProgressWriter } from "../ui/upgrade-progress.js";
 import { type Command, type CommandIo, parseFlags } from "./command.js";
 import {
@@ -12,12 +15,14 @@ import {
   openConfiguredDatabase,
 } from "./common.js";
 
-const HELP = `Usage: pos-sync migrate [--config FILE] [--db PATH]
+const HELP = `Usage: pos-sync migrate [--config FILE] [--db PATH|URL]
 
 Creates the database or upgrades it to this version's schema, keeping all data, and says which
 it did. Every command that writes does the same when it opens the file; this one does nothing
 else. An upgrade that moves stored data (such as the raw JSON of a database made before the raw
 archive) shows its progress, works in batches, and carries on where it stopped if interrupted.
+On PostgreSQL (POS_DB_URL) it creates the schema (POS_DB_SCHEMA, default pos) and its tables
+and views; several processes migrating at once take turns.
 
 ${CONFIG_HELP}
 `;
@@ -39,9 +44,26 @@ function outcome(path: string, pending: number | undefined, applied: number): st
   return `upgraded ${path}: applied ${pending} migration${pending === 1 ? "" : "s"} (${applied} in all)`;
 }
 
+function postgresOutcome(target: PostgresTarget, outcome: MigrationOutcome): string {
+  const where = `the schema ${target.schema} of ${describePostgresUrl(target.url)}`;
+  if (outcome.created) return `created ${where} (${outcome.total} migrations applied)`;
+  if (outcome.applied === 0)
+    return `${where} is already up to date (${outcome.total} migrations applied)`;
+  const plural = outcome.applied === 1 ? "" : "s";
+  return `upgraded ${where}: applied ${outcome.applied} migration${plural} (${outcome.total} in all)`;
+}
+
+async function migrateToPostgres(target: PostgresTarget, io: CommandIo): Promise<number> {
+  const { pool, migration } = await openPostgres(target, 1);
+  await pool.end();
+  io.stdout.write(`${postgresOutcome(target, migration)}\n`);
+  return 0;
+}
+
 async function run(argv: string[], io: CommandIo): Promise<number> {
   const values = parseFlags(argv, CONFIG_FLAGS, "migrate");
   const config = commandConfig(values, io, false);
+  if (config.postgres) return migrateToPostgres(config.postgres, io);
   const pending = pendingBefore(config.dbPath);
   const db = openConfiguredDatabase(
     config,

@@ -3,7 +3,13 @@ import { readRawRecords } from "../db/raw/archive.js";
 import { ARCHIVED_TABLE_NAMES } from "../db/raw/archived-tables.js";
 import { EXIT, UsageError } from "../errors.js";
 import { type Command, type CommandIo, parseFlagsAndArguments } from "./command.js";
-import { CONFIG_FLAGS, CONFIG_HELP, commandConfig, openDatabaseForReading } from "./common.js";
+import {
+  CONFIG_FLAGS,
+  CONFIG_HELP,
+  commandConfig,
+  openDatabaseForReading,
+  requireSqlite,
+} from "./common.js";
 
 const OPTIONS = { location: { type: "string" }, ...CONFIG_FLAGS } as const;
 
@@ -32,6 +38,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   if (id === undefined || id === "" || extra.length > 0)
     throw new UsageError("raw takes exactly a table and an id (see pos-sync raw --help)");
   const config = commandConfig(values, io, false);
+  requireSqlite(config, "raw");
   const db = openDatabaseForReading(config);
   try {
     const documents = readRawRecords(db.sqlite, table, id, values.location);

@@ -3,7 +3,13 @@ import { SqliteDestination } from "../db/sqlite-destination.js";
 import { collectStatus } from "../read-models/status.js";
 import { formatStatus } from "../ui/format-status.js";
 import { type Command, type CommandIo, parseFlags } from "./command.js";
-import { CONFIG_FLAGS, CONFIG_HELP, commandConfig, openDatabaseForReading } from "./common.js";
+import {
+  CONFIG_FLAGS,
+  CONFIG_HELP,
+  commandConfig,
+  openDatabaseForReading,
+  requireSqlite,
+} from "./common.js";
 
 const OPTIONS = { json: { type: "boolean" }, ...CONFIG_FLAGS } as const;
 
@@ -21,6 +27,7 @@ ${CONFIG_HELP}
 async function run(argv: string[], io: CommandIo): Promise<number> {
   const values = parseFlags(argv, OPTIONS, "status");
   const config = commandConfig(values, io, false);
+  requireSqlite(config, "status");
   const destination = new SqliteDestination(openDatabaseForReading(config));
   try {
     const report = await collectStatus(destination);

@@ -19,6 +19,7 @@ import {
   commandLogLevel,
   isInteractive,
   openConfiguredDatabase,
+  requireSqlite,
   stopOnSignals,
 } from "./common.js";
 
@@ -119,6 +120,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     keepRaw: values["no-raw"] === true ? false : undefined,
     timeZone: values["time-zone"],
   });
+  requireSqlite(config, "sync");
   const logger = commandLogger(config, io);
   for (const notice of config.notices) logger.warn(notice);
   const interactive = isInteractive(io);

@@ -12,6 +12,7 @@ import {
   commandConfig,
   commandLogger,
   openDatabaseForReading,
+  requireSqlite,
 } from "./common.js";
 
 const OPTIONS = {
@@ -43,6 +44,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   if (since !== undefined && until !== undefined && since > until)
     throw new UsageError(`--since ${since} is after --until ${until}`);
   const config = commandConfig(values, io, true);
+  requireSqlite(config, "verify");
   const logger = commandLogger(config, io);
   for (const notice of config.notices) logger.warn(notice);
   const destination = new SqliteDestination(openDatabaseForReading(config));

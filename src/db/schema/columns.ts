@@ -2,8 +2,14 @@
  * TEXT exactly as the API sent them, money and quantities REAL as sent. */
 import { integer, text } from "drizzle-orm/sqlite-core";
 
+/** Names of the 0/1 columns, which PostgreSQL stores as boolean (pg/types.ts). */
+export const FLAG_COLUMNS = new Set<string>();
+
 /** 0 or 1. Plain integers rather than Drizzle's boolean mode: rows go to SQLite as they are. */
-export const flag = (name: string) => integer(name);
+export const flag = (name: string) => {
+  FLAG_COLUMNS.add(name);
+  return integer(name);
+};
 
 /** The record's content hash (raw/codec.ts): a changed record is told from an unchanged one by
  * it. Null only on rows an older version wrote, until the upgrade archives their JSON. */

@@ -1,0 +1,168 @@
+/**
+ * The PostgreSQL tables: the SQLite contract (../schema/) mirrored table by table, each column
+ * with its native type (types.ts), the same keys, indexes and foreign keys. drizzle-kit reads this
+ * file to generate the migrations in drizzle/pg (drizzle.pg.config.ts).
+ *
+ * Tables that only SQLite needs are left out: its raw archive's dictionaries (PostgreSQL
+ * compresses jsonb itself), the single-writer lease (per-location locks replace it) and the
+ * upgrades of files older releases made.
+ */
+
+import {
+  bigint,
+  boolean,
+  date,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  type PgColumnBuilderBase,
+  type PgTableWithColumns,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+import { getTableConfig, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
+import { FLAG_COLUMNS } from "../schema/columns.js";
+import * as sqlite from "../schema/index.js";
+import { type PgColumnType, pgColumnType } from "./types.js";
+
+// biome-ignore lint/suspicious/noExplicitAny: a table built from another table's description has columns known only at run time
+type MirroredTable = PgTableWithColumns<any>;
+
+function columnBuilder(type: PgColumnType, name: string): PgColumnBuilderBase {
+  switch (type) {
+    case "text":
+      return text(name);
+    case "integer":
+      return integer(name);
+    case "bigint":
+      return bigint(name, { mode: "number" });
+    case "identity":
+      return bigint(name, { mode: "number" }).generatedByDefaultAsIdentity();
+    case "boolean":
+      return boolean(name);
+    case "numeric":
+      return numeric(name);
+    case "date":
+      return date(name, { mode: "string" });
+    case "timestamptz":
+      return timestamp(name, { withTimezone: true, mode: "string" });
+    case "jsonb":
+      return jsonb(name);
+  }
+}
+
+function isAutoIncrement(column: SQLiteColumn): boolean {
+  return (column as SQLiteColumn & { autoIncrement?: boolean }).autoIncrement === true;
+}
+
+/** The PostgreSQL type of each column of a SQLite table, by column name. */
+export function pgColumnTypes(table: SQLiteTable): Map<string, PgColumnType> {
+  return new Map(
+    getTableConfig(table).columns.map((column) => [
+      column.name,
+      pgColumnType(
+        { name: column.name, sqlType: column.getSQLType(), autoIncrement: isAutoIncrement(column) },
+        FLAG_COLUMNS,
+      ),
+    ]),
+  );
+}
+
+const mirrors = new Map<SQLiteTable, MirroredTable>();
+
+function mirror(table: SQLiteTable): MirroredTable {
+  const config = getTableConfig(table);
+  const types = pgColumnTypes(table);
+  const columns: Record<string, PgColumnBuilderBase> = {};
+  for (const column of config.columns) {
+    // biome-ignore lint/style/noNonNullAssertion: types has every column of the table
+    let builder = columnBuilder(types.get(column.name)!, column.name) as ReturnType<typeof text>;
+    if (column.notNull && !isAutoIncrement(column)) builder = builder.notNull();
+    if (column.primary) builder = builder.primaryKey();
+    columns[column.name] = builder;
+  }
+  const made = pgTable(config.name, columns, (t) => {
+    const col = (c: SQLiteColumn | unknown) => {
+      if (typeof c !== "object" || c === null || !("name" in c)) {
+        throw new Error(`${config.name}: only plain columns can be mirrored in an index`);
+      }
+      return t[(c as SQLiteColumn).name];
+    };
+    return [
+      ...config.primaryKeys.map((key) => primaryKey({ columns: key.columns.map(col) as never })),
+      ...config.indexes.map((ix) => {
+        const make = ix.config.unique ? uniqueIndex : index;
+        const [first, ...rest] = ix.config.columns.map(col);
+        return make(ix.config.name).on(first as never, ...(rest as never[]));
+      }),
+      ...config.foreignKeys.map((fk) => {
+        const reference = fk.reference();
+        const target = mirrors.get(reference.foreignTable);
+        if (!target) throw new Error(`${config.name}: mirror ${reference.foreignTable} first`);
+        const built = foreignKey({
+          name: fk.getName(),
+          columns: reference.columns.map(col) as never,
+          foreignColumns: reference.foreignColumns.map((c) => target[c.name]) as never,
+        });
+        return fk.onDelete ? built.onDelete(fk.onDelete) : built;
+      }),
+    ];
+  });
+  mirrors.set(table, made);
+  return made;
+}
+
+// One export per table: drizzle-kit finds the tables among the module's exports.
+export const locations = mirror(sqlite.locations);
+export const devices = mirror(sqlite.devices);
+export const categories = mirror(sqlite.categories);
+export const products = mirror(sqlite.products);
+export const productSubCategories = mirror(sqlite.productSubCategories);
+export const productPrices = mirror(sqlite.productPrices);
+export const modifiers = mirror(sqlite.modifiers);
+export const modifierOptions = mirror(sqlite.modifierOptions);
+export const paymentMethods = mirror(sqlite.paymentMethods);
+export const taxes = mirror(sqlite.taxes);
+export const orders = mirror(sqlite.orders);
+export const orderItems = mirror(sqlite.orderItems);
+export const orderItemModifiers = mirror(sqlite.orderItemModifiers);
+export const orderItemDiscounts = mirror(sqlite.orderItemDiscounts);
+export const orderPayments = mirror(sqlite.orderPayments);
+export const reports = mirror(sqlite.reports);
+export const reportProducts = mirror(sqlite.reportProducts);
+export const reportClerkShifts = mirror(sqlite.reportClerkShifts);
+export const reportDiscounts = mirror(sqlite.reportDiscounts);
+export const reportTaxes = mirror(sqlite.reportTaxes);
+export const reportPayments = mirror(sqlite.reportPayments);
+export const reportEntries = mirror(sqlite.reportEntries);
+export const reportOrders = mirror(sqlite.reportOrders);
+export const dailySales = mirror(sqlite.dailySales);
+export const dailyProductSales = mirror(sqlite.dailyProductSales);
+export const dailyPaymentSales = mirror(sqlite.dailyPaymentSales);
+export const dailyTaxSales = mirror(sqlite.dailyTaxSales);
+export const dailyOperatorSales = mirror(sqlite.dailyOperatorSales);
+export const hourlySales = mirror(sqlite.hourlySales);
+export const reportOrderSums = mirror(sqlite.reportOrderSums);
+export const summaryPending = mirror(sqlite.summaryPending);
+export const syncRuns = mirror(sqlite.syncRuns);
+export const syncWindows = mirror(sqlite.syncWindows);
+export const rejectedRecords = mirror(sqlite.rejectedRecords);
+export const syncState = mirror(sqlite.syncState);
+
+/** The JSON of every parent record as received, as jsonb (PostgreSQL compresses it itself). */
+export const rawRecords = pgTable(
+  "raw_records",
+  {
+    table_name: text("table_name").notNull(),
+    location_id: text("location_id").notNull(),
+    id: text("id").notNull(),
+    document: jsonb("document").notNull(),
+    synced_at: timestamp("synced_at", { withTimezone: true, mode: "string" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.table_name, t.id, t.location_id] })],
+);

@@ -1,0 +1,58 @@
+/**
+ * The PostgreSQL type of each column of the contract, derived from its SQLite declaration and
+ * name so that the two destinations keep one list of tables and columns (schema/). Native types
+ * where PostgreSQL has them:
+ *
+ * - 0/1 flags → boolean;
+ * - days (business_date, day) → date;
+ * - date-times (…_at, the report's clock-in and clock-out) → timestamptz: the instant; the offset
+ *   the API wrote stays in the raw document, the local hour in closed_hour, the local day in
+ *   business_date;
+ * - money, quantities and rates (REAL in SQLite) → numeric: the decimal the API wrote, summed
+ *   exactly to the cent, as accountants expect (double precision would add binary rounding to
+ *   every sum);
+ * - JSON kept as text in SQLite (menus, tips, a run's stats) → jsonb;
+ * - content hashes (48-bit) → bigint; row ids SQLite numbers itself → bigint identity.
+ */
+export type PgColumnType =
+  | "text"
+  | "integer"
+  | "bigint"
+  | "identity"
+  | "boolean"
+  | "numeric"
+  | "date"
+  | "timestamptz"
+  | "jsonb";
+
+/** The SQLite facts the mapping reads. */
+export interface SqliteColumnFacts {
+  name: string;
+  /** As drizzle reports it: "text", "integer", "real", "numeric", "blob". */
+  sqlType: string;
+  autoIncrement: boolean;
+}
+
+const DAY_COLUMNS = new Set(["business_date", "day"]);
+const SENT_DATE_TIMES = new Set(["clock_in_date", "clock_out_date"]);
+const JSON_COLUMNS = new Set(["menus", "tips", "stats"]);
+const BIG_INTEGERS = new Set(["content_hash"]);
+
+export function pgColumnType(column: SqliteColumnFacts, flags: ReadonlySet<string>): PgColumnType {
+  const { name, sqlType } = column;
+  switch (sqlType) {
+    case "integer":
+      if (column.autoIncrement) return "identity";
+      if (flags.has(name)) return "boolean";
+      return BIG_INTEGERS.has(name) ? "bigint" : "integer";
+    case "real":
+    case "numeric":
+      return "numeric";
+    case "text":
+      if (DAY_COLUMNS.has(name)) return "date";
+      if (name.endsWith("_at") || SENT_DATE_TIMES.has(name)) return "timestamptz";
+      return JSON_COLUMNS.has(name) ? "jsonb" : "text";
+    default:
+      throw new Error(`no PostgreSQL type for the ${sqlType} column ${name}`);
+  }
+}

@@ -1,0 +1,199 @@
+/**
+ * The PostgreSQL destination's schema: the same tables, columns and views as SQLite's, in native
+ * types, made by `pos-sync migrate` in the configured schema, safely when several processes
+ * migrate at once.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { describePostgresUrl } from "../src/config.js";
+import { PG_MIGRATIONS_FOLDER } from "../src/db/pg/migrate.js";
+import { pgColumnType } from "../src/db/pg/types.js";
+import { runCli } from "./helpers/cli.js";
+import { openTestDb, rows, useTempDir } from "./helpers/db.js";
+import { usePostgres } from "./helpers/postgres.js";
+
+const pg = usePostgres();
+const tempPath = useTempDir();
+
+const migrations = (
+  JSON.parse(readFileSync(join(PG_MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as {
+    entries: unknown[];
+  }
+).entries.length;
+
+/** What SQLite keeps for itself alone: its archive's dictionaries, its single-writer lease, the
+ * upgrades of older files, drizzle's journal. */
+const SQLITE_ONLY = new Set([
+  "raw_dictionaries",
+  "writer_lease",
+  "schema_upgrades",
+  "__drizzle_migrations",
+]);
+
+function sqliteContract(): { tables: Map<string, string[]>; views: string[] } {
+  const db = openTestDb(tempPath());
+  try {
+    const tables = new Map<string, string[]>();
+    for (const { name } of rows(
+      db,
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+    )) {
+      if (SQLITE_ONLY.has(name)) continue;
+      tables.set(
+        name,
+        rows(db, `SELECT name FROM pragma_table_info('${name}')`).map((c) => c.name as string),
+      );
+    }
+    const views = rows(db, "SELECT name FROM sqlite_master WHERE type = 'view'").map(
+      (v) => v.name as string,
+    );
+    return { tables, views };
+  } finally {
+    db.close();
+  }
+}
+
+async function migrate(env: Record<string, string>) {
+  return runCli(["migrate"], env);
+}
+
+async function columnTypes(schema: string, table: string): Promise<Record<string, string>> {
+  const found = await pg.query(
+    "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2",
+    [schema, table],
+  );
+  return Object.fromEntries(found.map((c) => [c.column_name, c.data_type]));
+}
+
+describe("PostgreSQL schema", () => {
+  it("creates every table, column and view of the contract, and is up to date the next time", async () => {
+    const target = pg.target();
+    const env = { POS_DB_URL: target.url, POS_DB_SCHEMA: target.schema };
+    const where = `the schema ${target.schema} of ${describePostgresUrl(target.url)}`;
+    const first = await migrate(env);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout.trim()).toBe(`created ${where} (${migrations} migrations applied)`);
+    const again = await migrate(env);
+    expect(again.stdout.trim()).toBe(
+      `${where} is already up to date (${migrations} migrations applied)`,
+    );
+
+    const sqlite = sqliteContract();
+    const tables = await pg.query(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE'",
+      [target.schema],
+    );
+    const pgTables = tables.map((t) => t.table_name as string).filter((t) => !SQLITE_ONLY.has(t));
+    expect(pgTables.sort()).toEqual([...sqlite.tables.keys()].sort());
+    for (const [table, columns] of sqlite.tables) {
+      if (table === "raw_records") continue; // jsonb documents instead of compressed payloads
+      expect(Object.keys(await columnTypes(target.schema, table)).sort(), table).toEqual(
+        [...columns].sort(),
+      );
+    }
+    const views = await pg.query(
+      "SELECT table_name FROM information_schema.views WHERE table_schema = $1",
+      [target.schema],
+    );
+    expect(views.map((v) => v.table_name).sort()).toEqual([...sqlite.views].sort());
+    for (const view of sqlite.views) {
+      expect(await pg.query(`SELECT * FROM ${target.schema}.${view}`)).toEqual([]);
+    }
+  });
+
+  it("stores flags, days, date-times, money, JSON and hashes in native types", async () => {
+    const target = pg.target();
+    const result = await migrate({ POS_DB_URL: target.url, POS_DB_SCHEMA: target.schema });
+    expect(result.code, result.stderr).toBe(0);
+    const orders = await columnTypes(target.schema, "orders");
+    expect(orders).toMatchObject({
+      is_canceled: "boolean",
+      business_date: "date",
+      created_at: "timestamp with time zone",
+      total: "numeric",
+      guests: "numeric",
+      menus: "jsonb",
+      tips: "jsonb",
+      content_hash: "bigint",
+      closed_hour: "integer",
+      order_number: "text",
+    });
+    expect(await columnTypes(target.schema, "raw_records")).toMatchObject({ document: "jsonb" });
+    expect(await columnTypes(target.schema, "sync_runs")).toMatchObject({
+      id: "bigint",
+      stats: "jsonb",
+      started_at: "timestamp with time zone",
+    });
+    expect(await columnTypes(target.schema, "report_clerk_shifts")).toMatchObject({
+      clock_in_date: "timestamp with time zone",
+    });
+  });
+
+  it("lets several processes migrate the same schema at once", async () => {
+    const target = pg.target();
+    const env = { POS_DB_URL: target.url, POS_DB_SCHEMA: target.schema };
+    const results = await Promise.all([migrate(env), migrate(env), migrate(env)]);
+    for (const result of results) expect(result.code, result.stderr).toBe(0);
+    const said = results.map((r) => r.stdout.trim().split(" ")[0]).sort();
+    expect(said).toEqual(["created", "the", "the"]);
+    const journal = await pg.query(
+      `SELECT count(*)::int AS n FROM ${target.schema}.__drizzle_migrations`,
+    );
+    expect(journal[0].n).toBe(migrations);
+  });
+
+  it("takes the destination from --db, and keeps SQLite for a path or sqlite:", async () => {
+    const target = pg.target();
+    const byFlag = await runCli(["migrate", "--db", target.url], { POS_DB_SCHEMA: target.schema });
+    expect(byFlag.code, byFlag.stderr).toBe(0);
+    expect(byFlag.stdout).toContain(`created the schema ${target.schema}`);
+    const path = tempPath();
+    const bySqliteUrl = await runCli(["migrate"], { POS_DB_URL: `sqlite:${path}` });
+    expect(bySqliteUrl.stdout.trim()).toMatch(new RegExp(`^created the database ${path} `));
+  });
+
+  it("refuses a bad schema name, a refused password and an absent server in one line, never showing the password", async () => {
+    const target = pg.target();
+    const badSchema = await migrate({ POS_DB_URL: target.url, POS_DB_SCHEMA: "Pos; DROP" });
+    expect(badSchema.code).toBe(2);
+    expect(badSchema.stderr.trim()).toMatch(/^pos-sync: POS_DB_SCHEMA must be a lower-case name/);
+
+    const wrong = new URL(target.url);
+    wrong.password = "not-the-password-4711";
+    const refused = await migrate({ POS_DB_URL: wrong.toString() });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim().split("\n")).toHaveLength(1);
+    expect(refused.stderr).toContain("the password was refused");
+    expect(refused.stderr).not.toContain("4711");
+
+    const closed = new URL(target.url);
+    closed.port = "1";
+    const absent = await migrate({ POS_DB_URL: closed.toString() });
+    expect(absent.code).toBe(1);
+    expect(absent.stderr).toContain("nothing listens at that address");
+    expect(absent.stderr).not.toContain(new URL(target.url).password);
+  });
+});
+
+describe("PostgreSQL column types", () => {
+  const flags = new Set(["is_canceled"]);
+  const type = (name: string, sqlType: string, autoIncrement = false) =>
+    pgColumnType({ name, sqlType, autoIncrement }, flags);
+
+  it("maps each kind of SQLite column to its native PostgreSQL type", () => {
+    expect(type("is_canceled", "integer")).toBe("boolean");
+    expect(type("position", "integer")).toBe("integer");
+    expect(type("content_hash", "integer")).toBe("bigint");
+    expect(type("id", "integer", true)).toBe("identity");
+    expect(type("total", "real")).toBe("numeric");
+    expect(type("quantity", "numeric")).toBe("numeric");
+    expect(type("business_date", "text")).toBe("date");
+    expect(type("day", "text")).toBe("date");
+    expect(type("closed_at", "text")).toBe("timestamptz");
+    expect(type("clock_out_date", "text")).toBe("timestamptz");
+    expect(type("menus", "text")).toBe("jsonb");
+    expect(type("name", "text")).toBe("text");
+    expect(() => type("payload", "blob")).toThrow(/no PostgreSQL type/);
+  });
+});
