@@ -116,7 +116,7 @@ describe("PostgreSQL schema", () => {
       menus: "jsonb",
       tips: "jsonb",
       content_hash: "bigint",
-      closed_hour: "integer",
+      closed_hour: "bigint",
       order_number: "text",
     });
     expect(await columnTypes(target.schema, "raw_records")).toMatchObject({ document: "jsonb" });
@@ -183,7 +183,7 @@ describe("PostgreSQL column types", () => {
 
   it("maps each kind of SQLite column to its native PostgreSQL type", () => {
     expect(type("is_canceled", "integer")).toBe("boolean");
-    expect(type("position", "integer")).toBe("integer");
+    expect(type("position", "integer")).toBe("bigint");
     expect(type("content_hash", "integer")).toBe("bigint");
     expect(type("id", "integer", true)).toBe("identity");
     expect(type("total", "real")).toBe("numeric");

@@ -2,7 +2,7 @@ CREATE TABLE "categories" (
 	"location_id" text NOT NULL,
 	"id" text NOT NULL,
 	"name" text NOT NULL,
-	"position" integer NOT NULL,
+	"position" bigint NOT NULL,
 	"content_hash" bigint,
 	"synced_at" timestamp with time zone NOT NULL,
 	"deleted_at" timestamp with time zone,
@@ -14,12 +14,12 @@ CREATE TABLE "daily_operator_sales" (
 	"business_date" date NOT NULL,
 	"operator_id" text NOT NULL,
 	"operator_name" text NOT NULL,
-	"orders" integer NOT NULL,
+	"orders" bigint NOT NULL,
 	"total_sales" numeric NOT NULL,
 	"total_discount" numeric NOT NULL,
-	"cancelled_orders" integer NOT NULL,
+	"cancelled_orders" bigint NOT NULL,
 	"cancelled_total" numeric NOT NULL,
-	"cancelled_items" integer NOT NULL,
+	"cancelled_items" bigint NOT NULL,
 	"cancelled_items_total" numeric NOT NULL,
 	CONSTRAINT "daily_operator_sales_location_id_business_date_operator_id_pk" PRIMARY KEY("location_id","business_date","operator_id")
 );
@@ -28,7 +28,7 @@ CREATE TABLE "daily_payment_sales" (
 	"location_id" text NOT NULL,
 	"business_date" date NOT NULL,
 	"payment_name" text NOT NULL,
-	"payments" integer NOT NULL,
+	"payments" bigint NOT NULL,
 	"amount" numeric NOT NULL,
 	CONSTRAINT "daily_payment_sales_location_id_business_date_payment_name_pk" PRIMARY KEY("location_id","business_date","payment_name")
 );
@@ -44,31 +44,31 @@ CREATE TABLE "daily_product_sales" (
 	"sales" numeric NOT NULL,
 	"tax" numeric NOT NULL,
 	"net_sales" numeric NOT NULL,
-	"orders" integer NOT NULL,
+	"orders" bigint NOT NULL,
 	CONSTRAINT "daily_product_sales_location_id_business_date_product_id_pk" PRIMARY KEY("location_id","business_date","product_id")
 );
 --> statement-breakpoint
 CREATE TABLE "daily_sales" (
 	"location_id" text NOT NULL,
 	"business_date" date NOT NULL,
-	"orders" integer NOT NULL,
+	"orders" bigint NOT NULL,
 	"guests" numeric NOT NULL,
 	"total_sales" numeric NOT NULL,
 	"total_tax" numeric NOT NULL,
 	"net_sales" numeric NOT NULL,
 	"total_discount" numeric NOT NULL,
-	"transferred_orders" integer NOT NULL,
+	"transferred_orders" bigint NOT NULL,
 	"transferred_sales" numeric NOT NULL,
-	"cancelled_orders" integer NOT NULL,
+	"cancelled_orders" bigint NOT NULL,
 	"cancelled_total" numeric NOT NULL,
-	"training_orders" integer NOT NULL,
+	"training_orders" bigint NOT NULL,
 	CONSTRAINT "daily_sales_location_id_business_date_pk" PRIMARY KEY("location_id","business_date")
 );
 --> statement-breakpoint
 CREATE TABLE "daily_tax_sales" (
 	"location_id" text NOT NULL,
 	"business_date" date NOT NULL,
-	"tax_rate_bp" integer NOT NULL,
+	"tax_rate_bp" bigint NOT NULL,
 	"tax_name" text NOT NULL,
 	"gross_sales" numeric NOT NULL,
 	"tax_amount" numeric NOT NULL,
@@ -81,7 +81,7 @@ CREATE TABLE "devices" (
 	"id" text NOT NULL,
 	"name" text NOT NULL,
 	"model" text NOT NULL,
-	"position" integer NOT NULL,
+	"position" bigint NOT NULL,
 	"content_hash" bigint,
 	"synced_at" timestamp with time zone NOT NULL,
 	"deleted_at" timestamp with time zone,
@@ -91,8 +91,8 @@ CREATE TABLE "devices" (
 CREATE TABLE "hourly_sales" (
 	"location_id" text NOT NULL,
 	"business_date" date NOT NULL,
-	"hour" integer NOT NULL,
-	"orders" integer NOT NULL,
+	"hour" bigint NOT NULL,
+	"orders" bigint NOT NULL,
 	"total_sales" numeric NOT NULL,
 	CONSTRAINT "hourly_sales_location_id_business_date_hour_pk" PRIMARY KEY("location_id","business_date","hour")
 );
@@ -123,7 +123,7 @@ CREATE TABLE "modifier_options" (
 	"id" text NOT NULL,
 	"name" text NOT NULL,
 	"price" numeric NOT NULL,
-	"position" integer NOT NULL,
+	"position" bigint NOT NULL,
 	CONSTRAINT "modifier_options_location_id_modifier_id_id_pk" PRIMARY KEY("location_id","modifier_id","id")
 );
 --> statement-breakpoint
@@ -139,8 +139,8 @@ CREATE TABLE "modifiers" (
 --> statement-breakpoint
 CREATE TABLE "order_item_discounts" (
 	"order_id" text NOT NULL,
-	"item_position" integer NOT NULL,
-	"position" integer NOT NULL,
+	"item_position" bigint NOT NULL,
+	"position" bigint NOT NULL,
 	"location_id" text NOT NULL,
 	"discount_name" text NOT NULL,
 	"discount_value" numeric NOT NULL,
@@ -150,8 +150,8 @@ CREATE TABLE "order_item_discounts" (
 --> statement-breakpoint
 CREATE TABLE "order_item_modifiers" (
 	"order_id" text NOT NULL,
-	"item_position" integer NOT NULL,
-	"position" integer NOT NULL,
+	"item_position" bigint NOT NULL,
+	"position" bigint NOT NULL,
 	"location_id" text NOT NULL,
 	"modifier_group_id" text NOT NULL,
 	"modifier_id" text NOT NULL,
@@ -161,7 +161,7 @@ CREATE TABLE "order_item_modifiers" (
 --> statement-breakpoint
 CREATE TABLE "order_items" (
 	"order_id" text NOT NULL,
-	"position" integer NOT NULL,
+	"position" bigint NOT NULL,
 	"location_id" text NOT NULL,
 	"description" text NOT NULL,
 	"quantity" numeric NOT NULL,
@@ -178,7 +178,7 @@ CREATE TABLE "order_items" (
 	"stock_impact_indicator" boolean,
 	"tax_name" text NOT NULL,
 	"tax_rate" numeric NOT NULL,
-	"tax_rate_bp" integer NOT NULL,
+	"tax_rate_bp" bigint NOT NULL,
 	"tax_amount" numeric NOT NULL,
 	"tax_catalog_id" text NOT NULL,
 	"item_catalog_id" text NOT NULL,
@@ -190,7 +190,7 @@ CREATE TABLE "order_items" (
 --> statement-breakpoint
 CREATE TABLE "order_payments" (
 	"order_id" text NOT NULL,
-	"position" integer NOT NULL,
+	"position" bigint NOT NULL,
 	"location_id" text NOT NULL,
 	"payment_amount" numeric NOT NULL,
 	"payment_name" text NOT NULL,
@@ -210,7 +210,7 @@ CREATE TABLE "orders" (
 	"report_id" text NOT NULL,
 	"opened_at" timestamp with time zone NOT NULL,
 	"closed_at" timestamp with time zone NOT NULL,
-	"closed_hour" integer,
+	"closed_hour" bigint,
 	"guests" numeric NOT NULL,
 	"order_place" text NOT NULL,
 	"order_number" text NOT NULL,
@@ -250,12 +250,12 @@ CREATE TABLE "payment_methods" (
 CREATE TABLE "product_prices" (
 	"location_id" text NOT NULL,
 	"product_id" text NOT NULL,
-	"price_type_id" integer NOT NULL,
+	"price_type_id" bigint NOT NULL,
 	"price_type_name" text NOT NULL,
 	"unit_price" numeric NOT NULL,
 	"tax_rate" numeric NOT NULL,
-	"tax_rate_bp" integer NOT NULL,
-	"position" integer NOT NULL,
+	"tax_rate_bp" bigint NOT NULL,
+	"position" bigint NOT NULL,
 	CONSTRAINT "product_prices_location_id_product_id_price_type_id_pk" PRIMARY KEY("location_id","product_id","price_type_id")
 );
 --> statement-breakpoint
@@ -264,7 +264,7 @@ CREATE TABLE "product_sub_categories" (
 	"product_id" text NOT NULL,
 	"sub_category_id" text NOT NULL,
 	"name" text NOT NULL,
-	"position" integer NOT NULL,
+	"position" bigint NOT NULL,
 	CONSTRAINT "product_sub_categories_location_id_product_id_sub_category_id_pk" PRIMARY KEY("location_id","product_id","sub_category_id")
 );
 --> statement-breakpoint
@@ -293,7 +293,7 @@ CREATE TABLE "raw_records" (
 --> statement-breakpoint
 CREATE TABLE "rejected_records" (
 	"id" bigint PRIMARY KEY GENERATED BY DEFAULT AS IDENTITY (sequence name "rejected_records_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
-	"run_id" integer,
+	"run_id" bigint,
 	"location_id" text NOT NULL,
 	"stream" text NOT NULL,
 	"day" date,
@@ -306,7 +306,7 @@ CREATE TABLE "rejected_records" (
 --> statement-breakpoint
 CREATE TABLE "report_clerk_shifts" (
 	"report_id" text NOT NULL,
-	"position" integer NOT NULL,
+	"position" bigint NOT NULL,
 	"location_id" text NOT NULL,
 	"clerk_id" text NOT NULL,
 	"name" text NOT NULL,
@@ -317,7 +317,7 @@ CREATE TABLE "report_clerk_shifts" (
 --> statement-breakpoint
 CREATE TABLE "report_discounts" (
 	"report_id" text NOT NULL,
-	"position" integer NOT NULL,
+	"position" bigint NOT NULL,
 	"location_id" text NOT NULL,
 	"discount_name" text NOT NULL,
 	"discount_value" numeric NOT NULL,
@@ -327,7 +327,7 @@ CREATE TABLE "report_discounts" (
 --> statement-breakpoint
 CREATE TABLE "report_entries" (
 	"report_id" text NOT NULL,
-	"position" integer NOT NULL,
+	"position" bigint NOT NULL,
 	"location_id" text NOT NULL,
 	"entry_name" text NOT NULL,
 	"entry_amount" numeric NOT NULL,
@@ -338,15 +338,15 @@ CREATE TABLE "report_entries" (
 CREATE TABLE "report_order_sums" (
 	"report_id" text PRIMARY KEY NOT NULL,
 	"location_id" text NOT NULL,
-	"orders_listed" integer NOT NULL,
-	"orders_stored" integer NOT NULL,
-	"orders_missing" integer NOT NULL,
+	"orders_listed" bigint NOT NULL,
+	"orders_stored" bigint NOT NULL,
+	"orders_missing" bigint NOT NULL,
 	"stored_total_sales" numeric NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "report_orders" (
 	"report_id" text NOT NULL,
-	"position" integer NOT NULL,
+	"position" bigint NOT NULL,
 	"location_id" text NOT NULL,
 	"order_id" text NOT NULL,
 	CONSTRAINT "report_orders_report_id_position_pk" PRIMARY KEY("report_id","position")
@@ -354,7 +354,7 @@ CREATE TABLE "report_orders" (
 --> statement-breakpoint
 CREATE TABLE "report_payments" (
 	"report_id" text NOT NULL,
-	"position" integer NOT NULL,
+	"position" bigint NOT NULL,
 	"location_id" text NOT NULL,
 	"payment_name" text NOT NULL,
 	"payment_amount" numeric NOT NULL,
@@ -363,24 +363,24 @@ CREATE TABLE "report_payments" (
 --> statement-breakpoint
 CREATE TABLE "report_products" (
 	"report_id" text NOT NULL,
-	"position" integer NOT NULL,
+	"position" bigint NOT NULL,
 	"location_id" text NOT NULL,
 	"product_name" text NOT NULL,
 	"product_sales" numeric NOT NULL,
 	"category" text NOT NULL,
 	"sub_category" text NOT NULL,
-	"product_quantity" integer NOT NULL,
+	"product_quantity" bigint NOT NULL,
 	"product_catalog_id" text NOT NULL,
 	CONSTRAINT "report_products_report_id_position_pk" PRIMARY KEY("report_id","position")
 );
 --> statement-breakpoint
 CREATE TABLE "report_taxes" (
 	"report_id" text NOT NULL,
-	"position" integer NOT NULL,
+	"position" bigint NOT NULL,
 	"location_id" text NOT NULL,
 	"tax_name" text NOT NULL,
-	"tax_rate" integer NOT NULL,
-	"tax_rate_bp" integer NOT NULL,
+	"tax_rate" bigint NOT NULL,
+	"tax_rate_bp" bigint NOT NULL,
 	"tax_amount" numeric NOT NULL,
 	"taxable_amount" numeric NOT NULL,
 	CONSTRAINT "report_taxes_report_id_position_pk" PRIMARY KEY("report_id","position")
@@ -396,8 +396,8 @@ CREATE TABLE "reports" (
 	"finalized_at" timestamp with time zone NOT NULL,
 	"device_name" text NOT NULL,
 	"device_identifier" text,
-	"report_number" integer NOT NULL,
-	"guests_number" integer NOT NULL,
+	"report_number" bigint NOT NULL,
+	"guests_number" bigint NOT NULL,
 	"total_sales" numeric NOT NULL,
 	"header_address" text NOT NULL,
 	"header_city" text NOT NULL,
@@ -412,8 +412,8 @@ CREATE TABLE "reports" (
 	"header_url" text,
 	"clerk_name" text,
 	"clerk_id" text,
-	"initial_cash_balance" integer,
-	"final_cash_balance" integer,
+	"initial_cash_balance" bigint,
+	"final_cash_balance" bigint,
 	"content_hash" bigint,
 	"synced_at" timestamp with time zone NOT NULL,
 	"deleted_at" timestamp with time zone
@@ -433,9 +433,9 @@ CREATE TABLE "sync_runs" (
 	"status" text NOT NULL,
 	"trigger" text NOT NULL,
 	"stats" jsonb,
-	"requests" integer,
+	"requests" bigint,
 	"error" text,
-	"pid" integer,
+	"pid" bigint,
 	"hostname" text
 );
 --> statement-breakpoint
@@ -452,11 +452,11 @@ CREATE TABLE "sync_windows" (
 	"stream" text NOT NULL,
 	"day" date NOT NULL,
 	"status" text NOT NULL,
-	"api_total_count" integer,
-	"stored_count" integer,
-	"attempts" integer NOT NULL,
+	"api_total_count" bigint,
+	"stored_count" bigint,
+	"attempts" bigint NOT NULL,
 	"last_error" text,
-	"run_id" integer,
+	"run_id" bigint,
 	"synced_at" timestamp with time zone NOT NULL,
 	CONSTRAINT "sync_windows_location_id_stream_day_pk" PRIMARY KEY("location_id","stream","day")
 );
@@ -465,8 +465,8 @@ CREATE TABLE "taxes" (
 	"location_id" text NOT NULL,
 	"id" text NOT NULL,
 	"name" text NOT NULL,
-	"percentage" integer NOT NULL,
-	"tax_rate_bp" integer NOT NULL,
+	"percentage" bigint NOT NULL,
+	"tax_rate_bp" bigint NOT NULL,
 	"content_hash" bigint,
 	"synced_at" timestamp with time zone NOT NULL,
 	"deleted_at" timestamp with time zone,

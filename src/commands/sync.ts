@@ -1,10 +1,12 @@
 /** `pos-sync sync`: one run, incremental or over explicit days. */
 import { SETTING_BOUNDS } from "../config.js";
 import { today } from "../dates.js";
+import type { Db } from "../db/open.js";
 import type { WriterLease } from "../db/writer-lease.js";
 import { UsageError } from "../errors.js";
-import { acquireWriterLease, startRun } from "../runner/start-run.js";
-import { exitCodeFor } from "../sync/run.js";
+import type { Logger } from "../log.js";
+import { acquireWriterLease, type RunRequest, startRun } from "../runner/start-run.js";
+import { exitCodeFor, type RunResult } from "../sync/run.js";
 import { TerminalProgress } from "../ui/progress-display.js";
 import { formatSummary } from "../ui/summary.js";
 import { upgradeProgressWriter } from "../ui/upgrade-progress.js";
@@ -19,7 +21,6 @@ import {
   commandLogLevel,
   isInteractive,
   openConfiguredDatabase,
-  requireSqlite,
   stopOnSignals,
 } from "./common.js";
 
@@ -120,13 +121,49 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     keepRaw: values["no-raw"] === true ? false : undefined,
     timeZone: values["time-zone"],
   });
-  requireSqlite(config, "sync");
   const logger = commandLogger(config, io);
   for (const notice of config.notices) logger.warn(notice);
-  const interactive = isInteractive(io);
-  const db = openConfiguredDatabase(
+  const request: SyncRequest = {
     config,
-    interactive
+    trigger: "cli",
+    ...(streams ? { streams } : {}),
+    ...(range ? { range } : {}),
+    acceptDeletions: values["accept-deletions"] === true,
+    logLevel: commandLogLevel(config, io),
+    logTo: "stderr",
+    ...(isInteractive(io) ? { progress: new TerminalProgress(io.stderr) } : {}),
+  };
+  // PostgreSQL needs no writer lease: its per-location locks keep workers apart.
+  return config.postgres
+    ? report(await runWithSignals(request, logger), io)
+    : syncIntoSqlite(request, logger, io);
+}
+
+type SyncRequest = Omit<RunRequest, "signal" | "db">;
+
+/** Runs the sync in its worker thread, stopping it cleanly on the first SIGINT or SIGTERM. */
+async function runWithSignals(
+  request: SyncRequest & { db?: Db },
+  logger: Logger,
+): Promise<RunResult> {
+  const stop = new AbortController();
+  const release = stopOnSignals(stop, logger);
+  try {
+    return await startRun({ ...request, signal: stop.signal });
+  } finally {
+    release();
+  }
+}
+
+/** SQLite: this thread opens the file, holds the writer lease and writes the run's pages. */
+async function syncIntoSqlite(
+  request: SyncRequest,
+  logger: Logger,
+  io: CommandIo,
+): Promise<number> {
+  const db = openConfiguredDatabase(
+    request.config,
+    isInteractive(io)
       ? upgradeProgressWriter(io.stderr, true)
       : (progress) => {
           if (progress.done >= 1) logger.info(progress, "upgraded the layout of a table");
@@ -144,27 +181,19 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   try {
     // The run itself goes to a worker thread, with a heap ceiling; this thread keeps the lease,
     // the signals and the terminal.
-    const result = await startRun({
-      config,
-      db,
-      trigger: "cli",
-      ...(streams ? { streams } : {}),
-      ...(range ? { range } : {}),
-      acceptDeletions: values["accept-deletions"] === true,
-      logLevel: commandLogLevel(config, io),
-      logTo: "stderr",
-      ...(interactive ? { progress: new TerminalProgress(io.stderr) } : {}),
-      signal: stop.signal,
-    });
-    io.stdout.write(formatSummary(result));
-    const code = exitCodeFor(result);
-    if (code !== 0 && result.error) io.stderr.write(`pos-sync: ${result.error}\n`);
-    return code;
+    return report(await startRun({ ...request, db, signal: stop.signal }), io);
   } finally {
     release();
     lease.release();
     db.close();
   }
+}
+
+function report(result: RunResult, io: CommandIo): number {
+  io.stdout.write(formatSummary(result));
+  const code = exitCodeFor(result);
+  if (code !== 0 && result.error) io.stderr.write(`pos-sync: ${result.error}\n`);
+  return code;
 }
 
 export const syncCommand: Command = {

@@ -32,8 +32,9 @@ export function acquireWriterLease(
 
 export interface RunRequest {
   config: Config;
-  /** The connection that holds the writer lease: the run writes through it, from this thread. */
-  db: Db;
+  /** The connection that holds the writer lease: the run writes through it, from this thread.
+   * Absent for PostgreSQL (the run's thread connects to the server). */
+  db?: Db;
   trigger: RunTrigger;
   streams?: readonly Stream[];
   range?: DayRange;
@@ -65,7 +66,7 @@ export function startRun(request: RunRequest): Promise<RunResult> {
       progress: request.progress ? "report" : "log",
       reportAttempts: request.onAttempt !== undefined,
     },
-    db: request.db,
+    ...(request.db ? { db: request.db } : {}),
     heapMb: config.memoryMb,
     signal: request.signal,
     ...(request.progress ? { progress: request.progress } : {}),

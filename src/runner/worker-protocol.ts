@@ -24,9 +24,10 @@ export interface WorkerInput {
 }
 
 /** What the thread is started with: the input, and the port its writes go through (to the
- * command's thread, which holds the database: destination-service.ts). */
+ * command's thread, which holds the SQLite database: destination-service.ts). A run into
+ * PostgreSQL has none: the thread connects to the server itself. */
 export interface WorkerData extends WorkerInput {
-  writes: MessagePort;
+  writes?: MessagePort;
 }
 
 /** From the command: stop the run (the page in hand is committed). */

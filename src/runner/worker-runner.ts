@@ -32,16 +32,19 @@ export class SyncWorkerError extends PosSyncError {
 export interface WorkerRunOptions {
   input: WorkerInput;
   /** The connection the run writes through: the command's, which holds the writer lease (its
-   * heartbeat then commits with the run's writes instead of waiting for their lock). */
-  db: Db;
+   * heartbeat then commits with the run's writes instead of waiting for their lock). Absent for
+   * PostgreSQL, which the worker thread writes to itself. */
+  db?: Db;
   heapMb?: number;
   signal?: AbortSignal;
   progress?: Progress;
   onAttempt?: (event: AttemptEvent) => void;
 }
 
-/** Runs the sync in a worker that writes through `options.db`, in this thread. */
+/** Runs the sync in a worker that writes through `options.db`, in this thread (SQLite), or to
+ * the PostgreSQL server itself. */
 export async function runSyncInWorker(options: WorkerRunOptions): Promise<RunResult> {
+  if (!options.db) return runWorker(options, undefined);
   const destination = new SqliteDestination(options.db, { keepRaw: options.input.config.keepRaw });
   const { port1, port2 } = new MessageChannel();
   const service = serveDestination(port1, destination);
@@ -54,12 +57,12 @@ export async function runSyncInWorker(options: WorkerRunOptions): Promise<RunRes
   }
 }
 
-function runWorker(options: WorkerRunOptions, writes: MessagePort): Promise<RunResult> {
+function runWorker(options: WorkerRunOptions, writes: MessagePort | undefined): Promise<RunResult> {
   const heapMb = options.heapMb ?? DEFAULTS.memoryMb;
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL("./worker.js", import.meta.url), {
-      workerData: { ...options.input, writes } satisfies WorkerData,
-      transferList: [writes],
+      workerData: { ...options.input, ...(writes ? { writes } : {}) } satisfies WorkerData,
+      transferList: writes ? [writes] : [],
       resourceLimits: {
         maxOldGenerationSizeMb: heapMb,
         maxYoungGenerationSizeMb: YOUNG_GENERATION_MB,

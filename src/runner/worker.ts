@@ -6,7 +6,9 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { pino } from "pino";
+import type { SyncDestination } from "../db/destination.js";
 import { databaseError, isStorageFailure } from "../db/errors.js";
+import { PgDestination } from "../db/pg/pg-destination.js";
 import { messageOf, PosSyncError } from "../errors.js";
 import { createLogger } from "../log.js";
 import type { Progress } from "../sync/progress.js";
@@ -40,9 +42,10 @@ async function main(port: NonNullable<typeof parentPort>): Promise<void> {
           windowDone: (event) => send({ type: "window", event }),
           stop: () => {},
         };
-  const destination = new RemoteDestination(input.writes, input.config.dbPath);
   let answer: FromWorker;
+  let destination: SyncDestination | undefined;
   try {
+    destination = await openDestination(input);
     const result = await runSync({
       config: input.config,
       destination,
@@ -64,10 +67,24 @@ async function main(port: NonNullable<typeof parentPort>): Promise<void> {
   }
   // Committed before answering: the command may read, move or delete the files the moment it
   // has the answer (the daemon opens them afresh after a failed run).
-  await closeQuietly(destination);
+  if (destination) await closeQuietly(destination);
   // Sent before the port closes: an answer sent later would never arrive.
   send(answer);
   port.close();
+}
+
+/** SQLite is written by the command's thread, through the port; PostgreSQL by this thread,
+ * with as many connections as requests in flight. */
+function openDestination(input: WorkerData): Promise<SyncDestination> {
+  const { config } = input;
+  if (config.postgres) {
+    return PgDestination.open(config.postgres, {
+      keepRaw: config.keepRaw,
+      poolSize: config.concurrency,
+    });
+  }
+  if (!input.writes) throw new Error("a SQLite run needs the port to the database's thread");
+  return Promise.resolve(new RemoteDestination(input.writes, config.dbPath));
 }
 
 /** One line the user can act on: a failing disk is named as `sync` names it. */
@@ -78,7 +95,7 @@ function failureMessage(error: unknown, dbPath: string): string {
 }
 
 /** A failing file may fail its last commit too; the thread ends either way. */
-async function closeQuietly(destination: RemoteDestination): Promise<void> {
+async function closeQuietly(destination: SyncDestination): Promise<void> {
   try {
     await destination.close();
   } catch {

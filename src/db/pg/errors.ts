@@ -28,10 +28,22 @@ function codeOf(error: unknown): string {
   return typeof code === "string" ? code : "UNKNOWN";
 }
 
-/** Whether an error came from the server or the connection to it (not from our own code). */
-export function isPostgresFailure(error: unknown): boolean {
+/** SQLSTATE classes of a failing server or connection, as opposed to one record's data (22,
+ * 23) or a statement of ours (42): the connection (08), privileges (28), the database named (3D),
+ * resources (53), the operator (57), the system (58), internal (XX). */
+const STORAGE_CLASSES = new Set(["08", "28", "3D", "53", "57", "58", "XX"]);
+
+/** A failure of the destination itself (server gone, disk full, access refused), which stops a
+ * run; a record the server refuses is a problem with that record's data instead. */
+export function isPostgresStorageFailure(error: unknown): boolean {
   const code = codeOf(error);
-  return code in PROBLEMS || /^[0-9A-Z]{5}$/.test(code) || /^E[A-Z]+$/.test(code);
+  if (/^E[A-Z]+$/.test(code)) return true; // a socket error: ECONNRESET, ECONNREFUSED…
+  if (/^[0-9A-Z]{5}$/.test(code)) return STORAGE_CLASSES.has(code.slice(0, 2)) || code === "42501";
+  // The driver's own errors carry no code: a connection that ended, a timeout while connecting.
+  return (
+    error instanceof Error &&
+    /Connection terminated|timeout exceeded when trying to connect/i.test(error.message)
+  );
 }
 
 export function postgresError(

@@ -14,7 +14,6 @@ import {
   date,
   foreignKey,
   index,
-  integer,
   jsonb,
   numeric,
   type PgColumnBuilderBase,
@@ -37,8 +36,6 @@ function columnBuilder(type: PgColumnType, name: string): PgColumnBuilderBase {
   switch (type) {
     case "text":
       return text(name);
-    case "integer":
-      return integer(name);
     case "bigint":
       return bigint(name, { mode: "number" });
     case "identity":

@@ -12,11 +12,12 @@
  *   exactly to the cent, as accountants expect (double precision would add binary rounding to
  *   every sum);
  * - JSON kept as text in SQLite (menus, tips, a run's stats) → jsonb;
- * - content hashes (48-bit) → bigint; row ids SQLite numbers itself → bigint identity.
+ * - whole numbers → bigint, as wide as SQLite's INTEGER, so that no value SQLite takes is refused
+ *   (a report number past 2^31, a 48-bit content hash); row ids SQLite numbers itself → bigint
+ *   identity.
  */
 export type PgColumnType =
   | "text"
-  | "integer"
   | "bigint"
   | "identity"
   | "boolean"
@@ -36,15 +37,13 @@ export interface SqliteColumnFacts {
 const DAY_COLUMNS = new Set(["business_date", "day"]);
 const SENT_DATE_TIMES = new Set(["clock_in_date", "clock_out_date"]);
 const JSON_COLUMNS = new Set(["menus", "tips", "stats"]);
-const BIG_INTEGERS = new Set(["content_hash"]);
 
 export function pgColumnType(column: SqliteColumnFacts, flags: ReadonlySet<string>): PgColumnType {
   const { name, sqlType } = column;
   switch (sqlType) {
     case "integer":
       if (column.autoIncrement) return "identity";
-      if (flags.has(name)) return "boolean";
-      return BIG_INTEGERS.has(name) ? "bigint" : "integer";
+      return flags.has(name) ? "boolean" : "bigint";
     case "real":
     case "numeric":
       return "numeric";

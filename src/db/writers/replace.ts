@@ -50,7 +50,7 @@ export function emptyCounts(): WriteCounts {
   return { inserted: 0, updated: 0, unchanged: 0, rowsWritten: 0 };
 }
 
-interface StoredVersion {
+export interface StoredVersion {
   id: string;
   updated_at: string;
   business_date: string;
@@ -59,11 +59,11 @@ interface StoredVersion {
   deleted_at: string | null;
 }
 
-type Decision = "insert" | "replace" | "keep";
+export type Decision = "insert" | "replace" | "keep";
 
 /** Newer or different content replaces; the same content, or an older version, is kept; a record
  * marked deleted that the API lists again comes back. */
-function decide(incoming: RowSet["parent"], stored: StoredVersion | undefined): Decision {
+export function decide(incoming: RowSet["parent"], stored: StoredVersion | undefined): Decision {
   if (!stored) return "insert";
   if (stored.deleted_at !== null) return "replace";
   if (

@@ -1,0 +1,113 @@
+/**
+ * Writing a page of records that have an id of their own (orders, reports) on PostgreSQL, by the
+ * rules of writers/replace.ts: new ones inserted, changed ones replaced with all their child rows,
+ * unchanged ones left alone (told apart by their content hash), a record marked deleted that the
+ * API lists again stored again. Set-based: one read of the stored versions, one delete of the
+ * replaced records (their child rows go with them), one insert per table. Runs inside the
+ * caller's transaction.
+ */
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import {
+  decide,
+  emptyCounts,
+  type IncomingRecord,
+  type RowSet,
+  type StoredVersion,
+  type WriteOutcome,
+} from "../writers/replace.js";
+import { tableName } from "../writers/statements.js";
+import type { PgClient } from "./connect.js";
+import type { PgRawArchive } from "./raw-archive.js";
+import { RowsInserter } from "./rows.js";
+
+export class PgDayWriter {
+  private readonly name: string;
+  private readonly parent: RowsInserter;
+  private readonly children: RowsInserter[];
+
+  constructor(
+    table: SQLiteTable,
+    childTables: readonly SQLiteTable[],
+    private readonly archive: PgRawArchive,
+  ) {
+    this.name = tableName(table);
+    this.parent = RowsInserter.of(table);
+    this.children = childTables.map((child) => RowsInserter.of(child));
+  }
+
+  private async storedVersions(
+    client: PgClient,
+    records: readonly IncomingRecord[],
+  ): Promise<Map<string, StoredVersion>> {
+    const { rows } = await client.query<StoredVersion>(
+      `SELECT id, updated_at, business_date, content_hash, deleted_at FROM "${this.name}"
+       WHERE id = ANY($1::text[])`,
+      [records.map((r) => r.rows.parent.id)],
+    );
+    return new Map(rows.map((row) => [row.id, row]));
+  }
+
+  async write(
+    client: PgClient,
+    records: readonly IncomingRecord[],
+    syncedAt: string,
+  ): Promise<WriteOutcome> {
+    const counts = emptyCounts();
+    if (records.length === 0) return { counts, earlierDays: [] };
+    const stored = await this.storedVersions(client, records);
+    const replaced = new Set<string>();
+    const written = new Map<string, IncomingRecord>();
+    const earlierDays = new Set<string>();
+    for (const record of records) {
+      const { parent } = record.rows;
+      const earlier = stored.get(parent.id);
+      const decision = decide(parent, earlier);
+      if (decision === "keep") {
+        counts.unchanged++;
+        continue;
+      }
+      if (decision === "insert") counts.inserted++;
+      else counts.updated++;
+      // A record that appears twice in one page is written once, as its later version.
+      if (earlier && !written.has(parent.id)) {
+        replaced.add(parent.id);
+        if (earlier.business_date !== parent.business_date) earlierDays.add(earlier.business_date);
+      }
+      written.set(parent.id, record);
+      stored.set(parent.id, { ...parent, deleted_at: null });
+    }
+    if (written.size === 0) return { counts, earlierDays: [] };
+    if (replaced.size > 0) {
+      await client.query(`DELETE FROM "${this.name}" WHERE id = ANY($1::text[])`, [[...replaced]]);
+    }
+    counts.rowsWritten += await this.insertRows(
+      client,
+      [...written.values()].map((r) => r.rows),
+    );
+    counts.rowsWritten += await this.archive.put(
+      client,
+      [...written.values()].map(({ rows, raw }) => ({
+        tableName: this.name,
+        locationId: rows.parent.location_id,
+        id: rows.parent.id,
+        raw,
+      })),
+      syncedAt,
+    );
+    return { counts, earlierDays: [...earlierDays] };
+  }
+
+  private async insertRows(client: PgClient, rowSets: readonly RowSet[]): Promise<number> {
+    let written = await this.parent.insert(
+      client,
+      rowSets.map((set) => set.parent),
+    );
+    for (const [i, inserter] of this.children.entries()) {
+      written += await inserter.insert(
+        client,
+        rowSets.flatMap((set) => set.children[i] ?? []),
+      );
+    }
+    return written;
+  }
+}

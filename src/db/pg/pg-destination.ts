@@ -1,0 +1,416 @@
+/**
+ * The PostgreSQL destination: the storage port the sync writes through (destination.ts), over a
+ * pool of connections sized by the run's concurrency, so that pages of different windows are
+ * written side by side. Each call is one transaction. A dedicated session holds the run's
+ * advisory lock (checkpoints.ts), which dies with the connection if the process does.
+ *
+ * Rows are normalized as for SQLite (day-page.ts, the streams' toRows) and written set-based
+ * (day-writer.ts, snapshot-writer.ts); the rules of what is inserted, replaced, kept, marked
+ * deleted or set aside are the SQLite writers' own.
+ */
+import type { Location } from "../../api/schemas.js";
+import type { RejectedRecord, ValidatedRecords, ValidRecord } from "../../api/validate.js";
+import { describePostgresUrl, type PostgresTarget } from "../../config.js";
+import type { RunTrigger, Stream } from "../../vocabulary.js";
+import type { WindowRecord } from "../checkpoints.js";
+import { type DayPage, prepareRecords } from "../day-page.js";
+import type { RunEnd, SyncDestination } from "../destination.js";
+import { normalizeLocation } from "../normalize/catalog.js";
+import { UTC_OFFSET_STATE } from "../queries.js";
+import { locations } from "../schema/index.js";
+import type {
+  ListContext,
+  ListCounts,
+  ListedDevices,
+  LocationCounts,
+  PageCounts,
+} from "../store.js";
+import type { DayStreamTables, Identified, SnapshotListTables } from "../stream-tables.js";
+import { rejectKey } from "../writers/rejects.js";
+import type { SnapshotCounts } from "../writers/snapshot.js";
+import { columnNames, tableName } from "../writers/statements.js";
+import * as checkpoints from "./checkpoints.js";
+import { connect, type PgClient, type PgPool } from "./connect.js";
+import { PgDayWriter } from "./day-writer.js";
+import { isPostgresStorageFailure, postgresError } from "./errors.js";
+import { PgLocationClocks } from "./location-clocks.js";
+import * as queries from "./location-queries.js";
+import { openPostgres } from "./open.js";
+import { PgRawArchive } from "./raw-archive.js";
+import { keepOnlyRejects, recordRejects, resolveStoredRejects } from "./rejects.js";
+import { markDays, markReports, settle } from "./rollups.js";
+import { RowsInserter } from "./rows.js";
+import { PgSnapshotWriter } from "./snapshot-writer.js";
+import { inTransaction } from "./transaction.js";
+
+// The time zone is a setting, applied by useTimeZone alone.
+const UPSERT_LOCATION = RowsInserter.of(
+  locations,
+  `ON CONFLICT (id) DO UPDATE SET ${columnNames(locations, ["id", "time_zone"])
+    .map((c) => `"${c}" = excluded."${c}"`)
+    .join(", ")}`,
+  ["time_zone"],
+);
+
+export interface PgDestinationOptions {
+  keepRaw: boolean;
+  /** Connections for the writes: the run's concurrency. */
+  poolSize: number;
+}
+
+export class PgDestination implements SyncDestination {
+  readonly location: string;
+  private readonly archive: PgRawArchive;
+  private readonly clocks = new PgLocationClocks();
+  private readonly dayWriters = new Map<DayStreamTables, PgDayWriter>();
+  private readonly listWriters = new Map<SnapshotListTables, PgSnapshotWriter>();
+  /** Locations this destination wrote, whose summaries the end of the run settles. */
+  private readonly touched = new Set<string>();
+
+  private constructor(
+    private readonly target: PostgresTarget,
+    private readonly pool: PgPool,
+    /** Holds the run's advisory lock for as long as the destination is open. */
+    private readonly session: PgClient,
+    options: PgDestinationOptions,
+  ) {
+    this.location = `${describePostgresUrl(target.url)} (schema ${target.schema})`;
+    this.archive = new PgRawArchive(options.keepRaw);
+  }
+
+  /** Connects, migrating the schema first (migrate.ts). */
+  static async open(target: PostgresTarget, options: PgDestinationOptions): Promise<PgDestination> {
+    // One more connection than the writes use: the session that holds the run's lock.
+    const { pool } = await openPostgres(target, options.poolSize + 1);
+    try {
+      const session = await connect(pool, target);
+      return new PgDestination(target, pool, session, options);
+    } catch (error) {
+      await pool.end();
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.session.release();
+    await this.pool.end();
+  }
+
+  /** A failure of the server or the connection becomes a DatabaseError, which stops the run;
+   * anything else (a record the server refused) fails the work at hand. */
+  private async guard<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (isPostgresStorageFailure(error)) throw postgresError(error, this.target, "write to");
+      throw error;
+    }
+  }
+
+  private transaction<T>(work: (client: PgClient) => Promise<T>): Promise<T> {
+    return this.guard(() => inTransaction(this.pool, this.target, work));
+  }
+
+  /** A read, or a single statement: no transaction of its own needed. */
+  private read<T>(work: (client: PgClient) => Promise<T>): Promise<T> {
+    return this.guard(async () => {
+      const client = await connect(this.pool, this.target);
+      try {
+        return await work(client);
+      } finally {
+        client.release();
+      }
+    });
+  }
+
+  // The run log and checkpoints.
+
+  closeAbandonedRuns(now: string) {
+    return this.transaction((client) => checkpoints.closeAbandonedRuns(client, now));
+  }
+  startRun(trigger: RunTrigger, startedAt: string) {
+    return this.guard(() => checkpoints.startRun(this.session, trigger, startedAt));
+  }
+  async finishRun(runId: number, end: RunEnd) {
+    // Whatever a window left marked (a window that failed midway) is summed before the end.
+    for (const locationId of this.touched) {
+      await this.transaction((client) => settle(client, locationId));
+    }
+    await this.transaction((client) => checkpoints.finishRun(client, runId, end));
+    await this.guard(() => checkpoints.releaseRun(this.session, runId));
+  }
+  windows(locationId: string, stream: Stream) {
+    return this.read((client) => checkpoints.windows(client, locationId, stream));
+  }
+  /** Records a window, and sums the days and reports its pages changed. */
+  recordWindow(window: WindowRecord, now: string) {
+    return this.transaction(async (client) => {
+      await settle(client, window.locationId);
+      await checkpoints.recordWindow(client, window, now);
+    });
+  }
+  startDate(locationId: string) {
+    return this.read((client) => checkpoints.state(client, locationId, "start_date"));
+  }
+  saveStartDate(locationId: string, day: string, now: string) {
+    return this.read((client) => checkpoints.saveState(client, locationId, "start_date", day, now));
+  }
+  utcOffsetMinutes(locationId: string, at: Date) {
+    return this.read((client) => queries.locationOffsetMinutes(client, locationId, at));
+  }
+  saveUtcOffsetMinutes(locationId: string, minutes: number, now: string) {
+    return this.read((client) =>
+      checkpoints.saveState(client, locationId, UTC_OFFSET_STATE, String(minutes), now),
+    );
+  }
+  firstRecordedDay(locationId: string) {
+    return this.read((client) => checkpoints.firstRecordedDay(client, locationId));
+  }
+
+  // Records.
+
+  storedLocationOfKey(fingerprint: string) {
+    return this.read((client) => queries.storedLocationOfKey(client, fingerprint));
+  }
+  isLocationStored(locationId: string) {
+    return this.read((client) => queries.isLocationStored(client, locationId));
+  }
+
+  writeLocation(
+    valid: ValidRecord<Location>,
+    context: { syncedAt: string; apiKeyFingerprint: string },
+    devices?: ListedDevices,
+  ): Promise<LocationCounts> {
+    return this.transaction(async (client) => {
+      const row = normalizeLocation(valid.record, valid.raw, context);
+      const { rows } = await client.query<{
+        content_hash: number | null;
+        api_key_fingerprint: string | null;
+      }>("SELECT content_hash, api_key_fingerprint FROM locations WHERE id = $1", [row.id]);
+      const stored = rows[0];
+      const unchanged =
+        stored?.content_hash === row.content_hash &&
+        stored.api_key_fingerprint === row.api_key_fingerprint;
+      if (!unchanged) {
+        await UPSERT_LOCATION.insert(client, [row]);
+        await this.archive.put(
+          client,
+          [{ tableName: tableName(locations), locationId: row.id, id: row.id, raw: valid.raw }],
+          row.synced_at,
+        );
+      }
+      const location: LocationCounts["location"] =
+        stored === undefined ? "inserted" : unchanged ? "unchanged" : "updated";
+      if (!devices) return { location, devices: undefined };
+      const listed = { records: [...devices.records], rejects: [] };
+      const listContext = { locationId: row.id, syncedAt: context.syncedAt, runId: null };
+      return {
+        location,
+        devices: await this.snapshot(client, devices.list, listed, listContext),
+      };
+    });
+  }
+
+  useTimeZone(locationId: string, timeZone: string | null) {
+    return this.transaction((client) => this.clocks.apply(client, locationId, timeZone)).catch(
+      (error: unknown) => {
+        this.clocks.forget(locationId);
+        throw error;
+      },
+    );
+  }
+
+  recordLocationReject(
+    reject: RejectedRecord,
+    context: { runId: number | null; rejectedAt: string },
+  ) {
+    return this.transaction((client) =>
+      recordRejects(client, [reject], {
+        ...context,
+        locationId: reject.recordId ?? "unknown",
+        stream: "location",
+        day: null,
+      }),
+    );
+  }
+
+  writeList(
+    list: SnapshotListTables,
+    validated: ValidatedRecords<Identified>,
+    context: ListContext,
+  ): Promise<ListCounts> {
+    this.touched.add(context.locationId);
+    return this.transaction(async (client) => {
+      const counts = await this.snapshot(client, list, validated, context);
+      // The list is whole: its rejects replace the earlier ones.
+      await keepOnlyRejects(
+        client,
+        context.locationId,
+        list.name,
+        null,
+        validated.rejects.map(rejectKey),
+      );
+      await recordRejects(client, validated.rejects, {
+        ...context,
+        stream: list.name,
+        day: null,
+        rejectedAt: context.syncedAt,
+      });
+      return { ...counts, rejected: validated.rejects.length };
+    });
+  }
+
+  private snapshot(
+    client: PgClient,
+    list: SnapshotListTables,
+    validated: ValidatedRecords<Identified>,
+    context: ListContext,
+  ): Promise<SnapshotCounts> {
+    const records = validated.records.map(({ record, raw }, position) => ({
+      rows: list.toRows(record, raw, { ...context, position }),
+      raw,
+    }));
+    const listedIds = new Set<string>(records.map((r) => r.rows.parent.id));
+    for (const reject of validated.rejects) if (reject.recordId) listedIds.add(reject.recordId);
+    return this.listWriter(list).write(client, {
+      locationId: context.locationId,
+      records,
+      listedIds,
+      complete: validated.rejects.every((r) => r.recordId !== null),
+      syncedAt: context.syncedAt,
+    });
+  }
+
+  private listWriter(list: SnapshotListTables): PgSnapshotWriter {
+    let writer = this.listWriters.get(list);
+    if (!writer) {
+      writer = new PgSnapshotWriter(list.table, list.childTables, this.archive);
+      this.listWriters.set(list, writer);
+    }
+    return writer;
+  }
+
+  private dayWriter(stream: DayStreamTables): PgDayWriter {
+    let writer = this.dayWriters.get(stream);
+    if (!writer) {
+      writer = new PgDayWriter(stream.table, stream.childTables, this.archive);
+      this.dayWriters.set(stream, writer);
+    }
+    return writer;
+  }
+
+  /** Normalizes the page and writes it, with its rejects, in one transaction. */
+  writePage(stream: DayStreamTables, page: DayPage): Promise<PageCounts> {
+    this.touched.add(page.locationId);
+    return this.transaction(async (client) => {
+      const clock = await this.clocks.clockOf(client, page.locationId);
+      const records = prepareRecords(stream, page, clock);
+      const { counts, earlierDays } = await this.dayWriter(stream).write(
+        client,
+        records,
+        page.syncedAt,
+      );
+      const ids = records.map((r) => r.rows.parent.id);
+      if (counts.inserted + counts.updated > 0) {
+        if (stream.summarized === "days") {
+          const days = [page.day, ...earlierDays];
+          await markDays(
+            client,
+            days.map((day) => ({ locationId: page.locationId, day })),
+          );
+        } else if (stream.summarized === "reports") {
+          await markReports(client, page.locationId, ids);
+        }
+      }
+      await resolveStoredRejects(client, page.locationId, stream.name, ids);
+      await recordRejects(client, page.rejects, {
+        runId: page.runId,
+        locationId: page.locationId,
+        stream: stream.name,
+        day: page.day,
+        rejectedAt: page.syncedAt,
+      });
+      return { ...counts, rejected: page.rejects.length };
+    });
+  }
+
+  countStored(stream: DayStreamTables, ids: readonly string[]) {
+    return this.read(async (client) => {
+      if (ids.length === 0) return 0;
+      const { rows } = await client.query<{ n: number }>(
+        `SELECT count(*) AS n FROM "${tableName(stream.table)}" WHERE id = ANY($1::text[])`,
+        [ids],
+      );
+      return rows[0]?.n ?? 0;
+    });
+  }
+
+  settleWindowRejects(
+    stream: DayStreamTables,
+    locationId: string,
+    day: string,
+    rejects: readonly RejectedRecord[],
+  ) {
+    return this.read((client) =>
+      keepOnlyRejects(client, locationId, stream.name, day, rejects.map(rejectKey)),
+    );
+  }
+
+  unlistedRecords(
+    stream: DayStreamTables,
+    locationId: string,
+    day: string,
+    listedIds: readonly string[],
+  ) {
+    const table = tableName(stream.table);
+    return this.read(async (client) => {
+      const { rows } = await client.query<{ id: string; listed: boolean }>(
+        `SELECT id, id = ANY($3::text[]) AS listed FROM "${table}"
+         WHERE location_id = $1 AND business_date = $2 AND deleted_at IS NULL`,
+        [locationId, day, listedIds],
+      );
+      return { live: rows.length, unlisted: rows.filter((r) => !r.listed).map((r) => r.id) };
+    });
+  }
+
+  markDeleted(stream: DayStreamTables, ids: readonly string[], at: string) {
+    if (ids.length === 0) return Promise.resolve(0);
+    const table = tableName(stream.table);
+    return this.transaction(async (client) => {
+      const { rows } = await client.query<{ location_id: string; business_date: string }>(
+        `UPDATE "${table}" SET deleted_at = $1 WHERE id = ANY($2::text[]) AND deleted_at IS NULL
+         RETURNING location_id, business_date`,
+        [at, ids],
+      );
+      if (rows.length > 0 && stream.summarized === "days") {
+        await markDays(
+          client,
+          rows.map((r) => ({ locationId: r.location_id, day: r.business_date })),
+        );
+      }
+      for (const row of rows) this.touched.add(row.location_id);
+      return rows.length;
+    });
+  }
+
+  recordRejects(
+    stream: string,
+    rejects: readonly RejectedRecord[],
+    context: { locationId: string; runId: number | null; rejectedAt: string; requestedId?: string },
+  ) {
+    return this.transaction((client) =>
+      recordRejects(client, rejects, { ...context, stream, day: null }),
+    );
+  }
+
+  missingReportOrders(locationId: string, limit: number) {
+    return this.read(async (client) => {
+      const offset = (await queries.locationOffsetMinutes(client, locationId, new Date())) ?? 0;
+      return queries.missingReportOrders(client, locationId, limit, offset);
+    });
+  }
+
+  ordersListedByLiveReport(locationId: string, orderIds: readonly string[]) {
+    return this.read((client) => queries.ordersListedByLiveReport(client, locationId, orderIds));
+  }
+}

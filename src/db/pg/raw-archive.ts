@@ -1,0 +1,67 @@
+/**
+ * The JSON of every parent record as received, kept apart from the typed tables as on SQLite, in
+ * jsonb: PostgreSQL compresses large documents itself (TOAST), so there are no dictionaries to
+ * keep. jsonb keeps the content, not the text: key order and spacing are its own, and the content
+ * hash of the typed row is the received text's. Switched off, writes remove the record's JSON.
+ */
+import type { PgClient } from "./connect.js";
+import { RowsInserter } from "./rows.js";
+
+export interface ArchivedDocument {
+  tableName: string;
+  locationId: string;
+  id: string;
+  raw: string | undefined;
+}
+
+const UPSERT = new RowsInserter(
+  "raw_records",
+  [
+    { name: "table_name", type: "text" },
+    { name: "location_id", type: "text" },
+    { name: "id", type: "text" },
+    { name: "document", type: "jsonb" },
+    { name: "synced_at", type: "timestamptz" },
+  ],
+  `ON CONFLICT (table_name, id, location_id) DO UPDATE
+   SET document = excluded.document, synced_at = excluded.synced_at`,
+);
+
+export class PgRawArchive {
+  constructor(private readonly keep: boolean) {}
+
+  /** Archives (or, switched off, removes) the JSON of records just written; returns the rows. */
+  async put(
+    client: PgClient,
+    documents: readonly ArchivedDocument[],
+    syncedAt: string,
+  ): Promise<number> {
+    if (documents.length === 0) return 0;
+    if (!this.keep) {
+      await client.query(
+        `DELETE FROM raw_records r USING unnest($1::text[], $2::text[], $3::text[]) AS d(t, l, i)
+         WHERE r.table_name = d.t AND r.location_id = d.l AND r.id = d.i`,
+        [
+          documents.map((d) => d.tableName),
+          documents.map((d) => d.locationId),
+          documents.map((d) => d.id),
+        ],
+      );
+      return 0;
+    }
+    // One row per record: a record listed twice in a page keeps its last JSON.
+    const latest = new Map<string, ArchivedDocument>();
+    for (const d of documents)
+      if (d.raw !== undefined) latest.set(`${d.tableName}\u0001${d.locationId}\u0001${d.id}`, d);
+    return UPSERT.insert(
+      client,
+      [...latest.values()].map((d) => ({
+        table_name: d.tableName,
+        location_id: d.locationId,
+        id: d.id,
+        document: d.raw ?? null,
+        synced_at: syncedAt,
+      })),
+    );
+  }
+}
