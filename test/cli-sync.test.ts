@@ -35,7 +35,7 @@ describe("pos-sync sync", () => {
     expect(result.stdout).toMatch(new RegExp(`orders\\s+${days}/${days}\\s`));
     const db = openTestDb(dbPath);
     expect(
-      compareWithDataset(db, sim.current.dataset, {
+      await compareWithDataset(db, sim.current.dataset, {
         since: sim.current.dataset.firstDay,
         until: sim.current.dataset.today,
       }),
@@ -187,7 +187,7 @@ describe("a run killed mid-window", () => {
       const db = openTestDb(dbPath);
       const { dataset } = simulator;
       expect(
-        compareWithDataset(db, dataset, { since: dataset.firstDay, until: dataset.today }),
+        await compareWithDataset(db, dataset, { since: dataset.firstDay, until: dataset.today }),
       ).toEqual([]);
       expect(rows(db, "SELECT id, status FROM sync_runs ORDER BY id")).toEqual([
         { id: 1, status: "interrupted" },

@@ -37,7 +37,7 @@ describe.each([1, 2, 3])("a sync killed at a random moment (seed %i)", (seed) =>
       const { dataset } = simulator;
       const isMalformed = (id: string) => simulator.faults.isMalformed(id);
       expect(
-        compareWithDataset(db, dataset, {
+        await compareWithDataset(db, dataset, {
           since: dataset.firstDay,
           until: dataset.today,
           isMalformed,

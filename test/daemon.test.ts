@@ -203,7 +203,7 @@ describe("pos-sync daemon", () => {
       const after = openTestDb(dbPath);
       const { dataset } = simulator;
       expect(
-        compareWithDataset(after, dataset, { since: dataset.firstDay, until: dataset.today }),
+        await compareWithDataset(after, dataset, { since: dataset.firstDay, until: dataset.today }),
       ).toEqual([]);
       after.close();
     } finally {

@@ -42,7 +42,7 @@ describe("pos-sync demo", () => {
     const db = openTestDb(dbPath, { readonly: true });
     try {
       const lastWeek = { since: addDays(dataset.today, -6), until: dataset.today };
-      expect(compareWithDataset(db, dataset, lastWeek)).toEqual([]);
+      expect(await compareWithDataset(db, dataset, lastWeek)).toEqual([]);
       let orders = 0;
       for (const location of dataset.locations)
         for (let day = toEpochDay(dataset.firstDay); day <= toEpochDay(dataset.today); day++)

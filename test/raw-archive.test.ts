@@ -212,7 +212,7 @@ describe("a sync with the archive on (the default)", () => {
     const db = openTestDb(path);
     const { result } = await syncOnce(sim.current, db, { range });
     expect(result.status).toBe("succeeded");
-    expect(compareWithDataset(db, sim.current.dataset, range)).toEqual([]);
+    expect(await compareWithDataset(db, sim.current.dataset, range)).toEqual([]);
     // No typed table holds JSON text any more.
     for (const table of ["orders", "reports", "locations", "products", "devices"]) {
       const columns = rows(db, `SELECT name FROM pragma_table_info('${table}')`).map((c) => c.name);
@@ -265,9 +265,9 @@ describe("a sync with the archive off", () => {
     const fresh = openTestDb(tempPath());
     await syncOnce(sim.current, fresh, { range, configOverrides: { keepRaw: false } });
     expect(scalar(fresh, "SELECT COUNT(*) FROM raw_records")).toBe(0);
-    expect(compareWithDataset(fresh, sim.current.dataset, { ...range, rawArchive: false })).toEqual(
-      [],
-    );
+    expect(
+      await compareWithDataset(fresh, sim.current.dataset, { ...range, rawArchive: false }),
+    ).toEqual([]);
     fresh.close();
   });
 

@@ -67,7 +67,7 @@ describe("faults", () => {
         expect(faults.rateLimited).toBeGreaterThan(1);
         expect(faults.dropped).toBeGreaterThan(2);
         expect(faults.delayed).toBeGreaterThan(0);
-        expect(compareWithDataset(db, simulator.dataset, history)).toEqual([]);
+        expect(await compareWithDataset(db, simulator.dataset, history)).toEqual([]);
         db.close();
       });
     },
@@ -85,9 +85,9 @@ describe("pages that repeat and change", () => {
         expect(result.status).toBe("succeeded");
         // Reports whose orders changed after the report was read are behind until their day is
         // read again; the orders themselves are exact.
-        expect(compareWithDataset(db, simulator.dataset, { ...history, reports: false })).toEqual(
-          [],
-        );
+        expect(
+          await compareWithDataset(db, simulator.dataset, { ...history, reports: false }),
+        ).toEqual([]);
         const changed = rows(
           db,
           "SELECT id FROM orders WHERE updated_at > created_at AND updated_at >= ?",
@@ -98,7 +98,7 @@ describe("pages that repeat and change", () => {
         simulator.faults.reset();
         const reread = await syncOnce(simulator, db, { range: history });
         expect(reread.result.status).toBe("succeeded");
-        expect(compareWithDataset(db, simulator.dataset, history)).toEqual([]);
+        expect(await compareWithDataset(db, simulator.dataset, history)).toEqual([]);
         db.close();
       },
     );
@@ -117,7 +117,7 @@ describe("hostile data", () => {
         return order !== undefined && !orderSchema.safeParse(order).success;
       };
       expect(
-        compareWithDataset(db, simulator.dataset, {
+        await compareWithDataset(db, simulator.dataset, {
           ...history,
           isMalformed: forbidden,
           limit: 10,

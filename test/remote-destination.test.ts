@@ -108,7 +108,7 @@ describe("a sync whose writes cross to another thread", () => {
     expect(result.status).toBe("succeeded");
 
     const threaded = openTestDb(threadedPath, { readonly: true });
-    expect(compareWithDataset(threaded, api.dataset, RANGE)).toEqual([]);
+    expect(await compareWithDataset(threaded, api.dataset, RANGE)).toEqual([]);
     expect(rows(threaded, HOURS)).toEqual(rows(inProcess, HOURS));
     expect(rows(threaded, SUMMARIES)).toEqual(rows(inProcess, SUMMARIES));
     expect(scalar(threaded, "SELECT COUNT(*) FROM sync_windows WHERE status = 'complete'")).toBe(

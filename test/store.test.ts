@@ -36,8 +36,8 @@ beforeAll(async () => {
 afterAll(() => db.close());
 
 describe("a stored location", () => {
-  it("equals the API's data field by field", () => {
-    const differences = compareWithDataset(db, sim.current.dataset, {
+  it("equals the API's data field by field", async () => {
+    const differences = await compareWithDataset(db, sim.current.dataset, {
       ...days,
       locations: [location()],
     });
@@ -152,7 +152,7 @@ describe("changed records", () => {
     const totals = await loadLocation(testClient(sim.current).client, store, key(), days);
     expect(totals.orders.updated).toBeGreaterThanOrEqual(updates.length);
     expect(totals.reports.updated).toBeGreaterThan(0);
-    expect(compareWithDataset(db, dataset, { ...days, locations: [location()] })).toEqual([]);
+    expect(await compareWithDataset(db, dataset, { ...days, locations: [location()] })).toEqual([]);
   });
 });
 
@@ -274,7 +274,7 @@ describe("rejected records", () => {
         expect(() => JSON.parse(reject.raw)).not.toThrow();
         expect([range.since, range.until]).toContain(reject.day);
       }
-      const differences = compareWithDataset(separate, sim.current.dataset, {
+      const differences = await compareWithDataset(separate, sim.current.dataset, {
         ...range,
         locations: [location()],
         isMalformed: (id) => sim.current.faults.isMalformed(id),
@@ -332,7 +332,10 @@ describe("rows deleted behind pos-sync's back", () => {
       const again = await loadLocation(client, separateStore, key(), range);
       expect(again.orders.inserted).toBe(1);
       expect(
-        compareWithDataset(separate, sim.current.dataset, { ...range, locations: [location()] }),
+        await compareWithDataset(separate, sim.current.dataset, {
+          ...range,
+          locations: [location()],
+        }),
       ).toEqual([]);
       expect(separate.sqlite.pragma("foreign_key_check")).toEqual([]);
     } finally {
@@ -355,7 +358,7 @@ describe("two locations in one file", () => {
           range,
         );
       }
-      expect(compareWithDataset(shared, sim.current.dataset, range)).toEqual([]);
+      expect(await compareWithDataset(shared, sim.current.dataset, range)).toEqual([]);
       const perLocation = rows(
         shared,
         "SELECT location_id, COUNT(*) AS n FROM orders GROUP BY location_id",

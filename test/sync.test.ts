@@ -34,7 +34,7 @@ describe("a first run", () => {
     const db = openTestDb(tempPath());
     const { result } = await syncOnce(sim.current, db);
     expect(result.status).toBe("succeeded");
-    expect(compareWithDataset(db, sim.current.dataset, history)).toEqual([]);
+    expect(await compareWithDataset(db, sim.current.dataset, history)).toEqual([]);
     // The start was found from the API: the day the earliest report's session began.
     const earliestReport = [
       ...sim.current.dataset.allReports(sim.current.dataset.locations[0]!),
@@ -103,7 +103,7 @@ describe("a first run", () => {
     expect(scalar(db, "SELECT MIN(day) FROM sync_windows WHERE stream = 'orders'")).toBe(
       history.since,
     );
-    expect(compareWithDataset(db, sim.current.dataset, history)).toEqual([]);
+    expect(await compareWithDataset(db, sim.current.dataset, history)).toEqual([]);
     db.close();
   });
 
@@ -164,7 +164,7 @@ describe("incremental runs", () => {
     const updates = sim.current.dataset.applyLateUpdates(8, 3);
     const { result } = await syncOnce(sim.current, db);
     expect(result.stats.totals("orders").updated).toBe(new Set(updates.map((u) => u.orderId)).size);
-    expect(compareWithDataset(db, sim.current.dataset, history)).toEqual([]);
+    expect(await compareWithDataset(db, sim.current.dataset, history)).toEqual([]);
     db.close();
   });
 
@@ -190,7 +190,9 @@ describe("incremental runs", () => {
         scalar(db, "SELECT COUNT(*) FROM orders WHERE business_date = ?", openDay),
       ).toBeGreaterThan(before);
       const since = addDays(TEST_TODAY, -(SMALL_DATASET.days - 1));
-      expect(compareWithDataset(db, simulator.dataset, { since, until: newToday })).toEqual([]);
+      expect(await compareWithDataset(db, simulator.dataset, { since, until: newToday })).toEqual(
+        [],
+      );
       expect(scalar(db, "SELECT COUNT(*) FROM v_report_reconciliation WHERE status <> 'ok'")).toBe(
         0,
       );
@@ -223,7 +225,7 @@ describe("moving and broken data", () => {
       );
       expect(scalar(db, "SELECT COUNT(*) FROM orders")).toBe(today.length);
       expect(
-        compareWithDataset(db, simulator.dataset, { since: TEST_TODAY, until: TEST_TODAY }),
+        await compareWithDataset(db, simulator.dataset, { since: TEST_TODAY, until: TEST_TODAY }),
       ).toEqual([]);
       db.close();
     } finally {
@@ -256,7 +258,7 @@ describe("moving and broken data", () => {
       });
       expect(second.result.status).toBe("succeeded");
       expect(
-        compareWithDataset(db, simulator.dataset, { since: TEST_TODAY, until: TEST_TODAY }),
+        await compareWithDataset(db, simulator.dataset, { since: TEST_TODAY, until: TEST_TODAY }),
       ).toEqual([]);
       db.close();
     } finally {
@@ -272,7 +274,9 @@ describe("moving and broken data", () => {
       expect(result.status).toBe("succeeded");
       expect(result.stats.totals("orders").rejected).toBeGreaterThan(0);
       const isMalformed = (id: string) => sim.current.faults.isMalformed(id);
-      expect(compareWithDataset(db, sim.current.dataset, { ...history, isMalformed })).toEqual([]);
+      expect(
+        await compareWithDataset(db, sim.current.dataset, { ...history, isMalformed }),
+      ).toEqual([]);
       const malformedOrders = sim.current.dataset.locations
         .flatMap((l) => [...sim.current.dataset.allOrders(l)])
         .filter((o) => o.createdAt.slice(0, 10) >= history.since && isMalformed(o.id));
@@ -405,7 +409,7 @@ describe("windows in progress", () => {
     release();
     const { result } = await run;
     expect(result.status).toBe("succeeded");
-    expect(compareWithDataset(db, sim.current.dataset, history)).toEqual([]);
+    expect(await compareWithDataset(db, sim.current.dataset, history)).toEqual([]);
     db.close();
   });
 });

@@ -78,7 +78,7 @@ describe("an API that writes UTC", () => {
     expect(
       rows(db, "SELECT time_zone FROM locations ORDER BY time_zone").map((r) => r.time_zone),
     ).toEqual(["Asia/Kolkata", "Etc/GMT+5", "Etc/GMT-1", "Etc/GMT-1", "UTC"]);
-    expect(compareWithDataset(db, utcApi.dataset, RANGE)).toEqual([]);
+    expect(await compareWithDataset(db, utcApi.dataset, RANGE)).toEqual([]);
     db.close();
   });
 

@@ -82,7 +82,7 @@ describe("upgrading a database made by the previous release", () => {
     expect(result.stdout.match(/moved the raw JSON of orders/g)).toHaveLength(1);
 
     const db = openTestDb(path);
-    expect(compareWithDataset(db, sim.dataset, { since: SINCE, until: UNTIL })).toEqual([]);
+    expect(await compareWithDataset(db, sim.dataset, { since: SINCE, until: UNTIL })).toEqual([]);
     for (const [key, raw] of rawByRecord) {
       const [table, locationId, id] = key.split(" ");
       const json = readRaw(db, table!, id!, locationId!);
@@ -142,7 +142,7 @@ describe("upgrading a database made by the previous release", () => {
       const [table, locationId, id] = key.split(" ");
       expect(readRaw(db, table!, id!, locationId!), key).toBe(raw);
     }
-    expect(compareWithDataset(db, sim.dataset, { since: SINCE, until: UNTIL })).toEqual([]);
+    expect(await compareWithDataset(db, sim.dataset, { since: SINCE, until: UNTIL })).toEqual([]);
     db.close();
   });
 

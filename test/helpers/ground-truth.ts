@@ -4,7 +4,8 @@
  * columns follow from the API records by the README's naming rule (snake_case of the field,
  * nested single objects flattened, arrays as child tables by position), for every field the
  * spec's schema lists; fields it does not list must survive in the raw archive, which must hold
- * each record exactly as the API sent it.
+ * each record exactly as the API sent it. It reads either destination (stored-data.ts): values
+ * are compared as that destination stores them.
  */
 import { z } from "zod";
 import {
@@ -20,9 +21,9 @@ import {
 } from "../../src/api/schemas.js";
 import { toEpochDay } from "../../src/dates.js";
 import type { Db } from "../../src/db/open.js";
-import { rawRecordReader } from "../../src/db/raw/archive.js";
 import type { Dataset } from "../../src/simulator/dataset.js";
 import type { SimLocation } from "../../src/simulator/location.js";
+import { type StoredData, sqliteData } from "./stored-data.js";
 
 type Json = Record<string, unknown>;
 type DbRow = Record<string, unknown>;
@@ -48,10 +49,6 @@ export interface CompareOptions {
 
 function snake(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-}
-
-function asColumn(value: unknown): unknown {
-  return typeof value === "boolean" ? (value ? 1 : 0) : value;
 }
 
 /** The schema under optional() and nullable(). */
@@ -81,15 +78,12 @@ interface RecordSpec {
 
 class Comparison {
   readonly differences: string[] = [];
-  private readonly readRaw: ReturnType<typeof rawRecordReader>;
 
   constructor(
-    private readonly db: Db,
+    private readonly stored: StoredData,
     private readonly limit: number,
     private readonly rawArchive: boolean,
-  ) {
-    this.readRaw = rawRecordReader(db.sqlite);
-  }
+  ) {}
 
   get full(): boolean {
     return this.differences.length >= this.limit;
@@ -99,27 +93,27 @@ class Comparison {
     if (!this.full) this.differences.push(message);
   }
 
-  rows(sql: string, ...params: unknown[]): DbRow[] {
-    return this.db.sqlite.prepare(sql).all(...params) as DbRow[];
+  rows(sql: string, ...params: unknown[]): Promise<DbRow[]> {
+    return this.stored.rows(sql, ...params);
   }
 
-  record(
+  async record(
     label: string,
     record: Json,
     row: DbRow,
     schema: ObjectSchema,
     spec: RecordSpec = {},
-  ): void {
+  ): Promise<void> {
     for (const [field, value] of Object.entries(record)) {
       const fieldSchema = schema.shape[field];
       if (this.full || fieldSchema === undefined) continue;
       const kind = unwrap(fieldSchema as z.ZodType);
       if (spec.json?.includes(field)) {
-        this.expect(label, snake(field), row, value === null ? null : JSON.stringify(value));
+        this.expectJson(label, snake(field), row, value === null ? null : JSON.stringify(value));
       } else if (kind instanceof z.ZodArray) {
         const child = spec.children?.[field];
         if (child)
-          this.children(
+          await this.children(
             `${label} ${field}`,
             record,
             value as unknown[],
@@ -128,51 +122,56 @@ class Comparison {
           );
       } else if (kind instanceof z.ZodObject && value !== null) {
         for (const [inner, innerValue] of Object.entries(value as Json)) {
-          if (kind.shape[inner] !== undefined)
-            this.expect(label, snake(inner), row, asColumn(innerValue));
+          if (kind.shape[inner] !== undefined) this.expect(label, snake(inner), row, innerValue);
         }
       } else {
-        this.expect(label, spec.renames?.[field] ?? snake(field), row, asColumn(value));
+        this.expect(label, spec.renames?.[field] ?? snake(field), row, value);
       }
     }
   }
 
   /** The record's JSON in the raw archive is the record as the API sent it (or, with the
    * archive off, is not there). */
-  archived(label: string, table: string, locationId: string, record: Json): void {
-    const documents = this.readRaw(table, record.id as string, locationId);
+  async archived(label: string, table: string, locationId: string, record: Json): Promise<void> {
+    const documents = await this.stored.archived(table, record.id as string, locationId);
     if (!this.rawArchive) {
       if (documents.length > 0) this.differ(`${label}: raw JSON archived with the archive off`);
       return;
     }
     const [document] = documents;
     if (!document) this.differ(`${label}: no raw JSON in the archive`);
-    else if (JSON.stringify(JSON.parse(document.json)) !== JSON.stringify(record))
+    else if (!this.stored.sameDocument(document, record))
       this.differ(`${label}: the archived JSON is not the record as the API sent it`);
   }
 
   private expect(label: string, column: string, row: DbRow, expected: unknown): void {
     if (!(column in row)) {
       this.differ(`${label}: no column ${column} for a field of the spec`);
-    } else if (row[column] !== expected) {
+    } else if (!this.stored.same(row[column], expected)) {
       this.differ(
         `${label}: ${column} is ${JSON.stringify(row[column])}, the API says ${JSON.stringify(expected)}`,
       );
     }
   }
 
-  children(
+  private expectJson(label: string, column: string, row: DbRow, json: string | null): void {
+    if (!(column in row)) this.differ(`${label}: no column ${column} for a field of the spec`);
+    else if (!this.stored.sameJson(row[column], json))
+      this.differ(`${label}: ${column} is ${JSON.stringify(row[column])}, the API says ${json}`);
+  }
+
+  async children(
     label: string,
     parent: Json,
     elements: unknown[],
     spec: ChildSpec,
     element: z.ZodType,
-  ): void {
+  ): Promise<void> {
     const key = spec.key(parent);
     const where = Object.keys(key)
       .map((c) => `${c} = ?`)
       .join(" AND ");
-    const stored = this.rows(
+    const stored = await this.rows(
       `SELECT * FROM ${spec.table} WHERE ${where} ORDER BY position`,
       ...Object.values(key),
     );
@@ -189,9 +188,15 @@ class Comparison {
       const elementSchema = unwrap(element);
       if (spec.scalarColumn) this.expect(`${label}[${position}]`, spec.scalarColumn, row, value);
       else if (elementSchema instanceof z.ZodObject) {
-        this.record(`${label}[${position}]`, value as Json, row, elementSchema as ObjectSchema, {
-          renames: spec.renames,
-        });
+        await this.record(
+          `${label}[${position}]`,
+          value as Json,
+          row,
+          elementSchema as ObjectSchema,
+          {
+            renames: spec.renames,
+          },
+        );
       }
     }
   }
@@ -226,33 +231,33 @@ const REPORT_SPEC: RecordSpec = {
 const ORDER_DEFAULTS: Record<string, [string, unknown]> = {
   channel: ["channel", "unknown"],
   serviceType: ["service_type", "unknown"],
-  isTraining: ["is_training", 0],
+  isTraining: ["is_training", false],
 };
 
 const itemSchema = orderSchema.shape.items.element;
 
-function compareOrder(c: Comparison, order: Json): void {
+async function compareOrder(c: Comparison, stored: StoredData, order: Json): Promise<void> {
   const id = order.id as string;
-  const [row] = c.rows("SELECT * FROM orders WHERE id = ?", id);
+  const [row] = await c.rows("SELECT * FROM orders WHERE id = ?", id);
   if (!row) {
     c.differ(`order ${id} (${order.createdAt}) is missing`);
     return;
   }
   const label = `order ${id}`;
-  c.record(label, order, row, orderSchema as unknown as ObjectSchema, ORDER_SPEC);
-  c.archived(label, "orders", row.location_id as string, order);
+  await c.record(label, order, row, orderSchema as unknown as ObjectSchema, ORDER_SPEC);
+  await c.archived(label, "orders", row.location_id as string, order);
   for (const [field, [column, value]] of Object.entries(ORDER_DEFAULTS)) {
-    if (!(field in order) && row[column] !== value)
+    if (!(field in order) && !stored.same(row[column], value))
       c.differ(`${label}: ${column} should default to ${value}`);
   }
   for (const [position, item] of (order.items as Json[]).entries()) {
     const taxRate = (item.tax as Json).taxRate as number;
-    const [stored] = c.rows(
+    const [item_row] = await c.rows(
       "SELECT tax_rate_bp FROM order_items WHERE order_id = ? AND position = ?",
       id,
       position,
     );
-    if (stored?.tax_rate_bp !== Math.round(taxRate * 10_000))
+    if (item_row?.tax_rate_bp !== Math.round(taxRate * 10_000))
       c.differ(`${label} item ${position}: tax_rate_bp`);
     const arrays = [
       ["modifiers", "order_item_modifiers", itemSchema.shape.modifiers.element],
@@ -260,7 +265,7 @@ function compareOrder(c: Comparison, order: Json): void {
     ] as const;
     for (const [field, table, element] of arrays) {
       const spec = { table, key: () => ({ order_id: id, item_position: position }) };
-      c.children(
+      await c.children(
         `${label} item ${position} ${field}`,
         item,
         item[field] as unknown[],
@@ -271,16 +276,16 @@ function compareOrder(c: Comparison, order: Json): void {
   }
 }
 
-function compareReport(c: Comparison, report: Json): void {
+async function compareReport(c: Comparison, report: Json): Promise<void> {
   const id = report.id as string;
-  const [row] = c.rows("SELECT * FROM reports WHERE id = ?", id);
+  const [row] = await c.rows("SELECT * FROM reports WHERE id = ?", id);
   if (!row) {
     c.differ(`report ${id} (${report.createdAt}) is missing`);
     return;
   }
-  c.record(`report ${id}`, report, row, reportSchema as unknown as ObjectSchema, REPORT_SPEC);
-  c.archived(`report ${id}`, "reports", row.location_id as string, report);
-  for (const tax of c.rows(
+  await c.record(`report ${id}`, report, row, reportSchema as unknown as ObjectSchema, REPORT_SPEC);
+  await c.archived(`report ${id}`, "reports", row.location_id as string, report);
+  for (const tax of await c.rows(
     "SELECT tax_rate, tax_rate_bp FROM report_taxes WHERE report_id = ?",
     id,
   )) {
@@ -344,16 +349,16 @@ function catalogLists(dataset: Dataset, location: SimLocation): CatalogList[] {
   ];
 }
 
-function compareCatalog(
+async function compareCatalog(
   c: Comparison,
   dataset: Dataset,
   location: SimLocation,
   isMalformed: (id: string) => boolean,
-): void {
+): Promise<void> {
   const locationId = location.location.id;
   for (const { table, records, schema, spec, malformable } of catalogLists(dataset, location)) {
     const listed = new Set(records.map((r) => r.id));
-    const live = c.rows(
+    const live = await c.rows(
       `SELECT id FROM ${table} WHERE location_id = ? AND deleted_at IS NULL`,
       locationId,
     );
@@ -362,7 +367,7 @@ function compareCatalog(
       c.differ(`${table}: ${extra.length} rows not in the API's list are not marked deleted`);
     for (const record of records) {
       if (malformable && isMalformed(record.id as string)) continue;
-      const [row] = c.rows(
+      const [row] = await c.rows(
         `SELECT * FROM ${table} WHERE location_id = ? AND id = ?`,
         locationId,
         record.id,
@@ -373,31 +378,37 @@ function compareCatalog(
       }
       if (row.deleted_at !== null)
         c.differ(`${table} ${record.id} is marked deleted but the API lists it`);
-      c.record(`${table} ${record.id}`, record, row, schema, spec);
-      c.archived(`${table} ${record.id}`, table, locationId, record);
+      await c.record(`${table} ${record.id}`, record, row, schema, spec);
+      await c.archived(`${table} ${record.id}`, table, locationId, record);
     }
   }
-  const [stored] = c.rows("SELECT * FROM locations WHERE id = ?", locationId);
+  const [stored] = await c.rows("SELECT * FROM locations WHERE id = ?", locationId);
   if (!stored) {
     c.differ(`location ${locationId} is missing`);
     return;
   }
   const withDevices = { ...location.location, deviceList: dataset.devices(location) };
-  c.record(
+  await c.record(
     `location ${locationId}`,
     withDevices as unknown as Json,
     stored,
     locationSchema as unknown as ObjectSchema,
   );
-  c.archived(`location ${locationId}`, "locations", locationId, withDevices as unknown as Json);
+  await c.archived(
+    `location ${locationId}`,
+    "locations",
+    locationId,
+    withDevices as unknown as Json,
+  );
 }
 
-function compareDays(
+async function compareDays(
   c: Comparison,
+  stored: StoredData,
   dataset: Dataset,
   location: SimLocation,
   options: CompareOptions,
-): void {
+): Promise<void> {
   const isMalformed = options.isMalformed ?? (() => false);
   let expectedOrders = 0;
   let expectedReports = 0;
@@ -405,20 +416,20 @@ function compareDays(
     for (const order of dataset.ordersCreatedOn(location, day)) {
       if (isMalformed(order.id)) continue;
       expectedOrders++;
-      if (!c.full) compareOrder(c, order as unknown as Json);
+      if (!c.full) await compareOrder(c, stored, order as unknown as Json);
     }
     if (options.reports === false) continue;
     for (const report of dataset.reportsCreatedOn(location, day)) {
       if (isMalformed(report.id)) continue;
       expectedReports++;
-      if (!c.full) compareReport(c, report as unknown as Json);
+      if (!c.full) await compareReport(c, report as unknown as Json);
     }
   }
   const locationId = location.location.id;
   const range = [locationId, options.since, options.until];
   const where = "location_id = ? AND business_date BETWEEN ? AND ?";
-  const [orders] = c.rows(`SELECT COUNT(*) AS n FROM orders WHERE ${where}`, ...range);
-  const [reports] = c.rows(`SELECT COUNT(*) AS n FROM reports WHERE ${where}`, ...range);
+  const [orders] = await c.rows(`SELECT COUNT(*) AS n FROM orders WHERE ${where}`, ...range);
+  const [reports] = await c.rows(`SELECT COUNT(*) AS n FROM reports WHERE ${where}`, ...range);
   if (orders?.n !== expectedOrders)
     c.differ(`location ${locationId}: ${orders?.n} orders stored, the API has ${expectedOrders}`);
   if (options.reports !== false && reports?.n !== expectedReports) {
@@ -428,13 +439,20 @@ function compareDays(
   }
 }
 
-/** Differences between the database and the simulator's data, in plain words; empty when equal. */
-export function compareWithDataset(db: Db, dataset: Dataset, options: CompareOptions): string[] {
-  const c = new Comparison(db, options.limit ?? 20, options.rawArchive ?? true);
+/** Differences between the database (a SQLite connection, or either destination's stored
+ * data) and the simulator's data, in plain words; empty when equal. */
+export async function compareWithDataset(
+  db: Db | StoredData,
+  dataset: Dataset,
+  options: CompareOptions,
+): Promise<string[]> {
+  const given = "sqlite" in db ? sqliteData(db) : db;
+  const stored = given.frozen?.() ?? given;
+  const c = new Comparison(stored, options.limit ?? 20, options.rawArchive ?? true);
   for (const location of options.locations ?? dataset.locations) {
-    compareDays(c, dataset, location, options);
+    await compareDays(c, stored, dataset, location, options);
     if (options.catalog !== false)
-      compareCatalog(c, dataset, location, options.isMalformed ?? (() => false));
+      await compareCatalog(c, dataset, location, options.isMalformed ?? (() => false));
   }
   return c.differences;
 }

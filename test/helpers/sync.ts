@@ -1,6 +1,7 @@
 /** Running the sync engine in-process against a test simulator, with its clock on the
  * simulator's today. */
 import { type Config, loadConfig } from "../../src/config.js";
+import type { SyncDestination } from "../../src/db/destination.js";
 import type { Db } from "../../src/db/open.js";
 import { SqliteDestination } from "../../src/db/sqlite-destination.js";
 import type { Simulator } from "../../src/simulator/server.js";
@@ -30,16 +31,28 @@ export interface TestRun {
   logs: CapturedLogger;
 }
 
-export async function syncOnce(
+export type TestSyncOptions = Partial<SyncOptions> & { configOverrides?: Partial<Config> };
+
+export function syncOnce(
   simulator: Simulator,
   db: Db,
-  options: Partial<SyncOptions> & { configOverrides?: Partial<Config> } = {},
+  options: TestSyncOptions = {},
+): Promise<TestRun> {
+  const keepRaw = options.configOverrides?.keepRaw ?? true;
+  return syncInto(simulator, new SqliteDestination(db, { keepRaw }), options);
+}
+
+/** One run into a destination of any kind (the caller closes it). */
+export async function syncInto(
+  simulator: Simulator,
+  destination: SyncDestination,
+  options: TestSyncOptions = {},
 ): Promise<TestRun> {
   const logs = captureLogs("debug");
   const { configOverrides, ...rest } = options;
   const result = await runSync({
     config: simulatorConfig(simulator, configOverrides),
-    destination: new SqliteDestination(db, { keepRaw: configOverrides?.keepRaw ?? true }),
+    destination,
     logger: logs.logger,
     trigger: "cli",
     now: simulatorNow(simulator),

@@ -142,10 +142,11 @@ export class PgDestination implements SyncDestination {
   windows(locationId: string, stream: Stream) {
     return this.read((client) => checkpoints.windows(client, locationId, stream));
   }
-  /** Records a window, and sums the days and reports its pages changed. */
+  /** Records a window, and sums its day and the reports its pages changed (the days other than
+   * its own that its pages changed are summed by their own windows, or the end of the run). */
   recordWindow(window: WindowRecord, now: string) {
     return this.transaction(async (client) => {
-      await settle(client, window.locationId);
+      await settle(client, window.locationId, window.day);
       await checkpoints.recordWindow(client, window, now);
     });
   }

@@ -2,8 +2,10 @@
  * The summary tables on PostgreSQL, by the rules of ../rollups.ts (the rule of a sale and of a
  * line, the same columns in the same order): a write marks the days and reports it changed
  * (summary_pending); `settle` recomputes them, all of a location's marked days in one statement
- * per table. Settles of one location take turns (an advisory lock), so that two windows of it
- * ending at once never recompute the same day side by side.
+ * per table. A window's end settles its own day and the location's reports, so that windows of
+ * one location ending at once work side by side; each day is recomputed under an advisory lock of
+ * its own (taken in order: no deadlock), so that two never recompute the same day at once. A
+ * report's reconciliation is an upsert, which the server's row locks keep apart.
  */
 import type { LocationDay } from "../rollups.js";
 import type { PgClient } from "./connect.js";
@@ -99,7 +101,7 @@ const REPORTS_OF_DAYS = `SELECT o.report_id FROM ${DAYS}
     JOIN report_orders ro ON ro.order_id = o.id`;
 
 /** Reports against their stored orders, recomputed whole ($1 report ids). */
-const REPORT_SUMS = `INSERT INTO report_order_sums
+const REPORT_SUMS = `INSERT INTO report_order_sums AS s
   SELECT r.id, r.location_id,
     (SELECT COUNT(*) FROM report_orders ro WHERE ro.report_id = r.id),
     (SELECT COUNT(*) FROM orders o WHERE o.report_id = r.id AND o.deleted_at IS NULL),
@@ -107,7 +109,10 @@ const REPORT_SUMS = `INSERT INTO report_order_sums
        AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.id = ro.order_id AND o.deleted_at IS NULL)),
     (SELECT ${sum("o.total")} FROM orders o
        WHERE o.report_id = r.id AND o.deleted_at IS NULL AND ${SALE})
-  FROM reports r WHERE r.id = ANY($1::text[])`;
+  FROM reports r WHERE r.id = ANY($1::text[]) ORDER BY r.id
+  ON CONFLICT (report_id) DO UPDATE SET location_id = excluded.location_id,
+    orders_listed = excluded.orders_listed, orders_stored = excluded.orders_stored,
+    orders_missing = excluded.orders_missing, stored_total_sales = excluded.stored_total_sales`;
 
 function dayParameters(days: readonly LocationDay[]): [string[], string[]] {
   return [days.map((d) => d.locationId), days.map((d) => d.day)];
@@ -174,24 +179,36 @@ export async function refreshReports(
   reportIds: readonly string[],
 ): Promise<void> {
   if (reportIds.length === 0) return;
-  await client.query("DELETE FROM report_order_sums WHERE report_id = ANY($1::text[])", [
-    reportIds,
-  ]);
-  await client.query(REPORT_SUMS, [reportIds]);
+  // In one order, so that two transactions never wait on each other's reports.
+  await client.query(REPORT_SUMS, [[...reportIds].sort()]);
 }
 
-/** Recomputes what is marked for a location and clears the marks; returns how many days and
- * reports it recomputed. Inside a transaction. */
-export async function settle(client: PgClient, locationId: string): Promise<number> {
-  await client.query(
-    "SELECT pg_advisory_xact_lock(hashtextextended('pos-sync settle ' || $1, 0))",
-    [locationId],
-  );
+/**
+ * Recomputes what is marked for a location — one day's marks and the reports', or (no day) all
+ * of them — and clears the marks; returns how many days and reports it recomputed. Inside a
+ * transaction.
+ */
+export async function settle(client: PgClient, locationId: string, day?: string): Promise<number> {
+  // Marks another settle holds are skipped: it recomputes them.
   const { rows } = await client.query<{ kind: string; key: string }>(
-    "DELETE FROM summary_pending WHERE location_id = $1 RETURNING kind, key",
-    [locationId],
+    `DELETE FROM summary_pending WHERE ctid IN (
+       SELECT ctid FROM summary_pending
+       WHERE location_id = $1 AND ($2::text IS NULL OR kind = 'report' OR key = $2)
+       FOR UPDATE SKIP LOCKED)
+     RETURNING kind, key`,
+    [locationId, day ?? null],
   );
-  const days = rows.filter((m) => m.kind === "day").map((m) => ({ locationId, day: m.key }));
+  const days = rows
+    .filter((m) => m.kind === "day")
+    .map((m) => m.key)
+    .sort()
+    .map((key) => ({ locationId, day: key }));
+  for (const { day: marked } of days) {
+    await client.query(
+      "SELECT pg_advisory_xact_lock(hashtextextended('pos-sync settle ' || $1 || ' ' || $2, 0))",
+      [locationId, marked],
+    );
+  }
   // A report both marked and behind a marked day is recomputed once.
   const reports = new Set(await refreshDays(client, days));
   for (const m of rows) if (m.kind === "report") reports.add(m.key);

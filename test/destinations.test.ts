@@ -1,0 +1,267 @@
+/**
+ * One suite, two destinations: every guarantee the sync makes — complete data equal to the
+ * ground truth, idempotent re-runs, malformed records set aside, faults survived, hostile data
+ * kept, changed and vanished orders, resume after kill -9 — proved the same way on SQLite and on
+ * PostgreSQL.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { orderSchema } from "../src/api/schemas.js";
+import { addDays, today } from "../src/dates.js";
+import { Random } from "../src/simulator/random.js";
+import { type Simulator, startSimulator } from "../src/simulator/server.js";
+import { runCli, simulatorEnv } from "./helpers/cli.js";
+import {
+  DESTINATION_KINDS,
+  type TestDestination,
+  useDestinations,
+} from "./helpers/destinations.js";
+import { compareWithDataset } from "./helpers/ground-truth.js";
+import { killSyncAfterRequests } from "./helpers/kill.js";
+import { SMALL_DATASET, TEST_TODAY } from "./helpers/simulator.js";
+import { syncInto, type TestSyncOptions } from "./helpers/sync.js";
+
+const destinations = useDestinations();
+afterAll(() => destinations.closeReaders());
+
+const history = { since: addDays(TEST_TODAY, -(SMALL_DATASET.days - 1)), until: TEST_TODAY };
+/** Enough retries that a request failing a third of the time still gets through. */
+const PATIENT = { retries: 10, minDelayMs: 5, maxDelayMs: 50, maxRetryAfterMs: 2_000 };
+
+async function withSimulator(
+  options: Partial<Parameters<typeof startSimulator>[0]>,
+  test: (simulator: Simulator) => Promise<void>,
+): Promise<void> {
+  const simulator = await startSimulator({ ...SMALL_DATASET, ...options });
+  try {
+    await test(simulator);
+  } finally {
+    await simulator.close();
+  }
+}
+
+async function sync(simulator: Simulator, into: TestDestination, options: TestSyncOptions = {}) {
+  const destination = await into.open();
+  try {
+    return await syncInto(simulator, destination, options);
+  } finally {
+    await destination.close();
+  }
+}
+
+describe.each(DESTINATION_KINDS)("into %s", (kind) => {
+  it("backfills every location equal to the ground truth, every past day complete", async () => {
+    await withSimulator({ seed: 42 }, async (simulator) => {
+      const into = destinations.fresh(kind);
+      const { result } = await sync(simulator, into);
+      expect(result.status).toBe("succeeded");
+      const stored = await into.stored();
+      expect(await compareWithDataset(stored, simulator.dataset, history)).toEqual([]);
+      const windows = await stored.rows(
+        "SELECT status, COUNT(*) AS n FROM sync_windows WHERE stream = 'orders' GROUP BY status ORDER BY status",
+      );
+      expect(windows).toEqual([
+        { status: "complete", n: 2 * (SMALL_DATASET.days - 1) },
+        { status: "open", n: 2 },
+      ]);
+      expect(await stored.rows("SELECT status, error FROM sync_runs")).toEqual([
+        { status: "succeeded", error: null },
+      ]);
+      // The views read the summaries the writes kept: a day's sales as the API's orders add up.
+      const location = simulator.dataset.locations[0]!;
+      const day = addDays(TEST_TODAY, -1);
+      const sales = [...simulator.dataset.allOrders(location)]
+        .filter((o) => o.createdAt.slice(0, 10) === day)
+        .filter((o) => !o.isCanceled && !o.isTraining && !o.isTransferred);
+      const expected = Math.round(sales.reduce((sum, o) => sum + o.total, 0) * 100) / 100;
+      const [daily] = await stored.rows(
+        "SELECT orders, total_sales FROM v_daily_sales WHERE location_id = ? AND business_date = ?",
+        location.location.id,
+        day,
+      );
+      expect(daily).toEqual({ orders: sales.length, total_sales: expected });
+      // The comparison sees a changed field (it is not blind to this destination's types).
+      const order = [...simulator.dataset.allOrders(location)].at(-1)!;
+      await stored.execute(
+        "UPDATE orders SET operator_name = 'someone else' WHERE id = ?",
+        order.id,
+      );
+      expect(await compareWithDataset(stored, simulator.dataset, history)).toEqual([
+        `order ${order.id}: operator_name is "someone else", the API says ${JSON.stringify(order.operatorName)}`,
+      ]);
+    });
+  });
+
+  it("writes nothing and duplicates nothing when run again", async () => {
+    await withSimulator({ seed: 43 }, async (simulator) => {
+      const into = destinations.fresh(kind);
+      await sync(simulator, into);
+      const stored = await into.stored();
+      const count = async () =>
+        Number(await stored.scalar("SELECT COUNT(*) FROM order_items")) +
+        Number(await stored.scalar("SELECT COUNT(*) FROM orders"));
+      const before = await count();
+      const again = await sync(simulator, into, { range: history });
+      expect(again.result.status).toBe("succeeded");
+      const orders = again.result.stats.totals("orders");
+      expect(orders.fetched).toBeGreaterThan(100);
+      expect(orders.inserted + orders.updated).toBe(0);
+      expect(await count()).toBe(before);
+      expect(await compareWithDataset(stored, simulator.dataset, history)).toEqual([]);
+    });
+  });
+
+  it("sets malformed records aside with their reason and stores the rest", async () => {
+    await withSimulator({ seed: 44 }, async (simulator) => {
+      simulator.faults.set({ malformedRate: 0.03 });
+      const into = destinations.fresh(kind);
+      const { result } = await sync(simulator, into);
+      expect(result.status).toBe("succeeded");
+      const isMalformed = (id: string) => simulator.faults.isMalformed(id);
+      const stored = await into.stored();
+      expect(
+        await compareWithDataset(stored, simulator.dataset, { ...history, isMalformed }),
+      ).toEqual([]);
+      const malformed = simulator.dataset.locations
+        .flatMap((l) => [...simulator.dataset.allOrders(l)])
+        .filter((o) => o.createdAt.slice(0, 10) >= history.since && isMalformed(o.id));
+      expect(malformed.length).toBeGreaterThan(0);
+      const rejected = await stored.rows(
+        "SELECT record_id, reason FROM rejected_records WHERE stream = 'orders' ORDER BY record_id",
+      );
+      expect(rejected.map((r) => r.record_id)).toEqual(malformed.map((o) => o.id).sort());
+      for (const reject of rejected) expect(reject.reason).not.toBe("");
+    });
+  });
+
+  it("stores complete data through 503s, 429s, cut connections and slow answers", async () => {
+    await withSimulator({ seed: 101 }, async (simulator) => {
+      simulator.faults.set({
+        serverErrorRate: 0.1,
+        rateLimitRate: 0.05,
+        retryAfterSeconds: 1,
+        dropRate: 0.06,
+        slowRate: 0.01,
+        slowMs: 2_500,
+      });
+      const into = destinations.fresh(kind);
+      const { result } = await sync(simulator, into, {
+        transport: {
+          retry: PATIENT,
+          timeouts: { connectMs: 2_000, headersMs: 1_000, bodyMs: 2_000 },
+        },
+      });
+      expect(result.status).toBe("succeeded");
+      expect(simulator.stats.snapshot().faults.dropped).toBeGreaterThan(2);
+      expect(await compareWithDataset(await into.stored(), simulator.dataset, history)).toEqual([]);
+    });
+  });
+
+  it("keeps hostile text and amounts, and sets aside what the spec forbids", async () => {
+    await withSimulator({ seed: 103, hostile: true }, async (simulator) => {
+      const into = destinations.fresh(kind);
+      const { result } = await sync(simulator, into);
+      expect(result.status).toBe("succeeded");
+      const forbidden = (id: string) => {
+        const location = simulator.dataset.locations.find((l) => simulator.dataset.order(l, id));
+        const order = location ? simulator.dataset.order(location, id) : undefined;
+        return order !== undefined && !orderSchema.safeParse(order).success;
+      };
+      const stored = await into.stored();
+      expect(
+        await compareWithDataset(stored, simulator.dataset, {
+          ...history,
+          isMalformed: forbidden,
+          limit: 10,
+        }),
+      ).toEqual([]);
+      expect(Number(await stored.scalar("SELECT COUNT(*) FROM rejected_records"))).toBeGreaterThan(
+        0,
+      );
+      expect(
+        Number(await stored.scalar("SELECT COUNT(*) FROM orders WHERE total < 0")),
+      ).toBeGreaterThan(0);
+    });
+  });
+
+  it("stores each order once, in its newest version, when pages repeat and change", async () => {
+    await withSimulator({ seed: 102, ordersPerDay: [250, 350] }, async (simulator) => {
+      simulator.faults.set({ duplicatesAcrossPages: true, changesBetweenPages: true });
+      const into = destinations.fresh(kind);
+      expect((await sync(simulator, into)).result.status).toBe("succeeded");
+      const stored = await into.stored();
+      expect(
+        await compareWithDataset(stored, simulator.dataset, { ...history, reports: false }),
+      ).toEqual([]);
+      simulator.faults.reset();
+      expect((await sync(simulator, into, { range: history })).result.status).toBe("succeeded");
+      expect(await compareWithDataset(stored, simulator.dataset, history)).toEqual([]);
+    });
+  });
+
+  it("marks orders voided upstream deleted, out of the views, and restores them when listed again", async () => {
+    await withSimulator({ seed: 91, locations: 1, days: 6 }, async (simulator) => {
+      const into = destinations.fresh(kind);
+      const day = addDays(TEST_TODAY, -2);
+      const range = { since: day, until: day };
+      await sync(simulator, into, { range });
+      const stored = await into.stored();
+      const viewOrders = async () =>
+        Number(
+          await stored.scalar("SELECT orders FROM v_daily_sales WHERE business_date = ?", day),
+        );
+      const before = await viewOrders();
+      const voided = simulator.dataset.voidOrders(simulator.dataset.locations[0]!, day, 2);
+      const second = await sync(simulator, into, { range });
+      expect(second.result.stats.locations[0]?.streams.orders?.deleted).toBe(2);
+      const marked = await stored.rows(
+        "SELECT id FROM orders WHERE deleted_at IS NOT NULL ORDER BY id",
+      );
+      expect(marked.map((r) => r.id)).toEqual([...voided].sort());
+      expect(await viewOrders()).toBeLessThan(before);
+      simulator.dataset.restoreVoidedOrders();
+      await sync(simulator, into, { range });
+      expect(
+        Number(await stored.scalar("SELECT COUNT(*) FROM orders WHERE deleted_at IS NOT NULL")),
+      ).toBe(0);
+      expect(await viewOrders()).toBe(before);
+    });
+  });
+
+  it("is completed exactly by the next run after a kill -9 mid-run", async () => {
+    const simulator = await startSimulator({
+      seed: 211,
+      locations: 2,
+      days: 8,
+      today: today(),
+      ordersPerDay: [150, 250],
+    });
+    try {
+      simulator.faults.set({ latencyMs: 15, malformedRate: 0.02 });
+      const into = destinations.fresh(kind);
+      const { POS_DB_PATH: _path, ...api } = simulatorEnv(simulator, "");
+      const env = { ...api, ...into.env };
+      await killSyncAfterRequests(simulator, env, new Random(7, "kill").int(20, 60));
+      simulator.faults.set({ latencyMs: 0 });
+      const next = await runCli(["sync"], env);
+      expect(next.code, next.stdout + next.stderr).toBe(0);
+      const stored = await into.stored();
+      const { dataset } = simulator;
+      const isMalformed = (id: string) => simulator.faults.isMalformed(id);
+      expect(
+        await compareWithDataset(stored, dataset, {
+          since: dataset.firstDay,
+          until: dataset.today,
+          isMalformed,
+        }),
+      ).toEqual([]);
+      const runs = await stored.rows("SELECT status FROM sync_runs ORDER BY id");
+      expect(runs.map((r) => r.status)).toEqual(["interrupted", "succeeded"]);
+      const unequal = await stored.rows(
+        "SELECT day FROM sync_windows WHERE stored_count <> api_total_count",
+      );
+      expect(unequal).toEqual([]);
+    } finally {
+      await simulator.close();
+    }
+  });
+});

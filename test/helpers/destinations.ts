@@ -1,0 +1,68 @@
+/**
+ * Both destinations behind one face, so that one suite proves the same guarantees of each: a
+ * fresh empty database of either kind, the sync's port to it, what the command line needs to
+ * reach it, and its stored data to read back.
+ */
+import type { SyncDestination } from "../../src/db/destination.js";
+import { PgDestination } from "../../src/db/pg/pg-destination.js";
+import { SqliteDestination } from "../../src/db/sqlite-destination.js";
+import { openTestDb, useTempDir } from "./db.js";
+import { usePostgres } from "./postgres.js";
+import { postgresData, type StoredData, sqliteData } from "./stored-data.js";
+
+export type DestinationKind = "sqlite" | "postgres";
+
+export const DESTINATION_KINDS: readonly DestinationKind[] = ["sqlite", "postgres"];
+
+export interface TestDestination {
+  /** The environment that points the command line at it. */
+  env: Record<string, string>;
+  /** The sync's port to it (the caller closes it). */
+  open(options?: { keepRaw?: boolean; concurrency?: number }): Promise<SyncDestination>;
+  /** Its stored data, read back; closed after the test file. */
+  stored(): Promise<StoredData>;
+}
+
+/** Call at the top of a test file: `fresh(kind)` then gives an empty database of that kind. */
+export function useDestinations(): {
+  fresh(kind: DestinationKind): TestDestination;
+  closeReaders(): Promise<void>;
+} {
+  const tempPath = useTempDir();
+  const postgres = usePostgres();
+  const readers: StoredData[] = [];
+  const remember = (data: StoredData) => {
+    readers.push(data);
+    return data;
+  };
+  return {
+    fresh(kind): TestDestination {
+      if (kind === "sqlite") {
+        const path = tempPath();
+        return {
+          env: { POS_DB_PATH: path },
+          open: async (options = {}) =>
+            SqliteDestination.open(path, { keepRaw: options.keepRaw ?? true }),
+          stored: async () => {
+            const db = openTestDb(path);
+            const data = sqliteData(db);
+            return remember({ ...data, close: async () => db.close() });
+          },
+        };
+      }
+      const target = postgres.target();
+      return {
+        env: { POS_DB_URL: target.url, POS_DB_SCHEMA: target.schema },
+        open: (options = {}) =>
+          PgDestination.open(target, {
+            keepRaw: options.keepRaw ?? true,
+            poolSize: options.concurrency ?? 4,
+          }),
+        stored: async () => remember(postgresData(target)),
+      };
+    },
+    async closeReaders() {
+      for (const reader of readers.splice(0)) await reader.close();
+    },
+  };
+}
