@@ -2,7 +2,6 @@
  * victim of a deadlock or a serialization conflict (the other side went on; this one may too). */
 import type { PostgresTarget } from "../../config.js";
 import { connect, type PgClient, type PgPool } from "./connect.js";
-import { postgresError } from "./errors.js";
 
 const TRY_AGAIN = new Set(["40P01", "40001"]);
 const ATTEMPTS = 5;
