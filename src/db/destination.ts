@@ -143,10 +143,34 @@ export interface StoredFacts {
   runQuery(sql: string): Promise<QueryResult>;
 }
 
+/** The answer to a claim on a location: the turn is this worker's, or another worker's. */
+export type ClaimAnswer =
+  | { granted: true; claimId: number }
+  | { granted: false; holder: string | null };
+
+/** How a location's turn ended. */
+export type ClaimEnd = "done" | "failed" | "interrupted";
+
+/**
+ * Several workers sharing one destination take turns on each location (PostgreSQL): a worker
+ * syncs a location only while it holds it, and a worker that dies lets go of it at once.
+ */
+export interface LocationClaims {
+  /** Takes the location of a key (by its fingerprint) for this run, unless another worker holds
+   * it. The destination stamps the turn's start and end on one clock, its own. */
+  claim(fingerprint: string, runId: number): Promise<ClaimAnswer>;
+  release(claimId: number, end: ClaimEnd): Promise<void>;
+  /** Whether some worker finished a turn on the location since this worker's run started. */
+  finishedSinceRunStarted(fingerprint: string): Promise<boolean>;
+}
+
 /** What a sync needs of its destination: the run log and checkpoints, and the writes. */
 export interface SyncDestination extends RunState, RecordSink {
   /** Where the data goes, for messages (the database file's path). */
   readonly location: string;
+  /** Present where several workers may share the destination; absent where one writer holds
+   * all of it (SQLite's writer lease). */
+  readonly claims?: LocationClaims;
   close(): Promise<void>;
 }
 

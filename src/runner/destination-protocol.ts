@@ -14,7 +14,7 @@ import type { Identified } from "../db/stream-tables.js";
 import type { IncomingRecord } from "../db/writers/replace.js";
 import type { DayStream } from "../vocabulary.js";
 
-type Method = Exclude<keyof SyncDestination, "location">;
+type Method = Exclude<keyof SyncDestination, "location" | "claims">;
 /** A call's arguments as the destination takes them. */
 type AsIs<M extends Method> = Parameters<SyncDestination[M]>;
 type Rest<T> = T extends [unknown, ...infer R] ? R : never;

@@ -10,6 +10,7 @@ import type { Config } from "../config.js";
 import type { SyncDestination } from "../db/destination.js";
 import { EXIT, type ExitCode, messageOf } from "../errors.js";
 import type { Logger } from "../log.js";
+import { keyFingerprint } from "../secrets.js";
 import {
   CATALOG_LISTS,
   type CatalogListDescription,
@@ -25,6 +26,7 @@ import {
 } from "../vocabulary.js";
 import type { SyncContext } from "./context.js";
 import { syncOneLocation } from "./location.js";
+import { syncInTurn } from "./location-turns.js";
 import { LogProgress, type Progress } from "./progress.js";
 import { RunStats } from "./stats.js";
 
@@ -135,6 +137,9 @@ export async function runSync(options: SyncOptions): Promise<RunResult> {
     "sync started",
   );
 
+  // Workers sharing the destination each hold a few locations at a time, so that the others
+  // find some free: as many as requests in flight, which one location's windows fill already.
+  const locationSlots = pLimit(config.concurrency);
   let fatal: unknown;
   try {
     await Promise.all(
@@ -146,7 +151,18 @@ export async function runSync(options: SyncOptions): Promise<RunResult> {
           signal: stop.signal,
         });
         try {
-          await syncOneLocation(context, client, location);
+          const sync = () => syncOneLocation(context, client, location);
+          if (!destination.claims) await sync();
+          else {
+            const turn = {
+              claims: destination.claims,
+              fingerprint: keyFingerprint(location.apiKey),
+              slots: locationSlots,
+            };
+            const outcome = await syncInTurn(context, turn, sync);
+            if (outcome === "synced elsewhere")
+              runLogger.info({ key: turn.fingerprint }, "another worker synced this location");
+          }
         } catch (error) {
           // Only a database failure gets here: every location stops.
           fatal ??= error;

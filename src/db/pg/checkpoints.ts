@@ -40,19 +40,19 @@ export async function startRun(
   session: PgClient,
   trigger: RunTrigger,
   startedAt: string,
-): Promise<number> {
+): Promise<{ runId: number; serverStartedAt: string }> {
   await session.query("BEGIN");
   try {
-    const { rows } = await session.query<{ id: number }>(
+    const { rows } = await session.query<{ id: number; server_started_at: string }>(
       `INSERT INTO sync_runs (started_at, status, trigger, pid, hostname)
-       VALUES ($1, 'running', $2, $3, $4) RETURNING id`,
+       VALUES ($1, 'running', $2, $3, $4) RETURNING id, clock_timestamp() AS server_started_at`,
       [startedAt, trigger, process.pid, hostname()],
     );
-    const id = rows[0]?.id;
-    if (id === undefined) throw new Error("the run was not recorded");
-    await session.query(`SELECT pg_advisory_lock(${RUN_LOCK})`, [id]);
+    const row = rows[0];
+    if (row === undefined) throw new Error("the run was not recorded");
+    await session.query(`SELECT pg_advisory_lock(${RUN_LOCK})`, [row.id]);
     await session.query("COMMIT");
-    return id;
+    return { runId: row.id, serverStartedAt: row.server_started_at };
   } catch (error) {
     await session.query("ROLLBACK").catch(() => {});
     throw error;

@@ -30,6 +30,7 @@ import { rejectKey } from "../writers/rejects.js";
 import type { SnapshotCounts } from "../writers/snapshot.js";
 import { columnNames, tableName } from "../writers/statements.js";
 import * as checkpoints from "./checkpoints.js";
+import { PgLocationClaims } from "./claims.js";
 import { connect, type PgClient, type PgPool } from "./connect.js";
 import { PgDayWriter } from "./day-writer.js";
 import { isPostgresStorageFailure, postgresError } from "./errors.js";
@@ -66,6 +67,7 @@ export class PgDestination implements SyncDestination {
   private readonly listWriters = new Map<SnapshotListTables, PgSnapshotWriter>();
   /** Locations this destination wrote, whose summaries the end of the run settles. */
   private readonly touched = new Set<string>();
+  readonly claims: PgLocationClaims;
 
   private constructor(
     private readonly target: PostgresTarget,
@@ -76,6 +78,10 @@ export class PgDestination implements SyncDestination {
   ) {
     this.location = `${describePostgresUrl(target.url)} (schema ${target.schema})`;
     this.archive = new PgRawArchive(options.keepRaw);
+    this.claims = new PgLocationClaims(
+      async () => session,
+      (work) => this.read(work),
+    );
   }
 
   /** Connects, migrating the schema first (migrate.ts). */
@@ -128,8 +134,10 @@ export class PgDestination implements SyncDestination {
   closeAbandonedRuns(now: string) {
     return this.transaction((client) => checkpoints.closeAbandonedRuns(client, now));
   }
-  startRun(trigger: RunTrigger, startedAt: string) {
-    return this.guard(() => checkpoints.startRun(this.session, trigger, startedAt));
+  async startRun(trigger: RunTrigger, startedAt: string) {
+    const started = await this.guard(() => checkpoints.startRun(this.session, trigger, startedAt));
+    this.claims.runStartedAt = started.serverStartedAt;
+    return started.runId;
   }
   async finishRun(runId: number, end: RunEnd) {
     // Whatever a window left marked (a window that failed midway) is summed before the end.

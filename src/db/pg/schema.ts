@@ -151,6 +151,31 @@ export const syncWindows = mirror(sqlite.syncWindows);
 export const rejectedRecords = mirror(sqlite.rejectedRecords);
 export const syncState = mirror(sqlite.syncState);
 
+/**
+ * Which worker synced which location when (PostgreSQL alone: SQLite has one writer). A worker
+ * holds a location's advisory lock while it syncs it; this table is the history of those turns,
+ * for `status` and for proving that no two workers ever synced a location at once.
+ */
+export const locationClaims = pgTable(
+  "location_claims",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    /** The fingerprint of the location's API key (a key reads one location). */
+    key_fingerprint: text("key_fingerprint").notNull(),
+    /** Set when the turn ends, once the location is known. */
+    location_id: text("location_id"),
+    run_id: bigint("run_id", { mode: "number" }).notNull(),
+    /** host:pid of the worker process. */
+    worker: text("worker").notNull(),
+    started_at: timestamp("started_at", { withTimezone: true, mode: "string" }).notNull(),
+    finished_at: timestamp("finished_at", { withTimezone: true, mode: "string" }),
+    /** running, done, failed (a database failure stopped it) or interrupted (its worker died or
+     * was stopped). */
+    status: text("status").notNull(),
+  },
+  (t) => [index("location_claims_key").on(t.key_fingerprint, t.started_at)],
+);
+
 /** The JSON of every parent record as received, as jsonb (PostgreSQL compresses it itself). */
 export const rawRecords = pgTable(
   "raw_records",

@@ -1,0 +1,109 @@
+/**
+ * Workers taking turns on locations through PostgreSQL's own locks: a session-level advisory lock
+ * per location (named by its key's fingerprint), held on the worker's session connection while it
+ * syncs the location. The lock dies with the connection, so a worker killed mid-run hands its
+ * locations over at once; location_claims keeps the history of the turns.
+ */
+import { hostname } from "node:os";
+import type { ClaimAnswer, ClaimEnd, LocationClaims } from "../destination.js";
+import type { PgClient } from "./connect.js";
+
+const LOCATION_LOCK = "hashtextextended('pos-sync location ' || $1::text, 0)";
+
+/** This process, as location_claims and status name it. */
+export const WORKER_NAME = `${hostname()}:${process.pid}`;
+
+export class PgLocationClaims implements LocationClaims {
+  /** The fingerprint each open claim holds the lock of. */
+  private readonly held = new Map<number, string>();
+
+  /**
+   * @param session the connection that holds the locks (one per worker, kept open)
+   * @param run runs the work on a connection of the pool
+   */
+  constructor(
+    private readonly session: () => Promise<PgClient>,
+    private readonly run: <T>(work: (client: PgClient) => Promise<T>) => Promise<T>,
+  ) {}
+
+  async claim(fingerprint: string, runId: number): Promise<ClaimAnswer> {
+    const session = await this.session();
+    const { rows } = await session.query<{ taken: boolean }>(
+      `SELECT pg_try_advisory_lock(${LOCATION_LOCK}) AS taken`,
+      [fingerprint],
+    );
+    if (!rows[0]?.taken) return { granted: false, holder: await this.holder(fingerprint) };
+    try {
+      const claimId = await this.run(async (client) => {
+        // A turn still "running" whose lock was free: its worker died. The server's clock, read
+        // after the lock was taken, stamps turns: one turn's end is never after the next one's
+        // start.
+        await client.query(
+          `UPDATE location_claims SET status = 'interrupted', finished_at = clock_timestamp()
+           WHERE key_fingerprint = $1 AND status = 'running'`,
+          [fingerprint],
+        );
+        const inserted = await client.query<{ id: number }>(
+          `INSERT INTO location_claims (key_fingerprint, run_id, worker, started_at, status)
+           VALUES ($1, $2, $3, clock_timestamp(), 'running') RETURNING id`,
+          [fingerprint, runId, WORKER_NAME],
+        );
+        const id = inserted.rows[0]?.id;
+        if (id === undefined) throw new Error("the claim was not recorded");
+        return id;
+      });
+      this.held.set(claimId, fingerprint);
+      return { granted: true, claimId };
+    } catch (error) {
+      await session.query(`SELECT pg_advisory_unlock(${LOCATION_LOCK})`, [fingerprint]);
+      throw error;
+    }
+  }
+
+  async release(claimId: number, end: ClaimEnd): Promise<void> {
+    const fingerprint = this.held.get(claimId);
+    if (fingerprint === undefined) return;
+    try {
+      await this.run((client) =>
+        client.query(
+          `UPDATE location_claims SET status = $2, finished_at = clock_timestamp(),
+             location_id = (SELECT id FROM locations WHERE api_key_fingerprint = $3)
+           WHERE id = $1`,
+          [claimId, end, fingerprint],
+        ),
+      );
+    } finally {
+      this.held.delete(claimId);
+      const session = await this.session();
+      await session.query(`SELECT pg_advisory_unlock(${LOCATION_LOCK})`, [fingerprint]);
+    }
+  }
+
+  /** Stamped by the server when the run started (checkpoints.startRun). */
+  runStartedAt: string | undefined;
+
+  async finishedSinceRunStarted(fingerprint: string): Promise<boolean> {
+    const since = this.runStartedAt;
+    if (since === undefined) return false;
+    return this.run(async (client) => {
+      const { rowCount } = await client.query(
+        `SELECT 1 FROM location_claims
+         WHERE key_fingerprint = $1 AND status IN ('done', 'failed') AND finished_at >= $2 LIMIT 1`,
+        [fingerprint, since],
+      );
+      return (rowCount ?? 0) > 0;
+    });
+  }
+
+  /** The worker whose turn is running on the location, if known. */
+  private holder(fingerprint: string): Promise<string | null> {
+    return this.run(async (client) => {
+      const { rows } = await client.query<{ worker: string }>(
+        `SELECT worker FROM location_claims WHERE key_fingerprint = $1 AND status = 'running'
+         ORDER BY id DESC LIMIT 1`,
+        [fingerprint],
+      );
+      return rows[0]?.worker ?? null;
+    });
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * Taking turns on locations with other workers that share the destination (PostgreSQL): a
+ * location is synced only while this worker holds it. One held by another worker is waited for:
+ * once its turn ends, a turn finished since this run started means the location is done, and a
+ * turn cut short (its worker died) means this worker takes it over, within seconds.
+ */
+import type { LimitFunction } from "p-limit";
+import type { ClaimEnd, LocationClaims } from "../db/destination.js";
+import type { SyncContext } from "./context.js";
+
+/** How often a location another worker holds is asked for again. */
+export const CLAIM_RETRY_MS = 1_000;
+
+export type TurnOutcome = "synced" | "synced elsewhere" | "stopped";
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+  });
+}
+
+export interface Turn {
+  claims: LocationClaims;
+  /** The location's key, by fingerprint. */
+  fingerprint: string;
+  /** Bounds the locations this worker holds at once, so that other workers find some free. */
+  slots: LimitFunction;
+  retryMs?: number;
+}
+
+/** Syncs the location with `sync` in this worker's turn, or leaves it to the worker that did. */
+export async function syncInTurn(
+  context: SyncContext,
+  turn: Turn,
+  sync: () => Promise<void>,
+): Promise<TurnOutcome> {
+  const { claims, fingerprint } = turn;
+  let reported = false;
+  for (;;) {
+    if (context.signal.aborted) return "stopped";
+    const holder = await turn.slots(async () => {
+      if (context.signal.aborted) return null;
+      const answer = await claims.claim(fingerprint, context.runId);
+      if (!answer.granted) return answer.holder ?? "another worker";
+      let end: ClaimEnd = "failed";
+      try {
+        await sync();
+        end = context.signal.aborted ? "interrupted" : "done";
+      } finally {
+        await claims.release(answer.claimId, end);
+      }
+      return null;
+    });
+    if (holder === null) return context.signal.aborted ? "stopped" : "synced";
+    if (!reported) {
+      context.logger.info({ key: fingerprint, holder }, "another worker is syncing this location");
+      reported = true;
+    }
+    if (await claims.finishedSinceRunStarted(fingerprint)) return "synced elsewhere";
+    await pause(turn.retryMs ?? CLAIM_RETRY_MS, context.signal);
+  }
+}
