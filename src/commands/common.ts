@@ -2,8 +2,11 @@
 import { existsSync, statSync } from "node:fs";
 import type { WriteStream } from "node:tty";
 import { type Config, databaseFlag, loadConfig, type RawSettings } from "../config.js";
+import type { ReadableDestination } from "../db/destination.js";
 import { migrationState } from "../db/migration-state.js";
 import { type Db, openDatabase } from "../db/open.js";
+import { PgReader } from "../db/pg/pg-reader.js";
+import { SqliteDestination } from "../db/sqlite-destination.js";
 import { pendingUpgrades, type UpgradeProgress } from "../db/upgrades/index.js";
 import { ConfigError } from "../errors.js";
 import { createLogger, type Logger, type LogLevel } from "../log.js";
@@ -40,16 +43,6 @@ export function commandConfig(
   return config;
 }
 
-/** For the commands that work on SQLite alone so far: a PostgreSQL destination is refused in
- * one line rather than the command silently using the SQLite file. */
-export function requireSqlite(config: Config, command: string): void {
-  if (config.postgres !== undefined) {
-    throw new ConfigError(
-      `pos-sync ${command} works on SQLite only in this version (pos-sync migrate prepares a PostgreSQL database); unset POS_DB_URL or give --db a file path`,
-    );
-  }
-}
-
 function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();
@@ -81,6 +74,12 @@ export function openConfiguredDatabase(
   onUpgradeProgress?: (progress: UpgradeProgress) => void,
 ): Db {
   return openDatabase(config.dbPath, onUpgradeProgress ? { onUpgradeProgress } : {});
+}
+
+/** For status and verify: either destination, opened for reading only (see below). */
+export async function openReadableDestination(config: Config): Promise<ReadableDestination> {
+  if (config.postgres) return PgReader.open(config.postgres);
+  return new SqliteDestination(openDatabaseForReading(config));
 }
 
 /**

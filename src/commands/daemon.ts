@@ -8,13 +8,7 @@ import { UsageError } from "../errors.js";
 import { createLogger } from "../log.js";
 import { integerFlag } from "./args.js";
 import { type Command, type CommandIo, parseFlags } from "./command.js";
-import {
-  CONFIG_FLAGS,
-  CONFIG_HELP,
-  commandConfig,
-  requireSqlite,
-  stopOnSignals,
-} from "./common.js";
+import { CONFIG_FLAGS, CONFIG_HELP, commandConfig, stopOnSignals } from "./common.js";
 
 const OPTIONS = {
   schedule: { type: "string" },
@@ -27,7 +21,7 @@ const OPTIONS = {
 } as const;
 
 const HELP = `Usage: pos-sync daemon [--schedule CRON] [--port N] [--host H] [--health-max-age MIN]
-                       [--no-raw] [--time-zone ZONE] [--config FILE] [--db PATH]
+                       [--no-raw] [--time-zone ZONE] [--config FILE] [--db PATH|URL]
 
 Runs a sync at start and then on the schedule, never two at once (a tick during a run is
 skipped and logged; after the machine slept, one catch-up run). Holds the database for
@@ -55,7 +49,6 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     keepRaw: values["no-raw"] === true ? false : undefined,
     timeZone: values["time-zone"],
   });
-  requireSqlite(config, "daemon");
   if (!cron.validate(config.schedule)) {
     throw new UsageError(
       `the schedule is not a cron expression: ${JSON.stringify(config.schedule)}`,

@@ -1,19 +1,16 @@
 /** `pos-sync raw TABLE ID`: one record's JSON as the API sent it, read back from the archive. */
+
+import type { Config } from "../config.js";
+import { PgReader } from "../db/pg/pg-reader.js";
 import { readRawRecords } from "../db/raw/archive.js";
 import { ARCHIVED_TABLE_NAMES } from "../db/raw/archived-tables.js";
 import { EXIT, UsageError } from "../errors.js";
 import { type Command, type CommandIo, parseFlagsAndArguments } from "./command.js";
-import {
-  CONFIG_FLAGS,
-  CONFIG_HELP,
-  commandConfig,
-  openDatabaseForReading,
-  requireSqlite,
-} from "./common.js";
+import { CONFIG_FLAGS, CONFIG_HELP, commandConfig, openDatabaseForReading } from "./common.js";
 
 const OPTIONS = { location: { type: "string" }, ...CONFIG_FLAGS } as const;
 
-const HELP = `Usage: pos-sync raw TABLE ID [--location ID] [--config FILE] [--db PATH]
+const HELP = `Usage: pos-sync raw TABLE ID [--location ID] [--config FILE] [--db PATH|URL]
 
 Prints the JSON of one record as the API sent it (unknown fields included), from the raw
 archive (table raw_records), one line per location that has a record of that id. TABLE is the
@@ -38,10 +35,8 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   if (id === undefined || id === "" || extra.length > 0)
     throw new UsageError("raw takes exactly a table and an id (see pos-sync raw --help)");
   const config = commandConfig(values, io, false);
-  requireSqlite(config, "raw");
-  const db = openDatabaseForReading(config);
+  const { documents, close } = await archivedJson(config, table, id, values.location);
   try {
-    const documents = readRawRecords(db.sqlite, table, id, values.location);
     if (documents.length === 0) {
       io.stderr.write(
         `pos-sync: no raw JSON of ${table} ${id}${values.location ? ` at location ${values.location}` : ""} ` +
@@ -49,11 +44,33 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
       );
       return EXIT.incomplete;
     }
-    for (const document of documents) io.stdout.write(`${document.json}\n`);
+    for (const document of documents) io.stdout.write(`${document}\n`);
     return EXIT.ok;
   } finally {
-    db.close();
+    await close();
   }
+}
+
+/** The record's archived JSON: as received on SQLite; as jsonb keeps it on PostgreSQL (the same
+ * content, its own key order and spacing). */
+async function archivedJson(
+  config: Config,
+  table: string,
+  id: string,
+  locationId: string | undefined,
+): Promise<{ documents: string[]; close: () => Promise<void> }> {
+  if (config.postgres) {
+    const reader = await PgReader.open(config.postgres);
+    return {
+      documents: await reader.rawDocuments(table, id, locationId),
+      close: () => reader.close(),
+    };
+  }
+  const db = openDatabaseForReading(config);
+  return {
+    documents: readRawRecords(db.sqlite, table, id, locationId).map((d) => d.json),
+    close: async () => db.close(),
+  };
 }
 
 export const rawCommand: Command = {

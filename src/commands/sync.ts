@@ -41,7 +41,7 @@ const OPTIONS = {
 
 const HELP = `Usage: pos-sync sync [--since D] [--until D] [--streams list] [--lookback-days N]
                      [--concurrency N] [--accept-deletions] [--no-raw] [--time-zone ZONE]
-                     [--config FILE] [--db PATH]
+                     [--config FILE] [--db PATH|URL]
 
 Replicates every location behind the configured API keys into the database, day by day.
 With no dates the run is incremental: every day not yet complete, the lookback days before

@@ -1,6 +1,5 @@
 /** `pos-sync verify`: compares each stored day with the API's count, and reports with orders. */
 
-import { SqliteDestination } from "../db/sqlite-destination.js";
 import { EXIT, UsageError } from "../errors.js";
 import { runVerify } from "../read-models/verify.js";
 import { formatVerify } from "../ui/format-verify.js";
@@ -11,8 +10,7 @@ import {
   CONFIG_HELP,
   commandConfig,
   commandLogger,
-  openDatabaseForReading,
-  requireSqlite,
+  openReadableDestination,
 } from "./common.js";
 
 const OPTIONS = {
@@ -22,7 +20,7 @@ const OPTIONS = {
   ...CONFIG_FLAGS,
 } as const;
 
-const HELP = `Usage: pos-sync verify [--since D] [--until D] [--json] [--config FILE] [--db PATH]
+const HELP = `Usage: pos-sync verify [--since D] [--until D] [--json] [--config FILE] [--db PATH|URL]
 
 Asks the API for each day's totalCount of orders and reports (one request of size 1 each) and
 compares it with what is stored (live records plus rejected ones, each counted once); checks
@@ -44,10 +42,9 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   if (since !== undefined && until !== undefined && since > until)
     throw new UsageError(`--since ${since} is after --until ${until}`);
   const config = commandConfig(values, io, true);
-  requireSqlite(config, "verify");
   const logger = commandLogger(config, io);
   for (const notice of config.notices) logger.warn(notice);
-  const destination = new SqliteDestination(openDatabaseForReading(config));
+  const destination = await openReadableDestination(config);
   try {
     const result = await runVerify({
       config,

@@ -174,4 +174,28 @@ export interface SyncDestination extends RunState, RecordSink {
   close(): Promise<void>;
 }
 
+/** A location's turns among several workers (PostgreSQL), as status shows them. */
+export interface LocationTurn {
+  /** The key's fingerprint. */
+  key: string;
+  /** The worker (host:pid) syncing it now, if any: a worker that died shows until another
+   * takes the location over. */
+  heldBy: string | null;
+  heldSince: string | null;
+  lastDoneBy: string | null;
+  lastDoneAt: string | null;
+}
+
+/** What status and verify read: the stored facts, and a location's clock and history. */
+export interface ReadableDestination
+  extends StoredFacts,
+    Pick<RunState, "utcOffsetMinutes" | "firstRecordedDay">,
+    Pick<RecordSink, "storedLocationOfKey"> {
+  /** Where the data is, for messages. */
+  readonly location: string;
+  /** Where several workers share the destination: who syncs which location. */
+  locationTurns?(): Promise<LocationTurn[]>;
+  close(): Promise<void>;
+}
+
 export interface Destination extends SyncDestination, StoredFacts {}

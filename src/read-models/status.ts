@@ -1,7 +1,7 @@
 /** What the database holds, per location and stream: read from the checkpoints, no API call. */
 
 import { addDays, eachDay, today } from "../dates.js";
-import type { Destination } from "../db/destination.js";
+import type { LocationTurn, ReadableDestination } from "../db/destination.js";
 import type { RowCounts, WindowRow } from "../db/read-queries.js";
 import {
   CATALOG_LISTS,
@@ -67,6 +67,8 @@ export interface LocationStatus {
   key: string | null;
   streams: DayStreamStatus[];
   snapshots: SnapshotStatus[];
+  /** Where several workers share the database (PostgreSQL): who syncs it now, who did last. */
+  turn?: Omit<LocationTurn, "key">;
 }
 
 export interface RunSummary {
@@ -122,7 +124,7 @@ function unbrokenThrough(windows: WindowRow[], counts: (status: string) => boole
 }
 
 async function dayStreamStatus(
-  destination: Destination,
+  destination: ReadableDestination,
   locationId: string,
   stream: DayStreamDescription,
   todayDay: string,
@@ -165,7 +167,7 @@ export const ALL_STATUS_STREAMS: StatusStreams = {
 };
 
 async function snapshotStatus(
-  destination: Destination,
+  destination: ReadableDestination,
   locationId: string,
   stream: SnapshotStatus["stream"],
   lists: readonly SnapshotListDescription[],
@@ -185,7 +187,7 @@ async function snapshotStatus(
   };
 }
 
-async function lastRun(destination: Destination): Promise<RunSummary | null> {
+async function lastRun(destination: ReadableDestination): Promise<RunSummary | null> {
   const run = await destination.lastRun();
   if (!run) return null;
   const check = checkRunProcess(run);
@@ -198,11 +200,14 @@ async function lastRun(destination: Destination): Promise<RunSummary | null> {
 }
 
 export async function collectStatus(
-  destination: Destination,
+  destination: ReadableDestination,
   now: Date = new Date(),
   streams: StatusStreams = ALL_STATUS_STREAMS,
 ): Promise<StatusReport> {
   const locations: LocationStatus[] = [];
+  const turns = new Map(
+    (await destination.locationTurns?.())?.map(({ key, ...turn }) => [key, turn]) ?? [],
+  );
   for (const location of await destination.knownLocations()) {
     // A location's day is its own calendar's: its time zone's, or its stored orders' offset, else
     // UTC's.
@@ -214,7 +219,8 @@ export async function collectStatus(
     const snapshots: SnapshotStatus[] = [];
     for (const { stream, lists } of streams.snapshots)
       snapshots.push(await snapshotStatus(destination, location.id, stream, lists));
-    locations.push({ ...location, streams: dayStreams, snapshots });
+    const turn = location.key === null ? undefined : turns.get(location.key);
+    locations.push({ ...location, streams: dayStreams, snapshots, ...(turn ? { turn } : {}) });
   }
   return {
     database: destination.location,

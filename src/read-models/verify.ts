@@ -9,7 +9,7 @@ import { ApiKeyRejectedError } from "../api/errors.js";
 import { HttpTransport, type TransportOptions } from "../api/transport.js";
 import type { Config } from "../config.js";
 import { eachDay, today } from "../dates.js";
-import type { Destination } from "../db/destination.js";
+import type { ReadableDestination } from "../db/destination.js";
 import { messageOf } from "../errors.js";
 import type { Logger } from "../log.js";
 import { keyFingerprint } from "../secrets.js";
@@ -58,7 +58,7 @@ export interface VerifyResult {
 
 export interface VerifyOptions {
   config: Config;
-  destination: Destination;
+  destination: ReadableDestination;
   logger: Logger;
   /** The day streams whose counts are checked (default: all of them). */
   dayStreams?: readonly DayStreamDescription[];
@@ -71,7 +71,7 @@ export interface VerifyOptions {
 
 /** The stored location of a key: from the fingerprint a sync recorded, else from the API. */
 async function locationOf(
-  destination: Destination,
+  destination: ReadableDestination,
   client: PosApiClient,
   apiKey: string,
 ): Promise<{ id: string; name: string | null }> {
@@ -83,7 +83,7 @@ async function locationOf(
 }
 
 async function reconciliationProblems(
-  destination: Destination,
+  destination: ReadableDestination,
   locationId: string,
   since: string,
   until: string,

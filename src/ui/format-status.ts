@@ -103,6 +103,19 @@ function snapshotLine(snapshot: SnapshotStatus): string {
   return `  ${snapshot.stream.padEnd(8)} synced ${when(snapshot.syncedAt)}${state}; ${tables}`;
 }
 
+/** Which worker syncs the location now, and which did last (several workers, PostgreSQL). */
+function turnLine(location: LocationStatus): string | undefined {
+  const { turn } = location;
+  if (!turn) return undefined;
+  const now = turn.heldBy
+    ? `synced now by ${turn.heldBy} since ${when(turn.heldSince)}`
+    : "no worker on it now";
+  const last = turn.lastDoneBy
+    ? `; last done by ${turn.lastDoneBy} at ${when(turn.lastDoneAt)}`
+    : "";
+  return `  worker   ${now}${last}`;
+}
+
 export function formatStatus(report: StatusReport): string {
   const lines = [`Database ${report.database}`, runLine(report.lastRun)];
   for (const location of report.locations) {
@@ -112,6 +125,8 @@ export function formatStatus(report: StatusReport): string {
     );
     for (const stream of location.streams) lines.push(...streamLines(stream));
     for (const snapshot of location.snapshots) lines.push(snapshotLine(snapshot));
+    const turn = turnLine(location);
+    if (turn) lines.push(turn);
   }
   return `${lines.join("\n")}\n`;
 }
