@@ -11,7 +11,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { dec, int, log, mb, now, processMemory, seconds } from "./lib.js";
 
-const CLI = join(import.meta.dirname, "..", "dist", "cli.js");
+export const CLI = join(import.meta.dirname, "..", "dist", "cli.js");
 /** Preloaded into the sync's process: reports its CPU time when it exits. */
 const CPU_AT_EXIT = join(import.meta.dirname, "cpu-at-exit.mjs");
 

@@ -48,7 +48,7 @@ export interface IngestResult {
 }
 
 /** Pages of orders as the API sends them (the JSON of `data`), generated before any timing. */
-function pagesOf(count: number): string[] {
+export function pagesOf(count: number): string[] {
   const perDay = 1_000;
   const dataset = new Dataset({
     seed: 2026,

@@ -2,7 +2,7 @@
  * `npm run bench`: the five benchmarks of pos-sync, figures printed, measured in one run.
  *   --quick     smaller sizes (a few minutes)
  *   --save      also write docs/benchmarks.md
- *   --only NAME only one benchmark (ingest, e2e, memory or storage), for a quick look
+ *   --only NAME only one benchmark (ingest, e2e, memory, storage or postgres), for a quick look
  *   --file PATH with --only storage: measure this synced file instead of syncing one
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -12,6 +12,7 @@ import { benchEndToEnd } from "./e2e.js";
 import { benchIngest } from "./ingest.js";
 import { dec, int, log, machine, mb, now, seconds } from "./lib.js";
 import { benchMemory } from "./memory.js";
+import { benchPostgres } from "./postgres.js";
 import { benchmarkTable, keptPart } from "./report.js";
 import { benchStorage, measureFile } from "./storage.js";
 
@@ -31,6 +32,7 @@ const sizes = quick
       chainLocations: 20,
       memoryOrders: 200_000,
       storage: { locations: 4, days: 90 },
+      workersChain: { locations: 10, days: 10, ordersPerDay: 60 },
     }
   : {
       orders: 100_000,
@@ -39,6 +41,7 @@ const sizes = quick
       chainLocations: 60,
       memoryOrders: 1_000_000,
       storage: { locations: 20, days: 365 },
+      workersChain: { locations: 40, days: 30, ordersPerDay: 60 },
     };
 
 const dir = mkdtempSync(join(tmpdir(), "pos-sync-bench-"));
@@ -57,6 +60,8 @@ try {
   else if (only === "memory") await benchMemory({ orders: sizes.memoryOrders, dir });
   else if (only === "ingest")
     await benchIngest({ orders: sizes.orders, floorRows: sizes.floorRows, dir });
+  else if (only === "postgres")
+    await benchPostgres({ orders: sizes.orders, chain: sizes.workersChain, dir });
   else await runAll();
 } finally {
   rmSync(dir, { recursive: true, force: true });
@@ -74,9 +79,11 @@ async function runAll(): Promise<void> {
   const memory = await benchMemory({ orders: sizes.memoryOrders, dir });
   log();
   const storage = await benchStorage({ ...sizes.storage, dir });
+  log();
+  const postgres = await benchPostgres({ orders: sizes.orders, chain: sizes.workersChain, dir });
   const total = seconds(started);
   log();
-  log(`all six in ${dec(total / 60)} minutes`);
+  log(`all of them in ${dec(total / 60)} minutes`);
   log(
     `targets: ingest ratio ${dec(ingest.ratio)} (>= 0.60); end to end ${dec(e2e.backfill.ratio)} x the network bound (<= 2.00), ${dec(e2e.slowNetwork.ratio)} x at 100 ms (<= 1.15), ${dec(e2e.chain.ratio)} x for ${e2e.chain.locations} locations (<= 4.00);`,
   );
@@ -88,6 +95,10 @@ async function runAll(): Promise<void> {
   );
   log(
     `  storage ${int(storage.bytesPerOrder)} bytes per order (<= 2,000), ${int(storage.bytesPerOrderRawOff)} without the raw archive (<= 1,200); slowest question ${dec(Math.max(...storage.queries.map((q) => q.warmSeconds)))} s warm (< 1)`,
+  );
+  const twoWorkers = postgres.workers.runs.find((r) => r.workers === 2);
+  log(
+    `  PostgreSQL ingest ${dec(postgres.ingest.ratio)} x SQLite (>= 0.80); 2 workers ${dec(twoWorkers?.speedUp ?? Number.NaN)} x one (>= 1.80)`,
   );
   if (save) {
     const command = `npm run bench${quick ? " -- --quick" : ""}`;

@@ -403,23 +403,24 @@ function checkSchema(schema: string): string {
 
 /**
  * The destination: the first source (flags, then environment, then file) that names one wins;
- * one source naming both a file and an address is refused.
+ * within one source an address wins over a file path (the Docker image sets POS_DB_PATH, and
+ * POS_DB_URL beside it moves the data to PostgreSQL), which the notices say.
  */
 function pickDatabase(
   levels: RawSettings[],
   schema: string | undefined,
-): Pick<Config, "dbPath" | "postgres"> {
+): Pick<Config, "dbPath" | "postgres"> & { notice?: string } {
   for (const level of levels) {
-    if (level.dbPath !== undefined && level.dbUrl !== undefined) {
-      throw new ConfigError(
-        "both POS_DB_PATH and POS_DB_URL are set: give the destination once (POS_DB_URL=postgres://… or a file path)",
-      );
-    }
     const url = level.dbUrl;
     if (url !== undefined && POSTGRES_URL.test(url)) {
       return {
         dbPath: DEFAULTS.dbPath,
         postgres: { url: checkPostgresUrl(url), schema: checkSchema(schema ?? DEFAULTS.dbSchema) },
+        ...(level.dbPath === undefined
+          ? {}
+          : {
+              notice: `POS_DB_URL names PostgreSQL: the file ${level.dbPath} (POS_DB_PATH) is not used`,
+            }),
       };
     }
     if (url !== undefined && !url.startsWith("sqlite:")) {
@@ -458,8 +459,15 @@ export function loadConfig(options: LoadOptions): Config {
       `LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got ${JSON.stringify(logLevel)}`,
     );
   }
+  const { notice: databaseNotice, ...database } = pickDatabase(
+    [dropUndefined(options.flags ?? {}), fromEnv, fromFile],
+    settings.dbSchema,
+  );
   return {
-    notices: settingNotices(fromEnv, fromFile, options.configFile),
+    notices: [
+      ...settingNotices(fromEnv, fromFile, options.configFile),
+      ...(databaseNotice ? [databaseNotice] : []),
+    ],
     apiUrl: checkUrl(settings.apiUrl, options.needsApi),
     locations: withTimeZones(
       checkLocations(pickLocations(fromEnv, fromFile), options.needsApi),

@@ -241,7 +241,18 @@ describe("the destination", () => {
     expect(flagPath).toMatchObject({ dbPath: "flag.sqlite", postgres: undefined });
   });
 
-  it("refuses both at one level, another scheme, an address without a database, and a bad schema, never showing the password", () => {
+  it("takes the address over a path given beside it, and says the file is not used", () => {
+    const config = loadConfig({
+      env: { POS_DB_URL: url, POS_DB_PATH: "x.sqlite" },
+      needsApi: false,
+    });
+    expect(config.postgres?.url).toBe(url);
+    expect(config.notices).toContain(
+      "POS_DB_URL names PostgreSQL: the file x.sqlite (POS_DB_PATH) is not used",
+    );
+  });
+
+  it("refuses another scheme, an address without a database, and a bad schema, never showing the password", () => {
     const refused = (env: Record<string, string>) => {
       try {
         loadConfig({ env, needsApi: false });
@@ -252,7 +263,6 @@ describe("the destination", () => {
       }
       throw new Error("accepted");
     };
-    expect(refused({ POS_DB_URL: url, POS_DB_PATH: "x.sqlite" })).toMatch(/both POS_DB_PATH/);
     expect(refused({ POS_DB_URL: "mysql://x@h/db" })).toMatch(/must start with postgres:\/\//);
     expect(refused({ POS_DB_URL: "postgres://pos:s3cret-pw@127.0.0.1:5432" })).toMatch(
       /must name a server and a database.*postgres:\/\/pos@127\.0\.0\.1:5432$/,

@@ -143,10 +143,12 @@ export interface StoredFacts {
   runQuery(sql: string): Promise<QueryResult>;
 }
 
-/** The answer to a claim on a location: the turn is this worker's, or another worker's. */
+/** The answer to a claim on a location: the turn is this worker's; another worker holds it;
+ * or a turn on it finished since this worker's run started (nothing left to do). */
 export type ClaimAnswer =
-  | { granted: true; claimId: number }
-  | { granted: false; holder: string | null };
+  | { outcome: "granted"; claimId: number }
+  | { outcome: "held"; holder: string | null }
+  | { outcome: "done" };
 
 /** How a location's turn ended. */
 export type ClaimEnd = "done" | "failed" | "interrupted";
@@ -157,11 +159,10 @@ export type ClaimEnd = "done" | "failed" | "interrupted";
  */
 export interface LocationClaims {
   /** Takes the location of a key (by its fingerprint) for this run, unless another worker holds
-   * it. The destination stamps the turn's start and end on one clock, its own. */
+   * it or finished a turn on it since this run started. The destination stamps the turn's start
+   * and end on one clock, its own. */
   claim(fingerprint: string, runId: number): Promise<ClaimAnswer>;
   release(claimId: number, end: ClaimEnd): Promise<void>;
-  /** Whether some worker finished a turn on the location since this worker's run started. */
-  finishedSinceRunStarted(fingerprint: string): Promise<boolean>;
 }
 
 /** What a sync needs of its destination: the run log and checkpoints, and the writes. */

@@ -34,35 +34,51 @@ export interface Turn {
   retryMs?: number;
 }
 
+type Attempt =
+  | { outcome: "synced" }
+  | { outcome: "done" }
+  | { outcome: "held"; holder: string | null };
+
+/** One try: claims the location and, when granted, syncs it in this worker's turn. */
+async function attempt(
+  context: SyncContext,
+  turn: Turn,
+  sync: () => Promise<void>,
+): Promise<Attempt> {
+  const answer = await turn.claims.claim(turn.fingerprint, context.runId);
+  if (answer.outcome !== "granted") return answer;
+  let end: ClaimEnd = "failed";
+  try {
+    await sync();
+    end = context.signal.aborted ? "interrupted" : "done";
+  } finally {
+    await turn.claims.release(answer.claimId, end);
+  }
+  return { outcome: "synced" };
+}
+
 /** Syncs the location with `sync` in this worker's turn, or leaves it to the worker that did. */
 export async function syncInTurn(
   context: SyncContext,
   turn: Turn,
   sync: () => Promise<void>,
 ): Promise<TurnOutcome> {
-  const { claims, fingerprint } = turn;
   let reported = false;
   for (;;) {
     if (context.signal.aborted) return "stopped";
-    const holder = await turn.slots(async () => {
-      if (context.signal.aborted) return null;
-      const answer = await claims.claim(fingerprint, context.runId);
-      if (!answer.granted) return answer.holder ?? "another worker";
-      let end: ClaimEnd = "failed";
-      try {
-        await sync();
-        end = context.signal.aborted ? "interrupted" : "done";
-      } finally {
-        await claims.release(answer.claimId, end);
-      }
-      return null;
-    });
-    if (holder === null) return context.signal.aborted ? "stopped" : "synced";
+    const tried = await turn.slots(() =>
+      context.signal.aborted ? undefined : attempt(context, turn, sync),
+    );
+    if (tried === undefined) return "stopped";
+    if (tried.outcome === "synced") return context.signal.aborted ? "stopped" : "synced";
+    if (tried.outcome === "done") return "synced elsewhere";
     if (!reported) {
-      context.logger.info({ key: fingerprint, holder }, "another worker is syncing this location");
+      context.logger.info(
+        { key: turn.fingerprint, holder: tried.holder ?? "another worker" },
+        "another worker is syncing this location",
+      );
       reported = true;
     }
-    if (await claims.finishedSinceRunStarted(fingerprint)) return "synced elsewhere";
     await pause(turn.retryMs ?? CLAIM_RETRY_MS, context.signal);
   }
 }

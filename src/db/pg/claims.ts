@@ -16,6 +16,8 @@ export const WORKER_NAME = `${hostname()}:${process.pid}`;
 export class PgLocationClaims implements LocationClaims {
   /** The fingerprint each open claim holds the lock of. */
   private readonly held = new Map<number, string>();
+  /** When the run started, by the server's clock (checkpoints.startRun). */
+  runStartedAt: string | undefined;
 
   /**
    * @param session the connection that holds the locks (one per worker, kept open)
@@ -32,8 +34,14 @@ export class PgLocationClaims implements LocationClaims {
       `SELECT pg_try_advisory_lock(${LOCATION_LOCK}) AS taken`,
       [fingerprint],
     );
-    if (!rows[0]?.taken) return { granted: false, holder: await this.holder(fingerprint) };
+    if (!rows[0]?.taken) return { outcome: "held", holder: await this.holder(fingerprint) };
     try {
+      // With the lock held, no turn is running: one that ended since the run started did this
+      // run's work (the workers need not sync a location each).
+      if (await this.finishedSinceRunStarted(fingerprint)) {
+        await session.query(`SELECT pg_advisory_unlock(${LOCATION_LOCK})`, [fingerprint]);
+        return { outcome: "done" };
+      }
       const claimId = await this.run(async (client) => {
         // A turn still "running" whose lock was free: its worker died. The server's clock, read
         // after the lock was taken, stamps turns: one turn's end is never after the next one's
@@ -53,7 +61,7 @@ export class PgLocationClaims implements LocationClaims {
         return id;
       });
       this.held.set(claimId, fingerprint);
-      return { granted: true, claimId };
+      return { outcome: "granted", claimId };
     } catch (error) {
       await session.query(`SELECT pg_advisory_unlock(${LOCATION_LOCK})`, [fingerprint]);
       throw error;
@@ -79,10 +87,8 @@ export class PgLocationClaims implements LocationClaims {
     }
   }
 
-  /** Stamped by the server when the run started (checkpoints.startRun). */
-  runStartedAt: string | undefined;
-
-  async finishedSinceRunStarted(fingerprint: string): Promise<boolean> {
+  /** Whether some worker finished a turn on the location since this worker's run started. */
+  private async finishedSinceRunStarted(fingerprint: string): Promise<boolean> {
     const since = this.runStartedAt;
     if (since === undefined) return false;
     return this.run(async (client) => {

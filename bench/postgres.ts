@@ -1,0 +1,193 @@
+/**
+ * Benchmark 6, PostgreSQL: (a) the real write path into PostgreSQL against the same into SQLite,
+ * same pages, in this process; (b) a chain synced by 1, 2 and 4 worker processes sharing one
+ * database, at 100 ms of latency, where the network is the limit: the wall time and the speed-up.
+ *
+ * The server is a throwaway one (scripts/throwaway-postgres.ts) with fsync on and
+ * synchronous_commit off: the durability of SQLite in WAL with synchronous=NORMAL, as pos-sync
+ * runs it. POS_BENCH_PG_URL names a server to use instead.
+ */
+import { spawn } from "node:child_process";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import pg from "pg";
+import { startThrowawayPostgres } from "../scripts/throwaway-postgres.js";
+import { orderSchema } from "../src/api/schemas.js";
+import { validateRecords } from "../src/api/validate.js";
+import type { PostgresTarget } from "../src/config.js";
+import type { SyncDestination } from "../src/db/destination.js";
+import { PgDestination } from "../src/db/pg/pg-destination.js";
+import { SqliteDestination } from "../src/db/sqlite-destination.js";
+import { ORDERS } from "../src/streams/index.js";
+import { CLI, startSimulatorProcess } from "./e2e.js";
+import { pagesOf } from "./ingest.js";
+import { dec, int, log, now, seconds } from "./lib.js";
+
+const LOCATION_ID = "bench-location";
+const DAY = "2026-01-01";
+
+export interface PostgresBenchResult {
+  ingest: { orders: number; sqlitePerSecond: number; postgresPerSecond: number; ratio: number };
+  workers: {
+    locations: number;
+    days: number;
+    orders: number;
+    latencyMs: number;
+    runs: { workers: number; seconds: number; requests: number; speedUp: number }[];
+  };
+}
+
+/**
+ * The sync's write path for pages of one day: validation, normalization and the write, pages
+ * overlapping as windows do; the summaries settled and everything committed at the end, as a
+ * run ends. JSON.parse, the transport's work, is left out.
+ */
+async function ingest(
+  destination: SyncDestination,
+  pages: readonly string[],
+  inFlight: number,
+): Promise<number> {
+  const syncedAt = new Date().toISOString();
+  const runId = await destination.startRun("cli", syncedAt);
+  const parsed = pages.map((text) => JSON.parse(text) as unknown[]);
+  const pending: Promise<unknown>[] = [];
+  const start = now();
+  for (const data of parsed) {
+    const { records, rejects } = validateRecords(orderSchema, data);
+    pending.push(
+      destination.writePage(ORDERS, {
+        locationId: LOCATION_ID,
+        day: DAY,
+        records,
+        rejects,
+        runId,
+        syncedAt,
+      }),
+    );
+    if (pending.length >= inFlight) await pending.shift();
+  }
+  await Promise.all(pending);
+  await destination.finishRun(runId, {
+    status: "succeeded",
+    finishedAt: new Date().toISOString(),
+    stats: {},
+    requests: 0,
+    error: null,
+  });
+  return seconds(start);
+}
+
+/** `pos-sync sync` in `workers` processes at once against one database; the wall time. */
+function syncWorkers(
+  workers: number,
+  env: Record<string, string>,
+): Promise<{ seconds: number; requests: number }> {
+  const start = now();
+  const runs = Array.from({ length: workers }, () => {
+    const child = spawn(process.execPath, [CLI, "sync"], {
+      stdio: ["ignore", "pipe", "ignore"],
+      env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "warn", ...env },
+    });
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk;
+    });
+    return new Promise<number>((resolve, reject) => {
+      child.once("error", reject);
+      child.once("close", (code) => {
+        if (code !== 0) reject(new Error(`a worker exited ${code}:\n${stdout}`));
+        const requests = /(\d[\d,]*) requests/.exec(stdout)?.[1]?.replaceAll(",", "") ?? "0";
+        resolve(Number(requests));
+      });
+    });
+  });
+  return Promise.all(runs).then((requests) => ({
+    seconds: seconds(start),
+    requests: requests.reduce((a, b) => a + b, 0),
+  }));
+}
+
+async function count(target: PostgresTarget, sql: string): Promise<number> {
+  const client = new pg.Client({ connectionString: target.url });
+  await client.connect();
+  try {
+    const { rows } = await client.query(sql.replaceAll("{schema}", target.schema));
+    return Number(rows[0]?.n ?? 0);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function benchPostgres(options: {
+  orders: number;
+  chain: { locations: number; days: number; ordersPerDay: number };
+  dir: string;
+}): Promise<PostgresBenchResult> {
+  log(`6. PostgreSQL: the write path for ${int(options.orders)} orders, against SQLite…`);
+  const server = await startThrowawayPostgres({
+    given: process.env.POS_BENCH_PG_URL,
+    durable: true,
+  });
+  try {
+    const pages = pagesOf(options.orders);
+    const path = join(options.dir, "pg-compare.sqlite");
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(`${path}${suffix}`, { force: true });
+    const sqlite = SqliteDestination.open(path);
+    const sqliteSeconds = await ingest(sqlite, pages, 2).finally(() => sqlite.close());
+    const target = { url: server.url, schema: "bench_ingest" };
+    // As a sync with the default concurrency writes: four connections, four pages at once.
+    const postgres = await PgDestination.open(target, { keepRaw: true, poolSize: 4 });
+    const postgresSeconds = await ingest(postgres, pages, 4).finally(() => postgres.close());
+    const stored = await count(target, "SELECT COUNT(*) AS n FROM {schema}.orders");
+    if (stored !== options.orders) throw new Error(`${stored} orders stored of ${options.orders}`);
+    const result: PostgresBenchResult["ingest"] = {
+      orders: options.orders,
+      sqlitePerSecond: options.orders / sqliteSeconds,
+      postgresPerSecond: options.orders / postgresSeconds,
+      ratio: sqliteSeconds / postgresSeconds,
+    };
+    log(
+      `   SQLite ${int(result.sqlitePerSecond)} orders/s, PostgreSQL ${int(result.postgresPerSecond)} orders/s: ratio ${dec(result.ratio)} (target >= 0.80)`,
+    );
+
+    const { locations, days, ordersPerDay } = options.chain;
+    const latencyMs = 100;
+    log(
+      `   ${locations} locations x ${days} days of about ${ordersPerDay} orders at ${latencyMs} ms, by 1, 2 and 4 workers (concurrency 4 each)…`,
+    );
+    const simulator = await startSimulatorProcess([
+      ...["--seed", "11", "--locations", String(locations), "--days", String(days)],
+      ...["--orders-per-day", `${ordersPerDay - 5}-${ordersPerDay + 5}`],
+      ...["--latency", String(latencyMs)],
+    ]);
+    const runs: PostgresBenchResult["workers"]["runs"] = [];
+    let orders = 0;
+    try {
+      for (const workers of [1, 2, 4]) {
+        const schema = `bench_workers_${workers}`;
+        const env = {
+          POS_API_URL: simulator.url,
+          POS_API_KEYS: simulator.key,
+          POS_DB_URL: server.url,
+          POS_DB_SCHEMA: schema,
+          POS_CONCURRENCY: "4",
+        };
+        const run = await syncWorkers(workers, env);
+        orders = await count(
+          { url: server.url, schema },
+          "SELECT COUNT(*) AS n FROM {schema}.orders",
+        );
+        const speedUp = (runs[0]?.seconds ?? run.seconds) / run.seconds;
+        runs.push({ workers, seconds: run.seconds, requests: run.requests, speedUp });
+        log(
+          `   ${workers} worker${workers === 1 ? "" : "s"}: ${dec(run.seconds)} s, ${int(run.requests)} requests, ${int(orders)} orders; speed-up ${dec(speedUp)}${workers === 2 ? " (target >= 1.80)" : ""}`,
+        );
+      }
+    } finally {
+      await simulator.stop();
+    }
+    return { ingest: result, workers: { locations, days, orders, latencyMs, runs } };
+  } finally {
+    await server.stop();
+  }
+}
