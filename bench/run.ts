@@ -32,7 +32,7 @@ const sizes = quick
       chainLocations: 20,
       memoryOrders: 200_000,
       storage: { locations: 4, days: 90 },
-      workersChain: { locations: 10, days: 10, ordersPerDay: 60 },
+      workersChain: { locations: 10, days: 10, ordersPerDay: 20 },
     }
   : {
       orders: 100_000,
@@ -41,7 +41,7 @@ const sizes = quick
       chainLocations: 60,
       memoryOrders: 1_000_000,
       storage: { locations: 20, days: 365 },
-      workersChain: { locations: 40, days: 30, ordersPerDay: 60 },
+      workersChain: { locations: 40, days: 30, ordersPerDay: 20 },
     };
 
 const dir = mkdtempSync(join(tmpdir(), "pos-sync-bench-"));

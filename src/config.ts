@@ -473,7 +473,7 @@ export function loadConfig(options: LoadOptions): Config {
       checkLocations(pickLocations(fromEnv, fromFile), options.needsApi),
       timeZoneSetting(settings.timeZone, "POS_TIME_ZONE"),
     ),
-    ...pickDatabase([dropUndefined(options.flags ?? {}), fromEnv, fromFile], settings.dbSchema),
+    ...database,
     authScheme: settings.authScheme ?? DEFAULTS.authScheme,
     startDate,
     lookbackDays:

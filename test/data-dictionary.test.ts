@@ -60,9 +60,9 @@ describe("the data dictionary", () => {
   it("shows keys, foreign keys and API paths in the column tables", () => {
     const text = renderDataDictionary(schema, docs);
     expect(text).toContain(
-      "| `order_id` | TEXT NOT NULL | PK, FK → orders.id | `id` | The order (orders.id). |",
+      "| `order_id` | TEXT NOT NULL | text | PK, FK → orders.id | `id` | The order (orders.id). |",
     );
-    expect(text).toContain("| `tax_rate` | REAL NOT NULL |  | `items[].tax.taxRate` |");
+    expect(text).toContain("| `tax_rate` | REAL NOT NULL | numeric |  | `items[].tax.taxRate` |");
     expect(text).toContain("- `rejected_records_record` (unique) on `location_id`, `stream`");
   });
 });

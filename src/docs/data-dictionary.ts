@@ -22,9 +22,11 @@ import {
 } from "../api/schemas.js";
 import type { ApiRecord, TableDoc, ViewDoc } from "../db/dictionary/types.js";
 import { openDatabase } from "../db/open.js";
+import { type PgColumnType, pgColumnType } from "../db/pg/types.js";
 import * as archiveTables from "../db/schema/archive.js";
 import * as bookkeepingSchema from "../db/schema/bookkeeping.js";
 import * as catalogSchema from "../db/schema/catalog.js";
+import { FLAG_COLUMNS } from "../db/schema/columns.js";
 import * as allTables from "../db/schema/index.js";
 import * as locationTables from "../db/schema/location.js";
 import * as orderTables from "../db/schema/orders.js";
@@ -42,6 +44,9 @@ export interface ColumnFacts {
   name: string;
   /** e.g. "TEXT NOT NULL" */
   type: string;
+  /** The column's type on PostgreSQL (src/db/pg/types.ts), e.g. "timestamptz"; "—" where
+   * PostgreSQL keeps no such column. */
+  pgType: string;
 }
 
 export interface ForeignKeyFacts {
@@ -96,6 +101,33 @@ const SCHEMA_GROUPS: { title: string; module: Record<string, unknown> }[] = [
   { title: "Bookkeeping tables", module: bookkeepingSchema },
 ];
 
+/** Tables only SQLite keeps: its archive's dictionaries, its writer lease, its upgrades. */
+const SQLITE_ONLY_TABLES = new Set(["raw_dictionaries", "writer_lease", "schema_upgrades"]);
+
+const PG_TYPE_NAMES: Record<PgColumnType, string> = {
+  text: "text",
+  bigint: "bigint",
+  identity: "bigint identity",
+  boolean: "boolean",
+  numeric: "numeric",
+  date: "date",
+  timestamptz: "timestamptz",
+  jsonb: "jsonb",
+};
+
+function postgresType(table: string, column: SQLiteColumn): string {
+  const sqlType = column.getSQLType();
+  if (SQLITE_ONLY_TABLES.has(table) || sqlType === "blob" || column.name === "dictionary_id")
+    return "—";
+  const autoIncrement = (column as SQLiteColumn & { autoIncrement?: boolean }).autoIncrement;
+  return PG_TYPE_NAMES[
+    pgColumnType(
+      { name: column.name, sqlType, autoIncrement: autoIncrement === true },
+      FLAG_COLUMNS,
+    )
+  ];
+}
+
 export function tableFacts(table: SQLiteTable): TableFacts {
   const config = getTableConfig(table);
   const columnKey = config.columns.filter((c) => c.primary).map((c) => c.name);
@@ -105,6 +137,7 @@ export function tableFacts(table: SQLiteTable): TableFacts {
     columns: config.columns.map((c) => ({
       name: c.name,
       type: `${c.getSQLType().toUpperCase()}${c.notNull ? " NOT NULL" : ""}`,
+      pgType: postgresType(config.name, c),
     })),
     primaryKey: [...columnKey, ...compositeKey],
     foreignKeys: config.foreignKeys.map((fk) => {
@@ -358,6 +391,16 @@ sent them (ISO 8601 with the location's offset); pos-sync's own times (\`synced_
 state the currency). Tax rates also come as \`tax_rate_bp\`, an INTEGER in hundredths of a
 percent (1000 = 10 %, 550 = 5.5 %), the one unit to join order items, catalog and reports on.
 
+**PostgreSQL.** The same tables, columns and views in native types (the *PostgreSQL* column):
+1/0 flags are \`boolean\`; days are \`date\`; date-times are \`timestamptz\` (the instant: the
+offset the API wrote stays in the archived JSON, the local hour in \`closed_hour\`, the local
+day in \`business_date\`); money, quantities and rates are \`numeric\`, the decimal the API wrote,
+summed exactly to the cent (double precision would add binary rounding to every sum); JSON is
+\`jsonb\`; whole numbers are \`bigint\`, as wide as SQLite's INTEGER. \`raw_records\` holds each
+document as \`jsonb\` in \`document\` (PostgreSQL compresses it itself; no dictionaries), and
+\`location_claims\` records which worker synced which location when (README, Scaling out). Text
+cannot hold the NUL character there: one the API sends is stored as U+FFFD.
+
 **Columns of the tables below.** *key*: PK is part of the primary key, FK → table.column refers
 to that column (child rows go when their parent row goes). *API field*: the path of the field in
 the table's API record (\`items[].tax.taxRate\` is the \`taxRate\` of the \`tax\` of each element
@@ -400,7 +443,7 @@ function keyCell(table: TableFacts, column: string): string {
 function columnRow(table: TableFacts, column: ColumnFacts, doc: TableDoc): string {
   const columnDoc = requireDoc(doc.columns[column.name], `column ${table.name}.${column.name}`);
   const from = columnDoc.from === null ? "—" : code(columnDoc.from);
-  const cells = [code(column.name), column.type, keyCell(table, column.name), from];
+  const cells = [code(column.name), column.type, column.pgType, keyCell(table, column.name), from];
   return `| ${[...cells, columnDoc.meaning].map(cell).join(" | ")} |`;
 }
 
@@ -428,8 +471,8 @@ function renderTable(table: TableFacts, docs: DictionaryDocs): string {
     "",
     `**Key:** ${key}.`,
     "",
-    "| column | type | key | API field | meaning |",
-    "|---|---|---|---|---|",
+    "| column | type | PostgreSQL | key | API field | meaning |",
+    "|---|---|---|---|---|---|",
     ...table.columns.map((column) => columnRow(table, column, doc)),
     "",
     ...indexLines(table),
