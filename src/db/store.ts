@@ -10,6 +10,7 @@ import type { Location } from "../api/schemas.js";
 import type { RejectedRecord, ValidatedRecords, ValidRecord } from "../api/validate.js";
 import type { LocalClock } from "../local-clock.js";
 import { type DayPage, type PageHeader, prepareRecords } from "./day-page.js";
+import { type ListContext, listSnapshot } from "./list-snapshot.js";
 import { LocationClocks, type TimeZoneChange } from "./location-clocks.js";
 import { normalizeLocation } from "./normalize/catalog.js";
 import type { Db } from "./open.js";
@@ -19,7 +20,7 @@ import { locations } from "./schema/index.js";
 import type { DayStreamTables, Identified, SnapshotListTables } from "./stream-tables.js";
 import { writeTransaction } from "./write-transaction.js";
 import { DayDeletions } from "./writers/day-deletions.js";
-import { RejectWriter, rejectKey } from "./writers/rejects.js";
+import { locationRejectContext, RejectWriter, rejectKey } from "./writers/rejects.js";
 import { type IncomingRecord, ReplacingWriter, type WriteCounts } from "./writers/replace.js";
 import { type SnapshotCounts, SnapshotWriter } from "./writers/snapshot.js";
 import { type Row, tableName, upsertSql } from "./writers/statements.js";
@@ -32,11 +33,7 @@ export interface PageCounts extends WriteCounts {
 
 export type ListCounts = SnapshotCounts & { rejected: number };
 
-export interface ListContext {
-  locationId: string;
-  syncedAt: string;
-  runId: number | null;
-}
+export type { ListContext } from "./list-snapshot.js";
 
 export interface LocationCounts {
   location: "inserted" | "updated" | "unchanged";
@@ -281,12 +278,7 @@ export class Store {
     reject: RejectedRecord,
     context: { runId: number | null; rejectedAt: string },
   ): void {
-    this.rejectWriter.record([reject], {
-      ...context,
-      locationId: reject.recordId ?? "unknown",
-      stream: "location",
-      day: null,
-    });
+    this.rejectWriter.record([reject], locationRejectContext(reject, context));
   }
 
   /** Stores one whole list of a location (a catalog list) as a snapshot, with its rejects. */
@@ -325,19 +317,7 @@ export class Store {
     validated: ValidatedRecords<Identified>,
     context: ListContext,
   ): SnapshotCounts {
-    const records = validated.records.map(({ record, raw }, position) => ({
-      rows: list.toRows(record, raw, { ...context, position }),
-      raw,
-    }));
-    const listedIds = new Set<string>(records.map((r) => r.rows.parent.id));
-    for (const reject of validated.rejects) if (reject.recordId) listedIds.add(reject.recordId);
-    return this.listWriters.get(list).write({
-      locationId: context.locationId,
-      records,
-      listedIds,
-      complete: validated.rejects.every((r) => r.recordId !== null),
-      syncedAt: context.syncedAt,
-    });
+    return this.listWriters.get(list).write(listSnapshot(list, validated, context));
   }
 
   /** Recomputes the summaries of the days and reports changed since the last call (one

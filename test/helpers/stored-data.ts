@@ -78,6 +78,19 @@ function withoutNul(value: unknown): unknown {
   return JSON.parse(JSON.stringify(value).replaceAll("\\u0000", "\\ufffd"));
 }
 
+type Rows = (sql: string, ...params: unknown[]) => Promise<StoredRow[]>;
+
+/** A record's archived documents on PostgreSQL (jsonb, parsed by the driver). */
+async function archivedDocuments(rows: Rows, table: string, id: string, locationId: string) {
+  const found = await rows(
+    "SELECT document FROM raw_records WHERE table_name = ? AND id = ? AND location_id = ?",
+    table,
+    id,
+    locationId,
+  );
+  return found.map((row) => row.document);
+}
+
 /** `SELECT cols FROM table WHERE a = ? AND b = ? [ORDER BY position]`: a lookup by key. */
 const LOOKUP =
   /^SELECT (\*|[\w, ]+) FROM (\w+) WHERE (\w+ = \?(?: AND \w+ = \?)*)( ORDER BY position)?$/;
@@ -128,15 +141,7 @@ function frozenReader(base: StoredData): StoredData {
     ...base,
     rows,
     scalar: async (sql, ...params) => first(await rows(sql, ...params)),
-    archived: async (table, id, locationId) =>
-      (
-        await rows(
-          "SELECT document FROM raw_records WHERE table_name = ? AND id = ? AND location_id = ?",
-          table,
-          id,
-          locationId,
-        )
-      ).map((row) => row.document),
+    archived: (table, id, locationId) => archivedDocuments(rows, table, id, locationId),
   };
 }
 
@@ -154,15 +159,7 @@ export function postgresData(target: PostgresTarget): StoredData {
       await rows(sql, ...params);
     },
     scalar: async (sql, ...params) => first(await rows(sql, ...params)),
-    archived: async (table, id, locationId) =>
-      (
-        await rows(
-          "SELECT document FROM raw_records WHERE table_name = ? AND id = ? AND location_id = ?",
-          table,
-          id,
-          locationId,
-        )
-      ).map((row) => row.document),
+    archived: (table, id, locationId) => archivedDocuments(rows, table, id, locationId),
     same: (stored, sent) => {
       if (stored === sent) return true;
       if (typeof sent !== "string" || typeof stored !== "string") return false;

@@ -15,18 +15,13 @@ import type { RunTrigger, Stream } from "../../vocabulary.js";
 import type { WindowRecord } from "../checkpoints.js";
 import { type DayPage, prepareRecords } from "../day-page.js";
 import type { RunEnd, SyncDestination } from "../destination.js";
+import { type ListContext, listSnapshot } from "../list-snapshot.js";
 import { normalizeLocation } from "../normalize/catalog.js";
 import { UTC_OFFSET_STATE } from "../queries.js";
 import { locations } from "../schema/index.js";
-import type {
-  ListContext,
-  ListCounts,
-  ListedDevices,
-  LocationCounts,
-  PageCounts,
-} from "../store.js";
+import type { ListCounts, ListedDevices, LocationCounts, PageCounts } from "../store.js";
 import type { DayStreamTables, Identified, SnapshotListTables } from "../stream-tables.js";
-import { rejectKey } from "../writers/rejects.js";
+import { locationRejectContext, rejectKey } from "../writers/rejects.js";
 import type { SnapshotCounts } from "../writers/snapshot.js";
 import { columnNames, tableName } from "../writers/statements.js";
 import * as checkpoints from "./checkpoints.js";
@@ -234,12 +229,7 @@ export class PgDestination implements SyncDestination {
     context: { runId: number | null; rejectedAt: string },
   ) {
     return this.transaction((client) =>
-      recordRejects(client, [reject], {
-        ...context,
-        locationId: reject.recordId ?? "unknown",
-        stream: "location",
-        day: null,
-      }),
+      recordRejects(client, [reject], locationRejectContext(reject, context)),
     );
   }
 
@@ -275,19 +265,7 @@ export class PgDestination implements SyncDestination {
     validated: ValidatedRecords<Identified>,
     context: ListContext,
   ): Promise<SnapshotCounts> {
-    const records = validated.records.map(({ record, raw }, position) => ({
-      rows: list.toRows(record, raw, { ...context, position }),
-      raw,
-    }));
-    const listedIds = new Set<string>(records.map((r) => r.rows.parent.id));
-    for (const reject of validated.rejects) if (reject.recordId) listedIds.add(reject.recordId);
-    return this.listWriter(list).write(client, {
-      locationId: context.locationId,
-      records,
-      listedIds,
-      complete: validated.rejects.every((r) => r.recordId !== null),
-      syncedAt: context.syncedAt,
-    });
+    return this.listWriter(list).write(client, listSnapshot(list, validated, context));
   }
 
   private listWriter(list: SnapshotListTables): PgSnapshotWriter {

@@ -16,6 +16,14 @@ export interface RejectContext {
   requestedId?: string;
 }
 
+/** Where a location record that breaks the spec is set aside: under its own id, if any. */
+export function locationRejectContext(
+  reject: RejectedRecord,
+  context: { runId: number | null; rejectedAt: string },
+): RejectContext {
+  return { ...context, locationId: reject.recordId ?? "unknown", stream: "location", day: null };
+}
+
 /** The record's id, or a hash of its JSON when it has no usable id. */
 export function rejectKey(reject: RejectedRecord): string {
   return reject.recordId ?? `sha1:${createHash("sha1").update(reject.raw).digest("hex")}`;
