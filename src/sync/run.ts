@@ -3,6 +3,7 @@
  * windows read concurrently within the bounds of POS_CONCURRENCY and written through one
  * connection.
  */
+import { setMaxListeners } from "node:events";
 import pLimit from "p-limit";
 import { PosApiClient } from "../api/client.js";
 import { type AttemptEvent, HttpTransport, type TransportOptions } from "../api/transport.js";
@@ -98,6 +99,12 @@ export async function runSync(options: SyncOptions): Promise<RunResult> {
   const runId = await destination.startRun(options.trigger, startedAt);
   const runLogger = logger.child({ runId });
   const stop = new AbortController();
+  // Each location waiting for its turn, and each request in flight, listens for the stop: more
+  // than node's default of 10 is expected, not a leak.
+  setMaxListeners(
+    config.locations.length + config.concurrency + WINDOWS_BESIDE_REQUESTS + 10,
+    stop.signal,
+  );
   const onAbort = () => stop.abort();
   options.signal?.addEventListener("abort", onAbort, { once: true });
   if (options.signal?.aborted) stop.abort();

@@ -7,6 +7,7 @@
 import { hostname } from "node:os";
 import type { ClaimAnswer, ClaimEnd, LocationClaims } from "../destination.js";
 import type { PgClient } from "./connect.js";
+import type { LockSession } from "./session.js";
 
 const LOCATION_LOCK = "hashtextextended('pos-sync location ' || $1::text, 0)";
 
@@ -24,22 +25,22 @@ export class PgLocationClaims implements LocationClaims {
    * @param run runs the work on a connection of the pool
    */
   constructor(
-    private readonly session: () => Promise<PgClient>,
+    private readonly session: LockSession,
     private readonly run: <T>(work: (client: PgClient) => Promise<T>) => Promise<T>,
   ) {}
 
   async claim(fingerprint: string, runId: number): Promise<ClaimAnswer> {
-    const session = await this.session();
-    const { rows } = await session.query<{ taken: boolean }>(
-      `SELECT pg_try_advisory_lock(${LOCATION_LOCK}) AS taken`,
-      [fingerprint],
+    const { rows } = await this.session.use((session) =>
+      session.query<{ taken: boolean }>(`SELECT pg_try_advisory_lock(${LOCATION_LOCK}) AS taken`, [
+        fingerprint,
+      ]),
     );
     if (!rows[0]?.taken) return { outcome: "held", holder: await this.holder(fingerprint) };
     try {
       // With the lock held, no turn is running: one that ended since the run started did this
       // run's work (the workers need not sync a location each).
       if (await this.finishedSinceRunStarted(fingerprint)) {
-        await session.query(`SELECT pg_advisory_unlock(${LOCATION_LOCK})`, [fingerprint]);
+        await this.unlock(fingerprint);
         return { outcome: "done" };
       }
       const claimId = await this.run(async (client) => {
@@ -63,7 +64,7 @@ export class PgLocationClaims implements LocationClaims {
       this.held.set(claimId, fingerprint);
       return { outcome: "granted", claimId };
     } catch (error) {
-      await session.query(`SELECT pg_advisory_unlock(${LOCATION_LOCK})`, [fingerprint]);
+      await this.unlock(fingerprint);
       throw error;
     }
   }
@@ -82,8 +83,7 @@ export class PgLocationClaims implements LocationClaims {
       );
     } finally {
       this.held.delete(claimId);
-      const session = await this.session();
-      await session.query(`SELECT pg_advisory_unlock(${LOCATION_LOCK})`, [fingerprint]);
+      await this.unlock(fingerprint);
     }
   }
 
@@ -99,6 +99,12 @@ export class PgLocationClaims implements LocationClaims {
       );
       return (rowCount ?? 0) > 0;
     });
+  }
+
+  private async unlock(fingerprint: string): Promise<void> {
+    await this.session.use((session) =>
+      session.query(`SELECT pg_advisory_unlock(${LOCATION_LOCK})`, [fingerprint]),
+    );
   }
 
   /** The worker whose turn is running on the location, if known. */

@@ -36,6 +36,7 @@ import { PgRawArchive } from "./raw-archive.js";
 import { keepOnlyRejects, recordRejects, resolveStoredRejects } from "./rejects.js";
 import { markDays, markReports, settle } from "./rollups.js";
 import { RowsInserter } from "./rows.js";
+import { LockSession } from "./session.js";
 import { PgSnapshotWriter } from "./snapshot-writer.js";
 import { inTransaction } from "./transaction.js";
 
@@ -68,15 +69,12 @@ export class PgDestination implements SyncDestination {
     private readonly target: PostgresTarget,
     private readonly pool: PgPool,
     /** Holds the run's advisory lock for as long as the destination is open. */
-    private readonly session: PgClient,
+    private readonly session: LockSession,
     options: PgDestinationOptions,
   ) {
     this.location = `${describePostgresUrl(target.url)} (schema ${target.schema})`;
     this.archive = new PgRawArchive(options.keepRaw);
-    this.claims = new PgLocationClaims(
-      async () => session,
-      (work) => this.read(work),
-    );
+    this.claims = new PgLocationClaims(session, (work) => this.read(work));
   }
 
   /** Connects, migrating the schema first (migrate.ts). */
@@ -84,7 +82,7 @@ export class PgDestination implements SyncDestination {
     // One more connection than the writes use: the session that holds the run's lock.
     const { pool } = await openPostgres(target, options.poolSize + 1);
     try {
-      const session = await connect(pool, target);
+      const session = new LockSession(await connect(pool, target));
       return new PgDestination(target, pool, session, options);
     } catch (error) {
       await pool.end();
@@ -130,7 +128,9 @@ export class PgDestination implements SyncDestination {
     return this.transaction((client) => checkpoints.closeAbandonedRuns(client, now));
   }
   async startRun(trigger: RunTrigger, startedAt: string) {
-    const started = await this.guard(() => checkpoints.startRun(this.session, trigger, startedAt));
+    const started = await this.guard(() =>
+      this.session.use((session) => checkpoints.startRun(session, trigger, startedAt)),
+    );
     this.claims.runStartedAt = started.serverStartedAt;
     return started.runId;
   }
@@ -140,7 +140,7 @@ export class PgDestination implements SyncDestination {
       await this.transaction((client) => settle(client, locationId));
     }
     await this.transaction((client) => checkpoints.finishRun(client, runId, end));
-    await this.guard(() => checkpoints.releaseRun(this.session, runId));
+    await this.guard(() => this.session.use((session) => checkpoints.releaseRun(session, runId)));
   }
   windows(locationId: string, stream: Stream) {
     return this.read((client) => checkpoints.windows(client, locationId, stream));
