@@ -148,6 +148,26 @@ describe("PostgreSQL schema", () => {
     expect(journal[0].n).toBe(migrations);
   });
 
+  it("lets a user with rights on the schema alone, not on the database, migrate and read it", async () => {
+    const target = pg.target();
+    const made = await migrate({ POS_DB_URL: target.url, POS_DB_SCHEMA: target.schema });
+    expect(made.code, made.stderr).toBe(0);
+    const role = `worker_${target.schema}_${process.pid}`;
+    await pg.query(`CREATE ROLE ${role} LOGIN PASSWORD 'worker-pw'`);
+    await pg.query(`GRANT USAGE, CREATE ON SCHEMA ${target.schema} TO ${role}`);
+    await pg.query(`GRANT ALL ON ALL TABLES IN SCHEMA ${target.schema} TO ${role}`);
+    await pg.query(`GRANT ALL ON ALL SEQUENCES IN SCHEMA ${target.schema} TO ${role}`);
+    const worker = new URL(target.url);
+    worker.username = role;
+    worker.password = "worker-pw";
+    const env = { POS_DB_URL: worker.toString(), POS_DB_SCHEMA: target.schema };
+    const again = await migrate(env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain("is already up to date");
+    const status = await runCli(["status", "--json"], env);
+    expect(status.code, status.stderr).toBe(0);
+  });
+
   it("takes the destination from --db, and keeps SQLite for a path or sqlite:", async () => {
     const target = pg.target();
     const byFlag = await runCli(["migrate", "--db", target.url], { POS_DB_SCHEMA: target.schema });

@@ -1,7 +1,6 @@
 /** `pos-sync sync`: one run, incremental or over explicit days. */
 import { SETTING_BOUNDS } from "../config.js";
 import { today } from "../dates.js";
-import type { Db } from "../db/open.js";
 import type { WriterLease } from "../db/writer-lease.js";
 import { UsageError } from "../errors.js";
 import type { Logger } from "../log.js";
@@ -142,10 +141,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
 type SyncRequest = Omit<RunRequest, "signal" | "db">;
 
 /** Runs the sync in its worker thread, stopping it cleanly on the first SIGINT or SIGTERM. */
-async function runWithSignals(
-  request: SyncRequest & { db?: Db },
-  logger: Logger,
-): Promise<RunResult> {
+async function runWithSignals(request: SyncRequest, logger: Logger): Promise<RunResult> {
   const stop = new AbortController();
   const release = stopOnSignals(stop, logger);
   try {

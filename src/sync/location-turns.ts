@@ -4,6 +4,7 @@
  * once its turn ends, a turn finished since this run started means the location is done, and a
  * turn cut short (its worker died) means this worker takes it over, within seconds.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import type { LimitFunction } from "p-limit";
 import type { ClaimEnd, LocationClaims } from "../db/destination.js";
 import type { SyncContext } from "./context.js";
@@ -13,16 +14,9 @@ export const CLAIM_RETRY_MS = 1_000;
 
 export type TurnOutcome = "synced" | "synced elsewhere" | "stopped";
 
+/** Waits, or less when the run stops. */
 function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-  });
+  return sleep(ms, undefined, { signal }).catch(() => {});
 }
 
 export interface Turn {

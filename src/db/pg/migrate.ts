@@ -75,10 +75,19 @@ export async function migratePostgres(
   try {
     await client.query("BEGIN");
     await client.query(`SELECT pg_advisory_xact_lock(${LOCK_KEY})`, [target.schema]);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS "${target.schema}"`);
-    await client.query(
-      `CREATE TABLE IF NOT EXISTS ${JOURNAL} (id serial PRIMARY KEY, hash text NOT NULL, created_at bigint)`,
+    // Created only when missing: CREATE SCHEMA needs CREATE on the database even with IF NOT
+    // EXISTS, which a worker's user, once the schema is made, need not have.
+    const { rows } = await client.query<{ schema: boolean; journal: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1) AS schema,
+              to_regclass($2) IS NOT NULL AS journal`,
+      [target.schema, JOURNAL],
     );
+    if (!rows[0]?.schema) await client.query(`CREATE SCHEMA "${target.schema}"`);
+    if (!rows[0]?.journal) {
+      await client.query(
+        `CREATE TABLE ${JOURNAL} (id serial PRIMARY KEY, hash text NOT NULL, created_at bigint)`,
+      );
+    }
     const done = new Set(await appliedMigrations(client));
     const pending = migrations.filter((m) => !done.has(m.folderMillis));
     for (const migration of pending) await apply(client, migration);

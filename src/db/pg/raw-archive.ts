@@ -30,7 +30,9 @@ const UPSERT = new RowsInserter(
 export class PgRawArchive {
   constructor(private readonly keep: boolean) {}
 
-  /** Archives (or, switched off, removes) the JSON of records just written; returns the rows. */
+  /** Archives (or, switched off, removes) the JSON of records just written, one document per
+   * record (the writers pass each record once: the server refuses to update a row twice in one
+   * statement); returns the rows. */
   async put(
     client: PgClient,
     documents: readonly ArchivedDocument[],
@@ -49,19 +51,18 @@ export class PgRawArchive {
       );
       return 0;
     }
-    // One row per record: a record listed twice in a page keeps its last JSON.
-    const latest = new Map<string, ArchivedDocument>();
-    for (const d of documents)
-      if (d.raw !== undefined) latest.set(`${d.tableName}\u0001${d.locationId}\u0001${d.id}`, d);
     return UPSERT.insert(
       client,
-      [...latest.values()].map((d) => ({
-        table_name: d.tableName,
-        location_id: d.locationId,
-        id: d.id,
-        document: d.raw ?? null,
-        synced_at: syncedAt,
-      })),
+      // A record prepared without its text (raw is optional on the SQLite path) has none to keep.
+      documents
+        .filter((d) => d.raw !== undefined)
+        .map((d) => ({
+          table_name: d.tableName,
+          location_id: d.locationId,
+          id: d.id,
+          document: d.raw ?? null,
+          synced_at: syncedAt,
+        })),
     );
   }
 }
