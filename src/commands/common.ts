@@ -5,7 +5,6 @@ import { type Config, databaseFlag, loadConfig, type RawSettings } from "../conf
 import type { ReadableDestination } from "../db/destination.js";
 import { migrationState } from "../db/migration-state.js";
 import { type Db, openDatabase } from "../db/open.js";
-import { PgReader } from "../db/pg/pg-reader.js";
 import { SqliteDestination } from "../db/sqlite-destination.js";
 import { pendingUpgrades, type UpgradeProgress } from "../db/upgrades/index.js";
 import { ConfigError } from "../errors.js";
@@ -78,7 +77,11 @@ export function openConfiguredDatabase(
 
 /** For status and verify: either destination, opened for reading only (see below). */
 export async function openReadableDestination(config: Config): Promise<ReadableDestination> {
-  if (config.postgres) return PgReader.open(config.postgres);
+  if (config.postgres) {
+    // Loaded only here: a SQLite command spares PostgreSQL's modules their start-up CPU.
+    const { PgReader } = await import("../db/pg/pg-reader.js");
+    return PgReader.open(config.postgres);
+  }
   return new SqliteDestination(openDatabaseForReading(config));
 }
 

@@ -4,7 +4,6 @@ import { describePostgresUrl, type PostgresTarget } from "../config.js";
 import { migrationState } from "../db/migration-state.js";
 import { openDatabase } from "../db/open.js";
 import type { MigrationOutcome } from "../db/pg/migrate.js";
-import { openPostgres } from "../db/pg/open.js";
 import { upgradeProgressWriter } from "../ui/upgrade-progress.js";
 import { type Command, type CommandIo, parseFlags } from "./command.js";
 import {
@@ -54,6 +53,7 @@ function postgresOutcome(target: PostgresTarget, outcome: MigrationOutcome): str
 }
 
 async function migrateToPostgres(target: PostgresTarget, io: CommandIo): Promise<number> {
+  const { openPostgres } = await import("../db/pg/open.js");
   const { pool, migration } = await openPostgres(target, 1);
   await pool.end();
   io.stdout.write(`${postgresOutcome(target, migration)}\n`);

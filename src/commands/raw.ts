@@ -1,7 +1,6 @@
 /** `pos-sync raw TABLE ID`: one record's JSON as the API sent it, read back from the archive. */
 
 import type { Config } from "../config.js";
-import { PgReader } from "../db/pg/pg-reader.js";
 import { readRawRecords } from "../db/raw/archive.js";
 import { ARCHIVED_TABLE_NAMES } from "../db/raw/archived-tables.js";
 import { EXIT, UsageError } from "../errors.js";
@@ -60,6 +59,7 @@ async function archivedJson(
   locationId: string | undefined,
 ): Promise<{ documents: string[]; close: () => Promise<void> }> {
   if (config.postgres) {
+    const { PgReader } = await import("../db/pg/pg-reader.js");
     const reader = await PgReader.open(config.postgres);
     return {
       documents: await reader.rawDocuments(table, id, locationId),

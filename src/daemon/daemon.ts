@@ -4,7 +4,7 @@
  * and metrics when asked to, and stops cleanly on a signal.
  */
 
-import type { Config } from "../config.js";
+import type { Config, PostgresTarget } from "../config.js";
 import { messageOf } from "../errors.js";
 import type { Logger } from "../log.js";
 import { collectStatus } from "../read-models/status.js";
@@ -12,7 +12,6 @@ import { startRun } from "../runner/start-run.js";
 import { HealthTracker } from "./health.js";
 import { startStatusServer } from "./http.js";
 import { DaemonMetrics } from "./metrics.js";
-import { PostgresDaemonStorage } from "./postgres-storage.js";
 import { Scheduler, type TickReason } from "./scheduler.js";
 import { SqliteDaemonStorage } from "./sqlite-storage.js";
 import type { DaemonStorage } from "./storage.js";
@@ -34,12 +33,18 @@ export interface DaemonOptions {
 
 const WAL_RETRY_MS = 5_000;
 
+/** Loaded only here: a SQLite daemon spares PostgreSQL's modules their start-up CPU. */
+async function openPostgresStorage(target: PostgresTarget): Promise<DaemonStorage> {
+  const { PostgresDaemonStorage } = await import("./postgres-storage.js");
+  return PostgresDaemonStorage.open(target);
+}
+
 export async function runDaemon(options: DaemonOptions): Promise<number> {
   const { config, logger, signal } = options;
   const stop = new AbortController();
   signal.addEventListener("abort", () => stop.abort(), { once: true });
   const storage: DaemonStorage = config.postgres
-    ? await PostgresDaemonStorage.open(config.postgres)
+    ? await openPostgresStorage(config.postgres)
     : SqliteDaemonStorage.open(config, logger, stop, options.walRetryMs ?? WAL_RETRY_MS);
   const metrics = new DaemonMetrics();
   const health = new HealthTracker(options.healthMaxAgeMs);

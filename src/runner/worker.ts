@@ -8,7 +8,6 @@ import { parentPort, workerData } from "node:worker_threads";
 import { pino } from "pino";
 import type { SyncDestination } from "../db/destination.js";
 import { databaseError, isStorageFailure } from "../db/errors.js";
-import { PgDestination } from "../db/pg/pg-destination.js";
 import { messageOf, PosSyncError } from "../errors.js";
 import { createLogger } from "../log.js";
 import type { Progress } from "../sync/progress.js";
@@ -75,16 +74,18 @@ async function main(port: NonNullable<typeof parentPort>): Promise<void> {
 
 /** SQLite is written by the command's thread, through the port; PostgreSQL by this thread,
  * with as many connections as requests in flight. */
-function openDestination(input: WorkerData): Promise<SyncDestination> {
+async function openDestination(input: WorkerData): Promise<SyncDestination> {
   const { config } = input;
   if (config.postgres) {
+    // Loaded only here: a SQLite run spares PostgreSQL's modules their start-up CPU.
+    const { PgDestination } = await import("../db/pg/pg-destination.js");
     return PgDestination.open(config.postgres, {
       keepRaw: config.keepRaw,
       poolSize: config.concurrency,
     });
   }
   if (!input.writes) throw new Error("a SQLite run needs the port to the database's thread");
-  return Promise.resolve(new RemoteDestination(input.writes, config.dbPath));
+  return new RemoteDestination(input.writes, config.dbPath);
 }
 
 /** One line the user can act on: a failing disk is named as `sync` names it. */
