@@ -6,6 +6,7 @@ import { realpathSync } from "node:fs";
  */
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
+import { changesCommand } from "./commands/changes.js";
 import type { Command, CommandIo } from "./commands/command.js";
 import { daemonCommand } from "./commands/daemon.js";
 import { demoCommand } from "./commands/demo.js";
@@ -25,6 +26,7 @@ export const COMMANDS: readonly Command[] = [
   daemonCommand,
   statusCommand,
   verifyCommand,
+  changesCommand,
   migrateCommand,
   rawCommand,
   simulateCommand,

@@ -49,6 +49,8 @@ export interface Config {
   memoryMb: number;
   /** Keep each record's JSON in the raw archive (POS_KEEP_RAW, `--no-raw`). */
   keepRaw: boolean;
+  /** Keep the versions of changed and vanished orders (POS_ORDER_HISTORY, `--no-history`). */
+  keepHistory: boolean;
 }
 
 export const DEFAULTS = {
@@ -62,6 +64,7 @@ export const DEFAULTS = {
   httpHost: "127.0.0.1",
   memoryMb: 192,
   keepRaw: true,
+  keepHistory: true,
 };
 
 export interface Bounds {
@@ -98,6 +101,7 @@ export interface RawSettings {
   httpHost?: string;
   memoryMb?: number | string;
   keepRaw?: boolean | string;
+  orderHistory?: boolean | string;
   timeZone?: string;
 }
 
@@ -134,6 +138,7 @@ const fileSchema = z.strictObject({
   httpHost: z.string().optional(),
   memoryMb: z.union([z.number(), z.string()]).optional(),
   keepRaw: z.union([z.boolean(), z.string()]).optional(),
+  orderHistory: z.union([z.boolean(), z.string()]).optional(),
   timeZone: z.string().optional(),
 });
 
@@ -180,6 +185,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): RawSettings {
     httpHost: present(env.POS_HTTP_HOST),
     memoryMb: present(env.POS_MEMORY_MB),
     keepRaw: present(env.POS_KEEP_RAW),
+    orderHistory: present(env.POS_ORDER_HISTORY),
     timeZone: present(env.POS_TIME_ZONE),
   });
 }
@@ -491,5 +497,6 @@ export function loadConfig(options: LoadOptions): Config {
       boundedSetting(settings, "memoryMb", "the memory ceiling (POS_MEMORY_MB)") ??
       DEFAULTS.memoryMb,
     keepRaw: booleanSetting(settings.keepRaw, "POS_KEEP_RAW") ?? DEFAULTS.keepRaw,
+    keepHistory: booleanSetting(settings.orderHistory, "POS_ORDER_HISTORY") ?? DEFAULTS.keepHistory,
   };
 }

@@ -29,19 +29,27 @@ describe("the data dictionary", () => {
     expect(checkDataDictionary(schema, docs)).toEqual([]);
   });
 
-  it("covers the 39 tables and 9 views of the contract", () => {
+  it("covers the 40 tables and 17 views of the contract", () => {
     const tables = schema.groups.flatMap((group) => group.tables);
-    expect(tables).toHaveLength(39);
+    expect(tables).toHaveLength(40);
     expect(schema.views.map((view) => view.name)).toEqual([
+      "v_cancelled_after_payment",
+      "v_changed_after_report",
       "v_daily_sales",
+      "v_discounts_by_operator",
       "v_hourly_sales",
+      "v_items_voided_after_close",
       "v_operator_sales",
+      "v_order_changes",
       "v_order_tips",
       "v_orders",
+      "v_payment_mismatches",
       "v_payment_mix",
       "v_product_sales",
       "v_report_reconciliation",
+      "v_room_transfers",
       "v_tax_summary",
+      "v_training_with_payments",
     ]);
   });
 

@@ -17,6 +17,7 @@ import {
 } from "./helpers/destinations.js";
 import { compareWithDataset } from "./helpers/ground-truth.js";
 import { killSyncAfterRequests } from "./helpers/kill.js";
+import { compareHistory, ServedVersions } from "./helpers/served-versions.js";
 import { SMALL_DATASET, TEST_TODAY } from "./helpers/simulator.js";
 import { syncInto, type TestSyncOptions } from "./helpers/sync.js";
 
@@ -217,6 +218,15 @@ describe.each(DESTINATION_KINDS)("into %s", (kind) => {
         "SELECT id FROM orders WHERE deleted_at IS NOT NULL ORDER BY id",
       );
       expect(marked.map((r) => r.id)).toEqual([...voided].sort());
+      // History keeps each one's last version, with the day it disappeared.
+      const vanished = await stored.rows(
+        "SELECT order_id, ended_by, business_date FROM order_versions ORDER BY order_id",
+      );
+      expect(vanished).toEqual(
+        [...voided]
+          .sort()
+          .map((id) => ({ order_id: id, ended_by: "vanished", business_date: day })),
+      );
       expect(await viewOrders()).toBeLessThan(before);
       simulator.dataset.restoreVoidedOrders();
       await sync(simulator, into, { range });
@@ -224,6 +234,30 @@ describe.each(DESTINATION_KINDS)("into %s", (kind) => {
         Number(await stored.scalar("SELECT COUNT(*) FROM orders WHERE deleted_at IS NOT NULL")),
       ).toBe(0);
       expect(await viewOrders()).toBe(before);
+    });
+  });
+
+  it("keeps every version of an order served between syncs, and none when nothing changed", async () => {
+    await withSimulator({ seed: 57 }, async (simulator) => {
+      const into = destinations.fresh(kind);
+      const served = new ServedVersions();
+      const { dataset } = simulator;
+      const syncServed = async () => {
+        served.observe(dataset, { since: dataset.firstDay, until: dataset.today });
+        expect((await sync(simulator, into)).result.status).toBe("succeeded");
+      };
+      await syncServed();
+      for (let round = 0; round < 2; round++) {
+        dataset.advanceDay();
+        dataset.applyLateUpdates(10, 3);
+        await syncServed();
+      }
+      const stored = await into.stored();
+      expect(served.changed().length).toBeGreaterThan(8);
+      expect(await compareHistory(stored, served)).toEqual([]);
+      const kept = Number(await stored.scalar("SELECT COUNT(*) FROM order_versions"));
+      await syncServed();
+      expect(Number(await stored.scalar("SELECT COUNT(*) FROM order_versions"))).toBe(kept);
     });
   });
 

@@ -75,7 +75,7 @@ describe("upgrading a database made by the previous release", () => {
     const result = await runCli(["migrate"], { POS_DB_PATH: path });
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/upgraded .*: applied 5 migrations \(10 in all\)\n$/);
+    expect(result.stdout).toMatch(/upgraded .*: applied 7 migrations \(12 in all\)\n$/);
     expect(result.stdout).toContain("stamped 207 orders with their closing hour\n");
     expect(result.stdout).toContain("summed 6 location days into the daily summary tables\n");
     expect(result.stdout).toContain("moved the raw JSON of orders into the archive (207 rows)\n");

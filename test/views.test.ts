@@ -20,9 +20,15 @@ let store: Store;
 beforeAll(async () => {
   db = openTestDb(tempPath());
   store = new Store(db);
-  for (const [index, key] of sim.current.keys.entries()) {
-    await loadLocation(testClient(sim.current, { keyIndex: index }).client, store, key, days);
-  }
+  const loadAll = async () => {
+    for (const [index, key] of sim.current.keys.entries()) {
+      await loadLocation(testClient(sim.current, { keyIndex: index }).client, store, key, days);
+    }
+  };
+  await loadAll();
+  // Orders changed after the fact, so that the views over order history have rows too.
+  sim.current.dataset.applyLateUpdates(16, 3);
+  await loadAll();
 });
 
 afterAll(() => db.close());

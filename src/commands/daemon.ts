@@ -16,12 +16,13 @@ const OPTIONS = {
   host: { type: "string" },
   "health-max-age": { type: "string" },
   "no-raw": { type: "boolean" },
+  "no-history": { type: "boolean" },
   "time-zone": { type: "string" },
   ...CONFIG_FLAGS,
 } as const;
 
 const HELP = `Usage: pos-sync daemon [--schedule CRON] [--port N] [--host H] [--health-max-age MIN]
-                       [--no-raw] [--time-zone ZONE] [--config FILE] [--db PATH|URL]
+                       [--no-raw] [--no-history] [--time-zone ZONE] [--config FILE] [--db PATH|URL]
 
 Runs a sync at start and then on the schedule, never two at once (a tick during a run is
 skipped and logged; after the machine slept, one catch-up run). Holds the database for
@@ -35,6 +36,7 @@ record the run as interrupted, exit 0; a second signal exits at once.
   --health-max-age MIN     /healthz stays 200 this long after the last successful run while
                            later runs fail (default 60)
   --no-raw                 keep no raw JSON of the records written (default POS_KEEP_RAW, true)
+  --no-history             keep no earlier versions of changed orders (default POS_ORDER_HISTORY, true)
   --time-zone ZONE         IANA time zone of the locations without their own in the config
                            file, for the hours of UTC timestamps (default POS_TIME_ZONE)
 ${CONFIG_HELP}
@@ -47,6 +49,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     httpPort: integerFlag(values.port, "port", SETTING_BOUNDS.httpPort),
     httpHost: values.host,
     keepRaw: values["no-raw"] === true ? false : undefined,
+    orderHistory: values["no-history"] === true ? false : undefined,
     timeZone: values["time-zone"],
   });
   if (!cron.validate(config.schedule)) {

@@ -34,13 +34,14 @@ const OPTIONS = {
   concurrency: { type: "string" },
   "accept-deletions": { type: "boolean" },
   "no-raw": { type: "boolean" },
+  "no-history": { type: "boolean" },
   "time-zone": { type: "string" },
   ...CONFIG_FLAGS,
 } as const;
 
 const HELP = `Usage: pos-sync sync [--since D] [--until D] [--streams list] [--lookback-days N]
-                     [--concurrency N] [--accept-deletions] [--no-raw] [--time-zone ZONE]
-                     [--config FILE] [--db PATH|URL]
+                     [--concurrency N] [--accept-deletions] [--no-raw] [--no-history]
+                     [--time-zone ZONE] [--config FILE] [--db PATH|URL]
 
 Replicates every location behind the configured API keys into the database, day by day.
 With no dates the run is incremental: every day not yet complete, the lookback days before
@@ -55,6 +56,7 @@ it and before today, and today. With dates it reads exactly those days (both inc
                            when it is most of the day (without it such a day is left as it was
                            and reported suspicious)
   --no-raw                 keep no raw JSON of the records written (default POS_KEEP_RAW, true)
+  --no-history             keep no earlier versions of changed orders (default POS_ORDER_HISTORY, true)
   --time-zone ZONE         IANA time zone of the locations without their own in the config
                            file, for the hours of UTC timestamps (default POS_TIME_ZONE)
 ${CONFIG_HELP}
@@ -118,6 +120,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     ),
     concurrency: integerFlag(values.concurrency, "concurrency", SETTING_BOUNDS.concurrency),
     keepRaw: values["no-raw"] === true ? false : undefined,
+    orderHistory: values["no-history"] === true ? false : undefined,
     timeZone: values["time-zone"],
   });
   const logger = commandLogger(config, io);

@@ -16,6 +16,8 @@ import type { TimeZoneChange } from "./location-clocks.js";
 import type {
   DaysCovered,
   KnownLocation,
+  OrderChangeFilter,
+  OrderChangeRow,
   QueryResult,
   ReconciliationRow,
   RowCounts,
@@ -139,6 +141,8 @@ export interface StoredFacts {
   completeWindowCount(stream: Stream): Promise<number>;
   daysCovered(stream: Stream): Promise<DaysCovered[]>;
   reconciliationTally(): Promise<{ reports: number; ok: number }>;
+  /** The order changes pos-sync saw (v_order_changes), oldest first. */
+  orderChanges(filter: OrderChangeFilter): Promise<OrderChangeRow[]>;
   /** An analyst's SQL, as the demo shows it. */
   runQuery(sql: string): Promise<QueryResult>;
 }

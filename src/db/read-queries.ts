@@ -261,3 +261,56 @@ export function runQuery(db: Db, sql: string): QueryResult {
     rows: statement.all() as unknown[][],
   };
 }
+
+/** Which changes `changes` reads: those pos-sync saw from an instant on, of one location or all. */
+export interface OrderChangeFilter {
+  /** UTC, ISO 8601. */
+  seenSince: string;
+  locationId?: string;
+}
+
+/** A row of v_order_changes, with the earlier version's content (history/versions.ts). As each
+ * destination returns them: flags 0/1 or booleans, JSON as text or parsed. */
+export interface OrderChangeRow {
+  orderId: string;
+  locationId: string;
+  locationName: string | null;
+  businessDate: string;
+  orderNumber: string;
+  fromVersion: number;
+  change: "changed" | "vanished";
+  changedAt: string | null;
+  changedBy: string | null;
+  seenAt: string;
+  closedAt: string;
+  previousTotal: number;
+  newTotal: number | null;
+  previousPaid: number;
+  wasCanceled: number | boolean;
+  isCanceled: number | boolean | null;
+  changedFields: string | string[] | null;
+  content: string | Record<string, unknown>;
+}
+
+/** The SELECT of v_order_changes both destinations run; `$since` and `$location` are their
+ * placeholders' spelling. */
+export function orderChangesSql(since: string, location: string | null): string {
+  return `SELECT c.order_id AS "orderId", c.location_id AS "locationId",
+      c.location_name AS "locationName", c.business_date AS "businessDate",
+      c.order_number AS "orderNumber", c.from_version AS "fromVersion", c.change,
+      c.changed_at AS "changedAt", c.changed_by AS "changedBy", c.seen_at AS "seenAt",
+      c.closed_at AS "closedAt", c.previous_total AS "previousTotal", c.new_total AS "newTotal",
+      c.previous_paid AS "previousPaid", c.was_canceled AS "wasCanceled",
+      c.is_canceled AS "isCanceled", c.changed_fields AS "changedFields", h.content
+    FROM v_order_changes c
+    JOIN order_versions h ON h.order_id = c.order_id AND h.version = c.from_version
+    WHERE c.seen_at >= ${since}${location === null ? "" : ` AND c.location_id = ${location}`}
+    ORDER BY c.seen_at, c.location_id, c.order_number, c.from_version`;
+}
+
+export function orderChanges(db: Db, filter: OrderChangeFilter): OrderChangeRow[] {
+  const sql = orderChangesSql("?", filter.locationId === undefined ? null : "?");
+  const params =
+    filter.locationId === undefined ? [filter.seenSince] : [filter.seenSince, filter.locationId];
+  return db.sqlite.prepare(sql).all(...params) as OrderChangeRow[];
+}

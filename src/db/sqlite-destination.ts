@@ -26,6 +26,13 @@ import type { DayStreamTables, Identified, SnapshotListTables } from "./stream-t
 import type { IncomingRecord } from "./writers/replace.js";
 import { tableName } from "./writers/statements.js";
 
+export interface SqliteDestinationOptions {
+  /** Keep every record's JSON as received (raw/archive.ts). */
+  keepRaw: boolean;
+  /** Keep the versions of changed and vanished orders (order_versions); default true. */
+  keepHistory?: boolean;
+}
+
 /** How long the sync's writes share one transaction before they commit (group-commit.ts). */
 export const GROUP_COMMIT_MS = 250;
 
@@ -37,7 +44,7 @@ export class SqliteDestination implements Destination {
 
   constructor(
     readonly db: Db,
-    private readonly options: { keepRaw: boolean } = { keepRaw: true },
+    private readonly options: SqliteDestinationOptions = { keepRaw: true, keepHistory: true },
   ) {
     this.location = db.path;
     this.checkpoints = new Checkpoints(db);
@@ -49,12 +56,16 @@ export class SqliteDestination implements Destination {
   /** Prepared on first write: status, verify and the daemon's metrics only read, and a
    * read-only connection has no use for the write statements. */
   private get store(): Store {
-    this.writes ??= new Store(this.db, { keep: this.options.keepRaw });
+    this.writes ??= new Store(
+      this.db,
+      { keep: this.options.keepRaw },
+      { keepHistory: this.options.keepHistory ?? true },
+    );
     return this.writes;
   }
 
   /** Opens (creating and migrating when needed) the database file for writing. */
-  static open(path: string, options?: { keepRaw: boolean }): SqliteDestination {
+  static open(path: string, options?: SqliteDestinationOptions): SqliteDestination {
     return new SqliteDestination(openDatabase(path), options);
   }
 
@@ -265,6 +276,9 @@ export class SqliteDestination implements Destination {
   }
   async reconciliationTally() {
     return read.reconciliationTally(this.db);
+  }
+  async orderChanges(filter: read.OrderChangeFilter) {
+    return read.orderChanges(this.db, filter);
   }
   async runQuery(sql: string) {
     return read.runQuery(this.db, sql);

@@ -20,6 +20,7 @@ import { locations } from "./schema/index.js";
 import type { DayStreamTables, Identified, SnapshotListTables } from "./stream-tables.js";
 import { writeTransaction } from "./write-transaction.js";
 import { DayDeletions } from "./writers/day-deletions.js";
+import { VersionHistory } from "./writers/history.js";
 import { locationRejectContext, RejectWriter, rejectKey } from "./writers/rejects.js";
 import { type IncomingRecord, ReplacingWriter, type WriteCounts } from "./writers/replace.js";
 import { type SnapshotCounts, SnapshotWriter } from "./writers/snapshot.js";
@@ -47,22 +48,26 @@ export interface ListedDevices {
   records: readonly ValidRecord<Identified>[];
 }
 
+export interface StoreOptions {
+  /** Keep the versions of changed and vanished orders (order_versions); on by default. */
+  keepHistory: boolean;
+}
+
 /** Writers prepared on first use, one per stream or list. */
 class WriterCache<K, W> {
   private readonly writers = new Map<K, W>();
   constructor(private readonly make: (key: K) => W) {}
   get(key: K): W {
-    let writer = this.writers.get(key);
-    if (!writer) {
-      writer = this.make(key);
-      this.writers.set(key, writer);
-    }
+    if (this.writers.has(key)) return this.writers.get(key) as W;
+    const writer = this.make(key);
+    this.writers.set(key, writer);
     return writer;
   }
 }
 
 export class Store {
   private readonly dayWriters: WriterCache<DayStreamTables, ReplacingWriter>;
+  private readonly histories: WriterCache<DayStreamTables, VersionHistory | undefined>;
   private readonly deletions: WriterCache<DayStreamTables, DayDeletions>;
   private readonly listWriters: WriterCache<SnapshotListTables, SnapshotWriter>;
   private readonly rejectWriter: RejectWriter;
@@ -96,14 +101,27 @@ export class Store {
   constructor(
     readonly db: Db,
     rawArchive: RawArchiveOptions = { keep: true },
+    options: StoreOptions = { keepHistory: true },
   ) {
     const { sqlite } = db;
     const archive = new RawArchive(sqlite, rawArchive);
     this.archive = archive;
     this.rollups = new Rollups(sqlite);
     this.clocks = new LocationClocks(sqlite, this.rollups);
+    this.histories = new WriterCache((stream) =>
+      options.keepHistory && stream.history
+        ? new VersionHistory(sqlite, stream.table, stream.childTables, stream.history)
+        : undefined,
+    );
     this.dayWriters = new WriterCache(
-      (stream) => new ReplacingWriter(sqlite, stream.table, stream.childTables, archive),
+      (stream) =>
+        new ReplacingWriter(
+          sqlite,
+          stream.table,
+          stream.childTables,
+          archive,
+          this.histories.get(stream),
+        ),
     );
     this.deletions = new WriterCache((stream) => new DayDeletions(sqlite, tableName(stream.table)));
     this.listWriters = new WriterCache(
@@ -129,6 +147,7 @@ export class Store {
       (stream: DayStreamTables, ids: string[], at: string) => {
         const deletions = this.deletions.get(stream);
         const days = stream.summarized === "days" ? deletions.daysOf(ids) : [];
+        this.histories.get(stream)?.keepVanished(ids, at);
         const marked = deletions.markDeleted(ids, at);
         if (marked > 0) this.rollups.markDays(days);
         return marked;

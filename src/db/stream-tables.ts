@@ -29,6 +29,9 @@ export interface DayStreamTables<T extends Identified = Identified> {
   /** Which summaries (rollups.ts) a change of its records refreshes: the days' summaries and
    * their reports' reconciliation (orders), or the reconciliation of the records (reports). */
   readonly summarized?: "days" | "reports";
+  /** Where the versions a sync replaces (or the API stops listing) are kept, when the stream
+   * keeps a history (orders: history/versions.ts); `paidFrom` is the child table of payments. */
+  readonly history?: { readonly table: SQLiteTable; readonly paidFrom: SQLiteTable };
   toRows(record: T, raw: string, context: DayRowContext): RowSet;
 }
 

@@ -27,6 +27,7 @@ import * as archiveTables from "../db/schema/archive.js";
 import * as bookkeepingSchema from "../db/schema/bookkeeping.js";
 import * as catalogSchema from "../db/schema/catalog.js";
 import { FLAG_COLUMNS } from "../db/schema/columns.js";
+import * as historyTables from "../db/schema/history.js";
 import * as allTables from "../db/schema/index.js";
 import * as locationTables from "../db/schema/location.js";
 import * as orderTables from "../db/schema/orders.js";
@@ -95,6 +96,7 @@ const SCHEMA_GROUPS: { title: string; module: Record<string, unknown> }[] = [
   { title: "Location tables", module: locationTables },
   { title: "Catalog tables", module: catalogSchema },
   { title: "Order tables", module: orderTables },
+  { title: "Order history", module: historyTables },
   { title: "Report tables", module: reportTables },
   { title: "Daily summary tables", module: rollupTables },
   { title: "Raw archive tables", module: archiveTables },

@@ -45,7 +45,10 @@ export interface WorkerRunOptions {
  * the PostgreSQL server itself. */
 export async function runSyncInWorker(options: WorkerRunOptions): Promise<RunResult> {
   if (!options.db) return runWorker(options, undefined);
-  const destination = new SqliteDestination(options.db, { keepRaw: options.input.config.keepRaw });
+  const destination = new SqliteDestination(options.db, {
+    keepRaw: options.input.config.keepRaw,
+    keepHistory: options.input.config.keepHistory,
+  });
   const { port1, port2 } = new MessageChannel();
   const service = serveDestination(port1, destination);
   try {

@@ -81,6 +81,7 @@ async function openDestination(input: WorkerData): Promise<SyncDestination> {
     const { PgDestination } = await import("../db/pg/pg-destination.js");
     return PgDestination.open(config.postgres, {
       keepRaw: config.keepRaw,
+      keepHistory: config.keepHistory,
       poolSize: config.concurrency,
     });
   }

@@ -9,6 +9,7 @@ import {
   orderItems,
   orderPayments,
   orders,
+  orderVersions,
 } from "../db/schema/index.js";
 import type { DayStreamDescription } from "./description.js";
 
@@ -21,6 +22,7 @@ export const ORDERS: DayStreamDescription<Order> = {
   summarized: "days",
   table: orders,
   childTables: [orderItems, orderItemModifiers, orderItemDiscounts, orderPayments],
+  history: { table: orderVersions, paidFrom: orderPayments },
   toRows(order, raw, context) {
     const rows = normalizeOrder(order, raw, context);
     return {

@@ -39,7 +39,8 @@ export function syncOnce(
   options: TestSyncOptions = {},
 ): Promise<TestRun> {
   const keepRaw = options.configOverrides?.keepRaw ?? true;
-  return syncInto(simulator, new SqliteDestination(db, { keepRaw }), options);
+  const keepHistory = options.configOverrides?.keepHistory ?? true;
+  return syncInto(simulator, new SqliteDestination(db, { keepRaw, keepHistory }), options);
 }
 
 /** One run into a destination of any kind (the caller closes it). */

@@ -11,6 +11,7 @@ import {
   position,
   sentAt,
   syncedAt,
+  utc,
 } from "./columns.js";
 import type { TableDoc } from "./types.js";
 
@@ -228,6 +229,45 @@ export const ORDER_TABLES: Record<string, TableDoc> = {
       payment_catalog_id: api(
         "payments[].paymentCatalogId",
         "The payment method in the catalog (payment_methods.id).",
+      ),
+    },
+  },
+  order_versions: {
+    record: "order",
+    meaning:
+      "Order history: one row per earlier version of an order, kept when a sync stored a newer version (its content changed) or when a complete re-read of its day stopped listing it. The current version stays in orders and its child tables alone (so every query and view reads as before); an order pos-sync has seen once has no row here. Its current version number is the highest version here plus one. Off with POS_ORDER_HISTORY=false (or sync --no-history).",
+    columns: {
+      order_id: orderId(),
+      version: derived(
+        "1 for the first version pos-sync stored, then 2, 3…; (order_id, version) is the key.",
+      ),
+      location_id: locationId(),
+      business_date: businessDate("order"),
+      order_number: api("orderNumber", "Order number of this version."),
+      operator_id: api(
+        "operatorId",
+        "Staff member named on this version (on a version that changed the order, usually who changed it).",
+      ),
+      operator_name: api("operatorName", "That staff member's name."),
+      updated_at: sentAt("updatedAt", "When the POS last changed this version"),
+      closed_at: sentAt("closedAt", "When this version says the order was closed"),
+      total: api("total", "Order total of this version."),
+      is_canceled: flag("isCanceled", "when this version was cancelled"),
+      paid: derived("What this version's payments added up to (sum of payments[].paymentAmount)."),
+      seen_at: utc(
+        "When pos-sync stored this version",
+        "the synced_at the order's row had while it was current",
+      ),
+      ended_at: utc("When pos-sync saw this version end: replaced, or gone from its day's list"),
+      ended_by: derived(
+        "changed (a newer version replaced it) or vanished (a complete re-read of its day no longer listed the order; should it come back, it does as the next version).",
+      ),
+      next_total: derived("Total of the version that replaced it; null when it vanished."),
+      changed_fields: derived(
+        "JSON array of what the next version changed: a column of the order (`is_canceled`), a column of a child row named by table and position (`order_items[2].is_canceled`, `order_item_discounts[1.0]` for item 1, discount 0), or a child row `added` or `removed`. updated_at and the derived closed_hour are left out. Null when it vanished.",
+      ),
+      content: derived(
+        'This version as JSON: `{"orders": {…}, "order_items": […], "order_item_modifiers": […], "order_item_discounts": […], "order_payments": […]}`, each with its table\'s columns less location_id, the order id and bookkeeping (synced_at, content_hash, deleted_at). Query it with json_extract/json_each (SQLite) or ->/jsonb_array_elements (PostgreSQL).',
       ),
     },
   },

@@ -2,6 +2,7 @@
  * neither cancelled, nor made in training mode, nor transferred to a hotel room account; every
  * view names the location, sums are rounded to cents and whole counts come out as integers. */
 import { CLOSED_HOUR } from "./columns.js";
+import { LOSS_PREVENTION_VIEWS } from "./loss-prevention.js";
 import type { ViewDoc } from "./types.js";
 
 const locationId = "The location (locations.id).";
@@ -176,4 +177,5 @@ export const VIEW_DOCS: Record<string, ViewDoc> = {
       status: "`orders missing`, `totals differ` or `ok`.",
     },
   },
+  ...LOSS_PREVENTION_VIEWS,
 };

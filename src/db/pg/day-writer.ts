@@ -17,6 +17,7 @@ import {
 } from "../writers/replace.js";
 import { tableName } from "../writers/statements.js";
 import type { PgClient } from "./connect.js";
+import type { PgVersionHistory } from "./history.js";
 import type { PgRawArchive } from "./raw-archive.js";
 import { RowsInserter } from "./rows.js";
 
@@ -29,6 +30,8 @@ export class PgDayWriter {
     table: SQLiteTable,
     childTables: readonly SQLiteTable[],
     private readonly archive: PgRawArchive,
+    /** Keeps the versions this writer replaces, when the stream keeps a history. */
+    private readonly history?: PgVersionHistory,
   ) {
     this.name = tableName(table);
     this.parent = RowsInserter.of(table);
@@ -77,6 +80,10 @@ export class PgDayWriter {
       stored.set(parent.id, { ...parent, deleted_at: null });
     }
     if (written.size === 0) return { counts, earlierDays: [] };
+    if (this.history) {
+      const ending = new Map([...replaced].map((id) => [id, written.get(id)?.rows]));
+      counts.rowsWritten += await this.history.keep(client, ending, syncedAt);
+    }
     if (replaced.size > 0) {
       await client.query(`DELETE FROM "${this.name}" WHERE id = ANY($1::text[])`, [[...replaced]]);
     }
@@ -95,6 +102,12 @@ export class PgDayWriter {
       syncedAt,
     );
     return { counts, earlierDays: [...earlierDays] };
+  }
+
+  /** Keeps the live stored versions of records about to be marked deleted. */
+  async keepVanished(client: PgClient, ids: readonly string[], at: string): Promise<number> {
+    if (!this.history) return 0;
+    return this.history.keep(client, new Map(ids.map((id) => [id, undefined])), at);
   }
 
   private async insertRows(client: PgClient, rowSets: readonly RowSet[]): Promise<number> {

@@ -29,6 +29,7 @@ import { PgLocationClaims } from "./claims.js";
 import { connect, type PgClient, type PgPool } from "./connect.js";
 import { PgDayWriter } from "./day-writer.js";
 import { isPostgresStorageFailure, postgresError } from "./errors.js";
+import { PgVersionHistory } from "./history.js";
 import { PgLocationClocks } from "./location-clocks.js";
 import * as queries from "./location-queries.js";
 import { openPostgres } from "./open.js";
@@ -51,6 +52,8 @@ const UPSERT_LOCATION = RowsInserter.of(
 
 export interface PgDestinationOptions {
   keepRaw: boolean;
+  /** Keep the versions of changed and vanished orders (order_versions); default true. */
+  keepHistory?: boolean;
   /** Connections for the writes: the run's concurrency. */
   poolSize: number;
 }
@@ -58,6 +61,7 @@ export interface PgDestinationOptions {
 export class PgDestination implements SyncDestination {
   readonly location: string;
   private readonly archive: PgRawArchive;
+  private readonly keepHistory: boolean;
   private readonly clocks = new PgLocationClocks();
   private readonly dayWriters = new Map<DayStreamTables, PgDayWriter>();
   private readonly listWriters = new Map<SnapshotListTables, PgSnapshotWriter>();
@@ -74,6 +78,7 @@ export class PgDestination implements SyncDestination {
   ) {
     this.location = `${describePostgresUrl(target.url)} (schema ${target.schema})`;
     this.archive = new PgRawArchive(options.keepRaw);
+    this.keepHistory = options.keepHistory ?? true;
     this.claims = new PgLocationClaims(session, (work) => this.read(work));
   }
 
@@ -280,7 +285,11 @@ export class PgDestination implements SyncDestination {
   private dayWriter(stream: DayStreamTables): PgDayWriter {
     let writer = this.dayWriters.get(stream);
     if (!writer) {
-      writer = new PgDayWriter(stream.table, stream.childTables, this.archive);
+      const history =
+        this.keepHistory && stream.history
+          ? new PgVersionHistory(stream.table, stream.childTables, stream.history)
+          : undefined;
+      writer = new PgDayWriter(stream.table, stream.childTables, this.archive, history);
       this.dayWriters.set(stream, writer);
     }
     return writer;
@@ -364,6 +373,7 @@ export class PgDestination implements SyncDestination {
     if (ids.length === 0) return Promise.resolve(0);
     const table = tableName(stream.table);
     return this.transaction(async (client) => {
+      await this.dayWriter(stream).keepVanished(client, ids, at);
       const { rows } = await client.query<{ location_id: string; business_date: string }>(
         `UPDATE "${table}" SET deleted_at = $1 WHERE id = ANY($2::text[]) AND deleted_at IS NULL
          RETURNING location_id, business_date`,

@@ -10,6 +10,8 @@ import type { LocationTurn, ReadableDestination } from "../destination.js";
 import type {
   DaysCovered,
   KnownLocation,
+  OrderChangeFilter,
+  OrderChangeRow,
   QueryResult,
   ReconciliationRow,
   RowCounts,
@@ -17,6 +19,7 @@ import type {
   StoredCounts,
   WindowRow,
 } from "../read-queries.js";
+import { orderChangesSql } from "../read-queries.js";
 import type { DayStreamTables, SnapshotListTables } from "../stream-tables.js";
 import { tableName } from "../writers/statements.js";
 import * as checkpoints from "./checkpoints.js";
@@ -254,6 +257,14 @@ export class PgReader implements ReadableDestination {
       "SELECT COUNT(*) AS reports, COUNT(*) FILTER (WHERE status = 'ok') AS ok FROM v_report_reconciliation",
     );
     return row ?? { reports: 0, ok: 0 };
+  }
+
+  orderChanges(filter: OrderChangeFilter): Promise<OrderChangeRow[]> {
+    const location = filter.locationId === undefined ? null : "$2";
+    return this.all(
+      orderChangesSql("$1", location),
+      location === null ? [filter.seenSince] : [filter.seenSince, filter.locationId],
+    );
   }
 
   runQuery(sql: string): Promise<QueryResult> {

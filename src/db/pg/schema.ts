@@ -138,6 +138,7 @@ export const reportTaxes = mirror(sqlite.reportTaxes);
 export const reportPayments = mirror(sqlite.reportPayments);
 export const reportEntries = mirror(sqlite.reportEntries);
 export const reportOrders = mirror(sqlite.reportOrders);
+export const orderVersions = mirror(sqlite.orderVersions);
 export const dailySales = mirror(sqlite.dailySales);
 export const dailyProductSales = mirror(sqlite.dailyProductSales);
 export const dailyPaymentSales = mirror(sqlite.dailyPaymentSales);

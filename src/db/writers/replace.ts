@@ -8,6 +8,7 @@ import type Database from "better-sqlite3";
 import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { CompressedRaw, RawArchive } from "../raw/archive.js";
 import { writeTransaction } from "../write-transaction.js";
+import type { VersionHistory } from "./history.js";
 import { prepareRowInsert, type Row, type RowInserter, tableName } from "./statements.js";
 
 /** A parent row with the rows of each child table, in the order the tables were given. */
@@ -88,6 +89,8 @@ export class ReplacingWriter {
     parent: SQLiteTable,
     children: readonly SQLiteTable[],
     private readonly archive: RawArchive,
+    /** Keeps the versions this writer replaces, when the stream keeps a history. */
+    private readonly history?: VersionHistory,
   ) {
     const name = tableName(parent);
     this.name = name;
@@ -134,6 +137,8 @@ export class ReplacingWriter {
         continue;
       }
       if (decision === "replace") {
+        if (this.history && earlier?.deleted_at === null)
+          counts.rowsWritten += this.history.keepReplaced(rowSet.parent.id, rowSet, syncedAt);
         this.deleteParent.run(rowSet.parent.id);
         if (earlier && earlier.business_date !== rowSet.parent.business_date)
           earlierDays.add(earlier.business_date);

@@ -1,0 +1,219 @@
+-- Loss prevention, as on SQLite (drizzle/0011): the questions an owner asks after "how much did we sell". Each view names the
+-- location and the operator; orders a complete re-read no longer listed (deleted_at) are left
+-- out. The views that compare versions read order_versions (0003), the versions history kept:
+-- with POS_ORDER_HISTORY=false they only see what the current versions show.
+
+-- Every change pos-sync saw: an earlier version, and the one that replaced it (the next version
+-- in history, or the current order), or the day it vanished.
+CREATE VIEW "v_order_changes" AS
+SELECT
+  h.order_id,
+  h.location_id,
+  l.name AS location_name,
+  h.business_date,
+  h.order_number,
+  h.version AS from_version,
+  h.ended_by AS change,
+  CASE WHEN h.ended_by = 'changed' THEN COALESCE(n.updated_at, o.updated_at) END AS changed_at,
+  CASE WHEN h.ended_by = 'changed' THEN COALESCE(n.operator_id, o.operator_id) END AS changed_by_id,
+  CASE WHEN h.ended_by = 'changed' THEN COALESCE(n.operator_name, o.operator_name) END AS changed_by,
+  h.ended_at AS seen_at,
+  h.closed_at,
+  h.operator_name AS previous_operator_name,
+  h.total AS previous_total,
+  h.next_total AS new_total,
+  ROUND(COALESCE(h.next_total, 0) - h.total, 2) AS total_change,
+  h.paid AS previous_paid,
+  h.is_canceled AS was_canceled,
+  CASE WHEN h.ended_by = 'changed' THEN COALESCE(n.is_canceled, o.is_canceled) END AS is_canceled,
+  h.changed_fields
+FROM "order_versions" h
+LEFT JOIN "order_versions" n ON n.order_id = h.order_id AND n.version = h.version + 1
+LEFT JOIN "orders" o ON o.id = h.order_id
+LEFT JOIN "locations" l ON l.id = h.location_id;
+--> statement-breakpoint
+-- Cancelled orders whose money was taken: seen paid and later cancelled (seen_paid), or
+-- cancelled while still carrying their payments.
+CREATE VIEW "v_cancelled_after_payment" AS
+SELECT
+  o.id AS order_id,
+  o.location_id,
+  l.name AS location_name,
+  o.business_date,
+  o.order_number,
+  COALESCE(c.operator_id, o.operator_id) AS operator_id,
+  COALESCE(c.operator_name, o.operator_name) AS operator_name,
+  COALESCE(b.operator_name, o.operator_name) AS served_by,
+  o.total,
+  COALESCE(
+    b.paid,
+    (SELECT ROUND(SUM(p.payment_amount), 2) FROM "order_payments" p WHERE p.order_id = o.id)
+  ) AS paid,
+  COALESCE(b.closed_at, o.closed_at) AS paid_at,
+  COALESCE(c.updated_at, o.updated_at) AS cancelled_at,
+  o.cancel_reason,
+  b.order_id IS NOT NULL AS seen_paid
+FROM "orders" o
+LEFT JOIN "order_versions" b ON b.order_id = o.id AND b.version = (
+  SELECT MAX(x.version) FROM "order_versions" x
+  WHERE x.order_id = o.id AND NOT x.is_canceled AND x.paid > 0
+)
+LEFT JOIN "order_versions" c ON c.order_id = o.id AND c.version = b.version + 1
+LEFT JOIN "locations" l ON l.id = o.location_id
+WHERE o.deleted_at IS NULL AND o.is_canceled
+  AND (
+    b.order_id IS NOT NULL
+    OR EXISTS (SELECT 1 FROM "order_payments" p WHERE p.order_id = o.id AND p.payment_amount > 0)
+  );
+--> statement-breakpoint
+-- Items that stood in the first version pos-sync saw and no longer stand now (voided or taken
+-- off): told apart by product, since a line taken off moves the positions after it.
+CREATE VIEW "v_items_voided_after_close" AS
+WITH first_items AS (
+  SELECT
+    h.order_id,
+    h.closed_at,
+    (i.value ->> 'position')::integer AS position,
+    i.value ->> 'item_catalog_id' AS item_catalog_id,
+    i.value ->> 'description' AS description,
+    (i.value ->> 'quantity')::numeric AS quantity,
+    (i.value ->> 'total')::numeric AS amount,
+    ROW_NUMBER() OVER (
+      PARTITION BY h.order_id, i.value ->> 'item_catalog_id'
+      ORDER BY (i.value ->> 'position')::integer
+    ) AS nth
+  FROM "order_versions" h
+  CROSS JOIN LATERAL jsonb_array_elements(h.content -> 'order_items') AS i(value)
+  WHERE h.version = 1 AND NOT (i.value ->> 'is_canceled')::boolean
+)
+SELECT
+  f.order_id,
+  o.location_id,
+  l.name AS location_name,
+  o.business_date,
+  o.order_number,
+  o.operator_id,
+  o.operator_name,
+  f.position AS first_position,
+  f.item_catalog_id,
+  f.description,
+  f.quantity,
+  f.amount,
+  f.closed_at,
+  o.updated_at AS changed_at
+FROM first_items f
+JOIN "orders" o ON o.id = f.order_id
+LEFT JOIN "locations" l ON l.id = o.location_id
+WHERE o.deleted_at IS NULL
+  AND f.nth > (
+    SELECT COUNT(*) FROM "order_items" c
+    WHERE c.order_id = f.order_id AND c.item_catalog_id = f.item_catalog_id AND NOT c.is_canceled
+  );
+--> statement-breakpoint
+-- Discounts per operator and day, over the orders that count as sales: their share of the sales
+-- before discounts, and how much was added after pos-sync first saw the orders.
+CREATE VIEW "v_discounts_by_operator" AS
+SELECT
+  o.location_id,
+  l.name AS location_name,
+  o.business_date,
+  o.operator_id,
+  o.operator_name,
+  COUNT(*) AS orders,
+  COUNT(*) FILTER (WHERE o.total_discount > 0) AS discounted_orders,
+  ROUND(SUM(o.total), 2) AS sales,
+  ROUND(SUM(o.total_discount), 2) AS discounts,
+  ROUND(SUM(o.total_discount) / NULLIF(SUM(o.total) + SUM(o.total_discount), 0), 4)
+    AS discount_share,
+  ROUND(SUM(GREATEST(0, o.total_discount - COALESCE(f.total_discount, o.total_discount))), 2)
+    AS discounts_added_later
+FROM "orders" o
+LEFT JOIN (
+  SELECT order_id, (content -> 'orders' ->> 'total_discount')::numeric AS total_discount
+  FROM "order_versions" WHERE version = 1
+) f ON f.order_id = o.id
+LEFT JOIN "locations" l ON l.id = o.location_id
+WHERE o.deleted_at IS NULL AND NOT o.is_canceled AND NOT o.is_training AND NOT o.is_transferred
+GROUP BY o.location_id, l.name, o.business_date, o.operator_id, o.operator_name;
+--> statement-breakpoint
+-- Orders whose latest change came after their till session's report was finalized: the report
+-- no longer tells what the orders say.
+CREATE VIEW "v_changed_after_report" AS
+SELECT
+  o.id AS order_id,
+  o.location_id,
+  l.name AS location_name,
+  o.business_date,
+  o.order_number,
+  o.operator_id,
+  o.operator_name,
+  o.report_id,
+  r.finalized_at AS report_finalized_at,
+  o.updated_at AS changed_at,
+  ROUND(EXTRACT(EPOCH FROM o.updated_at - r.finalized_at) / 60)::integer AS minutes_after,
+  o.total,
+  o.is_canceled,
+  (SELECT COUNT(*) FROM "order_versions" v WHERE v.order_id = o.id) AS earlier_versions
+FROM "orders" o
+JOIN "reports" r ON r.id = o.report_id AND r.deleted_at IS NULL
+LEFT JOIN "locations" l ON l.id = o.location_id
+WHERE o.deleted_at IS NULL AND o.updated_at > r.finalized_at;
+--> statement-breakpoint
+-- Orders charged to a hotel guest's room account (isTransferred), by operator.
+CREATE VIEW "v_room_transfers" AS
+SELECT
+  o.id AS order_id,
+  o.location_id,
+  l.name AS location_name,
+  o.business_date,
+  o.order_number,
+  o.operator_id,
+  o.operator_name,
+  o.transfer_reason,
+  o.total,
+  o.closed_at,
+  o.is_canceled
+FROM "orders" o
+LEFT JOIN "locations" l ON l.id = o.location_id
+WHERE o.deleted_at IS NULL AND o.is_transferred;
+--> statement-breakpoint
+-- Orders that count as sales whose payments do not add up to their total (to the cent).
+CREATE VIEW "v_payment_mismatches" AS
+SELECT
+  o.id AS order_id,
+  o.location_id,
+  l.name AS location_name,
+  o.business_date,
+  o.order_number,
+  o.operator_id,
+  o.operator_name,
+  o.total,
+  ROUND(COALESCE(SUM(p.payment_amount), 0), 2) AS paid,
+  ROUND(COALESCE(SUM(p.payment_amount), 0) - o.total, 2) AS difference,
+  COUNT(p.order_id) AS payments
+FROM "orders" o
+LEFT JOIN "order_payments" p ON p.order_id = o.id
+LEFT JOIN "locations" l ON l.id = o.location_id
+WHERE o.deleted_at IS NULL AND NOT o.is_canceled AND NOT o.is_transferred AND NOT o.is_training
+GROUP BY o.id, l.name
+HAVING ABS(COALESCE(SUM(p.payment_amount), 0) - o.total) >= 0.005;
+--> statement-breakpoint
+-- Training-mode orders (they count in no sale) that carry payments.
+CREATE VIEW "v_training_with_payments" AS
+SELECT
+  o.id AS order_id,
+  o.location_id,
+  l.name AS location_name,
+  o.business_date,
+  o.order_number,
+  o.operator_id,
+  o.operator_name,
+  o.total,
+  ROUND(SUM(p.payment_amount), 2) AS paid,
+  COUNT(*) AS payments
+FROM "orders" o
+JOIN "order_payments" p ON p.order_id = o.id
+LEFT JOIN "locations" l ON l.id = o.location_id
+WHERE o.deleted_at IS NULL AND o.is_training
+GROUP BY o.id, l.name
+HAVING SUM(p.payment_amount) > 0;

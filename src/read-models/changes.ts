@@ -1,0 +1,191 @@
+/**
+ * What `pos-sync changes` reports: the order changes pos-sync saw since a day or since the last
+ * run began, each told apart (cancelled, items voided, discount added, vanished…) and dated on
+ * the location's clock. Reads v_order_changes on either destination; no API call.
+ */
+import type { ReadableDestination } from "../db/destination.js";
+import type { OrderChangeRow } from "../db/read-queries.js";
+import { UsageError } from "../errors.js";
+
+export type ChangeKind =
+  | "cancelled"
+  | "items voided"
+  | "discount added"
+  | "total changed"
+  | "changed"
+  | "vanished";
+
+export interface VoidedItem {
+  description: string;
+  amount: number;
+}
+
+/** A moment on the location's clock: its day, and its time of day (HH:MM). */
+export interface LocalMoment {
+  day: string;
+  time: string;
+  /** False when the location's offset is unknown and the moment is in UTC. */
+  local: boolean;
+}
+
+export interface OrderChange {
+  orderId: string;
+  orderNumber: string;
+  locationId: string;
+  locationName: string | null;
+  businessDate: string;
+  kinds: ChangeKind[];
+  /** The replacing version's updatedAt, as stored; null when the order vanished. */
+  changedAt: string | null;
+  changedAtLocal: LocalMoment | null;
+  changedBy: string | null;
+  /** When pos-sync saw the change (UTC). */
+  seenAt: string;
+  previousTotal: number;
+  newTotal: number | null;
+  paid: number;
+  /** When the earlier version was closed, on the location's clock. */
+  closedAtLocal: LocalMoment;
+  voidedItems: VoidedItem[];
+  changedFields: string[];
+}
+
+export interface ChangesReport {
+  /** UTC instant the report starts at. */
+  since: string;
+  /** How `since` was chosen. */
+  sinceFrom: "date" | "last run" | "everything";
+  locationId: string | null;
+  changes: OrderChange[];
+}
+
+export interface ChangesOptions {
+  /** A day (YYYY-MM-DD, from its start in UTC); by default, the start of the last run. */
+  sinceDay?: string;
+  /** A location's id or name (any case). */
+  location?: string;
+}
+
+const flag = (value: number | boolean | null): boolean => value === true || value === 1;
+
+function parsedFields(value: OrderChangeRow["changedFields"]): string[] {
+  if (value === null) return [];
+  return Array.isArray(value) ? value : (JSON.parse(value) as string[]);
+}
+
+type ItemRow = { position?: unknown; description?: unknown; total?: unknown };
+
+/** The items of the earlier version that the change voided or took off. */
+export function voidedItems(content: OrderChangeRow["content"], fields: readonly string[]) {
+  const document = typeof content === "string" ? JSON.parse(content) : content;
+  const items = (document.order_items ?? []) as ItemRow[];
+  const positions = fields.flatMap((field) => {
+    const match = /^order_items\[(\d+)\](?:\.is_canceled| removed)$/.exec(field);
+    return match ? [Number(match[1])] : [];
+  });
+  return positions.flatMap((position) => {
+    const item = items.find((i) => Number(i.position) === position);
+    return item ? [{ description: String(item.description), amount: Number(item.total) }] : [];
+  });
+}
+
+/** What kind of change a row is; several at once when one version did several things. */
+export function changeKinds(row: OrderChangeRow, fields: readonly string[]): ChangeKind[] {
+  if (row.change === "vanished") return ["vanished"];
+  const kinds: ChangeKind[] = [];
+  if (!flag(row.wasCanceled) && flag(row.isCanceled)) kinds.push("cancelled");
+  if (fields.some((f) => /^order_items\[\d+\](\.is_canceled| removed)$/.test(f)))
+    kinds.push("items voided");
+  if (fields.some((f) => /^order_item_discounts\[[\d.]+\] added$/.test(f)))
+    kinds.push("discount added");
+  if (kinds.length === 0)
+    kinds.push(Number(row.newTotal) !== Number(row.previousTotal) ? "total changed" : "changed");
+  return kinds;
+}
+
+const DATE_TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/;
+const OFFSET = /([+-])(\d{2}):(\d{2})$/;
+
+/** A date-time on the location's clock: as written when it carries the location's offset,
+ * shifted by `offsetMinutes` when it is in UTC. */
+export function localMoment(timestamp: string, offsetMinutes: number | undefined): LocalMoment {
+  const offset = OFFSET.exec(timestamp);
+  const written = offset
+    ? (offset[1] === "-" ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3]))
+    : 0;
+  if (written !== 0 || offsetMinutes === undefined) {
+    const [, day = "", time = ""] = DATE_TIME.exec(timestamp) ?? [];
+    return { day, time, local: written !== 0 || offsetMinutes === 0 };
+  }
+  const shifted = new Date(Date.parse(timestamp) + offsetMinutes * 60_000).toISOString();
+  return { day: shifted.slice(0, 10), time: shifted.slice(11, 16), local: true };
+}
+
+async function sinceInstant(
+  destination: ReadableDestination,
+  sinceDay: string | undefined,
+): Promise<Pick<ChangesReport, "since" | "sinceFrom">> {
+  if (sinceDay !== undefined) return { since: `${sinceDay}T00:00:00.000Z`, sinceFrom: "date" };
+  const run = await destination.lastRun();
+  if (run) return { since: new Date(run.startedAt).toISOString(), sinceFrom: "last run" };
+  return { since: new Date(0).toISOString(), sinceFrom: "everything" };
+}
+
+/** The location a --location value names (its id, or its name in any case). */
+async function locationNamed(destination: ReadableDestination, wanted: string): Promise<string> {
+  const known = await destination.knownLocations();
+  const lower = wanted.toLowerCase();
+  const found =
+    known.find((l) => l.id === wanted) ?? known.find((l) => l.name?.toLowerCase() === lower);
+  if (found) return found.id;
+  const names = known.map((l) => l.name ?? l.id);
+  throw new UsageError(
+    `--location ${JSON.stringify(wanted)} names no location in the database (known: ${names.length > 0 ? names.join(", ") : "none"})`,
+  );
+}
+
+export async function collectChanges(
+  destination: ReadableDestination,
+  options: ChangesOptions = {},
+): Promise<ChangesReport> {
+  const { since, sinceFrom } = await sinceInstant(destination, options.sinceDay);
+  const locationId =
+    options.location === undefined ? null : await locationNamed(destination, options.location);
+  const rows = await destination.orderChanges({
+    seenSince: since,
+    ...(locationId === null ? {} : { locationId }),
+  });
+  const offsets = new Map<string, number | undefined>();
+  const offsetOf = async (id: string, at: string) => {
+    if (!offsets.has(id)) offsets.set(id, await destination.utcOffsetMinutes(id, new Date(at)));
+    return offsets.get(id);
+  };
+  const changes: OrderChange[] = [];
+  for (const row of rows) {
+    const offset = await offsetOf(row.locationId, row.closedAt);
+    changes.push(toChange(row, offset));
+  }
+  return { since, sinceFrom, locationId, changes };
+}
+
+function toChange(row: OrderChangeRow, offsetMinutes: number | undefined): OrderChange {
+  const fields = parsedFields(row.changedFields);
+  return {
+    orderId: row.orderId,
+    orderNumber: row.orderNumber,
+    locationId: row.locationId,
+    locationName: row.locationName,
+    businessDate: row.businessDate,
+    kinds: changeKinds(row, fields),
+    changedAt: row.changedAt,
+    changedAtLocal: row.changedAt === null ? null : localMoment(row.changedAt, offsetMinutes),
+    changedBy: row.changedBy,
+    seenAt: new Date(row.seenAt).toISOString(),
+    previousTotal: Number(row.previousTotal),
+    newTotal: row.newTotal === null ? null : Number(row.newTotal),
+    paid: Number(row.previousPaid),
+    closedAtLocal: localMoment(row.closedAt, offsetMinutes),
+    voidedItems: voidedItems(row.content, fields),
+    changedFields: fields,
+  };
+}

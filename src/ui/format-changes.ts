@@ -1,0 +1,52 @@
+/** `pos-sync changes` as plain language, one line per change, for a daily e-mail or a chat
+ * webhook: "order 1042 at Trattoria Aurora, paid 58.40 at 21:12, cancelled at 23:40 by Marco". */
+import type { ChangesReport, LocalMoment, OrderChange } from "../read-models/changes.js";
+
+const money = (amount: number) => amount.toFixed(2);
+
+/** A moment, with its day when it is not the order's business day. */
+function when(moment: LocalMoment, businessDate: string): string {
+  const time = moment.local ? moment.time : `${moment.time} UTC`;
+  return moment.day === businessDate ? `at ${time}` : `on ${moment.day} at ${time}`;
+}
+
+function what(change: OrderChange): string {
+  const parts = change.kinds.map((kind) => {
+    if (kind !== "items voided") return kind;
+    const items = change.voidedItems.map((i) => `${i.description} ${money(i.amount)}`);
+    return items.length === 0 ? "items voided" : `voided ${items.join(", ")}`;
+  });
+  return parts.join(", ");
+}
+
+/** One change in a sentence. */
+export function describeChange(change: OrderChange): string {
+  const where = `order ${change.orderNumber} at ${change.locationName ?? change.locationId}`;
+  const closed = when(change.closedAtLocal, change.businessDate);
+  const before =
+    change.paid > 0
+      ? `paid ${money(change.paid)} ${closed}`
+      : `closed ${closed} with ${money(change.previousTotal)} unpaid`;
+  if (change.kinds.includes("vanished"))
+    return `${where}, ${before}, no longer listed by the API (noticed ${change.seenAt.slice(0, 16).replace("T", " ")} UTC)`;
+  const at = change.changedAtLocal ? ` ${when(change.changedAtLocal, change.businessDate)}` : "";
+  const by = change.changedBy ? ` by ${change.changedBy}` : "";
+  const total =
+    change.newTotal !== null && change.newTotal !== change.previousTotal
+      ? `, total ${money(change.previousTotal)} → ${money(change.newTotal)}`
+      : "";
+  return `${where}, ${before}, ${what(change)}${at}${by}${total}`;
+}
+
+export function formatChanges(report: ChangesReport): string {
+  const since =
+    report.sinceFrom === "date"
+      ? `since ${report.since.slice(0, 10)}`
+      : report.sinceFrom === "last run"
+        ? `since the last run began (${report.since.slice(0, 16).replace("T", " ")} UTC)`
+        : "ever";
+  const count = report.changes.length;
+  if (count === 0) return `No order changed ${since}.\n`;
+  const head = `${count} order change${count === 1 ? "" : "s"} ${since}:`;
+  return `${[head, ...report.changes.map((c) => `- ${describeChange(c)}`)].join("\n")}\n`;
+}
