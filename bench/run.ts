@@ -1,14 +1,16 @@
 /**
- * `npm run bench`: the five benchmarks of pos-sync, figures printed, measured in one run.
+ * `npm run bench`: the benchmarks of pos-sync, figures printed, measured in one run.
  *   --quick     smaller sizes (a few minutes)
  *   --save      also write docs/benchmarks.md
- *   --only NAME only one benchmark (ingest, e2e, memory, storage or postgres), for a quick look
+ *   --only NAME only one benchmark (ingest, e2e, memory, storage, postgres or history), for a
+ *               quick look
  *   --file PATH with --only storage: measure this synced file instead of syncing one
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { benchEndToEnd } from "./e2e.js";
+import { benchHistory } from "./history.js";
 import { benchIngest } from "./ingest.js";
 import { dec, int, log, machine, mb, now, seconds } from "./lib.js";
 import { benchMemory } from "./memory.js";
@@ -33,6 +35,7 @@ const sizes = quick
       memoryOrders: 200_000,
       storage: { locations: 4, days: 90 },
       workersChain: { locations: 10, days: 10, ordersPerDay: 20 },
+      history: { locations: 4, days: 60, steps: 14 },
     }
   : {
       orders: 100_000,
@@ -42,6 +45,7 @@ const sizes = quick
       memoryOrders: 1_000_000,
       storage: { locations: 20, days: 365 },
       workersChain: { locations: 40, days: 30, ordersPerDay: 20 },
+      history: { locations: 10, days: 120, steps: 30 },
     };
 
 const dir = mkdtempSync(join(tmpdir(), "pos-sync-bench-"));
@@ -62,6 +66,7 @@ try {
     await benchIngest({ orders: sizes.orders, floorRows: sizes.floorRows, dir });
   else if (only === "postgres")
     await benchPostgres({ orders: sizes.orders, chain: sizes.workersChain, dir });
+  else if (only === "history") await benchHistory({ ...sizes.history, dir });
   else await runAll();
 } finally {
   rmSync(dir, { recursive: true, force: true });
@@ -81,6 +86,8 @@ async function runAll(): Promise<void> {
   const storage = await benchStorage({ ...sizes.storage, dir });
   log();
   const postgres = await benchPostgres({ orders: sizes.orders, chain: sizes.workersChain, dir });
+  log();
+  const history = await benchHistory({ ...sizes.history, dir });
   const total = seconds(started);
   log();
   log(`all of them in ${dec(total / 60)} minutes`);
@@ -99,6 +106,9 @@ async function runAll(): Promise<void> {
   const twoWorkers = postgres.workers.runs.find((r) => r.workers === 2);
   log(
     `  PostgreSQL ingest ${dec(postgres.ingest.ratio)} x SQLite (>= 0.80); 2 workers ${dec(twoWorkers?.speedUp ?? Number.NaN)} x one (>= 1.80)`,
+  );
+  log(
+    `  order history ${dec(history.steadyStateShare * 100)} % more bytes per order with every change seen (<= 10 %)`,
   );
   if (save) {
     const command = `npm run bench${quick ? " -- --quick" : ""}`;

@@ -14,6 +14,7 @@ describe("pos-sync", () => {
     const result = await runCli(["simulate", "--help"]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("--latency MS");
+    expect(result.stdout).toContain("--change-rate F");
   });
 
   it("refuses an unknown command with one line and exit 2", async () => {
@@ -31,6 +32,8 @@ describe("pos-sync", () => {
     [["simulate", "--error-rate", "2"], "--error-rate must be a number from 0 to 1"],
     [["simulate", "--retry-after", "soon"], "--retry-after must be one of seconds, http-date"],
     [["simulate", "--orders-per-day", "9-3"], "--orders-per-day must look like MIN-MAX"],
+    [["simulate", "--change-rate", "51"], "--change-rate must be a number from 0 to 50"],
+    [["simulate", "--change-rate", "often"], "--change-rate must be a number from 0 to 50"],
   ])("refuses %j with one clear line and exit 2", async (args, message) => {
     const result = await runCli(args);
     expect(result.code).toBe(2);

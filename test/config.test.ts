@@ -28,6 +28,7 @@ describe("defaults and sources", () => {
       schedule: "*/15 * * * *",
       logLevel: "info",
       keepRaw: true,
+      keepHistory: true,
       paths: {
         report: "/v1/reports/{id}",
         paymentMethods: "/v1/catalog/payment-methods/",
@@ -46,6 +47,21 @@ describe("defaults and sources", () => {
     expect(loadConfig({ env: base, configFile: file, needsApi: true }).keepRaw).toBe(false);
     expect(() => loadConfig({ env: { ...base, POS_KEEP_RAW: "maybe" }, needsApi: true })).toThrow(
       'POS_KEEP_RAW must be true or false, got "maybe"',
+    );
+  });
+
+  it("switches order history off with POS_ORDER_HISTORY or the file, and refuses what is not yes or no", () => {
+    const history = (env: Record<string, string>, file?: string) =>
+      loadConfig({
+        env: { ...base, ...env },
+        needsApi: true,
+        ...(file ? { configFile: file } : {}),
+      }).keepHistory;
+    expect(history({ POS_ORDER_HISTORY: "false" })).toBe(false);
+    expect(history({ POS_ORDER_HISTORY: "yes" })).toBe(true);
+    expect(history({}, configFile({ orderHistory: false }))).toBe(false);
+    expect(() => history({ POS_ORDER_HISTORY: "sometimes" })).toThrow(
+      'POS_ORDER_HISTORY must be true or false, got "sometimes"',
     );
   });
 

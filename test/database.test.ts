@@ -217,7 +217,7 @@ describe("upgrading", () => {
     const upgraded = openDatabase(path);
     try {
       expect(counts(upgraded.sqlite)).toEqual(countsBefore);
-      expect(scalar(upgraded, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'view'")).toBe(9);
+      expect(scalar(upgraded, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'view'")).toBe(17);
       const journal = JSON.parse(
         readFileSync(join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8"),
       );

@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { Order } from "../src/api/schemas.js";
 import { addDays } from "../src/dates.js";
 import type { Db } from "../src/db/open.js";
+import { runCli, simulatorEnv } from "./helpers/cli.js";
 import { openTestDb, rows, scalar, useTempDir } from "./helpers/db.js";
 import { TEST_TODAY, useSimulator } from "./helpers/simulator.js";
 import { syncOnce } from "./helpers/sync.js";
@@ -149,6 +150,26 @@ describe("order history", () => {
     expect(run.result.stats.locations[0]?.streams.orders?.updated).toBeGreaterThan(0);
     expect(scalar(db, "SELECT COUNT(*) FROM orders")).toBeGreaterThan(0);
     expect(versions()).toEqual([]);
+  });
+
+  it("keeps none when sync is given --no-history, and keeps them again without it", async () => {
+    const path = tempPath();
+    const env = simulatorEnv(sim.current, path);
+    const since = addDays(TEST_TODAY, -3);
+    const sync = (...flags: string[]) =>
+      runCli(["sync", ...flags, "--since", since, "--until", TEST_TODAY], env);
+    expect((await sync()).code).toBe(0);
+    sim.current.dataset.applyLateUpdates(4, 3);
+    expect((await sync("--no-history")).code).toBe(0);
+    const stored = openTestDb(path);
+    try {
+      expect(scalar(stored, "SELECT COUNT(*) FROM order_versions")).toBe(0);
+      sim.current.dataset.applyLateUpdates(4, 3);
+      expect((await sync()).code).toBe(0);
+      expect(scalar(stored, "SELECT COUNT(*) FROM order_versions")).toBeGreaterThan(0);
+    } finally {
+      stored.close();
+    }
   });
 });
 

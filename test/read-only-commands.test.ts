@@ -23,7 +23,7 @@ function runWithoutOverride(args: string[], environment: Record<string, string>)
 }
 
 describe("a path where no database is", () => {
-  it.each([["status"], ["verify"]])(
+  it.each([["status"], ["verify"], ["changes"]])(
     "%s says there is no database there, exit 2, and creates nothing",
     async (command) => {
       const dbPath = join(dirname(tempPath()), "typo", "pos.sqlite");

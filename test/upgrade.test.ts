@@ -20,13 +20,15 @@ import { openTestDb, rows, scalar, useTempDir } from "./helpers/db.js";
 import { compareWithDataset } from "./helpers/ground-truth.js";
 import { syncOnce } from "./helpers/sync.js";
 
-/** How test/fixtures/previous-release.sqlite.gz was made (see test/fixtures/README.md). */
+/** How test/fixtures/previous-release.sqlite.gz was made (see test/fixtures/README.md); that
+ * simulator planned no after-the-fact changes, hence changeRate 0. */
 const FIXTURE_DATASET = {
   seed: 7,
   locations: 2,
   days: 3,
   today: "2026-11-20",
   ordersPerDay: [30, 60] as const,
+  changeRate: 0,
 };
 const SINCE = "2026-11-18";
 const UNTIL = "2026-11-20";

@@ -28,6 +28,22 @@ export function fractionFlag(value: string | undefined, flag: string): number | 
   return number;
 }
 
+/** A plain decimal number within [min, max] ("0.5", "2", "10"). */
+export function decimalFlag(
+  value: string | undefined,
+  flag: string,
+  range: { min: number; max: number },
+): number | undefined {
+  if (value === undefined) return undefined;
+  const number = /^\d*\.?\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
+  if (!(number >= range.min && number <= range.max)) {
+    throw new UsageError(
+      `--${flag} must be a number from ${range.min} to ${range.max}, got ${JSON.stringify(value)}`,
+    );
+  }
+  return number;
+}
+
 export function dayFlag(value: string | undefined, flag: string): string | undefined {
   if (value === undefined) return undefined;
   if (!isCalendarDay(value)) {

@@ -4,19 +4,23 @@
  * example queries. A second run finds the days already complete and reads only what is new.
  */
 import { loadConfig } from "../config.js";
-import { today } from "../dates.js";
+import { addDays, today } from "../dates.js";
 import { SqliteDestination } from "../db/sqlite-destination.js";
 import type { WriterLease } from "../db/writer-lease.js";
 import { formatDatabaseSummary, summarizeDatabase } from "../demo/database-summary.js";
 import { prepareDemoDatabase } from "../demo/demo-database.js";
 import { formatExampleQueries } from "../demo/example-queries.js";
 import { createLogger, isLogLevel, type LogLevel } from "../log.js";
+import { collectChanges } from "../read-models/changes.js";
 import { acquireWriterLease, startRun } from "../runner/start-run.js";
 import { type Simulator, startSimulator } from "../simulator/server.js";
 import { exitCodeFor, type RunResult } from "../sync/run.js";
 import type { StreamStats } from "../sync/stats.js";
+import { formatChanges } from "../ui/format-changes.js";
 import { MilestoneProgress, TerminalProgress } from "../ui/progress-display.js";
 import { formatSummary } from "../ui/summary.js";
+import { number } from "../ui/text.js";
+import type { DayRange } from "../vocabulary.js";
 import { integerFlag } from "./args.js";
 import { type Command, type CommandIo, parseFlags } from "./command.js";
 import { isInteractive, stopOnSignals } from "./common.js";
@@ -74,17 +78,38 @@ function parseSettings(argv: string[]): DemoSettings {
   };
 }
 
+/** Days the first run syncs one at a time after its backfill. */
+const DAILY_RUNS = 7;
+
+const CHANGES_TITLE = "Orders changed after the fact (npx pos-sync changes; v_order_changes)";
+
 /** Logs say only what needs attention: the progress display and the summary tell the rest. */
 function demoLogLevel(io: CommandIo): LogLevel {
   const asked = io.env.LOG_LEVEL;
   return asked !== undefined && isLogLevel(asked) ? asked : "warn";
 }
 
-function runKind(completeDays: number): string {
-  return completeDays === 0
-    ? "First run: a full backfill of every day the API has."
-    : `Incremental run: ${completeDays} location-days of orders are already complete; only new ` +
-        "days, the lookback days and today are read again.";
+function runKind(completeDays: number, daysLater: number): string {
+  if (completeDays > 0)
+    return (
+      `Incremental run: ${completeDays} location-days of orders are already complete; only new ` +
+      "days, the lookback days and today are read again."
+    );
+  const then =
+    daysLater > 0
+      ? ` as it was ${daysLater} days ago, then a run a day up to today, as a daemon would`
+      : "";
+  return `First run: a full backfill of every day the API has${then}.`;
+}
+
+/** One line for a run of the days after the backfill. */
+function dailyRunLine(day: string, result: RunResult): string {
+  const changed = sum(result, (s) => s.updated);
+  const added = sum(result, (s) => s.inserted);
+  return (
+    `${day}: run #${result.runId} ${result.status}, ${number.format(result.requests)} requests, ` +
+    `${number.format(added)} new records, ${number.format(changed)} changed`
+  );
 }
 
 function sum(result: RunResult, pick: (stats: StreamStats) => number): number {
@@ -120,19 +145,23 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   let simulator: Simulator | undefined;
   try {
     lease = acquireWriterLease(destination.db, { command: "demo", logger, stop });
+    const completeDays = await destination.completeWindowCount("orders");
+    // A first run syncs the API as it was a few days ago, then once a day up to today, as a
+    // daemon would have: the orders changed in between (cancelled, voided, discounted after the
+    // fact) land in order history.
+    const daysLater = completeDays === 0 ? Math.min(DAILY_RUNS, settings.days - 1) : 0;
     simulator = await startSimulator({
       seed: settings.seed,
       locations: settings.locations,
-      days: settings.days,
+      days: settings.days - daysLater,
       ordersPerDay: DEMO_DEFAULTS.ordersPerDay,
-      today: today(),
+      today: addDays(today(), -daysLater),
       port: 0,
     });
-    const completeDays = await destination.completeWindowCount("orders");
     io.stdout.write(
       `pos-sync demo: a simulated POS API with ${settings.locations} location(s) and ${settings.days} days of data\n` +
         `  API ${simulator.url} (in this process, seed ${settings.seed}) into ${settings.dbPath}\n` +
-        `  ${runKind(completeDays)}\n\n`,
+        `  ${runKind(completeDays, daysLater)}\n\n`,
     );
     const config = loadConfig({
       // Only the demo's own settings: a real API's key in the environment must not be used.
@@ -140,21 +169,46 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
       flags: { dbPath: settings.dbPath },
       needsApi: true,
     });
-    const result = await startRun({
-      config,
-      db: destination.db,
-      trigger: "cli",
-      logLevel,
-      logTo: "stderr",
-      progress: isInteractive(io)
-        ? new TerminalProgress(io.stderr)
-        : new MilestoneProgress(io.stderr),
-      signal: stop.signal,
-    });
+    // The days after the backfill are read by date: the run's clock is this machine's, ahead of
+    // the simulator's until the last of them, and an incremental run would take the days
+    // between for complete and empty.
+    const syncNow = (range?: DayRange) =>
+      startRun({
+        config,
+        db: destination.db,
+        trigger: "cli",
+        ...(range ? { range } : {}),
+        logLevel,
+        logTo: "stderr",
+        progress: isInteractive(io)
+          ? new TerminalProgress(io.stderr)
+          : new MilestoneProgress(io.stderr),
+        signal: stop.signal,
+      });
+    const { dataset } = simulator;
+    let result = await syncNow(
+      daysLater > 0 ? { since: dataset.firstDay, until: dataset.today } : undefined,
+    );
     io.stdout.write(`${formatSummary(result)}\n`);
+    const dailyRunsFrom = new Date().toISOString();
+    for (let day = 1; day <= daysLater && exitCodeFor(result) === 0; day++) {
+      dataset.advanceDay();
+      const lookback = {
+        since: addDays(dataset.today, -config.lookbackDays),
+        until: dataset.today,
+      };
+      result = await syncNow(day === daysLater ? undefined : lookback);
+      io.stdout.write(`${dailyRunLine(simulator.dataset.today, result)}\n`);
+    }
+    if (daysLater > 0) io.stdout.write("\n");
     const summary = await summarizeDatabase(destination);
     io.stdout.write(`${formatDatabaseSummary(summary, settings.dbPath)}\n`);
     io.stdout.write(`${await formatExampleQueries(destination)}\n`);
+    const changes = await collectChanges(
+      destination,
+      daysLater > 0 ? { sinceInstant: dailyRunsFrom } : {},
+    );
+    io.stdout.write(`${formatChanges(changes, { limit: 8, title: CHANGES_TITLE })}\n`);
     io.stdout.write(closingNotes(result, settings.dbPath, completeDays > 0));
     const code = exitCodeFor(result);
     if (code !== 0 && result.error) io.stderr.write(`pos-sync: ${result.error}\n`);

@@ -5,7 +5,7 @@ import { fixedOffsetZone, formatOffset } from "../simulator/clock.js";
 import { CATALOG_KINDS } from "../simulator/dataset.js";
 import type { FaultSettings } from "../simulator/faults.js";
 import { startSimulator } from "../simulator/server.js";
-import { choiceFlag, dayFlag, fractionFlag, integerFlag, rangeFlag } from "./args.js";
+import { choiceFlag, dayFlag, decimalFlag, fractionFlag, integerFlag, rangeFlag } from "./args.js";
 import { type Command, type CommandIo, parseFlags } from "./command.js";
 
 const OPTIONS = {
@@ -16,6 +16,7 @@ const OPTIONS = {
   today: { type: "string" },
   "orders-per-day": { type: "string" },
   "items-per-order": { type: "string" },
+  "change-rate": { type: "string" },
   "auth-scheme": { type: "string" },
   latency: { type: "string" },
   "error-rate": { type: "string" },
@@ -57,6 +58,11 @@ Data:
   --auth-scheme NAME       expect "authorization: NAME <key>" instead of the bare key
   --utc-timestamps         write every date-time in UTC (…Z) instead of the location's offset
                            (the locations' offsets are printed with their keys)
+  --change-rate F          multiply the rates of after-the-fact order changes (default 1: per
+                           order about 0.5 % cancelled after payment, 1 % with an item voided
+                           and 0.7 % discounted after closing, 0.2 % paid short); 0 to 50,
+                           0 turns them off. A change shows once the simulated clock (today
+                           18:00 local) has passed it
 
 A hostile world (rates are shares of API requests, from 0 to 1):
   --latency MS             delay every response
@@ -158,6 +164,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     ...(values["items-per-order"] === undefined
       ? {}
       : { itemsPerOrder: rangeFlag(values["items-per-order"], "items-per-order") }),
+    changeRate: decimalFlag(values["change-rate"], "change-rate", { min: 0, max: 50 }) ?? 1,
     authScheme: values["auth-scheme"] ?? "",
     hostile: values.hostile ?? false,
     utcTimestamps: values["utc-timestamps"] ?? false,

@@ -269,8 +269,18 @@ export interface OrderChangeFilter {
   locationId?: string;
 }
 
-/** A row of v_order_changes, with the earlier version's content (history/versions.ts). As each
- * destination returns them: flags 0/1 or booleans, JSON as text or parsed. */
+/** An item of a version, as far as `changes` needs it. */
+export interface StoredItem {
+  position: number;
+  item_catalog_id: string;
+  description: string;
+  total: number;
+  is_canceled: number | boolean;
+}
+
+/** A row of v_order_changes, with the earlier version's content (history/versions.ts) and the
+ * replacing version's items. As each destination returns them: flags 0/1 or booleans, JSON as
+ * text or parsed. */
 export interface OrderChangeRow {
   orderId: string;
   locationId: string;
@@ -290,9 +300,17 @@ export interface OrderChangeRow {
   isCanceled: number | boolean | null;
   changedFields: string | string[] | null;
   content: string | Record<string, unknown>;
+  /** From the next history row, or the current order's items; null when the order vanished. */
+  nextItems: StoredItem[] | null;
 }
 
-/** The SELECT of v_order_changes both destinations run; `$since` and `$location` are their
+/** A row as the query returns it, before `withNextItems`. */
+export type OrderChangeQueryRow = Omit<OrderChangeRow, "nextItems"> & {
+  nextContent: unknown;
+  nextIsCurrent: unknown;
+};
+
+/** The SELECT both destinations run over v_order_changes; `since` and `location` are their
  * placeholders' spelling. */
 export function orderChangesSql(since: string, location: string | null): string {
   return `SELECT c.order_id AS "orderId", c.location_id AS "locationId",
@@ -301,16 +319,49 @@ export function orderChangesSql(since: string, location: string | null): string 
       c.changed_at AS "changedAt", c.changed_by AS "changedBy", c.seen_at AS "seenAt",
       c.closed_at AS "closedAt", c.previous_total AS "previousTotal", c.new_total AS "newTotal",
       c.previous_paid AS "previousPaid", c.was_canceled AS "wasCanceled",
-      c.is_canceled AS "isCanceled", c.changed_fields AS "changedFields", h.content
+      c.is_canceled AS "isCanceled", c.changed_fields AS "changedFields", h.content,
+      n.content AS "nextContent", (c.change = 'changed' AND n.order_id IS NULL) AS "nextIsCurrent"
     FROM v_order_changes c
     JOIN order_versions h ON h.order_id = c.order_id AND h.version = c.from_version
+    LEFT JOIN order_versions n ON n.order_id = c.order_id AND n.version = c.from_version + 1
     WHERE c.seen_at >= ${since}${location === null ? "" : ` AND c.location_id = ${location}`}
     ORDER BY c.seen_at, c.location_id, c.order_number, c.from_version`;
 }
 
-export function orderChanges(db: Db, filter: OrderChangeFilter): OrderChangeRow[] {
+/** The items of current orders, for the changes whose replacing version is current. */
+export const CURRENT_ITEMS_SQL = `SELECT order_id, position, item_catalog_id, description, total, is_canceled
+  FROM order_items WHERE order_id IN (SELECT value FROM json_each(?)) ORDER BY order_id, position`;
+
+type ItemOfOrder = StoredItem & { order_id: string };
+
+/** Each change with the items of the version that replaced it: a later history row's content,
+ * or the current order's items (`currentItems`). */
+export async function withNextItems(
+  rows: readonly OrderChangeQueryRow[],
+  currentItems: (orderIds: string[]) => Promise<ItemOfOrder[]>,
+): Promise<OrderChangeRow[]> {
+  const ids = [...new Set(rows.filter((r) => r.nextIsCurrent).map((r) => r.orderId))];
+  const current = new Map<string, StoredItem[]>();
+  for (const item of ids.length > 0 ? await currentItems(ids) : [])
+    current.set(item.order_id, [...(current.get(item.order_id) ?? []), item]);
+  return rows.map(({ nextContent, nextIsCurrent, ...row }) => {
+    if (row.change === "vanished") return { ...row, nextItems: null };
+    if (nextIsCurrent) return { ...row, nextItems: current.get(row.orderId) ?? [] };
+    const document = (typeof nextContent === "string" ? JSON.parse(nextContent) : nextContent) as {
+      order_items?: StoredItem[];
+    } | null;
+    return { ...row, nextItems: document?.order_items ?? [] };
+  });
+}
+
+export function orderChanges(db: Db, filter: OrderChangeFilter): Promise<OrderChangeRow[]> {
   const sql = orderChangesSql("?", filter.locationId === undefined ? null : "?");
   const params =
     filter.locationId === undefined ? [filter.seenSince] : [filter.seenSince, filter.locationId];
-  return db.sqlite.prepare(sql).all(...params) as OrderChangeRow[];
+  const rows = db.sqlite.prepare(sql).all(...params) as OrderChangeQueryRow[];
+  const items = db.sqlite.prepare(CURRENT_ITEMS_SQL);
+  return withNextItems(
+    rows,
+    async (orderIds) => items.all(JSON.stringify(orderIds)) as ItemOfOrder[],
+  );
 }

@@ -4,7 +4,7 @@
  * the location's clock. Reads v_order_changes on either destination; no API call.
  */
 import type { ReadableDestination } from "../db/destination.js";
-import type { OrderChangeRow } from "../db/read-queries.js";
+import type { OrderChangeRow, StoredItem } from "../db/read-queries.js";
 import { UsageError } from "../errors.js";
 
 export type ChangeKind =
@@ -54,7 +54,7 @@ export interface ChangesReport {
   /** UTC instant the report starts at. */
   since: string;
   /** How `since` was chosen. */
-  sinceFrom: "date" | "last run" | "everything";
+  sinceFrom: "date" | "instant" | "last run" | "everything";
   locationId: string | null;
   changes: OrderChange[];
 }
@@ -62,6 +62,8 @@ export interface ChangesReport {
 export interface ChangesOptions {
   /** A day (YYYY-MM-DD, from its start in UTC); by default, the start of the last run. */
   sinceDay?: string;
+  /** An instant (ISO 8601); wins over sinceDay. */
+  sinceInstant?: string;
   /** A location's id or name (any case). */
   location?: string;
 }
@@ -73,29 +75,46 @@ function parsedFields(value: OrderChangeRow["changedFields"]): string[] {
   return Array.isArray(value) ? value : (JSON.parse(value) as string[]);
 }
 
-type ItemRow = { position?: unknown; description?: unknown; total?: unknown };
+type ItemRow = Partial<Record<keyof StoredItem, unknown>>;
 
-/** The items of the earlier version that the change voided or took off. */
-export function voidedItems(content: OrderChangeRow["content"], fields: readonly string[]) {
+const standing = (item: ItemRow) => item.is_canceled !== true && item.is_canceled !== 1;
+
+/**
+ * The lines of the earlier version that no longer stand in the next one (voided, or taken off),
+ * matched by product: a line taken off moves the positions after it, so positions cannot match
+ * lines across versions (the rule of v_items_voided_after_close).
+ */
+export function voidedItems(
+  content: OrderChangeRow["content"],
+  nextItems: readonly ItemRow[],
+): VoidedItem[] {
   const document = typeof content === "string" ? JSON.parse(content) : content;
-  const items = (document.order_items ?? []) as ItemRow[];
-  const positions = fields.flatMap((field) => {
-    const match = /^order_items\[(\d+)\](?:\.is_canceled| removed)$/.exec(field);
-    return match ? [Number(match[1])] : [];
-  });
-  return positions.flatMap((position) => {
-    const item = items.find((i) => Number(i.position) === position);
-    return item ? [{ description: String(item.description), amount: Number(item.total) }] : [];
-  });
+  const before = ((document.order_items ?? []) as ItemRow[]).filter(standing);
+  const left = new Map<string, number>();
+  for (const item of nextItems.filter(standing)) {
+    const product = String(item.item_catalog_id);
+    left.set(product, (left.get(product) ?? 0) + 1);
+  }
+  const voided: VoidedItem[] = [];
+  for (const item of before) {
+    const product = String(item.item_catalog_id);
+    const count = left.get(product) ?? 0;
+    if (count > 0) left.set(product, count - 1);
+    else voided.push({ description: String(item.description), amount: Number(item.total) });
+  }
+  return voided;
 }
 
 /** What kind of change a row is; several at once when one version did several things. */
-export function changeKinds(row: OrderChangeRow, fields: readonly string[]): ChangeKind[] {
+export function changeKinds(
+  row: OrderChangeRow,
+  fields: readonly string[],
+  voided: readonly VoidedItem[],
+): ChangeKind[] {
   if (row.change === "vanished") return ["vanished"];
   const kinds: ChangeKind[] = [];
   if (!flag(row.wasCanceled) && flag(row.isCanceled)) kinds.push("cancelled");
-  if (fields.some((f) => /^order_items\[\d+\](\.is_canceled| removed)$/.test(f)))
-    kinds.push("items voided");
+  if (voided.length > 0) kinds.push("items voided");
   if (fields.some((f) => /^order_item_discounts\[[\d.]+\] added$/.test(f)))
     kinds.push("discount added");
   if (kinds.length === 0)
@@ -123,8 +142,10 @@ export function localMoment(timestamp: string, offsetMinutes: number | undefined
 
 async function sinceInstant(
   destination: ReadableDestination,
-  sinceDay: string | undefined,
+  { sinceDay, sinceInstant }: ChangesOptions,
 ): Promise<Pick<ChangesReport, "since" | "sinceFrom">> {
+  if (sinceInstant !== undefined)
+    return { since: new Date(sinceInstant).toISOString(), sinceFrom: "instant" };
   if (sinceDay !== undefined) return { since: `${sinceDay}T00:00:00.000Z`, sinceFrom: "date" };
   const run = await destination.lastRun();
   if (run) return { since: new Date(run.startedAt).toISOString(), sinceFrom: "last run" };
@@ -148,7 +169,7 @@ export async function collectChanges(
   destination: ReadableDestination,
   options: ChangesOptions = {},
 ): Promise<ChangesReport> {
-  const { since, sinceFrom } = await sinceInstant(destination, options.sinceDay);
+  const { since, sinceFrom } = await sinceInstant(destination, options);
   const locationId =
     options.location === undefined ? null : await locationNamed(destination, options.location);
   const rows = await destination.orderChanges({
@@ -170,13 +191,14 @@ export async function collectChanges(
 
 function toChange(row: OrderChangeRow, offsetMinutes: number | undefined): OrderChange {
   const fields = parsedFields(row.changedFields);
+  const voided = row.nextItems === null ? [] : voidedItems(row.content, row.nextItems);
   return {
     orderId: row.orderId,
     orderNumber: row.orderNumber,
     locationId: row.locationId,
     locationName: row.locationName,
     businessDate: row.businessDate,
-    kinds: changeKinds(row, fields),
+    kinds: changeKinds(row, fields, voided),
     changedAt: row.changedAt,
     changedAtLocal: row.changedAt === null ? null : localMoment(row.changedAt, offsetMinutes),
     changedBy: row.changedBy,
@@ -185,7 +207,7 @@ function toChange(row: OrderChangeRow, offsetMinutes: number | undefined): Order
     newTotal: row.newTotal === null ? null : Number(row.newTotal),
     paid: Number(row.previousPaid),
     closedAtLocal: localMoment(row.closedAt, offsetMinutes),
-    voidedItems: voidedItems(row.content, fields),
+    voidedItems: voided,
     changedFields: fields,
   };
 }

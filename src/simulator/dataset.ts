@@ -26,6 +26,17 @@ import { makeHostile } from "./hostile.js";
 import { decodeRecordId } from "./ids.js";
 import { buildLocation, type SimLocation } from "./location.js";
 import { LruCache } from "./lru.js";
+import { toUnits } from "./money.js";
+import {
+  applyPlan,
+  type ChangeRates,
+  latestDueChangeMs,
+  type OrderAnomalyKind,
+  type OrderChangeKind,
+  type OrderChangePlan,
+  planSessionChanges,
+  scaledChangeRates,
+} from "./order-changes.js";
 import { orderTotals, repriceItem, settlePayments } from "./order-totals.js";
 import { Random } from "./random.js";
 import { buildReport } from "./report.js";
@@ -35,6 +46,7 @@ import {
   type SessionHeader,
   type SessionPlan,
   sessionHeader,
+  simulatedNowMs,
 } from "./session.js";
 
 export interface DatasetOptions {
@@ -54,6 +66,12 @@ export interface DatasetOptions {
   cachedOrders?: number;
   /** Write every date-time in UTC (…Z), as some servers do, rather than in local offsets. */
   utcTimestamps?: boolean;
+  /**
+   * Multiplies the default rates of after-the-fact order changes and of planted anomalies
+   * (DEFAULT_CHANGE_RATES in order-changes.ts), each capped at 1; 0 turns them off and serves
+   * the orders as generated. Default 1.
+   */
+  changeRate?: number;
 }
 
 export interface Session {
@@ -61,6 +79,33 @@ export interface Session {
   /** Every order of the session, late updates and live orders included, by creation time. */
   orders: Order[];
   report: Report | null;
+  /** Planned changes and anomalies of the session's orders created by now, by order id, due
+   * or not. */
+  changePlans: ReadonlyMap<string, OrderChangePlan>;
+}
+
+/** One after-the-fact change the simulator planned for an order: ground truth for tests. */
+export interface PlannedChange {
+  locationIndex: number;
+  orderId: string;
+  /** The order's business day: its session's day. */
+  day: string;
+  kind: OrderChangeKind;
+  atMs: number;
+  operatorId: string;
+  operatorName: string;
+  /** Due by the simulator's "now" at the location, hence served. */
+  visible: boolean;
+}
+
+/** An order served wrong on purpose from its creation on: ground truth for tests. */
+export interface PlantedAnomaly {
+  locationIndex: number;
+  orderId: string;
+  day: string;
+  kind: OrderAnomalyKind;
+  /** How much the last payment falls short of the total, in currency units. */
+  shortBy: number;
 }
 
 export interface DayRange {
@@ -121,6 +166,7 @@ export class Dataset {
   private readonly plan: { -readonly [K in keyof SessionPlan]: SessionPlan[K] };
   private readonly now: () => number;
   private readonly hostile: boolean;
+  private readonly changeRates: ChangeRates;
   private readonly sessions: LruCache<string, Session>;
   private readonly bucketCounts = new Map<string, number>();
   /** Each day's orders sorted by creation: the pages of a day are served from one sort. */
@@ -162,6 +208,7 @@ export class Dataset {
     };
     this.now = options.now ?? Date.now;
     this.hostile = options.hostile ?? false;
+    this.changeRates = scaledChangeRates(options.changeRate ?? 1);
     // About 40,000 orders: a few hundred MB at most, and every session a few concurrent day
     // windows need at once.
     this.sessions = new LruCache(
@@ -183,7 +230,8 @@ export class Dataset {
 
   /**
    * Time passes: today's session closes (its report appears, its evening orders with it) and a
-   * new day opens. Days already past do not change.
+   * new day opens. Days already past keep their orders, but the planned changes that fall due
+   * in those 24 hours show on them (every cached session and bucket is dropped for that).
    */
   advanceDay(): void {
     this.plan.todayEpochDay++;
@@ -206,14 +254,34 @@ export class Dataset {
     return `${locationIndex}:${epochDay}`;
   }
 
+  /** The simulator's "now" at a location: changes planned for later are not served yet. */
+  nowAt(location: SimLocation): number {
+    return simulatedNowMs(this.plan.todayEpochDay, location.offsetMinutes);
+  }
+
   session(location: SimLocation, epochDay: number): Session | undefined {
     if (!this.hasSession(epochDay)) return undefined;
     const key = this.sessionKey(location.index, epochDay);
     const cached = this.sessions.get(key);
     if (cached) return cached;
     const header = sessionHeader(this.plan, location, epochDay);
-    const generated = generateSessionOrders(this.seed, location, header)
-      .filter((order) => parseInstant(order.createdAt) <= header.visibleUntilMs)
+    const nowMs = this.nowAt(location);
+    const created = generateSessionOrders(this.seed, location, header).filter(
+      (order) => parseInstant(order.createdAt) <= header.visibleUntilMs,
+    );
+    const changePlans = planSessionChanges(
+      this.seed,
+      location,
+      epochDay,
+      created,
+      this.changeRates,
+    );
+    // Planned changes come before the explicit late updates (overrides), which win.
+    const generated = created
+      .map((order) => {
+        const plan = changePlans.get(order.id);
+        return plan ? applyPlan(order, plan, nowMs, location) : order;
+      })
       .map((order) => (this.hostile ? makeHostile(order) : order));
     const orders = sortByCreatedAt(
       [...generated, ...(this.liveOrders.get(key) ?? [])].map(
@@ -222,10 +290,24 @@ export class Dataset {
     );
     const report = header.open
       ? null
-      : buildReport(location, header, orders, this.reportUpdatedAt.get(header.reportId));
-    const session = { header, orders, report };
+      : buildReport(location, header, orders, this.reportUpdatedAtMs(header, changePlans, nowMs));
+    const session = { header, orders, report, changePlans };
     this.sessions.set(key, session);
     return session;
+  }
+
+  /** A report changes when one of its orders does: its updatedAt is at least the latest. */
+  private reportUpdatedAtMs(
+    header: SessionHeader,
+    plans: ReadonlyMap<string, OrderChangePlan>,
+    nowMs: number,
+  ): number | undefined {
+    let latest = this.reportUpdatedAt.get(header.reportId);
+    for (const plan of plans.values()) {
+      const changedAt = latestDueChangeMs(plan, nowMs);
+      if (changedAt !== undefined) latest = Math.max(latest ?? changedAt, changedAt);
+    }
+    return latest;
   }
 
   private forgetSession(locationIndex: number, epochDay: number): void {
@@ -446,6 +528,49 @@ export class Dataset {
 
   *allReports(location: SimLocation): Generator<Report> {
     for (const session of this.sessionsOf(location)) if (session.report) yield session.report;
+  }
+
+  /** Every after-the-fact change planned for the location's orders created by now, due or
+   * not, by session then order then time. An explicit late update of an order (an override)
+   * hides the planned changes of that order that fall due after it. */
+  plannedChanges(location: SimLocation): PlannedChange[] {
+    const nowMs = this.nowAt(location);
+    const changes: PlannedChange[] = [];
+    for (const session of this.sessionsOf(location)) {
+      for (const plan of session.changePlans.values()) {
+        for (const step of plan.steps) {
+          changes.push({
+            locationIndex: location.index,
+            orderId: plan.orderId,
+            day: session.header.day,
+            kind: step.kind,
+            atMs: step.atMs,
+            operatorId: step.operator.id,
+            operatorName: step.operator.name,
+            visible: step.atMs <= nowMs,
+          });
+        }
+      }
+    }
+    return changes;
+  }
+
+  /** Every order of the location served with a planted anomaly. */
+  plantedAnomalies(location: SimLocation): PlantedAnomaly[] {
+    const anomalies: PlantedAnomaly[] = [];
+    for (const session of this.sessionsOf(location)) {
+      for (const plan of session.changePlans.values()) {
+        if (plan.paymentShortCents === 0) continue;
+        anomalies.push({
+          locationIndex: location.index,
+          orderId: plan.orderId,
+          day: session.header.day,
+          kind: "payment-short",
+          shortBy: toUnits(plan.paymentShortCents),
+        });
+      }
+    }
+    return anomalies;
   }
 
   // --- mutations ---

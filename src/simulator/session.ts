@@ -51,6 +51,12 @@ export interface SessionPlan {
 /** How far into the day the open session has got. */
 const OPEN_SESSION_HOUR = 18;
 
+/** The simulator's "now" at a location: today's open session has got this far, so nothing
+ * later (orders, after-the-fact changes) has happened yet. */
+export function simulatedNowMs(todayEpochDay: number, offsetMinutes: number): number {
+  return localMidnight(todayEpochDay, offsetMinutes) + OPEN_SESSION_HOUR * HOUR;
+}
+
 /**
  * A session's shape, drawn before its orders and independently of whether it is open, so that
  * when a day ends the orders it showed while open are still there, with more after them.
@@ -84,7 +90,9 @@ export function sessionHeader(
     open,
     startedAtMs,
     closesAtMs,
-    visibleUntilMs: open ? midnight + OPEN_SESSION_HOUR * HOUR : Number.POSITIVE_INFINITY,
+    visibleUntilMs: open
+      ? simulatedNowMs(epochDay, location.offsetMinutes)
+      : Number.POSITIVE_INFINITY,
     reportCreatedAtMs: closesAtMs + random.int(60, 300) * 1000,
     orderCount,
     deviceIndex: random.int(0, location.devices.length - 1),

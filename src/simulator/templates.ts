@@ -208,4 +208,14 @@ export const CANCEL_REASONS: readonly string[] = [
   "Kitchen closed",
 ];
 
+/** Why a paid order was cancelled after the fact. */
+export const LATE_CANCEL_REASONS: readonly string[] = [
+  "Cancelled after payment",
+  "Customer complaint",
+  "Wrong order",
+];
+
+/** The reason of an item voided once its order was closed. */
+export const LATE_VOID_REASON = "Voided after closing";
+
 export const LOSS_REASONS: readonly string[] = ["Dropped", "Sent back", "Expired stock"];

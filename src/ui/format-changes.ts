@@ -12,6 +12,8 @@ function when(moment: LocalMoment, businessDate: string): string {
 
 function what(change: OrderChange): string {
   const parts = change.kinds.map((kind) => {
+    // The total follows in its own words.
+    if (kind === "total changed") return "changed";
     if (kind !== "items voided") return kind;
     const items = change.voidedItems.map((i) => `${i.description} ${money(i.amount)}`);
     return items.length === 0 ? "items voided" : `voided ${items.join(", ")}`;
@@ -38,15 +40,30 @@ export function describeChange(change: OrderChange): string {
   return `${where}, ${before}, ${what(change)}${at}${by}${total}`;
 }
 
-export function formatChanges(report: ChangesReport): string {
-  const since =
-    report.sinceFrom === "date"
-      ? `since ${report.since.slice(0, 10)}`
-      : report.sinceFrom === "last run"
-        ? `since the last run began (${report.since.slice(0, 16).replace("T", " ")} UTC)`
-        : "ever";
+export interface ChangesLayout {
+  /** Lines shown at most; the rest are counted. */
+  limit?: number;
+  /** A heading above the list. */
+  title?: string;
+}
+
+export function formatChanges(report: ChangesReport, layout: ChangesLayout = {}): string {
+  const at = `${report.since.slice(0, 16).replace("T", " ")} UTC`;
+  const since = {
+    date: `since ${report.since.slice(0, 10)}`,
+    instant: `since ${at}`,
+    "last run": `since the last run began (${at})`,
+    everything: "ever",
+  }[report.sinceFrom];
   const count = report.changes.length;
-  if (count === 0) return `No order changed ${since}.\n`;
-  const head = `${count} order change${count === 1 ? "" : "s"} ${since}:`;
-  return `${[head, ...report.changes.map((c) => `- ${describeChange(c)}`)].join("\n")}\n`;
+  const head = layout.title === undefined ? [] : [layout.title, ""];
+  if (count === 0) return `${[...head, `No order changed ${since}.`].join("\n")}\n`;
+  const shown = report.changes.slice(0, layout.limit ?? count);
+  const lines = [
+    ...head,
+    `${count} order change${count === 1 ? "" : "s"} ${since}:`,
+    ...shown.map((c) => `- ${describeChange(c)}`),
+  ];
+  if (shown.length < count) lines.push(`… and ${count - shown.length} more`);
+  return `${lines.join("\n")}\n`;
 }

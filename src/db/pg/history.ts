@@ -12,7 +12,6 @@ import {
   type VersionRows,
   versionRow,
 } from "../history/versions.js";
-import type { RowSet } from "../writers/replace.js";
 import type { PgClient } from "./connect.js";
 import { RowsInserter } from "./rows.js";
 
@@ -70,7 +69,7 @@ export class PgVersionHistory {
    * or by nothing (vanished); returns the rows written. */
   async keep(
     client: PgClient,
-    ending: ReadonlyMap<string, RowSet | undefined>,
+    ending: ReadonlyMap<string, VersionRows | undefined>,
     endedAt: string,
   ): Promise<number> {
     if (ending.size === 0) return 0;

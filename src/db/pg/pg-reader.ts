@@ -11,6 +11,7 @@ import type {
   DaysCovered,
   KnownLocation,
   OrderChangeFilter,
+  OrderChangeQueryRow,
   OrderChangeRow,
   QueryResult,
   ReconciliationRow,
@@ -19,7 +20,7 @@ import type {
   StoredCounts,
   WindowRow,
 } from "../read-queries.js";
-import { orderChangesSql } from "../read-queries.js";
+import { orderChangesSql, withNextItems } from "../read-queries.js";
 import type { DayStreamTables, SnapshotListTables } from "../stream-tables.js";
 import { tableName } from "../writers/statements.js";
 import * as checkpoints from "./checkpoints.js";
@@ -259,11 +260,18 @@ export class PgReader implements ReadableDestination {
     return row ?? { reports: 0, ok: 0 };
   }
 
-  orderChanges(filter: OrderChangeFilter): Promise<OrderChangeRow[]> {
+  async orderChanges(filter: OrderChangeFilter): Promise<OrderChangeRow[]> {
     const location = filter.locationId === undefined ? null : "$2";
-    return this.all(
+    const rows = await this.all<OrderChangeQueryRow>(
       orderChangesSql("$1", location),
       location === null ? [filter.seenSince] : [filter.seenSince, filter.locationId],
+    );
+    return withNextItems(rows, (orderIds) =>
+      this.all(
+        `SELECT order_id, position, item_catalog_id, description, total, is_canceled
+         FROM order_items WHERE order_id = ANY($1::text[]) ORDER BY order_id, position`,
+        [orderIds],
+      ),
     );
   }
 

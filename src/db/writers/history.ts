@@ -13,7 +13,6 @@ import {
   type VersionRows,
   versionRow,
 } from "../history/versions.js";
-import type { RowSet } from "./replace.js";
 import { prepareRowInsert, type RowInserter } from "./statements.js";
 
 export class VersionHistory {
@@ -62,7 +61,7 @@ export class VersionHistory {
 
   /** Keeps the stored version of a record that `next` is about to replace; returns the rows
    * written. A record marked deleted was kept when it vanished. */
-  keepReplaced(id: string, next: RowSet, endedAt: string): number {
+  keepReplaced(id: string, next: VersionRows, endedAt: string): number {
     return this.keep(id, endedAt, next);
   }
 
