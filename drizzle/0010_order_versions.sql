@@ -15,9 +15,14 @@ CREATE TABLE `order_versions` (
 	`ended_at` text NOT NULL,
 	`ended_by` text NOT NULL,
 	`next_total` real,
+	`next_updated_at` text,
+	`next_operator_id` text,
+	`next_operator_name` text,
+	`next_is_canceled` integer,
 	`changed_fields` text,
 	`content` text NOT NULL,
 	PRIMARY KEY(`order_id`, `version`)
 );
 --> statement-breakpoint
-CREATE INDEX `order_versions_location_ended` ON `order_versions` (`location_id`,`ended_at`);
+CREATE INDEX `order_versions_location_ended` ON `order_versions` (`location_id`,`ended_at`);--> statement-breakpoint
+CREATE INDEX `order_versions_ended` ON `order_versions` (`ended_at`);

@@ -5,6 +5,9 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { Order } from "../src/api/schemas.js";
 import { addDays } from "../src/dates.js";
 import type { Db } from "../src/db/open.js";
+import { SqliteDestination } from "../src/db/sqlite-destination.js";
+import { collectChanges } from "../src/read-models/changes.js";
+import { ORDERS } from "../src/streams/index.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";
 import { openTestDb, rows, scalar, useTempDir } from "./helpers/db.js";
 import { TEST_TODAY, useSimulator } from "./helpers/simulator.js";
@@ -150,6 +153,38 @@ describe("order history", () => {
     expect(run.result.stats.locations[0]?.streams.orders?.updated).toBeGreaterThan(0);
     expect(scalar(db, "SELECT COUNT(*) FROM orders")).toBeGreaterThan(0);
     expect(versions()).toEqual([]);
+  });
+
+  it("keeps a version whose typed rows did not change, and changes leaves it unsaid", async () => {
+    const destination = new SqliteDestination(db);
+    const [order] = sim.current.dataset.ordersCreatedOn(
+      location(),
+      epochDayOf(addDays(TEST_TODAY, -1)),
+    );
+    const write = (record: Order) =>
+      destination.writePage(ORDERS, {
+        locationId: location().location.id,
+        day: addDays(TEST_TODAY, -1),
+        records: [{ record, raw: JSON.stringify(record) }],
+        rejects: [],
+        runId: null,
+        syncedAt: new Date().toISOString(),
+      });
+    const first = served(order!.id);
+    await write(first);
+    // The API touched the order: a new updatedAt and a field pos-sync does not store.
+    const touched = { ...structuredClone(first), updatedAt: "2031-01-01T10:00:00.000+01:00" };
+    await write({ ...touched, loyaltyTier: "gold" } as Order);
+    const cancelled = { ...structuredClone(touched), isCanceled: true, cancelReason: "Late" };
+    cancelled.updatedAt = "2031-01-01T11:00:00.000+01:00";
+    await write(cancelled);
+    await destination.commit();
+    expect(versions().map((v) => [v.version, JSON.parse(v.changed_fields!)])).toEqual([
+      [1, []],
+      [2, ["is_canceled", "cancel_reason"]],
+    ]);
+    const report = await collectChanges(destination, { sinceDay: "2000-01-01" });
+    expect(report.changes.map((c) => [c.orderId, c.kinds])).toEqual([[first.id, ["cancelled"]]]);
   });
 
   it("keeps none when sync is given --no-history, and keeps them again without it", async () => {

@@ -15,9 +15,14 @@ CREATE TABLE "order_versions" (
 	"ended_at" timestamp with time zone NOT NULL,
 	"ended_by" text NOT NULL,
 	"next_total" numeric,
+	"next_updated_at" timestamp with time zone,
+	"next_operator_id" text,
+	"next_operator_name" text,
+	"next_is_canceled" boolean,
 	"changed_fields" jsonb,
 	"content" jsonb NOT NULL,
 	CONSTRAINT "order_versions_order_id_version_pk" PRIMARY KEY("order_id","version")
 );
 --> statement-breakpoint
-CREATE INDEX "order_versions_location_ended" ON "order_versions" USING btree ("location_id","ended_at");
+CREATE INDEX "order_versions_location_ended" ON "order_versions" USING btree ("location_id","ended_at");--> statement-breakpoint
+CREATE INDEX "order_versions_ended" ON "order_versions" USING btree ("ended_at");

@@ -1,10 +1,10 @@
--- Loss prevention, as on SQLite (drizzle/0011): the questions an owner asks after "how much did we sell". Each view names the
--- location and the operator; orders a complete re-read no longer listed (deleted_at) are left
--- out. The views that compare versions read order_versions (0003), the versions history kept:
+-- Loss prevention, as on SQLite (drizzle/0011): the questions an owner asks after "how much did
+-- we sell". Each view names the location and the operator; orders a complete re-read no longer
+-- listed (deleted_at) are left out. The views that compare versions read order_versions (0003), the versions history kept:
 -- with POS_ORDER_HISTORY=false they only see what the current versions show.
 
--- Every change pos-sync saw: an earlier version, and the one that replaced it (the next version
--- in history, or the current order), or the day it vanished.
+-- Every change pos-sync saw: an earlier version, and the one that replaced it (as the history
+-- row kept it when it was written), or the day it vanished.
 CREATE VIEW "v_order_changes" AS
 SELECT
   h.order_id,
@@ -14,9 +14,9 @@ SELECT
   h.order_number,
   h.version AS from_version,
   h.ended_by AS change,
-  CASE WHEN h.ended_by = 'changed' THEN COALESCE(n.updated_at, o.updated_at) END AS changed_at,
-  CASE WHEN h.ended_by = 'changed' THEN COALESCE(n.operator_id, o.operator_id) END AS changed_by_id,
-  CASE WHEN h.ended_by = 'changed' THEN COALESCE(n.operator_name, o.operator_name) END AS changed_by,
+  h.next_updated_at AS changed_at,
+  h.next_operator_id AS changed_by_id,
+  h.next_operator_name AS changed_by,
   h.ended_at AS seen_at,
   h.closed_at,
   h.operator_name AS previous_operator_name,
@@ -25,14 +25,12 @@ SELECT
   ROUND(COALESCE(h.next_total, 0) - h.total, 2) AS total_change,
   h.paid AS previous_paid,
   h.is_canceled AS was_canceled,
-  CASE WHEN h.ended_by = 'changed' THEN COALESCE(n.is_canceled, o.is_canceled) END AS is_canceled,
+  h.next_is_canceled AS is_canceled,
   h.changed_fields
 FROM "order_versions" h
-LEFT JOIN "order_versions" n ON n.order_id = h.order_id AND n.version = h.version + 1
-LEFT JOIN "orders" o ON o.id = h.order_id
 LEFT JOIN "locations" l ON l.id = h.location_id;
 --> statement-breakpoint
--- Cancelled orders whose money was taken: seen paid and later cancelled (seen_paid), or
+-- Cancelled orders (not training ones) whose money was taken: seen paid and later cancelled (seen_paid), or
 -- cancelled while still carrying their payments.
 CREATE VIEW "v_cancelled_after_payment" AS
 SELECT
@@ -41,8 +39,8 @@ SELECT
   l.name AS location_name,
   o.business_date,
   o.order_number,
-  COALESCE(c.operator_id, o.operator_id) AS operator_id,
-  COALESCE(c.operator_name, o.operator_name) AS operator_name,
+  COALESCE(b.next_operator_id, o.operator_id) AS operator_id,
+  COALESCE(b.next_operator_name, o.operator_name) AS operator_name,
   COALESCE(b.operator_name, o.operator_name) AS served_by,
   o.total,
   COALESCE(
@@ -50,7 +48,7 @@ SELECT
     (SELECT ROUND(SUM(p.payment_amount), 2) FROM "order_payments" p WHERE p.order_id = o.id)
   ) AS paid,
   COALESCE(b.closed_at, o.closed_at) AS paid_at,
-  COALESCE(c.updated_at, o.updated_at) AS cancelled_at,
+  COALESCE(b.next_updated_at, o.updated_at) AS cancelled_at,
   o.cancel_reason,
   b.order_id IS NOT NULL AS seen_paid
 FROM "orders" o
@@ -58,9 +56,8 @@ LEFT JOIN "order_versions" b ON b.order_id = o.id AND b.version = (
   SELECT MAX(x.version) FROM "order_versions" x
   WHERE x.order_id = o.id AND NOT x.is_canceled AND x.paid > 0
 )
-LEFT JOIN "order_versions" c ON c.order_id = o.id AND c.version = b.version + 1
 LEFT JOIN "locations" l ON l.id = o.location_id
-WHERE o.deleted_at IS NULL AND o.is_canceled
+WHERE o.deleted_at IS NULL AND o.is_canceled AND NOT o.is_training
   AND (
     b.order_id IS NOT NULL
     OR EXISTS (SELECT 1 FROM "order_payments" p WHERE p.order_id = o.id AND p.payment_amount > 0)

@@ -176,20 +176,36 @@ export async function collectChanges(
     seenSince: since,
     ...(locationId === null ? {} : { locationId }),
   });
+  // A location's offset at each moment, looked up per hour: summer time moves it.
   const offsets = new Map<string, number | undefined>();
-  const offsetOf = async (id: string, at: string) => {
-    if (!offsets.has(id)) offsets.set(id, await destination.utcOffsetMinutes(id, new Date(at)));
-    return offsets.get(id);
+  const clockAt = async (locationId: string, timestamp: string): Promise<LocalMoment> => {
+    const hour = Math.floor(Date.parse(timestamp) / 3_600_000);
+    const key = `${locationId} ${hour}`;
+    if (!offsets.has(key))
+      offsets.set(key, await destination.utcOffsetMinutes(locationId, new Date(hour * 3_600_000)));
+    return localMoment(timestamp, offsets.get(key));
   };
   const changes: OrderChange[] = [];
   for (const row of rows) {
-    const offset = await offsetOf(row.locationId, row.closedAt);
-    changes.push(toChange(row, offset));
+    const closedAt = await clockAt(row.locationId, row.closedAt);
+    const changedAt = row.changedAt === null ? null : await clockAt(row.locationId, row.changedAt);
+    changes.push(toChange(row, closedAt, changedAt));
   }
-  return { since, sinceFrom, locationId, changes };
+  return { since, sinceFrom, locationId, changes: changes.filter(isVisible) };
 }
 
-function toChange(row: OrderChangeRow, offsetMinutes: number | undefined): OrderChange {
+/** A change worth telling: one that vanished, or that changed something the tables show (a
+ * version whose JSON changed but not its typed rows, a field pos-sync does not store or a new
+ * updatedAt alone, stays in order history and v_order_changes, unsaid). */
+function isVisible(change: OrderChange): boolean {
+  return change.kinds.includes("vanished") || change.changedFields.length > 0;
+}
+
+function toChange(
+  row: OrderChangeRow,
+  closedAtLocal: LocalMoment,
+  changedAtLocal: LocalMoment | null,
+): OrderChange {
   const fields = parsedFields(row.changedFields);
   const voided = row.nextItems === null ? [] : voidedItems(row.content, row.nextItems);
   return {
@@ -200,13 +216,13 @@ function toChange(row: OrderChangeRow, offsetMinutes: number | undefined): Order
     businessDate: row.businessDate,
     kinds: changeKinds(row, fields, voided),
     changedAt: row.changedAt,
-    changedAtLocal: row.changedAt === null ? null : localMoment(row.changedAt, offsetMinutes),
+    changedAtLocal,
     changedBy: row.changedBy,
     seenAt: new Date(row.seenAt).toISOString(),
     previousTotal: Number(row.previousTotal),
     newTotal: row.newTotal === null ? null : Number(row.newTotal),
     paid: Number(row.previousPaid),
-    closedAtLocal: localMoment(row.closedAt, offsetMinutes),
+    closedAtLocal,
     voidedItems: voided,
     changedFields: fields,
   };

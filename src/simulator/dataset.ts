@@ -531,8 +531,8 @@ export class Dataset {
   }
 
   /** Every after-the-fact change planned for the location's orders created by now, due or
-   * not, by session then order then time. An explicit late update of an order (an override)
-   * hides the planned changes of that order that fall due after it. */
+   * not, by session then order then time; `visible` when it is due and no explicit late update
+   * (applyLateUpdates, updateOrder) replaced the order, whose version then hides every plan. */
   plannedChanges(location: SimLocation): PlannedChange[] {
     const nowMs = this.nowAt(location);
     const changes: PlannedChange[] = [];
@@ -547,7 +547,7 @@ export class Dataset {
             atMs: step.atMs,
             operatorId: step.operator.id,
             operatorName: step.operator.name,
-            visible: step.atMs <= nowMs,
+            visible: step.atMs <= nowMs && !this.orderOverrides.has(plan.orderId),
           });
         }
       }

@@ -58,7 +58,7 @@ export async function compareHistory(
   served: ServedVersions,
 ): Promise<string[]> {
   const rows = await stored.rows(
-    "SELECT order_id, version, total, next_total, is_canceled, paid, updated_at, ended_by, changed_fields FROM order_versions ORDER BY order_id, version",
+    "SELECT order_id, version, total, next_total, is_canceled, paid, updated_at, ended_by, changed_fields, next_updated_at, next_operator_name, next_is_canceled FROM order_versions ORDER BY order_id, version",
   );
   const byOrder = new Map<string, StoredRow[]>();
   for (const row of rows)
@@ -85,6 +85,9 @@ export async function compareHistory(
         ["updated_at", stored.same(row.updated_at, version.updatedAt)],
         ["paid", Number(row.paid) === paid(version)],
         ["ended_by", row.ended_by === "changed"],
+        ["next_updated_at", stored.same(row.next_updated_at, next.updatedAt)],
+        ["next_operator_name", row.next_operator_name === next.operatorName],
+        ["next_is_canceled", stored.same(row.next_is_canceled, next.isCanceled)],
         [
           "is_canceled listed",
           fields.includes("is_canceled") === (version.isCanceled !== next.isCanceled),

@@ -25,7 +25,7 @@ const orderColumns = {
 export const LOSS_PREVENTION_VIEWS: Record<string, ViewDoc> = {
   v_order_changes: {
     meaning:
-      "Which orders changed after pos-sync first stored them, when, by whom and what it cost: one row per version that ended (order_versions), with what replaced it (the next version, or the current order) or the day it vanished. `pos-sync changes` reads it.",
+      "Which orders changed after pos-sync first stored them, when, by whom and what it cost: one row per version that ended (order_versions), with what replaced it or the day it vanished. `pos-sync changes` reads it (and leaves out the versions whose typed rows did not change: changed_fields empty).",
     columns: {
       order_id: orderId,
       location_id: locationId,
@@ -54,16 +54,18 @@ export const LOSS_PREVENTION_VIEWS: Record<string, ViewDoc> = {
   },
   v_cancelled_after_payment: {
     meaning:
-      "Which paid orders were cancelled, by whom, and how much money they had taken: orders cancelled now that pos-sync saw paid and not cancelled before (seen_paid = 1), or that are cancelled while still carrying their payments.",
+      "Which paid orders were cancelled, by whom, and how much money they had taken: orders cancelled now (training ones left out) that pos-sync saw paid and not cancelled before (seen_paid = 1), or that are cancelled while still carrying their payments.",
     columns: {
       ...orderColumns,
-      operator_id: "The operator named on the first cancelled version: who cancelled it.",
+      operator_id:
+        "The operator named on the version after the last paid one (usually who cancelled it); the current one's when pos-sync saw no paid version.",
       operator_name: "That operator's name.",
       served_by: "The operator named on the last paid version (who took the payment).",
       total: "The order's total.",
       paid: "What the order's payments added up to when it was paid.",
       paid_at: "When the paid version says the order was closed, as sent.",
-      cancelled_at: "The cancelling version's updatedAt, as sent.",
+      cancelled_at:
+        "The updatedAt of the version after the last paid one (usually the cancellation), as sent.",
       cancel_reason: "The reason the API gives.",
       seen_paid:
         "1 when pos-sync stored a paid, not cancelled version first (history); 0 when it first saw the order already cancelled with its payments.",

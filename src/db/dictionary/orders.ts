@@ -235,7 +235,7 @@ export const ORDER_TABLES: Record<string, TableDoc> = {
   order_versions: {
     record: "order",
     meaning:
-      "Order history: one row per earlier version of an order, kept when a sync stored a newer version (its content changed) or when a complete re-read of its day stopped listing it. The current version stays in orders and its child tables alone (so every query and view reads as before); an order pos-sync has seen once has no row here. Its current version number is the highest version here plus one. Off with POS_ORDER_HISTORY=false (or sync --no-history).",
+      "Order history: one row per earlier version of an order, kept when a sync stored a newer version (its content changed) or when a complete re-read of its day stopped listing it. The current version stays in orders and its child tables alone (so every query and view reads as before); an order pos-sync has seen once has no row here. Versions are numbered in the order pos-sync kept them; the order's row in orders is the one after the highest here (or, for an order marked vanished, the vanished row's own). Off with POS_ORDER_HISTORY=false (or sync --no-history).",
     columns: {
       order_id: orderId(),
       version: derived(
@@ -263,11 +263,24 @@ export const ORDER_TABLES: Record<string, TableDoc> = {
         "changed (a newer version replaced it) or vanished (a complete re-read of its day no longer listed the order; should it come back, it does as the next version).",
       ),
       next_total: derived("Total of the version that replaced it; null when it vanished."),
+      next_updated_at: api(
+        "updatedAt",
+        "The replacing version's updatedAt, as sent: when the POS made the change; null when it vanished.",
+      ),
+      next_operator_id: api(
+        "operatorId",
+        "The staff member the replacing version names (usually who made the change); null when it vanished.",
+      ),
+      next_operator_name: api("operatorName", "That staff member's name."),
+      next_is_canceled: api(
+        "isCanceled",
+        "1 when the replacing version is cancelled, 0 otherwise; null when it vanished.",
+      ),
       changed_fields: derived(
         "JSON array of what the next version changed: a column of the order (`is_canceled`), a column of a child row named by table and position (`order_items[2].is_canceled`, `order_item_discounts[1.0]` for item 1, discount 0), or a child row `added` or `removed`. updated_at and the derived closed_hour are left out. Null when it vanished.",
       ),
       content: derived(
-        'This version as JSON: `{"orders": {…}, "order_items": […], "order_item_modifiers": […], "order_item_discounts": […], "order_payments": […]}`, each with its table\'s columns less location_id, the order id and bookkeeping (synced_at, content_hash, deleted_at). Query it with json_extract/json_each (SQLite) or ->/jsonb_array_elements (PostgreSQL).',
+        'This version as JSON: `{"orders": {…}, "order_items": […], "order_item_modifiers": […], "order_item_discounts": […], "order_payments": […]}`, each with its table\'s columns less location_id, the order id and bookkeeping (synced_at, content_hash, deleted_at), menus and tips as JSON. Values as the destination stores them: flags 0/1 and date-times as sent on SQLite, booleans and UTC instants on PostgreSQL. Query it with json_extract/json_each (SQLite) or ->/jsonb_array_elements (PostgreSQL).',
       ),
     },
   },

@@ -6,6 +6,7 @@
  * SQLite 0/1, an instant in UTC and the API's local offset, jsonb and JSON text).
  */
 import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
+import { JSON_COLUMNS } from "../pg/types.js";
 import type { Row } from "../writers/statements.js";
 
 /** A stored value as a destination reads it back (PostgreSQL: booleans, objects for jsonb). */
@@ -42,9 +43,14 @@ export function childShape(table: SQLiteTable): ChildShape {
   return { name: config.name, parentKey, keys: primary.filter((c) => c !== parentKey) };
 }
 
-function withoutColumns(row: StoredRow, drop: ReadonlySet<string>): StoredRow {
+/** A row for the document: without the columns dropped, its JSON text (SQLite's menus, tips)
+ * as JSON, so that the document reads alike on both destinations. */
+function documentRow(row: StoredRow, drop: ReadonlySet<string>): StoredRow {
   const kept: StoredRow = {};
-  for (const [name, value] of Object.entries(row)) if (!drop.has(name)) kept[name] = value;
+  for (const [name, value] of Object.entries(row)) {
+    if (drop.has(name)) continue;
+    kept[name] = JSON_COLUMNS.has(name) && typeof value === "string" ? parsedJson(value) : value;
+  }
   return kept;
 }
 
@@ -55,11 +61,11 @@ export function versionDocument(
   rows: VersionRows,
 ): string {
   const document: Record<string, StoredRow | StoredRow[]> = {
-    [parentName]: withoutColumns(rows.parent, BOOKKEEPING),
+    [parentName]: documentRow(rows.parent, BOOKKEEPING),
   };
   for (const [i, shape] of children.entries()) {
     const drop = new Set([...BOOKKEEPING, shape.parentKey]);
-    document[shape.name] = (rows.children[i] ?? []).map((row) => withoutColumns(row, drop));
+    document[shape.name] = (rows.children[i] ?? []).map((row) => documentRow(row, drop));
   }
   return JSON.stringify(document);
 }
@@ -78,7 +84,7 @@ function stableJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-function parsedJson(text: string): unknown {
+function parsedJson(text: string): StoredValue {
   try {
     return JSON.parse(text);
   } catch {
@@ -171,10 +177,13 @@ export interface VersionRowInput {
   next?: VersionRows;
 }
 
+/** A 0/1 flag from either destination's value (PostgreSQL returns booleans). */
+const flagOf = (value: StoredValue | undefined): number => (value === true || value === 1 ? 1 : 0);
+
 /** The history row of a version that just ended (schema/history.ts, order_versions). */
 export function versionRow(input: VersionRowInput): Row {
   const { parent } = input.rows;
-  const { shape } = input;
+  const { shape, next } = input;
   const text = (name: string) => String(parent[name] ?? "");
   return {
     order_id: text("id"),
@@ -187,15 +196,17 @@ export function versionRow(input: VersionRowInput): Row {
     updated_at: text("updated_at"),
     closed_at: text("closed_at"),
     total: Number(parent.total),
-    is_canceled: parent.is_canceled === true || parent.is_canceled === 1 ? 1 : 0,
+    is_canceled: flagOf(parent.is_canceled),
     paid: paidAmount(input.rows.children[shape.paymentsAt] ?? []),
     seen_at: text("synced_at"),
     ended_at: input.endedAt,
-    ended_by: input.next ? "changed" : "vanished",
-    next_total: input.next ? Number(input.next.parent.total) : null,
-    changed_fields: input.next
-      ? JSON.stringify(changedFields(shape.children, input.rows, input.next))
-      : null,
+    ended_by: next ? "changed" : "vanished",
+    next_total: next ? Number(next.parent.total) : null,
+    next_updated_at: next ? String(next.parent.updated_at) : null,
+    next_operator_id: next ? String(next.parent.operator_id) : null,
+    next_operator_name: next ? String(next.parent.operator_name) : null,
+    next_is_canceled: next ? flagOf(next.parent.is_canceled) : null,
+    changed_fields: next ? JSON.stringify(changedFields(shape.children, input.rows, next)) : null,
     content: versionDocument(shape.parentName, shape.children, input.rows),
   };
 }

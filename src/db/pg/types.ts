@@ -36,7 +36,14 @@ export interface SqliteColumnFacts {
 
 const DAY_COLUMNS = new Set(["business_date", "day"]);
 const SENT_DATE_TIMES = new Set(["clock_in_date", "clock_out_date"]);
-const JSON_COLUMNS = new Set(["menus", "tips", "stats", "changed_fields", "content"]);
+/** Columns SQLite keeps as JSON text (and PostgreSQL as jsonb). */
+export const JSON_COLUMNS: ReadonlySet<string> = new Set([
+  "menus",
+  "tips",
+  "stats",
+  "changed_fields",
+  "content",
+]);
 
 export function pgColumnType(column: SqliteColumnFacts, flags: ReadonlySet<string>): PgColumnType {
   const { name, sqlType } = column;

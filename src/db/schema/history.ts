@@ -33,8 +33,14 @@ export const orderVersions = sqliteTable(
     /** changed (a newer version replaced it) or vanished (a complete read of its day no longer
      * listed the order; if it comes back, it does as the next version). */
     ended_by: text("ended_by").notNull(),
-    /** The total of the version that replaced it; null when it vanished. */
+    /** The version that replaced it, as far as "who changed what when" needs it; null when it
+     * vanished. Kept on this row so that the change stays told right whatever came after (a
+     * version history did not keep while it was switched off). */
     next_total: real("next_total"),
+    next_updated_at: text("next_updated_at"),
+    next_operator_id: text("next_operator_id"),
+    next_operator_name: text("next_operator_name"),
+    next_is_canceled: flag("next_is_canceled"),
     /** JSON array of what the next version changed: columns of the order (`is_canceled`), of a
      * child row (`order_items[2].is_canceled`), or a child row added or removed
      * (`order_item_discounts[1.0] added`); null when it vanished. */
@@ -46,5 +52,6 @@ export const orderVersions = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.order_id, t.version] }),
     index("order_versions_location_ended").on(t.location_id, t.ended_at),
+    index("order_versions_ended").on(t.ended_at),
   ],
 );

@@ -129,6 +129,7 @@ export class ReplacingWriter {
     this.archive.learnFrom(this.name, records, syncedAt);
     const counts = emptyCounts();
     const earlierDays = new Set<string>();
+    const written = new Set<string>();
     for (const { rows: rowSet, raw, compressed } of records) {
       const earlier = stored.get(rowSet.parent.id);
       const decision = decide(rowSet.parent, earlier);
@@ -137,7 +138,9 @@ export class ReplacingWriter {
         continue;
       }
       if (decision === "replace") {
-        if (this.history && earlier?.deleted_at === null)
+        // A record twice in one page keeps the version stored before the page, once (as the
+        // PostgreSQL writer, which writes a page's records set-based, does).
+        if (this.history && earlier?.deleted_at === null && !written.has(rowSet.parent.id))
           counts.rowsWritten += this.history.keepReplaced(rowSet.parent.id, rowSet, syncedAt);
         this.deleteParent.run(rowSet.parent.id);
         if (earlier && earlier.business_date !== rowSet.parent.business_date)
@@ -158,6 +161,7 @@ export class ReplacingWriter {
       });
       // A record that appears twice in one page is written once.
       stored.set(rowSet.parent.id, { ...rowSet.parent, deleted_at: null });
+      written.add(rowSet.parent.id);
     }
     return { counts, earlierDays: [...earlierDays] };
   }
