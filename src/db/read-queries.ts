@@ -329,7 +329,7 @@ export function orderChangesSql(since: string, location: string | null): string 
 }
 
 /** The items of current orders, for the changes whose replacing version is current. */
-export const CURRENT_ITEMS_SQL = `SELECT order_id, position, item_catalog_id, description, total, is_canceled
+const CURRENT_ITEMS_SQL = `SELECT order_id, position, item_catalog_id, description, total, is_canceled
   FROM order_items WHERE order_id IN (SELECT value FROM json_each(?)) ORDER BY order_id, position`;
 
 type ItemOfOrder = StoredItem & { order_id: string };
@@ -342,8 +342,11 @@ export async function withNextItems(
 ): Promise<OrderChangeRow[]> {
   const ids = [...new Set(rows.filter((r) => r.nextIsCurrent).map((r) => r.orderId))];
   const current = new Map<string, StoredItem[]>();
-  for (const item of ids.length > 0 ? await currentItems(ids) : [])
-    current.set(item.order_id, [...(current.get(item.order_id) ?? []), item]);
+  for (const item of ids.length > 0 ? await currentItems(ids) : []) {
+    const items = current.get(item.order_id);
+    if (items) items.push(item);
+    else current.set(item.order_id, [item]);
+  }
   return rows.map(({ nextContent, nextIsCurrent, ...row }) => {
     if (row.change === "vanished") return { ...row, nextItems: null };
     if (nextIsCurrent) return { ...row, nextItems: current.get(row.orderId) ?? [] };

@@ -3,6 +3,8 @@
  * run began, each told apart (cancelled, items voided, discount added, vanished…) and dated on
  * the location's clock. Reads v_order_changes on either destination; no API call.
  */
+
+import { utcOffsetOf } from "../dates.js";
 import type { ReadableDestination } from "../db/destination.js";
 import type { OrderChangeRow, StoredItem } from "../db/read-queries.js";
 import { UsageError } from "../errors.js";
@@ -123,15 +125,11 @@ export function changeKinds(
 }
 
 const DATE_TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/;
-const OFFSET = /([+-])(\d{2}):(\d{2})$/;
 
 /** A date-time on the location's clock: as written when it carries the location's offset,
  * shifted by `offsetMinutes` when it is in UTC. */
 export function localMoment(timestamp: string, offsetMinutes: number | undefined): LocalMoment {
-  const offset = OFFSET.exec(timestamp);
-  const written = offset
-    ? (offset[1] === "-" ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3]))
-    : 0;
+  const written = utcOffsetOf(timestamp) ?? 0;
   if (written !== 0 || offsetMinutes === undefined) {
     const [, day = "", time = ""] = DATE_TIME.exec(timestamp) ?? [];
     return { day, time, local: written !== 0 || offsetMinutes === 0 };

@@ -37,7 +37,7 @@ import {
   planSessionChanges,
   scaledChangeRates,
 } from "./order-changes.js";
-import { orderTotals, repriceItem, settlePayments } from "./order-totals.js";
+import { repriceItem, resettle } from "./order-totals.js";
 import { Random } from "./random.js";
 import { buildReport } from "./report.js";
 import {
@@ -759,12 +759,5 @@ function applyLateUpdate(
     const item = order.items[index];
     if (item) order.items[index] = repriceItem({ ...item, quantity: item.quantity + 1 });
   }
-  Object.assign(order, orderTotals(order.items));
-  const methods = order.payments.map((p) => ({
-    id: p.paymentCatalogId,
-    name: p.paymentName,
-    enabled: true,
-  }));
-  if (order.payments.length > 0) order.payments = settlePayments(order.total, methods.slice(0, 1));
-  return order;
+  return resettle(order);
 }

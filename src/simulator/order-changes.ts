@@ -13,7 +13,7 @@ import type { Order, OrderItem } from "../api/schemas.js";
 import { formatTimestamp, parseInstant, type TimestampStyle } from "./clock.js";
 import type { DiscountDefinition, SimLocation, StaffMember } from "./location.js";
 import { toCents, toUnits } from "./money.js";
-import { itemGrossCents, orderTotals, repriceItem, settlePayments } from "./order-totals.js";
+import { itemGrossCents, repriceItem, resettle } from "./order-totals.js";
 import { Random } from "./random.js";
 import { LATE_CANCEL_REASONS, LATE_VOID_REASON } from "./templates.js";
 
@@ -322,16 +322,4 @@ function withDiscount(item: OrderItem, discount: DiscountDefinition): OrderItem 
       },
     ],
   });
-}
-
-/** Totals from the items again, and payments settled to the new total over the order's first
- * payment method, as a till re-settles a corrected ticket. */
-function resettle(order: Order): Order {
-  Object.assign(order, orderTotals(order.items));
-  const first = order.payments[0];
-  if (first) {
-    const method = { id: first.paymentCatalogId, name: first.paymentName, enabled: true };
-    order.payments = settlePayments(order.total, [method]);
-  }
-  return order;
 }

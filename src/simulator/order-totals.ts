@@ -1,6 +1,6 @@
 /** Order arithmetic shared by the generator and by late updates: totals derive from the items
  * that are not cancelled, and payments always add up to the total. */
-import type { OrderItem, OrderPayment, PaymentMethod } from "../api/schemas.js";
+import type { Order, OrderItem, OrderPayment, PaymentMethod } from "../api/schemas.js";
 import { includedTaxCents, toCents, toUnits } from "./money.js";
 
 export interface OrderTotals {
@@ -67,4 +67,17 @@ export function settlePayments(
       paymentCatalogId: second.id,
     },
   ];
+}
+
+/** Totals from the items again, and payments settled to the new total over the order's first
+ * payment method, as a till re-settles a corrected ticket (an order without payments keeps
+ * none). Changes the order in place. */
+export function resettle(order: Order): Order {
+  Object.assign(order, orderTotals(order.items));
+  const first = order.payments[0];
+  if (first) {
+    const method = { id: first.paymentCatalogId, name: first.paymentName, enabled: true };
+    order.payments = settlePayments(order.total, [method]);
+  }
+  return order;
 }

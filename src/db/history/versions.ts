@@ -19,8 +19,6 @@ export interface VersionRows {
   children: readonly StoredRow[][];
 }
 
-export type VersionEnd = "changed" | "vanished";
-
 /** What a table contributes to a version's document and comparison. */
 export interface ChildShape {
   name: string;
@@ -35,7 +33,7 @@ const BOOKKEEPING = new Set(["synced_at", "content_hash", "deleted_at", "locatio
 /** Columns left out of "what changed": they change with every version, or follow from others. */
 const NOT_CHANGES = new Set(["updated_at", "closed_hour"]);
 
-export function childShape(table: SQLiteTable): ChildShape {
+function childShape(table: SQLiteTable): ChildShape {
   const config = getTableConfig(table);
   const parentKey = config.foreignKeys[0]?.reference().columns[0]?.name;
   const primary = config.primaryKeys[0]?.columns.map((c) => c.name) ?? [];
@@ -55,7 +53,7 @@ function documentRow(row: StoredRow, drop: ReadonlySet<string>): StoredRow {
 }
 
 /** A version's rows as one JSON document: `{"orders": {…}, "order_items": […], …}`. */
-export function versionDocument(
+function versionDocument(
   parentName: string,
   children: readonly ChildShape[],
   rows: VersionRows,
@@ -93,7 +91,7 @@ function parsedJson(text: string): StoredValue {
 }
 
 /** Whether two values of a column mean the same, whichever destination returned them. */
-export function sameValue(a: StoredValue | undefined, b: StoredValue | undefined): boolean {
+function sameValue(a: StoredValue | undefined, b: StoredValue | undefined): boolean {
   if (a === b) return true;
   if (a === null || b === null || a === undefined || b === undefined) return false;
   if (typeof a === "boolean" || typeof b === "boolean") return Number(a) === Number(b);
@@ -146,7 +144,7 @@ function childChanges(
 }
 
 /** What the next version changed, its own columns first, then its child rows. */
-export function changedFields(
+function changedFields(
   children: readonly ChildShape[],
   before: VersionRows,
   after: VersionRows,
@@ -162,7 +160,7 @@ export function changedFields(
 }
 
 /** Sum of the payment amounts of a version (rows of the `order_payments` child). */
-export function paidAmount(payments: readonly StoredRow[]): number {
+function paidAmount(payments: readonly StoredRow[]): number {
   let cents = 0;
   for (const payment of payments) cents += Math.round(Number(payment.payment_amount ?? 0) * 100);
   return cents / 100;
