@@ -45,6 +45,8 @@ export interface Config {
   logLevel: LogLevel;
   httpPort: number | undefined;
   httpHost: string;
+  /** Required of requests for the status page, when set (POS_HTTP_TOKEN); never of /healthz. */
+  httpToken: string | undefined;
   /** Heap ceiling of a sync run, in MB (POS_MEMORY_MB). */
   memoryMb: number;
   /** Keep each record's JSON in the raw archive (POS_KEEP_RAW, `--no-raw`). */
@@ -99,6 +101,7 @@ export interface RawSettings {
   logLevel?: string;
   httpPort?: number | string;
   httpHost?: string;
+  httpToken?: string;
   memoryMb?: number | string;
   keepRaw?: boolean | string;
   orderHistory?: boolean | string;
@@ -136,6 +139,7 @@ const fileSchema = z.strictObject({
   logLevel: z.string().optional(),
   httpPort: z.union([z.number(), z.string()]).optional(),
   httpHost: z.string().optional(),
+  httpToken: z.string().optional(),
   memoryMb: z.union([z.number(), z.string()]).optional(),
   keepRaw: z.union([z.boolean(), z.string()]).optional(),
   orderHistory: z.union([z.boolean(), z.string()]).optional(),
@@ -154,6 +158,21 @@ function splitKeys(value: string | undefined): string[] | undefined {
         .split(",")
         .map((k) => k.trim())
         .filter((k) => k !== "");
+}
+
+/** Shorter than this, a token is guessed in an afternoon of requests. */
+const MIN_HTTP_TOKEN_LENGTH = 16;
+
+function checkHttpToken(token: string | undefined): string | undefined {
+  if (token === undefined) return undefined;
+  if (token.length < MIN_HTTP_TOKEN_LENGTH || /\s/.test(token)) {
+    // The token itself is not repeated: it is a secret.
+    throw new ConfigError(
+      `POS_HTTP_TOKEN must be at least ${MIN_HTTP_TOKEN_LENGTH} characters without spaces ` +
+        "(for example: openssl rand -hex 16)",
+    );
+  }
+  return token;
 }
 
 /** The settings the environment gives. */
@@ -183,6 +202,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): RawSettings {
     logLevel: present(env.LOG_LEVEL),
     httpPort: present(env.POS_HTTP_PORT),
     httpHost: present(env.POS_HTTP_HOST),
+    httpToken: present(env.POS_HTTP_TOKEN),
     memoryMb: present(env.POS_MEMORY_MB),
     keepRaw: present(env.POS_KEEP_RAW),
     orderHistory: present(env.POS_ORDER_HISTORY),
@@ -493,6 +513,7 @@ export function loadConfig(options: LoadOptions): Config {
     logLevel,
     httpPort: boundedSetting(settings, "httpPort", "the HTTP port (POS_HTTP_PORT)"),
     httpHost: settings.httpHost ?? DEFAULTS.httpHost,
+    httpToken: checkHttpToken(settings.httpToken),
     memoryMb:
       boundedSetting(settings, "memoryMb", "the memory ceiling (POS_MEMORY_MB)") ??
       DEFAULTS.memoryMb,

@@ -19,13 +19,13 @@ function env(dbPath: string, extra: Record<string, string> = {}): Record<string,
 async function startDaemon(args: string[], environment: Record<string, string>) {
   const daemon = await startCli(
     ["daemon", "--port", "0", ...args],
-    /serving \/healthz and \/metrics/,
+    /serving the status page/,
     environment,
   );
   const line = daemon
     .output()
     .split("\n")
-    .find((l) => l.includes("serving /healthz"));
+    .find((l) => l.includes("serving the status page"));
   const url = JSON.parse(line ?? "{}").url as string;
   return { ...daemon, url };
 }

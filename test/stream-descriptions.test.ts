@@ -109,11 +109,13 @@ describe("a sixth catalog list", () => {
     );
 
     const status = await collectStatus(new SqliteDestination(db), simulatorNow(sim.current)(), {
-      ...ALL_STATUS_STREAMS,
-      snapshots: [
-        { stream: "location", lists: [DEVICES] },
-        { stream: "catalog", lists: [...CATALOG_LISTS, CATEGORY_COPIES] },
-      ],
+      streams: {
+        ...ALL_STATUS_STREAMS,
+        snapshots: [
+          { stream: "location", lists: [DEVICES] },
+          { stream: "catalog", lists: [...CATALOG_LISTS, CATEGORY_COPIES] },
+        ],
+      },
     });
     for (const location of status.locations) {
       const catalogStatus = location.snapshots.find((s) => s.stream === "catalog");

@@ -14,12 +14,14 @@ import { startStatusServer } from "./http.js";
 import { DaemonMetrics } from "./metrics.js";
 import { Scheduler, type TickReason } from "./scheduler.js";
 import { SqliteDaemonStorage } from "./sqlite-storage.js";
+import { StatusPageSource } from "./status-page-source.js";
 import type { DaemonStorage } from "./storage.js";
 
 export interface DaemonOptions {
   config: Config;
   logger: Logger;
-  /** Serve /healthz and /metrics on this port (0 picks one); none when undefined. */
+  /** Serve the status page, /healthz and /metrics on this port (0 picks one); none when
+   * undefined. */
   http?: { host: string; port: number };
   /** After the last success, how long failing runs still count as healthy. */
   healthMaxAgeMs: number;
@@ -50,14 +52,23 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   const health = new HealthTracker(options.healthMaxAgeMs);
   let server: Awaited<ReturnType<typeof startStatusServer>> | undefined;
   try {
-    server = options.http ? await startStatusServer(options.http, health, metrics) : undefined;
+    const page = new StatusPageSource(storage, config.schedule);
+    server = options.http
+      ? await startStatusServer(
+          { ...options.http, token: config.httpToken },
+          { health, metrics, page, logger },
+        )
+      : undefined;
   } catch (error) {
     // A port in use: nothing ran, and the next daemon must find the database free.
     await storage.close();
     throw error;
   }
   if (server) {
-    logger.info({ url: server.url }, "serving /healthz and /metrics");
+    logger.info(
+      { url: server.url, tokenRequired: config.httpToken !== undefined },
+      "serving the status page at /, /healthz and /metrics",
+    );
     options.onListening?.(server.url);
   }
 

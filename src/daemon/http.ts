@@ -1,24 +1,80 @@
-/** The daemon's HTTP endpoint: /healthz and /metrics, on loopback unless told otherwise. */
-import { createServer, type Server } from "node:http";
+/**
+ * The daemon's HTTP endpoint, on loopback unless told otherwise: the status page at `/` (behind
+ * the token when one is set), /healthz for orchestrators (never behind it) and /metrics.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { messageOf } from "../errors.js";
 import { listen } from "../listen.js";
+import type { Logger } from "../log.js";
+import { CONTENT_SECURITY_POLICY } from "../ui/status-page/page.js";
 import type { HealthTracker } from "./health.js";
 import type { DaemonMetrics } from "./metrics.js";
+import { mayReadPage } from "./page-access.js";
+import type { StatusPageSource } from "./status-page-source.js";
 
 export interface StatusServer {
   url: string;
   close(): Promise<void>;
 }
 
+export interface StatusServerParts {
+  health: HealthTracker;
+  metrics: DaemonMetrics;
+  page: StatusPageSource;
+  logger: Logger;
+}
+
+const PAGE_HEADERS = {
+  "content-type": "text/html; charset=utf-8",
+  "content-security-policy": CONTENT_SECURITY_POLICY,
+  "cache-control": "no-store",
+  "x-content-type-options": "nosniff",
+  // A token in the address must not travel to another site in a Referer header.
+  "referrer-policy": "no-referrer",
+};
+
+function servePage(
+  request: IncomingMessage,
+  response: ServerResponse,
+  url: URL,
+  token: string | undefined,
+  parts: StatusServerParts,
+): void {
+  if (!mayReadPage(request, url, token)) {
+    response
+      .writeHead(401, { "content-type": "text/plain; charset=utf-8", "www-authenticate": "Bearer" })
+      .end(
+        "The status page needs its token: add ?token=… to the address, or send it as a bearer header.\n",
+      );
+    return;
+  }
+  parts.page.render().then(
+    (html) =>
+      response.writeHead(200, PAGE_HEADERS).end(request.method === "HEAD" ? undefined : html),
+    (error) => {
+      parts.logger.warn({ error: messageOf(error) }, "could not render the status page");
+      response
+        .writeHead(503, { "content-type": "text/plain; charset=utf-8", "retry-after": "60" })
+        .end("The status page cannot read the database right now; see the daemon's log.\n");
+    },
+  );
+}
+
 export async function startStatusServer(
-  options: { host: string; port: number },
-  health: HealthTracker,
-  metrics: DaemonMetrics,
+  options: { host: string; port: number; token?: string | undefined },
+  parts: StatusServerParts,
 ): Promise<StatusServer> {
+  const { health, metrics } = parts;
   const server: Server = createServer((request, response) => {
-    const path = (request.url ?? "/").split("?")[0];
+    const url = new URL(request.url ?? "/", "http://status.invalid");
+    const path = url.pathname;
     if (request.method !== "GET" && request.method !== "HEAD") {
       response.writeHead(405, { allow: "GET" }).end();
+      return;
+    }
+    if (path === "/") {
+      servePage(request, response, url, options.token, parts);
       return;
     }
     if (path === "/healthz") {

@@ -31,6 +31,9 @@ export class PostgresDaemonStorage implements DaemonStorage {
   readable() {
     return this.reader;
   }
+  async openPageReader() {
+    return { destination: this.reader, release: async () => undefined };
+  }
   idle(): void {}
   close(): Promise<void> {
     return this.reader.close();

@@ -5,6 +5,7 @@
  */
 import type { Config } from "../config.js";
 import { databaseError } from "../db/errors.js";
+import { openDatabase } from "../db/open.js";
 import { SqliteDestination } from "../db/sqlite-destination.js";
 import { checkpointAndTruncate } from "../db/wal.js";
 import type { WriterLease } from "../db/writer-lease.js";
@@ -76,6 +77,13 @@ export class SqliteDaemonStorage implements DaemonStorage {
 
   readable() {
     return new SqliteDestination(this.connection.current);
+  }
+
+  async openPageReader() {
+    const destination = new SqliteDestination(
+      openDatabase(this.connection.path, { readonly: true }),
+    );
+    return { destination, release: () => destination.close() };
   }
 
   idle(): void {

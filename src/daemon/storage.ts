@@ -7,6 +7,11 @@
 import type { ReadableDestination } from "../db/destination.js";
 import type { Db } from "../db/open.js";
 
+export interface PageReader {
+  destination: ReadableDestination;
+  release(): Promise<void>;
+}
+
 export interface DaemonStorage {
   /** For messages: the file, or the server and schema. */
   readonly name: string;
@@ -17,6 +22,10 @@ export interface DaemonStorage {
   afterRun(failed: boolean): void;
   /** What status and the metrics read. */
   readable(): ReadableDestination;
+  /** What the status page reads, apart from the runs' writes: SQLite opens a read-only
+   * connection of its own (the writer's holds its group of writes open between pages, and a
+   * reader in WAL mode never waits for a writer); PostgreSQL lends its reader. */
+  openPageReader(): Promise<PageReader>;
   /** While idle: upkeep (SQLite truncates its WAL). */
   idle(): void;
   /** Whether another process took the database over (SQLite's lease); the daemon then exits 1. */

@@ -14,12 +14,16 @@ import type { RunStatus, RunTrigger, Stream, WindowStatus } from "../vocabulary.
 import type { WindowRecord } from "./checkpoints.js";
 import type { TimeZoneChange } from "./location-clocks.js";
 import type {
+  DailySalesRow,
   DaysCovered,
   KnownLocation,
+  LatestWindow,
   OrderChangeFilter,
   OrderChangeRow,
   QueryResult,
   ReconciliationRow,
+  RejectedOnDay,
+  ReportStateRow,
   RowCounts,
   RunRow,
   StoredCounts,
@@ -121,8 +125,18 @@ export interface RecordSink {
 export interface StoredFacts {
   knownLocations(): Promise<KnownLocation[]>;
   windowRows(locationId: string, stream: Stream): Promise<WindowRow[]>;
-  latestWindow(locationId: string, stream: Stream): Promise<Omit<WindowRow, "day"> | undefined>;
+  latestWindow(locationId: string, stream: Stream): Promise<LatestWindow | undefined>;
   lastRun(): Promise<RunRow | undefined>;
+  /** The latest runs, newest first. */
+  recentRuns(limit: number): Promise<RunRow[]>;
+  /** When the latest run that succeeded ended, if one did. */
+  lastSuccessAt(): Promise<string | null>;
+  /** Distinct records set aside per day (those stored live since left out). */
+  rejectedByDay(stream: DayStreamTables, locationId: string): Promise<RejectedOnDay[]>;
+  /** A location's sales per business day, both days included (days without orders absent). */
+  dailySales(locationId: string, since: string, until: string): Promise<DailySalesRow[]>;
+  /** Each report's reconciliation with its stored orders, both days included. */
+  reportStates(locationId: string, since: string, until: string): Promise<ReportStateRow[]>;
   /** Rows of a day stream or list table for one location, live and marked deleted. */
   rowCounts(
     owner: DayStreamTables | SnapshotListTables,

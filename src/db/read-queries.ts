@@ -2,8 +2,22 @@
  * is stored per location, stream and day, the runs, and the views' verdicts. No writes. */
 
 import type { Db } from "./open.js";
+import {
+  type DailySalesRow,
+  dailySalesSql,
+  LAST_SUCCESS_SQL,
+  type RejectedOnDay,
+  type ReportStateRow,
+  type RunRow,
+  recentRunsSql,
+  rejectedByDaySql,
+  reportStatesSql,
+  SQLITE_DIALECT,
+} from "./status-page-queries.js";
 import type { DayStreamTables } from "./stream-tables.js";
 import { tableName } from "./writers/statements.js";
+
+export type { DailySalesRow, RejectedOnDay, ReportStateRow, RunRow } from "./status-page-queries.js";
 
 export interface StoredCounts {
   records: number;
@@ -93,51 +107,65 @@ export interface WindowRow {
   status: string;
   last_error: string | null;
   synced_at: string;
+  /** What the API counted for the day at the last read, and what was stored of it. */
+  api_total_count: number | null;
+  stored_count: number | null;
 }
 
 /** Every recorded window of a location and stream, oldest first. */
 export function windowRows(db: Db, locationId: string, stream: string): WindowRow[] {
   return db.sqlite
     .prepare(
-      "SELECT day, status, last_error, synced_at FROM sync_windows WHERE location_id = ? AND stream = ? ORDER BY day",
+      `SELECT day, status, last_error, synced_at, api_total_count, stored_count FROM sync_windows
+       WHERE location_id = ? AND stream = ? ORDER BY day`,
     )
     .all(locationId, stream) as WindowRow[];
 }
+
+export type LatestWindow = Pick<WindowRow, "status" | "last_error" | "synced_at">;
 
 /** The latest window of a location and stream (a snapshot stream records one per day). */
 export function latestWindow(
   db: Db,
   locationId: string,
   stream: string,
-): Omit<WindowRow, "day"> | undefined {
+): LatestWindow | undefined {
   return db.sqlite
     .prepare(
       "SELECT status, last_error, synced_at FROM sync_windows WHERE location_id = ? AND stream = ? ORDER BY day DESC LIMIT 1",
     )
-    .get(locationId, stream) as Omit<WindowRow, "day"> | undefined;
+    .get(locationId, stream) as LatestWindow | undefined;
 }
 
-/** A run as recorded in sync_runs. */
-export interface RunRow {
-  id: number;
-  startedAt: string;
-  finishedAt: string | null;
-  status: string;
-  trigger: string;
-  requests: number | null;
-  error: string | null;
-  pid: number | null;
-  hostname: string | null;
-}
-
+/** The latest run, if any. */
 export function lastRunRow(db: Db): RunRow | undefined {
+  return recentRuns(db, 1)[0];
+}
+
+/** The latest runs, newest first. */
+export function recentRuns(db: Db, limit: number): RunRow[] {
+  return db.sqlite.prepare(recentRunsSql(SQLITE_DIALECT)).all(limit) as RunRow[];
+}
+
+/** When the latest run that succeeded ended. */
+export function lastSuccessAt(db: Db): string | null {
+  return (db.sqlite.prepare(LAST_SUCCESS_SQL).get() as { at: string | null }).at;
+}
+
+export function rejectedByDay(db: Db, stream: DayStreamTables, locationId: string): RejectedOnDay[] {
   return db.sqlite
-    .prepare(
-      `SELECT id, started_at AS startedAt, finished_at AS finishedAt, status, "trigger", requests,
-              error, pid, hostname
-       FROM sync_runs ORDER BY id DESC LIMIT 1`,
-    )
-    .get() as RunRow | undefined;
+    .prepare(rejectedByDaySql(SQLITE_DIALECT, stream))
+    .all(locationId, stream.name) as RejectedOnDay[];
+}
+
+export function dailySales(db: Db, locationId: string, since: string, until: string): DailySalesRow[] {
+  return db.sqlite.prepare(dailySalesSql(SQLITE_DIALECT)).all(locationId, since, until) as DailySalesRow[];
+}
+
+export function reportStates(db: Db, locationId: string, since: string, until: string): ReportStateRow[] {
+  return db.sqlite
+    .prepare(reportStatesSql(SQLITE_DIALECT))
+    .all(locationId, since, until) as ReportStateRow[];
 }
 
 /** A location known to the database: read from the API, or only named by its windows. */

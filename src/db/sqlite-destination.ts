@@ -249,6 +249,21 @@ export class SqliteDestination implements Destination {
   async lastRun() {
     return read.lastRunRow(this.db);
   }
+  async recentRuns(limit: number) {
+    return read.recentRuns(this.db, limit);
+  }
+  async lastSuccessAt() {
+    return read.lastSuccessAt(this.db);
+  }
+  async rejectedByDay(stream: DayStreamTables, locationId: string) {
+    return read.rejectedByDay(this.db, stream, locationId);
+  }
+  async dailySales(locationId: string, since: string, until: string) {
+    return read.dailySales(this.db, locationId, since, until);
+  }
+  async reportStates(locationId: string, since: string, until: string) {
+    return read.reportStates(this.db, locationId, since, until);
+  }
   async rowCounts(owner: DayStreamTables | SnapshotListTables, locationId: string) {
     const table = tableName(owner.table);
     return { table, counts: read.countRows(this.db, table, locationId) };

@@ -2,7 +2,7 @@
 
 import { addDays, eachDay, today } from "../dates.js";
 import type { LocationTurn, ReadableDestination } from "../db/destination.js";
-import type { RowCounts, WindowRow } from "../db/read-queries.js";
+import type { RowCounts, RunRow, WindowRow } from "../db/read-queries.js";
 import {
   CATALOG_LISTS,
   DAY_STREAM_DESCRIPTIONS,
@@ -12,6 +12,7 @@ import {
 } from "../streams/index.js";
 import { dayRanges } from "../sync/plan.js";
 import type { DayStream } from "../vocabulary.js";
+import { type CalendarDay, coverageCalendar } from "./coverage.js";
 import { checkRunProcess, effectiveRunStatus, type ProcessCheck } from "./run-liveness.js";
 
 export type GapStatus = "missing" | "incomplete" | "failed" | "suspicious";
@@ -48,6 +49,9 @@ export interface DayStreamStatus {
   deleted: number;
   /** Distinct records set aside in rejected_records. */
   rejected: number;
+  /** One cell a day, the latest `calendarDays` through today (status's terminal calendar; the
+   * status page asks for every day). */
+  calendar: CalendarDay[];
 }
 
 export interface SnapshotStatus {
@@ -84,6 +88,8 @@ export interface RunSummary {
   hostname: string | null;
   trigger: string;
   requests: number | null;
+  retries: number | null;
+  rateLimited: number | null;
   error: string | null;
 }
 
@@ -123,15 +129,29 @@ function unbrokenThrough(windows: WindowRow[], counts: (status: string) => boole
   return through;
 }
 
+async function calendarOf(
+  destination: ReadableDestination,
+  locationId: string,
+  stream: DayStreamDescription,
+  windows: WindowRow[],
+  todayDay: string,
+): Promise<CalendarDay[]> {
+  const rejects = await destination.rejectedByDay(stream, locationId);
+  const rejectedByDay = new Map(rejects.map((r) => [r.day, r.count]));
+  return coverageCalendar(stream.name, windows, rejectedByDay, todayDay).days;
+}
+
 async function dayStreamStatus(
   destination: ReadableDestination,
   locationId: string,
   stream: DayStreamDescription,
   todayDay: string,
+  calendarDays: number,
 ): Promise<DayStreamStatus> {
   const all = await destination.windowRows(locationId, stream.name);
   const windows = all.filter((w) => w.day <= todayDay);
   const rows = (await destination.rowCounts(stream, locationId)).counts;
+  const calendar = await calendarOf(destination, locationId, stream, windows, todayDay);
   return {
     stream: stream.name,
     today: todayDay,
@@ -149,6 +169,7 @@ async function dayStreamStatus(
     rows: rows.live,
     deleted: rows.deleted,
     rejected: await destination.rejectedCount(stream, locationId),
+    calendar: calendar.slice(Math.max(0, calendar.length - calendarDays)),
   };
 }
 
@@ -187,9 +208,9 @@ async function snapshotStatus(
   };
 }
 
-async function lastRun(destination: ReadableDestination): Promise<RunSummary | null> {
-  const run = await destination.lastRun();
-  if (!run) return null;
+/** A recorded run as status tells it: a run left "running" by a process that is gone was
+ * interrupted. */
+export function summarizeRun(run: RunRow): RunSummary {
   const check = checkRunProcess(run);
   return {
     ...run,
@@ -199,11 +220,27 @@ async function lastRun(destination: ReadableDestination): Promise<RunSummary | n
   };
 }
 
+async function lastRun(destination: ReadableDestination): Promise<RunSummary | null> {
+  const run = await destination.lastRun();
+  return run ? summarizeRun(run) : null;
+}
+
+export interface StatusOptions {
+  streams?: StatusStreams;
+  /** Days of each day stream's calendar, through today (default eight weeks). */
+  calendarDays?: number;
+}
+
+/** Eight weeks: what a terminal line shows. */
+export const DEFAULT_CALENDAR_DAYS = 56;
+
 export async function collectStatus(
   destination: ReadableDestination,
   now: Date = new Date(),
-  streams: StatusStreams = ALL_STATUS_STREAMS,
+  options: StatusOptions = {},
 ): Promise<StatusReport> {
+  const streams = options.streams ?? ALL_STATUS_STREAMS;
+  const calendarDays = options.calendarDays ?? DEFAULT_CALENDAR_DAYS;
   const locations: LocationStatus[] = [];
   const turns = new Map(
     (await destination.locationTurns?.())?.map(({ key, ...turn }) => [key, turn]) ?? [],
@@ -215,7 +252,9 @@ export async function collectStatus(
     const locationToday = today(now, offset ?? 0);
     const dayStreams: DayStreamStatus[] = [];
     for (const stream of streams.dayStreams)
-      dayStreams.push(await dayStreamStatus(destination, location.id, stream, locationToday));
+      dayStreams.push(
+        await dayStreamStatus(destination, location.id, stream, locationToday, calendarDays),
+      );
     const snapshots: SnapshotStatus[] = [];
     for (const { stream, lists } of streams.snapshots)
       snapshots.push(await snapshotStatus(destination, location.id, stream, lists));

@@ -200,7 +200,8 @@ export async function runSync(options: SyncOptions): Promise<RunResult> {
     await destination.finishRun(runId, {
       status: result.status,
       finishedAt: result.finishedAt,
-      stats: { locations: stats.locations },
+      // Retries and rate-limited answers are kept for the status page's list of runs.
+      stats: { locations: stats.locations, retries: result.retries, rateLimited: result.rateLimited },
       requests: result.requests,
       error: result.error,
     });

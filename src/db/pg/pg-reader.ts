@@ -8,19 +8,31 @@ import { ConfigError } from "../../errors.js";
 import type { Stream } from "../../vocabulary.js";
 import type { LocationTurn, ReadableDestination } from "../destination.js";
 import type {
+  DailySalesRow,
   DaysCovered,
   KnownLocation,
+  LatestWindow,
   OrderChangeFilter,
   OrderChangeQueryRow,
   OrderChangeRow,
   QueryResult,
   ReconciliationRow,
+  RejectedOnDay,
+  ReportStateRow,
   RowCounts,
   RunRow,
   StoredCounts,
   WindowRow,
 } from "../read-queries.js";
 import { orderChangesSql, withNextItems } from "../read-queries.js";
+import {
+  dailySalesSql,
+  LAST_SUCCESS_SQL,
+  POSTGRES_DIALECT,
+  recentRunsSql,
+  rejectedByDaySql,
+  reportStatesSql,
+} from "../status-page-queries.js";
 import type { DayStreamTables, SnapshotListTables } from "../stream-tables.js";
 import { tableName } from "../writers/statements.js";
 import * as checkpoints from "./checkpoints.js";
@@ -126,13 +138,13 @@ export class PgReader implements ReadableDestination {
 
   windowRows(locationId: string, stream: Stream): Promise<WindowRow[]> {
     return this.all(
-      `SELECT day, status, last_error, synced_at FROM sync_windows
+      `SELECT day, status, last_error, synced_at, api_total_count, stored_count FROM sync_windows
        WHERE location_id = $1 AND stream = $2 ORDER BY day`,
       [locationId, stream],
     );
   }
 
-  latestWindow(locationId: string, stream: Stream): Promise<Omit<WindowRow, "day"> | undefined> {
+  latestWindow(locationId: string, stream: Stream): Promise<LatestWindow | undefined> {
     return this.one(
       `SELECT status, last_error, synced_at FROM sync_windows
        WHERE location_id = $1 AND stream = $2 ORDER BY day DESC LIMIT 1`,
@@ -140,12 +152,28 @@ export class PgReader implements ReadableDestination {
     );
   }
 
-  lastRun(): Promise<RunRow | undefined> {
-    return this.one(
-      `SELECT id, started_at AS "startedAt", finished_at AS "finishedAt", status, "trigger",
-              requests, error, pid, hostname
-       FROM sync_runs ORDER BY id DESC LIMIT 1`,
-    );
+  async lastRun(): Promise<RunRow | undefined> {
+    return (await this.recentRuns(1))[0];
+  }
+
+  recentRuns(limit: number): Promise<RunRow[]> {
+    return this.all(recentRunsSql(POSTGRES_DIALECT), [limit]);
+  }
+
+  async lastSuccessAt(): Promise<string | null> {
+    return (await this.one<{ at: string | null }>(LAST_SUCCESS_SQL))?.at ?? null;
+  }
+
+  rejectedByDay(stream: DayStreamTables, locationId: string): Promise<RejectedOnDay[]> {
+    return this.all(rejectedByDaySql(POSTGRES_DIALECT, stream), [locationId, stream.name]);
+  }
+
+  dailySales(locationId: string, since: string, until: string): Promise<DailySalesRow[]> {
+    return this.all(dailySalesSql(POSTGRES_DIALECT), [locationId, since, until]);
+  }
+
+  reportStates(locationId: string, since: string, until: string): Promise<ReportStateRow[]> {
+    return this.all(reportStatesSql(POSTGRES_DIALECT), [locationId, since, until]);
   }
 
   async rowCounts(owner: DayStreamTables | SnapshotListTables, locationId: string) {

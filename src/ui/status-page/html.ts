@@ -1,0 +1,41 @@
+/** Writing HTML by hand safely: every value from the database or the API is escaped, once. */
+
+const ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+
+/** Text made safe for an element's content or a quoted attribute: location names and error
+ * messages come from the API and must never become markup. */
+export function escapeHtml(value: string | number): string {
+  return String(value).replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char);
+}
+
+export const money = new Intl.NumberFormat("en-US", {
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+
+export const count = new Intl.NumberFormat("en-US");
+
+/** "2026-11-24 19:40 UTC" from an ISO instant. */
+export function utcMinute(instant: string): string {
+  return `${instant.slice(0, 16).replace("T", " ")} UTC`;
+}
+
+/** A span of time as a person says it: "840 ms", "12.4 s", "3 min 20 s", "2 h 5 min", "3 days". */
+export function spanText(ms: number): string {
+  if (ms < 1_000) return `${Math.round(ms)} ms`;
+  const seconds = ms / 1_000;
+  if (seconds < 60) return `${seconds.toFixed(1)} s`;
+  const minutes = Math.floor(seconds / 60);
+  const unit = (big: number, bigName: string, small: number, smallName: string) =>
+    small === 0 ? `${big} ${bigName}` : `${big} ${bigName} ${small} ${smallName}`;
+  if (minutes < 60) return unit(minutes, "min", Math.floor(seconds % 60), "s");
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return unit(hours, "h", minutes % 60, "min");
+  return `${Math.floor(hours / 24)} days`;
+}

@@ -1,0 +1,87 @@
+/**
+ * A database with what the status page is for: a backfill that met rate limits and server errors
+ * on the way, one day of one location left incomplete (the API counted a record it never
+ * listed), and a run that failed (a rejected key). Real syncs against the simulator; the test or
+ * script gives the destination.
+ */
+import { addDays } from "../../src/dates.js";
+import type { SyncDestination } from "../../src/db/destination.js";
+import type { Simulator } from "../../src/simulator/server.js";
+import { ORDERS } from "../../src/streams/index.js";
+import { syncInto } from "./sync.js";
+
+export interface TroubledSync {
+  /** The location (by its key) with the incomplete day. */
+  locationKey: string;
+  incompleteDay: string;
+  /** The failed run's error, as recorded. */
+  failedError: string;
+}
+
+/** Rate-limited answers and server errors met by the backfill (all retried). */
+export const BACKFILL_RATE_LIMITS = 2;
+export const BACKFILL_SERVER_ERRORS = 1;
+
+/** The backfill, with answers that made it wait and retry. */
+export async function backfillWithRetries(
+  simulator: Simulator,
+  destination: SyncDestination,
+): Promise<void> {
+  simulator.faults.inject(
+    ...Array.from({ length: BACKFILL_RATE_LIMITS }, () => ({
+      kind: "status" as const,
+      status: 429,
+      retryAfter: "0",
+    })),
+    ...Array.from({ length: BACKFILL_SERVER_ERRORS }, () => ({
+      kind: "status" as const,
+      status: 503,
+    })),
+  );
+  const { result } = await syncInto(simulator, destination);
+  if (result.status !== "succeeded") throw new Error(`the backfill ${result.status}`);
+}
+
+/** One day of the first location read while the API counts a record more than it lists. */
+export async function leaveDayIncomplete(
+  simulator: Simulator,
+  destination: SyncDestination,
+  day: string,
+): Promise<string> {
+  const locationKey = simulator.keys[0] as string;
+  simulator.faults.set({ totalCountSkew: 1 });
+  try {
+    await syncInto(simulator, destination, {
+      range: { since: day, until: day },
+      dayStreams: [ORDERS],
+      configOverrides: { locations: [{ apiKey: locationKey }] },
+    });
+  } finally {
+    simulator.faults.reset();
+  }
+  return locationKey;
+}
+
+/** A run whose only key the API rejects: it fails, and says why. */
+export async function failWithRejectedKey(
+  simulator: Simulator,
+  destination: SyncDestination,
+): Promise<string> {
+  const { result } = await syncInto(simulator, destination, {
+    configOverrides: { locations: [{ apiKey: "a-key-nobody-issued" }] },
+  });
+  if (result.status !== "failed" || !result.error) throw new Error("the run did not fail");
+  return result.error;
+}
+
+/** The three, in order; the incomplete day is ten days back (beyond any lookback). */
+export async function syncWithTrouble(
+  simulator: Simulator,
+  destination: SyncDestination,
+): Promise<TroubledSync> {
+  await backfillWithRetries(simulator, destination);
+  const incompleteDay = addDays(simulator.dataset.today, -10);
+  const locationKey = await leaveDayIncomplete(simulator, destination, incompleteDay);
+  const failedError = await failWithRejectedKey(simulator, destination);
+  return { locationKey, incompleteDay, failedError };
+}

@@ -1,0 +1,272 @@
+/**
+ * The data behind the status page, on both destinations: calendar cells from the checkpoints,
+ * the latest runs with their retries and errors, sales per day against what the simulator
+ * served, the reports' reconciliation, and whether the last success is late for the schedule.
+ * Then the page as HTML: escaped, self-contained, with no key on it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openReadableDestination } from "../src/commands/common.js";
+import { loadConfig } from "../src/config.js";
+import { toEpochDay } from "../src/dates.js";
+import type { ReadableDestination } from "../src/db/destination.js";
+import { type CoverageWindow, coverageCalendar } from "../src/read-models/coverage.js";
+import {
+  collectStatusPage,
+  SALES_DAYS,
+  type StatusPageData,
+} from "../src/read-models/status-page.js";
+import { keyFingerprint } from "../src/secrets.js";
+import { type Simulator, startSimulator } from "../src/simulator/server.js";
+import { renderStatusPage } from "../src/ui/status-page/page.js";
+import {
+  DESTINATION_KINDS,
+  type DestinationKind,
+  useDestinations,
+} from "./helpers/destinations.js";
+import { SMALL_DATASET } from "./helpers/simulator.js";
+import {
+  BACKFILL_RATE_LIMITS,
+  BACKFILL_SERVER_ERRORS,
+  syncWithTrouble,
+  type TroubledSync,
+} from "./helpers/status-page-scenario.js";
+
+const window = (day: string, status: string, counts?: [number, number]): CoverageWindow => ({
+  day,
+  status,
+  last_error: status === "complete" ? null : `why ${day}`,
+  api_total_count: counts?.[0] ?? null,
+  stored_count: counts?.[1] ?? null,
+});
+
+describe("the coverage calendar", () => {
+  it("gives one cell a day from the first window to today, never-read days as missing", () => {
+    const calendar = coverageCalendar(
+      "orders",
+      [window("2026-03-10", "complete", [5, 5]), window("2026-03-12", "incomplete", [7, 6])],
+      new Map([["2026-03-10", 2]]),
+      "2026-03-13",
+    );
+    expect(calendar.days.map((d) => [d.day, d.coverage])).toEqual([
+      ["2026-03-10", "complete"],
+      ["2026-03-11", "missing"],
+      ["2026-03-12", "incomplete"],
+      ["2026-03-13", "missing"],
+    ]);
+    expect(calendar.days[0]).toMatchObject({ apiCount: 5, storedCount: 5, rejected: 2 });
+    expect(calendar.days[2]).toMatchObject({
+      apiCount: 7,
+      storedCount: 6,
+      error: "why 2026-03-12",
+    });
+  });
+
+  it("leaves out days after the location's today, and reads an unknown state as not proven", () => {
+    const calendar = coverageCalendar(
+      "reports",
+      [window("2026-03-12", "reread-later"), window("2026-03-14", "complete")],
+      new Map(),
+      "2026-03-13",
+    );
+    expect(calendar.days.map((d) => d.coverage)).toEqual(["incomplete", "missing"]);
+    expect(coverageCalendar("reports", [], new Map(), "2026-03-13").days).toEqual([]);
+  });
+});
+
+const destinations = useDestinations();
+let simulator: Simulator;
+const pages = new Map<DestinationKind, { data: StatusPageData; trouble: TroubledSync }>();
+
+/** Noon on the simulator's today, when the syncs ran (their clock is the simulator's). */
+const simulatorNoon = () => new Date(`${simulator.dataset.today}T12:00:00.000Z`);
+
+async function readPage(
+  env: Record<string, string>,
+  now: Date,
+  schedule = "*/15 * * * *",
+): Promise<StatusPageData> {
+  const reader: ReadableDestination = await openReadableDestination(
+    loadConfig({ env, needsApi: false }),
+  );
+  try {
+    return await collectStatusPage(reader, { schedule, now });
+  } finally {
+    await reader.close();
+  }
+}
+
+const envs = new Map<DestinationKind, Record<string, string>>();
+
+beforeAll(async () => {
+  simulator = await startSimulator({ ...SMALL_DATASET, seed: 19, changeRate: 0 });
+  for (const kind of DESTINATION_KINDS) {
+    const into = destinations.fresh(kind);
+    const destination = await into.open();
+    let trouble: TroubledSync;
+    try {
+      trouble = await syncWithTrouble(simulator, destination);
+    } finally {
+      await destination.close();
+    }
+    envs.set(kind, into.env);
+    pages.set(kind, { data: await readPage(into.env, simulatorNoon()), trouble });
+  }
+}, 180_000);
+
+afterAll(async () => {
+  await destinations.closeReaders();
+  await simulator?.close();
+});
+
+function pageOf(kind: DestinationKind) {
+  const page = pages.get(kind);
+  if (!page) throw new Error(`no page for ${kind}`);
+  return page;
+}
+
+function locationIdOfKey(key: string): string {
+  const location = simulator.dataset.locationForKey(key);
+  if (!location) throw new Error("unknown key");
+  return location.location.id;
+}
+
+describe.each(DESTINATION_KINDS)("the status page's data on %s", (kind) => {
+  it("shows the incomplete day as incomplete, with what was stored of what the API counted", () => {
+    const { data, trouble } = pageOf(kind);
+    const locationId = locationIdOfKey(trouble.locationKey);
+    for (const location of data.locations) {
+      const orders = location.location.streams.find((s) => s.stream === "orders");
+      const cells = orders?.calendar ?? [];
+      expect(cells[0]?.day).toBe(simulator.dataset.firstDay);
+      expect(cells.at(-1)).toMatchObject({ day: simulator.dataset.today, coverage: "open" });
+      const notIn = cells.filter((c) => c.coverage !== "complete" && c.coverage !== "open");
+      if (location.location.id !== locationId) {
+        expect(notIn).toEqual([]);
+        continue;
+      }
+      expect(notIn.map((c) => c.day)).toEqual([trouble.incompleteDay]);
+      const cell = notIn[0];
+      expect(cell?.coverage).toBe("incomplete");
+      expect(cell?.apiCount).toBe((cell?.storedCount ?? 0) + 1);
+      expect(cell?.error).toContain(`stored ${cell?.storedCount} of the ${cell?.apiCount}`);
+    }
+  });
+
+  it("lists the runs newest first: the failure in plain words, the retries and rate limits", () => {
+    const { data, trouble } = pageOf(kind);
+    expect(data.runs.map((r) => r.status)).toEqual(["failed", "partial", "succeeded"]);
+    const [failed, , backfill] = data.runs;
+    expect(failed?.error).toBe(trouble.failedError);
+    expect(failed?.error).toMatch(/^the API rejected the API key key#[0-9a-f]{8} \(401 on GET /);
+    expect(backfill?.rateLimited).toBe(BACKFILL_RATE_LIMITS);
+    expect(backfill?.retries).toBe(BACKFILL_RATE_LIMITS + BACKFILL_SERVER_ERRORS);
+    expect(backfill?.requests).toBeGreaterThan(BACKFILL_RATE_LIMITS + BACKFILL_SERVER_ERRORS);
+    expect(backfill?.durationMs).toBeGreaterThanOrEqual(0);
+    expect(data.freshness.lastSuccessAt).toBe(backfill?.finishedAt);
+  });
+
+  it("charts each day's orders and sales as the simulator served them, cancelled and transferred apart", () => {
+    const { data } = pageOf(kind);
+    const { dataset } = simulator;
+    const round = (n: number) => Math.round(n * 100) / 100;
+    for (const key of simulator.keys) {
+      const simLocation = dataset.locationForKey(key);
+      const page = data.locations.find((l) => l.location.id === simLocation?.location.id);
+      expect(page?.sales).toHaveLength(SALES_DAYS);
+      expect(page?.sales.at(-1)?.day).toBe(dataset.today);
+      for (const day of page?.sales ?? []) {
+        const served =
+          simLocation && day.day >= dataset.firstDay
+            ? dataset.ordersCreatedOn(simLocation, toEpochDay(day.day))
+            : [];
+        const live = served.filter((o) => o.isTraining !== true);
+        const sales = live.filter((o) => !o.isCanceled && !o.isTransferred);
+        const cancelled = served.filter((o) => o.isCanceled);
+        const transferred = live.filter((o) => !o.isCanceled && o.isTransferred);
+        const sum = (orders: typeof served) => round(orders.reduce((t, o) => t + o.total, 0));
+        expect(day.synced).toBe(day.day >= dataset.firstDay);
+        expect([day.day, day.orders, round(day.sales)]).toEqual([
+          day.day,
+          sales.length,
+          sum(sales),
+        ]);
+        expect([day.cancelledOrders, round(day.cancelledTotal)]).toEqual([
+          cancelled.length,
+          sum(cancelled),
+        ]);
+        expect([day.transferredOrders, round(day.transferredSales)]).toEqual([
+          transferred.length,
+          sum(transferred),
+        ]);
+      }
+    }
+  });
+
+  it("tells how each report of the charted days reconciles with its orders", () => {
+    const { data } = pageOf(kind);
+    const { dataset } = simulator;
+    for (const key of simulator.keys) {
+      const simLocation = dataset.locationForKey(key);
+      const page = data.locations.find((l) => l.location.id === simLocation?.location.id);
+      const served = [];
+      for (let day = toEpochDay(dataset.firstDay); day <= toEpochDay(dataset.today); day++)
+        if (simLocation) served.push(...dataset.reportsCreatedOn(simLocation, day));
+      expect(page?.reports.map((r) => r.reportNumber).sort((a, b) => a - b)).toEqual(
+        served.map((r) => r.reportNumber).sort((a, b) => a - b),
+      );
+      expect(new Set(page?.reports.map((r) => r.status))).toEqual(new Set(["ok"]));
+    }
+  });
+
+  it("calls the last success late only once it is older than twice the schedule", async () => {
+    const env = envs.get(kind) ?? {};
+    const lastSuccess = Date.parse(pageOf(kind).data.freshness.lastSuccessAt ?? "");
+    const at = (minutes: number) => new Date(lastSuccess + minutes * 60_000);
+    const onTime = await readPage(env, at(29));
+    expect(onTime.freshness).toMatchObject({ intervalMs: 15 * 60_000, late: false });
+    expect((await readPage(env, at(31))).freshness.late).toBe(true);
+    // A schedule of once a day leaves a day and a half alone.
+    expect((await readPage(env, at(36 * 60), "0 3 * * *")).freshness.late).toBe(false);
+  });
+
+  it("renders a page that names every location and shows no API key", () => {
+    const { data, trouble } = pageOf(kind);
+    const html = renderStatusPage(data);
+    for (const key of simulator.keys) {
+      expect(html).not.toContain(key);
+      expect(html).toContain(keyFingerprint(key));
+    }
+    expect(html).not.toContain("a-key-nobody-issued");
+    for (const location of data.locations) expect(html).toContain(location.location.name ?? "");
+    expect(html).toContain(
+      `data-day="${trouble.incompleteDay}" data-stream="orders" data-coverage="incomplete"`,
+    );
+    expect(html).not.toMatch(/<script|https?:\/\/(?!status\.invalid)/);
+  });
+});
+
+describe("the page's HTML", () => {
+  it("escapes what the API sent, so that a location's name cannot become markup", () => {
+    const { data } = pageOf("sqlite");
+    const first = data.locations[0];
+    if (!first) throw new Error("no location");
+    const hostile: StatusPageData = {
+      ...data,
+      locations: [
+        { ...first, location: { ...first.location, name: '<img src=x onerror="alert(1)">' } },
+      ],
+    };
+    const html = renderStatusPage(hostile);
+    expect(html).not.toContain("<img src=x");
+    expect(html).toContain("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;");
+  });
+
+  it("reloads itself only when asked to (the daemon's page, not a mailed file)", () => {
+    const { data } = pageOf("sqlite");
+    expect(renderStatusPage(data, { refreshSeconds: 60 })).toContain(
+      '<meta http-equiv="refresh" content="60">',
+    );
+    expect(renderStatusPage(data)).not.toContain('http-equiv="refresh"');
+    expect(renderStatusPage(data)).toContain("Content-Security-Policy");
+  });
+});
