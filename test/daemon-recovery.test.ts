@@ -187,7 +187,8 @@ describe("a daemon on a full disk", () => {
     try {
       await until(() => /"msg":"run (finished|failed)/.test(output), "the first run to end");
       const url = (
-        events(output).find((e) => e.msg === "serving the status page at /, /healthz and /metrics")?.url ?? ""
+        events(output).find((e) => e.msg === "serving the status page at /, /healthz and /metrics")
+          ?.url ?? ""
       ).replace(/\/$/, "");
       const health = (await (await fetch(`${url}/healthz`)).json()) as { reason?: string };
       const clearLine =

@@ -3,7 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { today } from "../src/dates.js";
 import { startSimulator } from "../src/simulator/server.js";
-import { runCli, simulatorEnv, startCli } from "./helpers/cli.js";
+import { runCli, simulatorEnv } from "./helpers/cli.js";
+import { logEvents, startDaemon, until } from "./helpers/daemon.js";
 import { openTestDb, rows, scalar, useTempDir } from "./helpers/db.js";
 import { compareWithDataset } from "./helpers/ground-truth.js";
 import { useSimulator } from "./helpers/simulator.js";
@@ -13,39 +14,6 @@ const sim = useSimulator({ today: today(), days: 6, seed: 12, locations: 1 });
 
 function env(dbPath: string, extra: Record<string, string> = {}): Record<string, string> {
   return simulatorEnv(sim.current, dbPath, extra);
-}
-
-/** Starts the daemon and resolves once its status server listens. */
-async function startDaemon(args: string[], environment: Record<string, string>) {
-  const daemon = await startCli(
-    ["daemon", "--port", "0", ...args],
-    /serving the status page/,
-    environment,
-  );
-  const line = daemon
-    .output()
-    .split("\n")
-    .find((l) => l.includes("serving the status page"));
-  const url = JSON.parse(line ?? "{}").url as string;
-  return { ...daemon, url };
-}
-
-async function until(
-  condition: () => boolean | Promise<boolean>,
-  timeoutMs = 20_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-function logEvents(output: string): Record<string, unknown>[] {
-  return output
-    .split("\n")
-    .filter((line) => line.startsWith("{"))
-    .map((line) => JSON.parse(line));
 }
 
 describe("pos-sync daemon", () => {

@@ -17,7 +17,12 @@ import {
 import type { DayStreamTables } from "./stream-tables.js";
 import { tableName } from "./writers/statements.js";
 
-export type { DailySalesRow, RejectedOnDay, ReportStateRow, RunRow } from "./status-page-queries.js";
+export type {
+  DailySalesRow,
+  RejectedOnDay,
+  ReportStateRow,
+  RunRow,
+} from "./status-page-queries.js";
 
 export interface StoredCounts {
   records: number;
@@ -125,11 +130,7 @@ export function windowRows(db: Db, locationId: string, stream: string): WindowRo
 export type LatestWindow = Pick<WindowRow, "status" | "last_error" | "synced_at">;
 
 /** The latest window of a location and stream (a snapshot stream records one per day). */
-export function latestWindow(
-  db: Db,
-  locationId: string,
-  stream: string,
-): LatestWindow | undefined {
+export function latestWindow(db: Db, locationId: string, stream: string): LatestWindow | undefined {
   return db.sqlite
     .prepare(
       "SELECT status, last_error, synced_at FROM sync_windows WHERE location_id = ? AND stream = ? ORDER BY day DESC LIMIT 1",
@@ -152,17 +153,33 @@ export function lastSuccessAt(db: Db): string | null {
   return (db.sqlite.prepare(LAST_SUCCESS_SQL).get() as { at: string | null }).at;
 }
 
-export function rejectedByDay(db: Db, stream: DayStreamTables, locationId: string): RejectedOnDay[] {
+export function rejectedByDay(
+  db: Db,
+  stream: DayStreamTables,
+  locationId: string,
+): RejectedOnDay[] {
   return db.sqlite
     .prepare(rejectedByDaySql(SQLITE_DIALECT, stream))
     .all(locationId, stream.name) as RejectedOnDay[];
 }
 
-export function dailySales(db: Db, locationId: string, since: string, until: string): DailySalesRow[] {
-  return db.sqlite.prepare(dailySalesSql(SQLITE_DIALECT)).all(locationId, since, until) as DailySalesRow[];
+export function dailySales(
+  db: Db,
+  locationId: string,
+  since: string,
+  until: string,
+): DailySalesRow[] {
+  return db.sqlite
+    .prepare(dailySalesSql(SQLITE_DIALECT))
+    .all(locationId, since, until) as DailySalesRow[];
 }
 
-export function reportStates(db: Db, locationId: string, since: string, until: string): ReportStateRow[] {
+export function reportStates(
+  db: Db,
+  locationId: string,
+  since: string,
+  until: string,
+): ReportStateRow[] {
   return db.sqlite
     .prepare(reportStatesSql(SQLITE_DIALECT))
     .all(locationId, since, until) as ReportStateRow[];

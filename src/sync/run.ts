@@ -201,7 +201,11 @@ export async function runSync(options: SyncOptions): Promise<RunResult> {
       status: result.status,
       finishedAt: result.finishedAt,
       // Retries and rate-limited answers are kept for the status page's list of runs.
-      stats: { locations: stats.locations, retries: result.retries, rateLimited: result.rateLimited },
+      stats: {
+        locations: stats.locations,
+        retries: result.retries,
+        rateLimited: result.rateLimited,
+      },
       requests: result.requests,
       error: result.error,
     });

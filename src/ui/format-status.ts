@@ -9,7 +9,13 @@ import type {
   StatusReport,
 } from "../read-models/status.js";
 import { formatRanges } from "../sync/plan.js";
+import { type CalendarStyle, calendarLegend, calendarLine } from "./terminal-calendar.js";
 import { number, secondsBetween } from "./text.js";
+
+export interface FormatStatusOptions {
+  /** ANSI colours in the calendars (the characters are the same without them). */
+  color?: boolean;
+}
 
 function when(timestamp: string | null): string {
   return timestamp ? timestamp.slice(0, 16).replace("T", " ") : "never";
@@ -55,9 +61,18 @@ function locationName(location: LocationStatus): string {
   return location.read ? "(no name)" : "(location not read yet)";
 }
 
-function streamLines(stream: DayStreamStatus): string[] {
+const INDENT = " ".repeat(11);
+
+/** The stream's recent days, between the first and the last of them; none when never synced. */
+function calendarText(stream: DayStreamStatus, style: CalendarStyle): string | undefined {
+  const first = stream.calendar[0];
+  const last = stream.calendar.at(-1);
+  if (!first || !last) return undefined;
+  return `${INDENT}${first.day} ${calendarLine(stream.calendar, style)} ${last.day}`;
+}
+
+function streamLines(stream: DayStreamStatus, style: CalendarStyle): string[] {
   const head = `  ${stream.stream.padEnd(8)}`;
-  const indent = " ".repeat(11);
   const lines: string[] = [];
   if (!stream.firstDay) {
     lines.push(`${head} never synced`);
@@ -76,15 +91,17 @@ function streamLines(stream: DayStreamStatus): string[] {
         `${stream.completeDays} complete days since ${stream.firstDay}, ${number.format(stream.rows)} rows${deleted}, ` +
         `${stream.rejected} rejected, last synced ${when(stream.lastSyncedAt)}`,
     );
+    const calendar = calendarText(stream, style);
+    if (calendar) lines.push(calendar);
     const gaps = stream.gaps.slice(0, 5).map(gapText);
     if (gaps.length > 0)
       lines.push(
-        `${indent}not complete: ${gaps.join("; ")}${stream.gaps.length > 5 ? `; and ${stream.gaps.length - 5} more` : ""}`,
+        `${INDENT}not complete: ${gaps.join("; ")}${stream.gaps.length > 5 ? `; and ${stream.gaps.length - 5} more` : ""}`,
       );
   }
   if (stream.futureDays.length > 0)
     lines.push(
-      `${indent}ignored: windows stored for days after today (${formatRanges(stream.futureDays)})`,
+      `${INDENT}ignored: windows stored for days after today (${formatRanges(stream.futureDays)})`,
     );
   return lines;
 }
@@ -116,17 +133,22 @@ function turnLine(location: LocationStatus): string | undefined {
   return `  worker   ${now}${last}`;
 }
 
-export function formatStatus(report: StatusReport): string {
+export function formatStatus(report: StatusReport, options: FormatStatusOptions = {}): string {
+  const style: CalendarStyle = options.color === true ? "color" : "plain";
   const lines = [`Database ${report.database}`, runLine(report.lastRun)];
   for (const location of report.locations) {
     lines.push(
       "",
       `${locationName(location)}  ${location.id}${location.key ? `  ${location.key}` : ""}`,
     );
-    for (const stream of location.streams) lines.push(...streamLines(stream));
+    for (const stream of location.streams) lines.push(...streamLines(stream, style));
     for (const snapshot of location.snapshots) lines.push(snapshotLine(snapshot));
     const turn = turnLine(location);
     if (turn) lines.push(turn);
   }
+  const anyCalendar = report.locations.some((location) =>
+    location.streams.some((stream) => stream.firstDay !== null && stream.calendar.length > 0),
+  );
+  if (anyCalendar) lines.push("", calendarLegend(style));
   return `${lines.join("\n")}\n`;
 }

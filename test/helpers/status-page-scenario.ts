@@ -6,8 +6,11 @@
  */
 import { addDays } from "../../src/dates.js";
 import type { SyncDestination } from "../../src/db/destination.js";
+import { SqliteDestination } from "../../src/db/sqlite-destination.js";
 import type { Simulator } from "../../src/simulator/server.js";
 import { ORDERS } from "../../src/streams/index.js";
+import { simulatorEnv } from "./cli.js";
+import { startDaemon, until } from "./daemon.js";
 import { syncInto } from "./sync.js";
 
 export interface TroubledSync {
@@ -84,4 +87,46 @@ export async function syncWithTrouble(
   const locationKey = await leaveDayIncomplete(simulator, destination, incompleteDay);
   const failedError = await failWithRejectedKey(simulator, destination);
   return { locationKey, incompleteDay, failedError };
+}
+
+/** Where a daemon in trouble serves its page, and the trouble it shows. */
+export interface TroubledDaemon {
+  url: string;
+  incompleteDay: string;
+  locationKey: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A database synced with retries and one incomplete day, and a daemon on it whose key the API
+ * rejects: its run at start fails, and leaves the incomplete day as it is.
+ */
+export async function startTroubledDaemon(
+  simulator: Simulator,
+  dbPath: string,
+  extraEnv: Record<string, string> = {},
+): Promise<TroubledDaemon> {
+  const destination = SqliteDestination.open(dbPath);
+  let locationKey: string;
+  const incompleteDay = addDays(simulator.dataset.today, -10);
+  try {
+    await backfillWithRetries(simulator, destination);
+    locationKey = await leaveDayIncomplete(simulator, destination, incompleteDay);
+  } finally {
+    await destination.close();
+  }
+  const daemon = await startDaemon(["--schedule", "0 0 1 1 *"], {
+    ...simulatorEnv(simulator, dbPath, extraEnv),
+    POS_API_KEYS: "a-key-nobody-issued",
+  });
+  await until(() => /"msg":"run (finished|failed)/.test(daemon.output()), 30_000);
+  return {
+    url: daemon.url,
+    incompleteDay,
+    locationKey,
+    stop: async () => {
+      daemon.child.kill("SIGTERM");
+      await daemon.exited;
+    },
+  };
 }

@@ -106,7 +106,7 @@ function salesSummary(page: LocationPage): string {
 
 function locationTitle(location: LocationStatus): string {
   const name = location.name ?? (location.read ? "(no name)" : "(location not read yet)");
-  const key = location.key ? ` · key ${escapeHtml(location.key)}` : "";
+  const key = location.key ? ` · API key ${escapeHtml(location.key)}` : "";
   return `<h2>${escapeHtml(name)}</h2><p class="muted">${escapeHtml(location.id)}${key}</p>`;
 }
 

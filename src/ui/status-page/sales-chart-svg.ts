@@ -15,8 +15,7 @@ const BASELINE = SALES_TOP + SALES_HEIGHT;
 const LOSS_HEIGHT = 24;
 const STRIP_TOP = BASELINE + LOSS_HEIGHT + 6;
 const STRIP_HEIGHT = 8;
-const LABELS_TOP = STRIP_TOP + STRIP_HEIGHT + 12;
-const HEIGHT = LABELS_TOP + 4;
+const HEIGHT = STRIP_TOP + STRIP_HEIGHT;
 
 function dayTitle(day: SalesDay, reports: ReportStateRow[]): string {
   if (!day.synced) return `${day.day}: orders not synced`;
@@ -87,16 +86,17 @@ export function salesChartSvg(days: SalesDay[], reports: ReportStateRow[]): stri
   });
   const first = days[0]?.day ?? "";
   const last = days.at(-1)?.day ?? "";
+  // Stretched to the box's width and height: no text inside (it would stretch too), and the
+  // line keeps its width (non-scaling-stroke in the stylesheet).
   return (
-    `<svg class="sales-chart" role="img" viewBox="0 0 ${WIDTH} ${HEIGHT}"` +
+    `<svg class="sales-chart" role="img" viewBox="0 0 ${WIDTH} ${HEIGHT}" preserveAspectRatio="none" ` +
     `aria-label="${escapeHtml(`sales per day from ${first} to ${last}`)}">` +
     parts.join("") +
     `<line class="axis" x1="0" x2="${WIDTH}" y1="${BASELINE + 0.5}" y2="${BASELINE + 0.5}"/>` +
     (points.length > 1 ? `<polyline class="orders" points="${points.join(" ")}"/>` : "") +
-    `<text class="label" x="0" y="${LABELS_TOP}">${first}</text>` +
-    `<text class="label" x="${WIDTH}" y="${LABELS_TOP}" text-anchor="end">${last}</text>` +
-    `<text class="label" x="${WIDTH}" y="${SALES_TOP + 2}" text-anchor="end">max ${money.format(maxSales)} · ${count.format(maxOrders)} orders</text>` +
-    "</svg>"
+    "</svg>" +
+    `<p class="chart-axis"><span>${first}</span><span>highest: ${money.format(maxSales)} sales, ` +
+    `${count.format(maxOrders)} orders</span><span>${last}</span></p>`
   );
 }
 

@@ -37,11 +37,12 @@ td.error { white-space: normal; min-width: 16em; color: #a02020; }
 .rejected { fill: #1d2330; }
 .legend { font-size: 12px; color: var(--muted); }
 .legend-item { display: inline-flex; align-items: center; gap: 4px; margin-right: 12px; white-space: nowrap; }
-.sales-chart { width: 100%; height: auto; display: block; }
+.sales-chart { width: 100%; height: 150px; display: block; }
+.chart-axis { display: flex; justify-content: space-between; gap: 8px; font-size: 11px; color: var(--muted); margin: 2px 0 6px; }
 .sales-chart .hit { fill: transparent; }
 .sales-chart .sales-day:hover .hit { fill: #eef2f7; }
 .sales { fill: #3b6fd6; }
-.orders { fill: none; stroke: #1d2330; stroke-width: 1.2; }
+.orders { fill: none; stroke: #1d2330; stroke-width: 1.5; vector-effect: non-scaling-stroke; }
 .cancelled { fill: #d64545; }
 .transferred { fill: #f0b429; }
 .unsynced { fill: #eceff3; }
@@ -53,5 +54,6 @@ td.error { white-space: normal; min-width: 16em; color: #a02020; }
 @media (max-width: 600px) {
   header, main { padding: 8px; }
   section { padding: 10px; }
+  .sales-chart { height: 110px; }
 }
 `;

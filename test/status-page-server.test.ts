@@ -1,0 +1,151 @@
+/**
+ * The status page as the daemon serves it (a real child process against the simulator): behind
+ * its token when one is set, never /healthz; self-contained and locked down by its headers;
+ * answering while a run writes; and `status --html` writing the same page as a file.
+ */
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { today } from "../src/dates.js";
+import { runCli, simulatorEnv } from "./helpers/cli.js";
+import { startDaemon, until } from "./helpers/daemon.js";
+import { useTempDir } from "./helpers/db.js";
+import { useSimulator } from "./helpers/simulator.js";
+
+const tempPath = useTempDir();
+const sim = useSimulator({ today: today(), days: 6, seed: 23, locations: 2, changeRate: 0 });
+const TOKEN = "c0ffee-status-page-token-1234";
+
+let dbPath: string;
+beforeAll(async () => {
+  dbPath = tempPath();
+  const synced = await runCli(["sync"], simulatorEnv(sim.current, dbPath));
+  expect(synced.code).toBe(0);
+}, 60_000);
+
+describe("the daemon's status page", () => {
+  let daemon: Awaited<ReturnType<typeof startDaemon>>;
+  beforeAll(async () => {
+    daemon = await startDaemon(
+      ["--schedule", "0 0 1 1 *"],
+      simulatorEnv(sim.current, dbPath, { POS_HTTP_TOKEN: TOKEN }),
+    );
+    await until(() => daemon.output().includes('"msg":"run finished"'));
+  }, 60_000);
+  afterAll(async () => {
+    daemon?.child.kill("SIGTERM");
+    await daemon?.exited;
+  });
+
+  it("refuses the page without its token, and serves health without one", async () => {
+    const bare = await fetch(`${daemon.url}/`);
+    expect(bare.status).toBe(401);
+    expect(bare.headers.get("www-authenticate")).toBe("Bearer");
+    expect(await bare.text()).not.toContain(TOKEN);
+    const wrong = await fetch(`${daemon.url}/`, {
+      headers: { authorization: `Bearer ${TOKEN}x` },
+    });
+    expect(wrong.status).toBe(401);
+    expect((await fetch(`${daemon.url}/?token=nearly-${TOKEN}`)).status).toBe(401);
+    expect((await fetch(`${daemon.url}/healthz`)).status).toBe(200);
+  });
+
+  it("serves the page to a bearer header or a ?token= address, locked down by its headers", async () => {
+    const byHeader = await fetch(`${daemon.url}/`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    expect(byHeader.status).toBe(200);
+    expect(byHeader.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(byHeader.headers.get("content-security-policy")).toContain("default-src 'none'");
+    expect(byHeader.headers.get("referrer-policy")).toBe("no-referrer");
+    const html = await byHeader.text();
+    expect(html).toContain('<meta http-equiv="refresh" content="60">');
+    for (const key of sim.current.keys) expect(html).not.toContain(key);
+    expect(html).not.toContain(TOKEN);
+    const byAddress = await fetch(`${daemon.url}/?token=${TOKEN}`);
+    expect(byAddress.status).toBe(200);
+    const head = await fetch(`${daemon.url}/?token=${TOKEN}`, { method: "HEAD" });
+    expect([head.status, await head.text()]).toEqual([200, ""]);
+  });
+
+  it("never puts the token in a log line", () => {
+    expect(daemon.output()).not.toContain(TOKEN);
+    expect(daemon.output()).toContain('"tokenRequired":true');
+  });
+});
+
+describe("a page served while a run writes", () => {
+  it("answers during the run, which it shows as running, and the run still succeeds", async () => {
+    const path = tempPath();
+    // A run of several seconds: longer than the page is kept (5 s).
+    sim.current.faults.set({ latencyMs: 700 });
+    const daemon = await startDaemon(["--schedule", "0 0 1 1 *"], simulatorEnv(sim.current, path));
+    try {
+      let page = "";
+      await until(async () => {
+        page = await (await fetch(`${daemon.url}/`)).text();
+        return page.includes('class="badge running"');
+      }, 30_000);
+      expect(daemon.output()).not.toContain('"msg":"run finished"');
+      await until(() => daemon.output().includes('"msg":"run finished"'), 60_000);
+      expect(daemon.output()).toContain('"status":"succeeded"');
+      // Once the page kept from during the run is old enough to be read again.
+      await until(
+        async () => (await (await fetch(`${daemon.url}/`)).text()).includes("badge succeeded"),
+        15_000,
+      );
+    } finally {
+      sim.current.faults.reset();
+      daemon.child.kill("SIGTERM");
+      await daemon.exited;
+    }
+  }, 90_000);
+});
+
+describe("pos-sync status --html", () => {
+  it("writes the page as one self-contained file, without the reload", async () => {
+    const file = `${tempPath()}.html`;
+    const result = await runCli(["status", "--html", file], { POS_DB_PATH: dbPath });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(file);
+    const html = readFileSync(file, "utf8");
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).toContain('data-stream="orders" data-coverage="complete"');
+    expect(html).not.toContain('http-equiv="refresh"');
+    expect(html).not.toMatch(/<script|<link|src="http/);
+  });
+
+  it("says in one line when the file cannot be written, and when there is no database", async () => {
+    const unwritable = await runCli(["status", "--html", "/nonexistent-dir/page.html"], {
+      POS_DB_PATH: dbPath,
+    });
+    expect(unwritable.code).toBe(2);
+    expect(unwritable.stderr.trim()).toBe(
+      "pos-sync: cannot write the status page to /nonexistent-dir/page.html (ENOENT)",
+    );
+    const missing = await runCli(["status", "--html", `${tempPath()}.html`], {
+      POS_DB_PATH: `${tempPath()}-none.sqlite`,
+    });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr.trim().split("\n")).toHaveLength(1);
+    const both = await runCli(["status", "--json", "--html", `${tempPath()}.html`], {
+      POS_DB_PATH: dbPath,
+    });
+    expect([both.code, both.stderr.trim()]).toEqual([
+      2,
+      "pos-sync: status: give --json or --html FILE, not both",
+    ]);
+  });
+});
+
+describe("POS_HTTP_TOKEN", () => {
+  it("refuses a token too short to be safe, in one line that does not repeat it", async () => {
+    const result = await runCli(
+      ["daemon", "--port", "0"],
+      simulatorEnv(sim.current, tempPath(), { POS_HTTP_TOKEN: "hunter2" }),
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    expect(result.stderr).toContain("POS_HTTP_TOKEN must be at least 16 characters");
+    expect(result.stderr).not.toContain("hunter2");
+  });
+});
