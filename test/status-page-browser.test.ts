@@ -37,7 +37,9 @@ describeWithBrowser("the status page in Chromium", () => {
   let watch: PageWatch;
 
   beforeAll(async () => {
-    daemon = await startTroubledDaemon(sim.current, tempPath(), { POS_HTTP_TOKEN: TOKEN });
+    daemon = await startTroubledDaemon(sim.current, tempPath(), {
+      env: { POS_HTTP_TOKEN: TOKEN },
+    });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     watch = await watchPage(page);

@@ -11,7 +11,7 @@ import type { Simulator } from "../../src/simulator/server.js";
 import { ORDERS } from "../../src/streams/index.js";
 import { simulatorEnv } from "./cli.js";
 import { startDaemon, until } from "./daemon.js";
-import { syncInto } from "./sync.js";
+import { syncInto, type TestSyncOptions } from "./sync.js";
 
 export interface TroubledSync {
   /** The location (by its key) with the incomplete day. */
@@ -29,6 +29,7 @@ export const BACKFILL_SERVER_ERRORS = 1;
 export async function backfillWithRetries(
   simulator: Simulator,
   destination: SyncDestination,
+  options: TestSyncOptions = {},
 ): Promise<void> {
   simulator.faults.inject(
     ...Array.from({ length: BACKFILL_RATE_LIMITS }, () => ({
@@ -41,7 +42,7 @@ export async function backfillWithRetries(
       status: 503,
     })),
   );
-  const { result } = await syncInto(simulator, destination);
+  const { result } = await syncInto(simulator, destination, options);
   if (result.status !== "succeeded") throw new Error(`the backfill ${result.status}`);
 }
 
@@ -50,11 +51,13 @@ export async function leaveDayIncomplete(
   simulator: Simulator,
   destination: SyncDestination,
   day: string,
+  options: TestSyncOptions = {},
 ): Promise<string> {
   const locationKey = simulator.keys[0] as string;
   simulator.faults.set({ totalCountSkew: 1 });
   try {
     await syncInto(simulator, destination, {
+      ...options,
       range: { since: day, until: day },
       dayStreams: [ORDERS],
       configOverrides: { locations: [{ apiKey: locationKey }] },
@@ -101,22 +104,32 @@ export interface TroubledDaemon {
  * A database synced with retries and one incomplete day, and a daemon on it whose key the API
  * rejects: its run at start fails, and leaves the incomplete day as it is.
  */
+export interface TroubledDaemonOptions {
+  /** More of the daemon's environment (POS_HTTP_TOKEN, say). */
+  env?: Record<string, string>;
+  /** For the syncs before the daemon (a clock, say). */
+  syncOptions?: TestSyncOptions;
+  /** The daemon's schedule; by default one that never comes round during a test. */
+  schedule?: string;
+}
+
 export async function startTroubledDaemon(
   simulator: Simulator,
   dbPath: string,
-  extraEnv: Record<string, string> = {},
+  options: TroubledDaemonOptions = {},
 ): Promise<TroubledDaemon> {
+  const syncOptions = options.syncOptions ?? {};
   const destination = SqliteDestination.open(dbPath);
   let locationKey: string;
   const incompleteDay = addDays(simulator.dataset.today, -10);
   try {
-    await backfillWithRetries(simulator, destination);
-    locationKey = await leaveDayIncomplete(simulator, destination, incompleteDay);
+    await backfillWithRetries(simulator, destination, syncOptions);
+    locationKey = await leaveDayIncomplete(simulator, destination, incompleteDay, syncOptions);
   } finally {
     await destination.close();
   }
-  const daemon = await startDaemon(["--schedule", "0 0 1 1 *"], {
-    ...simulatorEnv(simulator, dbPath, extraEnv),
+  const daemon = await startDaemon(["--schedule", options.schedule ?? "0 0 1 1 *"], {
+    ...simulatorEnv(simulator, dbPath, options.env),
     POS_API_KEYS: "a-key-nobody-issued",
   });
   await until(() => /"msg":"run (finished|failed)/.test(daemon.output()), 30_000);

@@ -115,8 +115,8 @@ function locationSection(page: LocationPage): string {
   const calendars = location.streams
     .map(
       (stream) =>
-        `<h3>${escapeHtml(stream.stream)} <span class="muted">${escapeHtml(streamSummary(stream))}</span></h3>` +
-        calendarSvg({ stream: stream.stream, days: stream.calendar }),
+        `<div class="stream"><h3>${escapeHtml(stream.stream)} <span class="muted">${escapeHtml(streamSummary(stream))}</span></h3>` +
+        `${calendarSvg({ stream: stream.stream, days: stream.calendar })}</div>`,
     )
     .join("");
   const sales =
@@ -125,7 +125,7 @@ function locationSection(page: LocationPage): string {
       : `<h3>Sales, last ${SALES_DAYS} days <span class="muted">${salesSummary(page)}</span></h3>` +
         salesChartSvg(page.sales, page.reports) +
         `<p class="reconciliation">${reconciliationText(page.reports)}</p>`;
-  return `<section class="location" data-location="${escapeHtml(location.id)}">${locationTitle(location)}${calendars}${sales}</section>`;
+  return `<section class="location" data-location="${escapeHtml(location.id)}">${locationTitle(location)}<div class="streams">${calendars}</div>${sales}</section>`;
 }
 
 export function renderStatusPage(data: StatusPageData, options: PageOptions = {}): string {

@@ -15,6 +15,9 @@ section { background: var(--bg); border: 1px solid var(--line); border-radius: 8
 #freshness.late { border-color: #d64545; background: #fdeeee; }
 #freshness.late strong { color: #a02020; }
 .table-scroll, .calendar-scroll { overflow-x: auto; }
+/* Each stream's calendar beside the other while both fit, one under the other when not. */
+.streams { display: flex; flex-wrap: wrap; column-gap: 32px; }
+.stream { min-width: 0; max-width: 100%; }
 /* A reversed row opens scrolled to its start, the right: a calendar longer than the screen
    shows its latest weeks first, without a script; a short one still sits on the left. */
 .calendar-scroll { display: flex; flex-direction: row-reverse; justify-content: flex-end; }
