@@ -4,6 +4,7 @@
  * answering while a run writes; and `status --html` writing the same page as a file.
  */
 import { readFileSync } from "node:fs";
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { today } from "../src/dates.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";
@@ -76,16 +77,18 @@ describe("the daemon's status page", () => {
 describe("a page served while a run writes", () => {
   it("answers during the run, which it shows as running, and the run still succeeds", async () => {
     const path = tempPath();
-    // A run of several seconds: longer than the page is kept (5 s).
-    sim.current.faults.set({ latencyMs: 700 });
-    const daemon = await startDaemon(["--schedule", "0 0 1 1 *"], simulatorEnv(sim.current, path));
+    // A run of many seconds (two requests at a time, each slow): longer than the page is kept.
+    sim.current.faults.set({ latencyMs: 500 });
+    const daemon = await startDaemon(
+      ["--schedule", "0 0 1 1 *"],
+      simulatorEnv(sim.current, path, { POS_CONCURRENCY: "2" }),
+    );
     try {
       let page = "";
       await until(async () => {
         page = await (await fetch(`${daemon.url}/`)).text();
         return page.includes('class="badge running"');
       }, 30_000);
-      expect(daemon.output()).not.toContain('"msg":"run finished"');
       await until(() => daemon.output().includes('"msg":"run finished"'), 60_000);
       expect(daemon.output()).toContain('"status":"succeeded"');
       // Once the page kept from during the run is old enough to be read again.
@@ -99,6 +102,57 @@ describe("a page served while a run writes", () => {
       await daemon.exited;
     }
   }, 90_000);
+});
+
+/** One raw HTTP request, as a browser or a script might send it, and the status line answered. */
+function rawRequest(url: string, lines: string[]): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () =>
+      socket.write(`${lines.join("\r\n")}\r\nConnection: close\r\n\r\n`),
+    );
+    let answer = "";
+    socket.on("data", (chunk) => {
+      answer += chunk;
+    });
+    socket.on("end", () => resolve(answer.split("\r\n")[0] ?? ""));
+    socket.on("error", reject);
+  });
+}
+
+describe("a daemon on loopback without a token", () => {
+  let daemon: Awaited<ReturnType<typeof startDaemon>>;
+  beforeAll(async () => {
+    daemon = await startDaemon(["--schedule", "0 0 1 1 *"], simulatorEnv(sim.current, dbPath));
+  }, 60_000);
+  afterAll(async () => {
+    daemon?.child.kill("SIGTERM");
+    await daemon?.exited;
+  });
+
+  it("answers a loopback name, and refuses another name pointed at it (DNS rebinding)", async () => {
+    const port = new URL(daemon.url).port;
+    expect(await rawRequest(daemon.url, ["GET / HTTP/1.1", `Host: 127.0.0.1:${port}`])).toBe(
+      "HTTP/1.1 200 OK",
+    );
+    expect(await rawRequest(daemon.url, ["GET / HTTP/1.1", `Host: localhost:${port}`])).toBe(
+      "HTTP/1.1 200 OK",
+    );
+    expect(await rawRequest(daemon.url, ["GET / HTTP/1.1", `Host: rebound.example:${port}`])).toBe(
+      "HTTP/1.1 421 Misdirected Request",
+    );
+    expect(
+      await rawRequest(daemon.url, ["GET /healthz HTTP/1.1", `Host: rebound.example:${port}`]),
+    ).toMatch(/^HTTP\/1\.1 (200|503) /);
+  });
+
+  it("answers an address no parser accepts with 400, and keeps serving", async () => {
+    expect(await rawRequest(daemon.url, ["GET //[ HTTP/1.1", "Host: 127.0.0.1"])).toBe(
+      "HTTP/1.1 400 Bad Request",
+    );
+    expect((await fetch(`${daemon.url}/healthz`)).status).toBeLessThan(600);
+    expect(daemon.child.exitCode).toBeNull();
+  });
 });
 
 describe("pos-sync status --html", () => {

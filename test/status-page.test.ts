@@ -12,9 +12,11 @@ import type { ReadableDestination } from "../src/db/destination.js";
 import { type CoverageWindow, coverageCalendar } from "../src/read-models/coverage.js";
 import {
   collectStatusPage,
+  LATE_GRACE_MS,
   SALES_DAYS,
   type StatusPageData,
 } from "../src/read-models/status-page.js";
+import { scheduledTimesBetween } from "../src/schedule-times.js";
 import { keyFingerprint } from "../src/secrets.js";
 import { type Simulator, startSimulator } from "../src/simulator/server.js";
 import { renderStatusPage } from "../src/ui/status-page/page.js";
@@ -73,6 +75,34 @@ describe("the coverage calendar", () => {
   });
 });
 
+describe("the schedule's times between two moments", () => {
+  // Local times: node-cron reads a schedule on the process's clock.
+  const local = (day: number, hour: number, minute = 0, second = 0) =>
+    new Date(2026, 10, day, hour, minute, second);
+
+  it("skips a weekday schedule's weekend, so that a Friday's last success is not late on Sunday", () => {
+    // Friday 20 November 2026, 17:00:05 to Monday 23, 10:00.
+    expect(scheduledTimesBetween("0 9-17 * * 1-5", local(20, 17, 0, 5), local(23, 10), 5)).toEqual([
+      local(23, 9),
+      local(23, 10),
+    ]);
+    expect(scheduledTimesBetween("0 9-17 * * 1-5", local(20, 17, 0, 5), local(22, 23), 5)).toEqual(
+      [],
+    );
+  });
+
+  it("gives at most as many times as asked, seconds included, and none for a bad expression", () => {
+    expect(scheduledTimesBetween("*/15 * * * *", local(24, 10, 0, 5), local(24, 12), 2)).toEqual([
+      local(24, 10, 15),
+      local(24, 10, 30),
+    ]);
+    expect(
+      scheduledTimesBetween("*/20 * * * * *", local(24, 10, 0, 5), local(24, 10, 1), 9),
+    ).toEqual([local(24, 10, 0, 20), local(24, 10, 0, 40), local(24, 10, 1)]);
+    expect(scheduledTimesBetween("not a schedule", local(1, 0), local(24, 0), 2)).toEqual([]);
+  });
+});
+
 const destinations = useDestinations();
 let simulator: Simulator;
 const pages = new Map<DestinationKind, { data: StatusPageData; trouble: TroubledSync }>();
@@ -103,13 +133,16 @@ beforeAll(async () => {
     const into = destinations.fresh(kind);
     const destination = await into.open();
     let trouble: TroubledSync;
+    // The simulator's noon, ticking: runs take the time they take.
+    const startedAt = Date.now();
+    const now = () => new Date(simulatorNoon().getTime() + Date.now() - startedAt);
     try {
-      trouble = await syncWithTrouble(simulator, destination);
+      trouble = await syncWithTrouble(simulator, destination, { now });
     } finally {
       await destination.close();
     }
     envs.set(kind, into.env);
-    pages.set(kind, { data: await readPage(into.env, simulatorNoon()), trouble });
+    pages.set(kind, { data: await readPage(into.env, now()), trouble });
   }
 }, 180_000);
 
@@ -161,7 +194,10 @@ describe.each(DESTINATION_KINDS)("the status page's data on %s", (kind) => {
     expect(backfill?.rateLimited).toBe(BACKFILL_RATE_LIMITS);
     expect(backfill?.retries).toBe(BACKFILL_RATE_LIMITS + BACKFILL_SERVER_ERRORS);
     expect(backfill?.requests).toBeGreaterThan(BACKFILL_RATE_LIMITS + BACKFILL_SERVER_ERRORS);
-    expect(backfill?.durationMs).toBeGreaterThanOrEqual(0);
+    expect(backfill?.durationMs).toBeGreaterThan(0);
+    expect(backfill?.durationMs).toBe(
+      Date.parse(backfill?.finishedAt ?? "") - Date.parse(backfill?.startedAt ?? ""),
+    );
     expect(data.freshness.lastSuccessAt).toBe(backfill?.finishedAt);
   });
 
@@ -218,15 +254,18 @@ describe.each(DESTINATION_KINDS)("the status page's data on %s", (kind) => {
     }
   });
 
-  it("calls the last success late only once it is older than twice the schedule", async () => {
+  it("calls the last success late once two scheduled runs have passed without one", async () => {
     const env = envs.get(kind) ?? {};
     const lastSuccess = Date.parse(pageOf(kind).data.freshness.lastSuccessAt ?? "");
-    const at = (minutes: number) => new Date(lastSuccess + minutes * 60_000);
-    const onTime = await readPage(env, at(29));
-    expect(onTime.freshness).toMatchObject({ intervalMs: 15 * 60_000, late: false });
-    expect((await readPage(env, at(31))).freshness.late).toBe(true);
-    // A schedule of once a day leaves a day and a half alone.
-    expect((await readPage(env, at(36 * 60), "0 3 * * *")).freshness.late).toBe(false);
+    const quarter = 15 * 60_000;
+    // The second quarter hour after the last success, then the grace a run has to end.
+    const secondRun = (Math.floor(lastSuccess / quarter) + 2) * quarter;
+    const at = (ms: number) => new Date(ms);
+    expect((await readPage(env, at(secondRun + LATE_GRACE_MS - 1_000))).freshness.late).toBe(false);
+    expect((await readPage(env, at(secondRun + LATE_GRACE_MS))).freshness.late).toBe(true);
+    // Once a day: a day and a half is one missed run, not two.
+    const daily = await readPage(env, at(lastSuccess + 36 * 3_600_000), "0 3 * * *");
+    expect(daily.freshness.late).toBe(false);
   });
 
   it("renders a page that names every location and shows no API key", () => {
@@ -250,11 +289,19 @@ describe("the page's HTML", () => {
     const { data } = pageOf("sqlite");
     const first = data.locations[0];
     if (!first) throw new Error("no location");
+    const attack = '<img src=x onerror="alert(1)">';
+    const streams = first.location.streams.map((stream) => ({
+      ...stream,
+      calendar: stream.calendar.map((cell) => ({
+        ...cell,
+        coverage: "failed" as const,
+        error: attack,
+      })),
+    }));
     const hostile: StatusPageData = {
       ...data,
-      locations: [
-        { ...first, location: { ...first.location, name: '<img src=x onerror="alert(1)">' } },
-      ],
+      runs: data.runs.map((run) => ({ ...run, error: attack, trigger: attack })),
+      locations: [{ ...first, location: { ...first.location, name: attack, streams } }],
     };
     const html = renderStatusPage(hostile);
     expect(html).not.toContain("<img src=x");

@@ -10,7 +10,7 @@ import type { Logger } from "../log.js";
 import { CONTENT_SECURITY_POLICY } from "../ui/status-page/page.js";
 import type { HealthTracker } from "./health.js";
 import type { DaemonMetrics } from "./metrics.js";
-import { mayReadPage } from "./page-access.js";
+import { hostAllowed, mayReadPage } from "./page-access.js";
 import type { StatusPageSource } from "./status-page-source.js";
 
 export interface StatusServer {
@@ -25,9 +25,21 @@ export interface StatusServerParts {
   logger: Logger;
 }
 
+/** The request's address, or undefined for one no URL parser accepts (`//[`): answered 400,
+ * rather than thrown where nothing would catch it. */
+function requestUrl(request: IncomingMessage): URL | undefined {
+  try {
+    return new URL(request.url ?? "/", "http://status.invalid");
+  } catch {
+    return undefined;
+  }
+}
+
 const PAGE_HEADERS = {
   "content-type": "text/html; charset=utf-8",
-  "content-security-policy": CONTENT_SECURITY_POLICY,
+  // frame-ancestors only works as a header (a <meta> policy cannot carry it): no page may frame
+  // this one to trick a click.
+  "content-security-policy": `${CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`,
   "cache-control": "no-store",
   "x-content-type-options": "nosniff",
   // A token in the address must not travel to another site in a Referer header.
@@ -67,13 +79,27 @@ export async function startStatusServer(
 ): Promise<StatusServer> {
   const { health, metrics } = parts;
   const server: Server = createServer((request, response) => {
-    const url = new URL(request.url ?? "/", "http://status.invalid");
+    const url = requestUrl(request);
+    if (!url) {
+      response
+        .writeHead(400, { "content-type": "application/json" })
+        .end('{"error":"bad_request"}');
+      return;
+    }
     const path = url.pathname;
     if (request.method !== "GET" && request.method !== "HEAD") {
       response.writeHead(405, { allow: "GET" }).end();
       return;
     }
     if (path === "/") {
+      if (!hostAllowed(request, options.host, options.token)) {
+        response
+          .writeHead(421, { "content-type": "text/plain; charset=utf-8" })
+          .end(
+            "This address does not name this machine's loopback; open the page by 127.0.0.1 or localhost, or set POS_HTTP_TOKEN.\n",
+          );
+        return;
+      }
       servePage(request, response, url, options.token, parts);
       return;
     }

@@ -4,7 +4,9 @@ import type { PostgresTarget } from "../config.js";
 import { describePostgresUrl } from "../config.js";
 import { openPostgres } from "../db/pg/open.js";
 import { PgReader } from "../db/pg/pg-reader.js";
-import type { DaemonStorage } from "./storage.js";
+import { collectStatusPage } from "../read-models/status-page.js";
+import { renderStatusPage } from "../ui/status-page/page.js";
+import type { DaemonStorage, PageRequest } from "./storage.js";
 
 export class PostgresDaemonStorage implements DaemonStorage {
   readonly lost = false;
@@ -31,8 +33,9 @@ export class PostgresDaemonStorage implements DaemonStorage {
   readable() {
     return this.reader;
   }
-  async openPageReader() {
-    return { destination: this.reader, release: async () => undefined };
+  async renderStatusPage(request: PageRequest): Promise<string> {
+    const page = await collectStatusPage(this.reader, request);
+    return renderStatusPage(page, { refreshSeconds: request.refreshSeconds });
   }
   idle(): void {}
   close(): Promise<void> {

@@ -5,7 +5,6 @@
  */
 import type { Config } from "../config.js";
 import { databaseError } from "../db/errors.js";
-import { openDatabase } from "../db/open.js";
 import { SqliteDestination } from "../db/sqlite-destination.js";
 import { checkpointAndTruncate } from "../db/wal.js";
 import type { WriterLease } from "../db/writer-lease.js";
@@ -13,7 +12,8 @@ import { messageOf } from "../errors.js";
 import type { Logger } from "../log.js";
 import { acquireWriterLease } from "../runner/start-run.js";
 import { DaemonConnection } from "./connection.js";
-import type { DaemonStorage } from "./storage.js";
+import { renderPageInWorker } from "./page-in-worker.js";
+import type { DaemonStorage, PageRequest } from "./storage.js";
 
 export class SqliteDaemonStorage implements DaemonStorage {
   readonly name: string;
@@ -79,11 +79,13 @@ export class SqliteDaemonStorage implements DaemonStorage {
     return new SqliteDestination(this.connection.current);
   }
 
-  async openPageReader() {
-    const destination = new SqliteDestination(
-      openDatabase(this.connection.path, { readonly: true }),
-    );
-    return { destination, release: () => destination.close() };
+  renderStatusPage(request: PageRequest): Promise<string> {
+    return renderPageInWorker({
+      dbPath: this.connection.path,
+      schedule: request.schedule,
+      now: request.now.toISOString(),
+      refreshSeconds: request.refreshSeconds,
+    });
   }
 
   idle(): void {

@@ -1,10 +1,9 @@
 /**
- * The daemon's status page, rendered on request from a reader of its own (storage.ts) and kept a
- * few seconds: a page left open on several phones, each refreshing every minute, reads the
- * database once for all of them, and requests arriving together share one rendering.
+ * The daemon's status page, rendered on request by its storage (storage.ts: away from the runs'
+ * writes) and kept a few seconds: a page left open on several phones, each refreshing every
+ * minute, reads the database once for all of them, and requests arriving together share one
+ * rendering.
  */
-import { collectStatusPage } from "../read-models/status-page.js";
-import { renderStatusPage } from "../ui/status-page/page.js";
 import type { DaemonStorage } from "./storage.js";
 
 /** How often the served page asks the browser to reload it. */
@@ -16,7 +15,7 @@ export class StatusPageSource {
   private rendering: Promise<string> | undefined;
 
   constructor(
-    private readonly storage: Pick<DaemonStorage, "openPageReader">,
+    private readonly storage: Pick<DaemonStorage, "renderStatusPage">,
     private readonly schedule: string,
     private readonly now: () => number = Date.now,
   ) {}
@@ -31,17 +30,12 @@ export class StatusPageSource {
   }
 
   private async renderAfresh(): Promise<string> {
-    const reader = await this.storage.openPageReader();
-    try {
-      const data = await collectStatusPage(reader.destination, {
-        schedule: this.schedule,
-        now: new Date(this.now()),
-      });
-      const html = renderStatusPage(data, { refreshSeconds: PAGE_REFRESH_SECONDS });
-      this.cached = { html, at: this.now() };
-      return html;
-    } finally {
-      await reader.release();
-    }
+    const html = await this.storage.renderStatusPage({
+      schedule: this.schedule,
+      now: new Date(this.now()),
+      refreshSeconds: PAGE_REFRESH_SECONDS,
+    });
+    this.cached = { html, at: this.now() };
+    return html;
   }
 }

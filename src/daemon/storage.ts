@@ -7,9 +7,11 @@
 import type { ReadableDestination } from "../db/destination.js";
 import type { Db } from "../db/open.js";
 
-export interface PageReader {
-  destination: ReadableDestination;
-  release(): Promise<void>;
+/** What the status page is rendered for. */
+export interface PageRequest {
+  schedule: string;
+  now: Date;
+  refreshSeconds: number;
 }
 
 export interface DaemonStorage {
@@ -22,10 +24,10 @@ export interface DaemonStorage {
   afterRun(failed: boolean): void;
   /** What status and the metrics read. */
   readable(): ReadableDestination;
-  /** What the status page reads, apart from the runs' writes: SQLite opens a read-only
-   * connection of its own (the writer's holds its group of writes open between pages, and a
-   * reader in WAL mode never waits for a writer); PostgreSQL lends its reader. */
-  openPageReader(): Promise<PageReader>;
+  /** The status page, read without holding up the runs' writes: SQLite renders it in a worker
+   * thread through a read-only connection of its own (page-in-worker.ts); PostgreSQL through
+   * its reader, whose queries wait off the thread. */
+  renderStatusPage(request: PageRequest): Promise<string>;
   /** While idle: upkeep (SQLite truncates its WAL). */
   idle(): void;
   /** Whether another process took the database over (SQLite's lease); the daemon then exits 1. */

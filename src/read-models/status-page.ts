@@ -6,7 +6,7 @@
 import { addDays, eachDay } from "../dates.js";
 import type { ReadableDestination } from "../db/destination.js";
 import type { DailySalesRow, ReportStateRow } from "../db/read-queries.js";
-import { scheduleIntervalMs } from "../schedule-interval.js";
+import { scheduledTimesBetween } from "../schedule-times.js";
 import { isIn } from "./coverage.js";
 import {
   collectStatus,
@@ -35,18 +35,22 @@ export interface LocationPage {
 }
 
 export interface PageRun extends RunSummary {
+  /** Null while running, and for an interrupted run. */
   durationMs: number | null;
 }
 
 export interface Freshness {
   schedule: string;
-  /** The longest wait between two scheduled runs; null when the schedule cannot be read. */
-  intervalMs: number | null;
   lastSuccessAt: string | null;
-  /** No success for longer than twice the schedule's interval (or none at all yet, once a run
-   * has had that long). */
+  /** Scheduled runs have come and gone since the last success (or since the oldest listed run,
+   * when none has succeeded yet), LATE_AFTER_RUNS of them, each given LATE_GRACE_MS to end. */
   late: boolean;
 }
+
+/** Twice the schedule: one missed run is a hiccup the next run mends; two are a pattern. */
+export const LATE_AFTER_RUNS = 2;
+/** How long a scheduled run has to succeed before it counts as missed. */
+export const LATE_GRACE_MS = 5 * 60_000;
 
 export interface StatusPageData {
   generatedAt: string;
@@ -62,12 +66,17 @@ function freshness(
   runs: PageRun[],
   now: Date,
 ): Freshness {
-  const intervalMs = scheduleIntervalMs(schedule);
-  const oldestRun = runs.at(-1)?.startedAt ?? null;
-  const since = lastSuccessAt ?? oldestRun;
-  const late =
-    intervalMs !== null && since !== null && now.getTime() - Date.parse(since) > 2 * intervalMs;
-  return { schedule, intervalMs, lastSuccessAt, late };
+  const since = lastSuccessAt ?? runs.at(-1)?.startedAt ?? null;
+  const missed =
+    since === null
+      ? []
+      : scheduledTimesBetween(
+          schedule,
+          new Date(since),
+          new Date(now.getTime() - LATE_GRACE_MS),
+          LATE_AFTER_RUNS,
+        );
+  return { schedule, lastSuccessAt, late: missed.length >= LATE_AFTER_RUNS };
 }
 
 function salesDays(rows: DailySalesRow[], ordersIn: Set<string>, today: string): SalesDay[] {
@@ -106,7 +115,11 @@ async function locationPage(
 }
 
 function pageRun(run: RunSummary): PageRun {
-  const durationMs = run.finishedAt ? Date.parse(run.finishedAt) - Date.parse(run.startedAt) : null;
+  // An interrupted run's end may be when the next process found it abandoned: no duration.
+  const durationMs =
+    run.finishedAt && run.status !== "interrupted"
+      ? Date.parse(run.finishedAt) - Date.parse(run.startedAt)
+      : null;
   return { ...run, durationMs };
 }
 

@@ -72,8 +72,10 @@ export async function leaveDayIncomplete(
 export async function failWithRejectedKey(
   simulator: Simulator,
   destination: SyncDestination,
+  options: TestSyncOptions = {},
 ): Promise<string> {
   const { result } = await syncInto(simulator, destination, {
+    ...options,
     configOverrides: { locations: [{ apiKey: "a-key-nobody-issued" }] },
   });
   if (result.status !== "failed" || !result.error) throw new Error("the run did not fail");
@@ -84,11 +86,12 @@ export async function failWithRejectedKey(
 export async function syncWithTrouble(
   simulator: Simulator,
   destination: SyncDestination,
+  options: TestSyncOptions = {},
 ): Promise<TroubledSync> {
-  await backfillWithRetries(simulator, destination);
+  await backfillWithRetries(simulator, destination, options);
   const incompleteDay = addDays(simulator.dataset.today, -10);
-  const locationKey = await leaveDayIncomplete(simulator, destination, incompleteDay);
-  const failedError = await failWithRejectedKey(simulator, destination);
+  const locationKey = await leaveDayIncomplete(simulator, destination, incompleteDay, options);
+  const failedError = await failWithRejectedKey(simulator, destination, options);
   return { locationKey, incompleteDay, failedError };
 }
 

@@ -28,7 +28,8 @@ export function utcMinute(instant: string): string {
 
 /** A span of time as a person says it: "840 ms", "12.4 s", "3 min 20 s", "2 h 5 min", "3 days". */
 export function spanText(ms: number): string {
-  if (ms < 1_000) return `${Math.round(ms)} ms`;
+  // A moment a clock ahead of this one stamped reads as now, not as a negative span.
+  if (ms < 1_000) return `${Math.max(0, Math.round(ms))} ms`;
   const seconds = ms / 1_000;
   if (seconds < 60) return `${seconds.toFixed(1)} s`;
   const minutes = Math.floor(seconds / 60);

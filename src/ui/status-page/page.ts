@@ -11,7 +11,7 @@ import type {
   PageRun,
   StatusPageData,
 } from "../../read-models/status-page.js";
-import { SALES_DAYS } from "../../read-models/status-page.js";
+import { LATE_AFTER_RUNS, SALES_DAYS } from "../../read-models/status-page.js";
 import { calendarLegend, calendarSvg } from "./calendar-svg.js";
 import { count, escapeHtml, money, spanText, utcMinute } from "./html.js";
 import { salesChartSvg, salesLegend } from "./sales-chart-svg.js";
@@ -27,22 +27,22 @@ export const CONTENT_SECURITY_POLICY =
   "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
 function freshnessSection(freshness: Freshness, generatedAt: string): string {
-  const every =
-    freshness.intervalMs === null
-      ? `schedule ${escapeHtml(freshness.schedule)}`
-      : `schedule ${escapeHtml(freshness.schedule)}, at most ${spanText(freshness.intervalMs)} apart`;
   const since = freshness.lastSuccessAt
     ? `Last successful run ended ${spanText(Date.parse(generatedAt) - Date.parse(freshness.lastSuccessAt))} ago (${utcMinute(freshness.lastSuccessAt)})`
     : "No run has succeeded yet";
   const late = freshness.late
-    ? ` <strong>: longer than twice the schedule; see the runs below</strong>`
+    ? ` <strong>: ${LATE_AFTER_RUNS} scheduled runs have passed without a success; see the runs below</strong>`
     : "";
-  return `<section id="freshness" class="${freshness.late ? "late" : "fresh"}"><p>${since}${late}. <span class="muted">${every}.</span></p></section>`;
+  return (
+    `<section id="freshness" class="${freshness.late ? "late" : "fresh"}"><p>${since}${late}. ` +
+    `<span class="muted">Schedule ${escapeHtml(freshness.schedule)}.</span></p></section>`
+  );
 }
 
 function runRow(run: PageRun): string {
   const cell = (value: number | null) => (value === null ? "—" : count.format(value));
-  const duration = run.durationMs === null ? "running" : spanText(run.durationMs);
+  const duration =
+    run.durationMs !== null ? spanText(run.durationMs) : run.status === "running" ? "running" : "—";
   return (
     `<tr class="run ${escapeHtml(run.status)}" data-run="${run.id}"><td>#${run.id}</td><td>${utcMinute(run.startedAt)}</td>` +
     `<td>${duration}</td><td>${escapeHtml(run.trigger)}</td><td class="num">${cell(run.requests)}</td>` +
@@ -83,7 +83,7 @@ function reconciliationText(reports: ReportStateRow[]): string {
     .slice(0, 5)
     .map(
       (r) =>
-        `${r.day} report ${r.reportNumber}: ${escapeHtml(r.status)}` +
+        `${escapeHtml(r.day)} report ${r.reportNumber}: ${escapeHtml(r.status)}` +
         (r.status === "orders missing"
           ? ` (${count.format(r.ordersMissing)})`
           : ` (${money.format(r.difference)})`),

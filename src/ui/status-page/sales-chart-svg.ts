@@ -41,9 +41,14 @@ export function salesChartSvg(days: SalesDay[], reports: ReportStateRow[]): stri
   if (days.length === 0) return "";
   const slot = WIDTH / days.length;
   const bar = Math.max(1, slot - 2);
+  // A day of refunds can sum below zero: its bar is empty rather than upside down.
+  const positive = (amount: number) => Math.max(0, amount);
   const maxSales = Math.max(1, ...days.map((d) => d.sales));
   const maxOrders = Math.max(1, ...days.map((d) => d.orders));
-  const maxLoss = Math.max(1, ...days.map((d) => d.cancelledTotal + d.transferredSales));
+  const maxLoss = Math.max(
+    1,
+    ...days.map((d) => positive(d.cancelledTotal) + positive(d.transferredSales)),
+  );
   const reportsOf = new Map<string, ReportStateRow[]>();
   for (const report of reports)
     reportsOf.set(report.day, [...(reportsOf.get(report.day) ?? []), report]);
@@ -64,10 +69,10 @@ export function salesChartSvg(days: SalesDay[], reports: ReportStateRow[]): stri
         `<rect class="unsynced" x="${x}" y="${SALES_TOP}" width="${bar}" height="${SALES_HEIGHT}"/>`,
       );
     } else {
-      const h = (day.sales / maxSales) * SALES_HEIGHT;
+      const h = (positive(day.sales) / maxSales) * SALES_HEIGHT;
       parts.push(`<rect class="sales" x="${x}" y="${BASELINE - h}" width="${bar}" height="${h}"/>`);
-      const cancelled = (day.cancelledTotal / maxLoss) * LOSS_HEIGHT;
-      const transferred = (day.transferredSales / maxLoss) * LOSS_HEIGHT;
+      const cancelled = (positive(day.cancelledTotal) / maxLoss) * LOSS_HEIGHT;
+      const transferred = (positive(day.transferredSales) / maxLoss) * LOSS_HEIGHT;
       if (cancelled > 0)
         parts.push(
           `<rect class="cancelled" x="${x}" y="${BASELINE + 1}" width="${bar}" height="${cancelled}"/>`,

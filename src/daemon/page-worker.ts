@@ -1,0 +1,33 @@
+/**
+ * A worker thread's entry: renders the status page from a SQLite file through a read-only
+ * connection of its own, answers the HTML and ends. See page-in-worker.ts for why a thread.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { openDatabase } from "../db/open.js";
+import { SqliteDestination } from "../db/sqlite-destination.js";
+import { messageOf } from "../errors.js";
+import { collectStatusPage } from "../read-models/status-page.js";
+import { renderStatusPage } from "../ui/status-page/page.js";
+import type { PageWorkerAnswer, PageWorkerData } from "./page-in-worker.js";
+
+async function render(data: PageWorkerData): Promise<string> {
+  const destination = new SqliteDestination(openDatabase(data.dbPath, { readonly: true }));
+  try {
+    const page = await collectStatusPage(destination, {
+      schedule: data.schedule,
+      now: new Date(data.now),
+    });
+    return renderStatusPage(page, { refreshSeconds: data.refreshSeconds });
+  } finally {
+    await destination.close();
+  }
+}
+
+render(workerData as PageWorkerData).then(
+  (html) => parentPort?.postMessage({ type: "page", html } satisfies PageWorkerAnswer),
+  (error: unknown) =>
+    parentPort?.postMessage({
+      type: "failed",
+      message: messageOf(error),
+    } satisfies PageWorkerAnswer),
+);
