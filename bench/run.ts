@@ -2,7 +2,8 @@
  * `npm run bench`: the benchmarks of pos-sync, figures printed, measured in one run.
  *   --quick     smaller sizes (a few minutes)
  *   --save      also write docs/benchmarks.md
- *   --only NAME only one benchmark (ingest, e2e, memory, storage, postgres or history), for a
+ *   --only NAME only one benchmark (ingest, e2e, memory, storage, postgres, history or
+ *               status-page), for a
  *               quick look
  *   --file PATH with --only storage: measure this synced file instead of syncing one
  */
@@ -16,6 +17,7 @@ import { dec, int, log, machine, mb, now, seconds } from "./lib.js";
 import { benchMemory } from "./memory.js";
 import { benchPostgres } from "./postgres.js";
 import { benchmarkTable, keptPart } from "./report.js";
+import { benchStatusPage } from "./status-page.js";
 import { benchStorage, measureFile } from "./storage.js";
 
 const quick = process.argv.includes("--quick");
@@ -36,6 +38,7 @@ const sizes = quick
       storage: { locations: 4, days: 90 },
       workersChain: { locations: 10, days: 10, ordersPerDay: 20 },
       history: { locations: 4, days: 60, steps: 14 },
+      statusPage: { locations: 4, days: 90 },
     }
   : {
       orders: 100_000,
@@ -46,6 +49,7 @@ const sizes = quick
       storage: { locations: 20, days: 365 },
       workersChain: { locations: 40, days: 30, ordersPerDay: 20 },
       history: { locations: 10, days: 120, steps: 30 },
+      statusPage: { locations: 10, days: 365 },
     };
 
 const dir = mkdtempSync(join(tmpdir(), "pos-sync-bench-"));
@@ -67,6 +71,7 @@ try {
   else if (only === "postgres")
     await benchPostgres({ orders: sizes.orders, chain: sizes.workersChain, dir });
   else if (only === "history") await benchHistory({ ...sizes.history, dir });
+  else if (only === "status-page") await benchStatusPage({ ...sizes.statusPage, dir });
   else await runAll();
 } finally {
   rmSync(dir, { recursive: true, force: true });
@@ -88,6 +93,8 @@ async function runAll(): Promise<void> {
   const postgres = await benchPostgres({ orders: sizes.orders, chain: sizes.workersChain, dir });
   log();
   const history = await benchHistory({ ...sizes.history, dir });
+  log();
+  const statusPage = await benchStatusPage({ ...sizes.statusPage, dir });
   const total = seconds(started);
   log();
   log(`all of them in ${dec(total / 60)} minutes`);
@@ -109,6 +116,9 @@ async function runAll(): Promise<void> {
   );
   log(
     `  order history ${dec(history.steadyStateShare * 100)} % more bytes per order with every change seen (<= 10 %)`,
+  );
+  log(
+    `  status page ${int(statusPage.inWorkerMs)} ms in a worker, the writer's thread stalled ${dec(statusPage.inWorkerStallMs)} ms at most`,
   );
   if (save) {
     const command = `npm run bench${quick ? " -- --quick" : ""}`;

@@ -62,8 +62,12 @@ describe("the daemon's status page", () => {
     expect(html).toContain('<meta http-equiv="refresh" content="60">');
     for (const key of sim.current.keys) expect(html).not.toContain(key);
     expect(html).not.toContain(TOKEN);
-    const byAddress = await fetch(`${daemon.url}/?token=${TOKEN}`);
+    const byAddress = await fetch(`${daemon.url}/?token=${TOKEN}`, {
+      headers: { "accept-encoding": "gzip" },
+    });
     expect(byAddress.status).toBe(200);
+    expect(byAddress.headers.get("content-encoding")).toBe("gzip");
+    expect(await byAddress.text()).toBe(html);
     const head = await fetch(`${daemon.url}/?token=${TOKEN}`, { method: "HEAD" });
     expect([head.status, await head.text()]).toEqual([200, ""]);
   });

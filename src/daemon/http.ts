@@ -62,8 +62,15 @@ function servePage(
     return;
   }
   parts.page.render().then(
-    (html) =>
-      response.writeHead(200, PAGE_HEADERS).end(request.method === "HEAD" ? undefined : html),
+    (page) => {
+      const gzipped = /\bgzip\b/.test(String(request.headers["accept-encoding"] ?? ""));
+      response.writeHead(200, {
+        ...PAGE_HEADERS,
+        vary: "accept-encoding",
+        ...(gzipped ? { "content-encoding": "gzip" } : {}),
+      });
+      response.end(request.method === "HEAD" ? undefined : gzipped ? page.gzipped : page.html);
+    },
     (error) => {
       parts.logger.warn({ error: messageOf(error) }, "could not render the status page");
       response

@@ -45,8 +45,8 @@ function runRow(run: PageRun): string {
     run.durationMs !== null ? spanText(run.durationMs) : run.status === "running" ? "running" : "—";
   return (
     `<tr class="run ${escapeHtml(run.status)}" data-run="${run.id}"><td>#${run.id}</td><td>${utcMinute(run.startedAt)}</td>` +
-    `<td>${duration}</td><td>${escapeHtml(run.trigger)}</td><td class="num">${cell(run.requests)}</td>` +
-    `<td class="num">${cell(run.retries)}</td><td class="num">${cell(run.rateLimited)}</td>` +
+    `<td>${duration}</td><td class="wide">${escapeHtml(run.trigger)}</td><td class="num wide">${cell(run.requests)}</td>` +
+    `<td class="num wide">${cell(run.retries)}</td><td class="num wide">${cell(run.rateLimited)}</td>` +
     `<td><span class="badge ${escapeHtml(run.status)}">${escapeHtml(run.status)}</span></td>` +
     `<td class="error">${run.error ? escapeHtml(run.error) : ""}</td></tr>`
   );
@@ -56,8 +56,9 @@ function runsSection(runs: PageRun[]): string {
   if (runs.length === 0) return `<section id="runs"><h2>Runs</h2><p>No run yet.</p></section>`;
   return (
     `<section id="runs"><h2>Latest runs</h2><div class="table-scroll"><table><thead><tr>` +
-    "<th>run</th><th>started</th><th>took</th><th>by</th><th>requests</th><th>retries</th>" +
-    "<th>rate-limited</th><th>outcome</th><th>error</th></tr></thead><tbody>" +
+    '<th>run</th><th>started</th><th>took</th><th class="wide">by</th><th class="wide">requests</th>' +
+    '<th class="wide">retries</th><th class="wide">rate-limited</th><th>outcome</th><th>error</th>' +
+    "</tr></thead><tbody>" +
     `${runs.map(runRow).join("")}</tbody></table></div></section>`
   );
 }

@@ -58,5 +58,8 @@ td.error { white-space: normal; min-width: 16em; color: #a02020; }
   header, main { padding: 8px; }
   section { padding: 10px; }
   .sales-chart { height: 110px; }
+  /* A phone keeps what a person asks first: when, how long, how it went, and why not. */
+  th.wide, td.wide { display: none; }
+  td.error { min-width: 9em; }
 }
 `;
