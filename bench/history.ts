@@ -13,13 +13,10 @@
 import { rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { loadConfig } from "../src/config.js";
 import { addDays } from "../src/dates.js";
-import { SqliteDestination } from "../src/db/sqlite-destination.js";
-import { createLogger } from "../src/log.js";
 import { type Simulator, startSimulator } from "../src/simulator/server.js";
-import { runSync } from "../src/sync/run.js";
 import { dec, int, log } from "./lib.js";
+import { syncSimulator } from "./simulator-sync.js";
 
 const LAST_DAY = "2026-11-22";
 
@@ -38,29 +35,7 @@ export interface HistoryResult {
 }
 
 async function syncOnce(simulator: Simulator, path: string, keepHistory: boolean): Promise<void> {
-  const config = loadConfig({
-    env: {
-      POS_API_URL: simulator.url,
-      POS_API_KEYS: simulator.keys.join(","),
-      POS_DB_PATH: path,
-      POS_CONCURRENCY: "8",
-    },
-    needsApi: true,
-  });
-  const destination = SqliteDestination.open(path, { keepRaw: true, keepHistory });
-  try {
-    const result = await runSync({
-      config,
-      destination,
-      logger: createLogger({ level: "silent" }),
-      trigger: "cli",
-      // The simulator's today, as every location sees it.
-      now: () => new Date(`${simulator.dataset.today}T12:00:00.000Z`),
-    });
-    if (result.status !== "succeeded") throw new Error(`a sync ended ${result.status}`);
-  } finally {
-    await destination.close();
-  }
+  await syncSimulator(simulator, path, { keepHistory });
 }
 
 /** A backfill, then one sync a day for `steps` days; returns the simulator (closed). */

@@ -7,15 +7,13 @@
  */
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { loadConfig } from "../src/config.js";
 import { openDatabase } from "../src/db/open.js";
 import { SqliteDestination } from "../src/db/sqlite-destination.js";
-import { createLogger } from "../src/log.js";
 import { collectStatusPage } from "../src/read-models/status-page.js";
 import { startSimulator } from "../src/simulator/server.js";
-import { runSync } from "../src/sync/run.js";
 import { renderStatusPage } from "../src/ui/status-page/page.js";
 import { dec, int, log } from "./lib.js";
+import { syncSimulator } from "./simulator-sync.js";
 
 const SCHEDULE = "*/15 * * * *";
 const ROUNDS = 3;
@@ -36,32 +34,11 @@ export interface StatusPageResult {
 async function syncChain(path: string, locations: number, days: number): Promise<number> {
   const simulator = await startSimulator({ seed: 8, locations, days, today: "2026-11-22" });
   try {
-    const config = loadConfig({
-      env: {
-        POS_API_URL: simulator.url,
-        POS_API_KEYS: simulator.keys.join(","),
-        POS_DB_PATH: path,
-        POS_CONCURRENCY: "8",
-      },
-      needsApi: true,
-    });
-    const destination = SqliteDestination.open(path);
-    try {
-      const result = await runSync({
-        config,
-        destination,
-        logger: createLogger({ level: "silent" }),
-        trigger: "cli",
-        now: () => new Date(`${simulator.dataset.today}T12:00:00.000Z`),
-      });
-      if (result.status !== "succeeded") throw new Error(`the sync ended ${result.status}`);
-      return result.stats.locations.reduce(
-        (sum, location) => sum + (location.streams.orders?.inserted ?? 0),
-        0,
-      );
-    } finally {
-      await destination.close();
-    }
+    const result = await syncSimulator(simulator, path);
+    return result.stats.locations.reduce(
+      (sum, location) => sum + (location.streams.orders?.inserted ?? 0),
+      0,
+    );
   } finally {
     await simulator.close();
   }
