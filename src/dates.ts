@@ -70,6 +70,12 @@ export function daysBetween(from: string, to: string): number {
   return toEpochDay(to) - toEpochDay(from);
 }
 
+/** A day's place in its week: Monday 0 … Sunday 6. */
+export function weekdayOf(day: string): number {
+  // 1970-01-01, epoch day 0, was a Thursday (3).
+  return (((toEpochDay(day) + 3) % 7) + 7) % 7;
+}
+
 /** Every day from `since` through `until`, both included; empty when since > until. */
 export function eachDay(since: string, until: string): string[] {
   const first = toEpochDay(since);

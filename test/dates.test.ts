@@ -8,9 +8,16 @@ import {
   isCalendarDay,
   matchesApiDayPattern,
   toEpochDay,
+  weekdayOf,
 } from "../src/dates.js";
 
 describe("days", () => {
+  it("places a day in its week, Monday first, across the epoch and leap days", () => {
+    expect(
+      ["2026-11-23", "2026-11-29", "1970-01-01", "1969-12-29", "2024-02-29"].map(weekdayOf),
+    ).toEqual([0, 6, 3, 0, 3]);
+  });
+
   it("tells the API's pattern from real calendar dates", () => {
     expect(matchesApiDayPattern("2025-02-29")).toBe(true);
     expect(isCalendarDay("2025-02-29")).toBe(false);

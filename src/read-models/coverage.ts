@@ -12,6 +12,9 @@ import type { DayStream } from "../vocabulary.js";
  */
 export type DayCoverage = "complete" | "open" | "incomplete" | "failed" | "suspicious" | "missing";
 
+/** The coverage of a day that is not in: a gap. */
+export type GapCoverage = Exclude<DayCoverage, "complete" | "open">;
+
 /** A recorded day window with the counts of its last read. */
 export interface CoverageWindow {
   day: string;
@@ -47,7 +50,8 @@ const KNOWN: ReadonlySet<string> = new Set<DayCoverage>([
   "suspicious",
 ]);
 
-function coverageOf(status: string | undefined): DayCoverage {
+/** A recorded window's status as a day's coverage (undefined: no window, never read). */
+export function coverageOf(status: string | undefined): DayCoverage {
   if (status === undefined) return "missing";
   // A status written by a newer version reads as not proven rather than as complete.
   return KNOWN.has(status) ? (status as DayCoverage) : "incomplete";
@@ -86,9 +90,4 @@ export function coverageCalendar(
     };
   });
   return { stream, days };
-}
-
-/** The last `count` days of a calendar (fewer when it is shorter). */
-export function lastDays(calendar: CoverageCalendar, count: number): CalendarDay[] {
-  return calendar.days.slice(Math.max(0, calendar.days.length - count));
 }

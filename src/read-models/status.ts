@@ -1,6 +1,6 @@
 /** What the database holds, per location and stream: read from the checkpoints, no API call. */
 
-import { addDays, eachDay, today } from "../dates.js";
+import { addDays, today } from "../dates.js";
 import type { LocationTurn, ReadableDestination } from "../db/destination.js";
 import type { RowCounts, RunRow, WindowRow } from "../db/read-queries.js";
 import {
@@ -12,10 +12,16 @@ import {
 } from "../streams/index.js";
 import { dayRanges } from "../sync/plan.js";
 import type { DayStream } from "../vocabulary.js";
-import { type CalendarDay, coverageCalendar } from "./coverage.js";
+import {
+  type CalendarDay,
+  coverageCalendar,
+  coverageOf,
+  type GapCoverage,
+  isIn,
+} from "./coverage.js";
 import { checkRunProcess, effectiveRunStatus, type ProcessCheck } from "./run-liveness.js";
 
-export type GapStatus = "missing" | "incomplete" | "failed" | "suspicious";
+export type GapStatus = GapCoverage;
 
 export interface Gap {
   from: string;
@@ -101,20 +107,18 @@ export interface StatusReport {
 }
 
 /** Complete, or open: read completely while the day was still going. Neither is a gap. */
-function isRead(status: string | undefined): boolean {
-  return status === "complete" || status === "open";
+function isRead(status: string): boolean {
+  return isIn(coverageOf(status));
 }
 
-function gapsOf(windows: WindowRow[], through: string): Gap[] {
-  const byDay = new Map(windows.map((w) => [w.day, w]));
-  const first = windows[0]?.day;
-  if (!first) return [];
-  const notRead = eachDay(first, through).filter((day) => !isRead(byDay.get(day)?.status));
+/** The calendar's days not in, as date ranges of one coverage each. */
+function gapsOf(calendar: readonly CalendarDay[]): Gap[] {
+  const byDay = new Map(calendar.map((cell) => [cell.day, cell]));
   const gaps: Gap[] = [];
   for (const status of ["missing", "incomplete", "failed", "suspicious"] as const) {
-    const days = notRead.filter((day) => (byDay.get(day)?.status ?? "missing") === status);
+    const days = calendar.filter((cell) => cell.coverage === status).map((cell) => cell.day);
     for (const range of dayRanges(days)) {
-      gaps.push({ ...range, status, error: byDay.get(range.to)?.last_error ?? null });
+      gaps.push({ ...range, status, error: byDay.get(range.to)?.error ?? null });
     }
   }
   return gaps.sort((a, b) => a.from.localeCompare(b.from));
@@ -164,7 +168,7 @@ async function dayStreamStatus(
       null,
     ),
     completeDays: windows.filter((w) => w.status === "complete").length,
-    gaps: gapsOf(windows, todayDay),
+    gaps: gapsOf(calendar),
     futureDays: all.filter((w) => w.day > todayDay).map((w) => w.day),
     rows: rows.live,
     deleted: rows.deleted,

@@ -1,6 +1,7 @@
 /** `pos-sync changes` as plain language, one line per change, for a daily e-mail or a chat
  * webhook: "order 1042 at Trattoria Aurora, paid 58.40 at 21:12, cancelled at 23:40 by Marco". */
 import type { ChangesReport, LocalMoment, OrderChange } from "../read-models/changes.js";
+import { utcMinute } from "./text.js";
 
 const money = (amount: number) => amount.toFixed(2);
 
@@ -30,7 +31,7 @@ export function describeChange(change: OrderChange): string {
       ? `paid ${money(change.paid)} ${closed}`
       : `closed ${closed} with ${money(change.previousTotal)} unpaid`;
   if (change.kinds.includes("vanished"))
-    return `${where}, ${before}, no longer listed by the API (noticed ${change.seenAt.slice(0, 16).replace("T", " ")} UTC)`;
+    return `${where}, ${before}, no longer listed by the API (noticed ${utcMinute(change.seenAt)})`;
   const at = change.changedAtLocal ? ` ${when(change.changedAtLocal, change.businessDate)}` : "";
   const by = change.changedBy ? ` by ${change.changedBy}` : "";
   const total =
@@ -48,7 +49,7 @@ export interface ChangesLayout {
 }
 
 export function formatChanges(report: ChangesReport, layout: ChangesLayout = {}): string {
-  const at = `${report.since.slice(0, 16).replace("T", " ")} UTC`;
+  const at = utcMinute(report.since);
   const since = {
     date: `since ${report.since.slice(0, 10)}`,
     instant: `since ${at}`,

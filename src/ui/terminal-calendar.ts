@@ -3,7 +3,7 @@
  * characters alone carry the state; colour only repeats it, so the line reads the same piped,
  * under NO_COLOR, or to someone who cannot tell the colours apart.
  */
-import { toEpochDay } from "../dates.js";
+import { weekdayOf } from "../dates.js";
 import type { CalendarDay, DayCoverage } from "../read-models/coverage.js";
 
 /** plain: ASCII only; color: the same characters wrapped in ANSI 16-colour SGR codes. */
@@ -65,11 +65,6 @@ export function dayCharacter(day: CalendarDay): string {
   return markOf(day).character;
 }
 
-function isMonday(day: string): boolean {
-  // 1970-01-01, epoch day 0, was a Thursday.
-  return (((toEpochDay(day) + 3) % 7) + 7) % 7 === 0;
-}
-
 function paint(text: string, tone: Tone): string {
   return `\x1b[${SGR[tone]}m${text}${RESET}`;
 }
@@ -83,7 +78,7 @@ export function calendarLine(days: readonly CalendarDay[], style: CalendarStyle)
   const runs: { tone: Tone; text: string }[] = [];
   days.forEach((day, index) => {
     const mark = markOf(day);
-    const gap = index > 0 && isMonday(day.day) ? " " : "";
+    const gap = index > 0 && weekdayOf(day.day) === 0 ? " " : "";
     const last = runs.at(-1);
     if (last && (style === "plain" || last.tone === mark.tone)) {
       last.text += gap + mark.character;

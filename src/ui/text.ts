@@ -2,6 +2,11 @@
 
 export const number = new Intl.NumberFormat("en-US");
 
+/** "2026-11-24 19:40 UTC" from an ISO instant in UTC. */
+export function utcMinute(instant: string): string {
+  return `${instant.slice(0, 16).replace("T", " ")} UTC`;
+}
+
 /** The time between two ISO timestamps, in seconds with one decimal: "12.3 s". */
 export function secondsBetween(from: string, to: string): string {
   return `${((Date.parse(to) - Date.parse(from)) / 1000).toFixed(1)} s`;

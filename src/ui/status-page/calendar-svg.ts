@@ -3,8 +3,10 @@
  * top), a cell a day coloured by whether the day is in, its counts and reason in the cell's
  * title (hover on a computer, long press on a phone), a dot on days with rejected records.
  */
+import { weekdayOf } from "../../dates.js";
 import type { CalendarDay, CoverageCalendar, DayCoverage } from "../../read-models/coverage.js";
-import { count, escapeHtml } from "./html.js";
+import { number } from "../text.js";
+import { escapeHtml } from "./html.js";
 
 const CELL = 11;
 const STEP = 13;
@@ -22,16 +24,11 @@ export const COVERAGE_WORDS: Record<DayCoverage, string> = {
   missing: "missing",
 };
 
-/** Monday 0 … Sunday 6. */
-function weekday(day: string): number {
-  return (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7;
-}
-
 function stored(cell: CalendarDay): string {
   if (cell.storedCount === null) return "";
   return cell.apiCount === null || cell.apiCount === cell.storedCount
-    ? `${count.format(cell.storedCount)} stored`
-    : `stored ${count.format(cell.storedCount)} of the ${count.format(cell.apiCount)} the API counts`;
+    ? `${number.format(cell.storedCount)} stored`
+    : `stored ${number.format(cell.storedCount)} of the ${number.format(cell.apiCount)} the API counts`;
 }
 
 /** The cell's title: the day, its state, its counts and why it is not in. */
@@ -42,14 +39,14 @@ export function cellTitle(stream: string, cell: CalendarDay): string {
   if (cell.error && cell.coverage !== "complete" && cell.coverage !== "open")
     parts.push(cell.error);
   if (cell.rejected > 0)
-    parts.push(`${count.format(cell.rejected)} record${cell.rejected === 1 ? "" : "s"} rejected`);
+    parts.push(`${number.format(cell.rejected)} record${cell.rejected === 1 ? "" : "s"} rejected`);
   const detail = parts.filter((part) => part !== "").join("; ");
   return `${cell.day} ${stream}: ${COVERAGE_WORDS[cell.coverage]}${detail ? ` (${detail})` : ""}`;
 }
 
 function cellSvg(stream: string, cell: CalendarDay, column: number): string {
   const x = LEFT + column * STEP;
-  const y = TOP + weekday(cell.day) * STEP;
+  const y = TOP + weekdayOf(cell.day) * STEP;
   const dot =
     cell.rejected > 0
       ? `<circle class="rejected" cx="${x + CELL / 2}" cy="${y + CELL / 2}" r="2.5"/>`
@@ -87,7 +84,7 @@ const WEEKDAY_LABELS = `<text class="label" x="0" y="${TOP + 9}">Mon</text><text
 export function calendarSvg(calendar: CoverageCalendar): string {
   const { days, stream } = calendar;
   if (days.length === 0) return `<p class="muted">${escapeHtml(stream)}: never synced</p>`;
-  const leading = weekday(days[0]?.day ?? "");
+  const leading = weekdayOf(days[0]?.day ?? "");
   const columnOf = (index: number) => Math.floor((index + leading) / 7);
   const columns = columnOf(days.length - 1) + 1;
   const width = LEFT + columns * STEP;

@@ -19,13 +19,6 @@ export const money = new Intl.NumberFormat("en-US", {
   maximumFractionDigits: 2,
 });
 
-export const count = new Intl.NumberFormat("en-US");
-
-/** "2026-11-24 19:40 UTC" from an ISO instant. */
-export function utcMinute(instant: string): string {
-  return `${instant.slice(0, 16).replace("T", " ")} UTC`;
-}
-
 /** A span of time as a person says it: "840 ms", "12.4 s", "3 min 20 s", "2 h 5 min", "3 days". */
 export function spanText(ms: number): string {
   // A moment a clock ahead of this one stamped reads as now, not as a negative span.

@@ -4,6 +4,7 @@
  * policy forbids every request, so a mailed copy cannot call out either.
  */
 import type { ReportStateRow } from "../../db/read-queries.js";
+import { isIn } from "../../read-models/coverage.js";
 import type { DayStreamStatus, LocationStatus } from "../../read-models/status.js";
 import type {
   Freshness,
@@ -12,8 +13,9 @@ import type {
   StatusPageData,
 } from "../../read-models/status-page.js";
 import { LATE_AFTER_RUNS, SALES_DAYS } from "../../read-models/status-page.js";
+import { number, utcMinute } from "../text.js";
 import { calendarLegend, calendarSvg } from "./calendar-svg.js";
-import { count, escapeHtml, money, spanText, utcMinute } from "./html.js";
+import { escapeHtml, money, spanText } from "./html.js";
 import { salesChartSvg, salesLegend } from "./sales-chart-svg.js";
 import { STYLE } from "./style.js";
 
@@ -40,7 +42,7 @@ function freshnessSection(freshness: Freshness, generatedAt: string): string {
 }
 
 function runRow(run: PageRun): string {
-  const cell = (value: number | null) => (value === null ? "—" : count.format(value));
+  const cell = (value: number | null) => (value === null ? "—" : number.format(value));
   const duration =
     run.durationMs !== null ? spanText(run.durationMs) : run.status === "running" ? "running" : "—";
   return (
@@ -65,20 +67,18 @@ function runsSection(runs: PageRun[]): string {
 
 function streamSummary(stream: DayStreamStatus): string {
   if (!stream.firstDay) return "never synced";
-  const notIn = stream.calendar.filter(
-    (cell) => cell.coverage !== "complete" && cell.coverage !== "open",
-  ).length;
+  const notIn = stream.calendar.filter((cell) => !isIn(cell.coverage)).length;
   return (
-    `complete through ${stream.completeThrough ?? "—"}, ${count.format(stream.rows)} rows, ` +
-    `${notIn === 0 ? "no day missing" : `${count.format(notIn)} day${notIn === 1 ? "" : "s"} not complete`}` +
-    `${stream.rejected > 0 ? `, ${count.format(stream.rejected)} rejected` : ""}`
+    `complete through ${stream.completeThrough ?? "—"}, ${number.format(stream.rows)} rows, ` +
+    `${notIn === 0 ? "no day missing" : `${number.format(notIn)} day${notIn === 1 ? "" : "s"} not complete`}` +
+    `${stream.rejected > 0 ? `, ${number.format(stream.rejected)} rejected` : ""}`
   );
 }
 
 function reconciliationText(reports: ReportStateRow[]): string {
   if (reports.length === 0) return `No report in the last ${SALES_DAYS} days.`;
   const problems = reports.filter((report) => report.status !== "ok");
-  const head = `${count.format(reports.length - problems.length)} of ${count.format(reports.length)} reports of the last ${SALES_DAYS} days reconcile with their orders`;
+  const head = `${number.format(reports.length - problems.length)} of ${number.format(reports.length)} reports of the last ${SALES_DAYS} days reconcile with their orders`;
   if (problems.length === 0) return `${head}.`;
   const listed = problems
     .slice(0, 5)
@@ -86,7 +86,7 @@ function reconciliationText(reports: ReportStateRow[]): string {
       (r) =>
         `${escapeHtml(r.day)} report ${r.reportNumber}: ${escapeHtml(r.status)}` +
         (r.status === "orders missing"
-          ? ` (${count.format(r.ordersMissing)})`
+          ? ` (${number.format(r.ordersMissing)})`
           : ` (${money.format(r.difference)})`),
     );
   const more = problems.length > 5 ? `; and ${problems.length - 5} more` : "";
@@ -98,9 +98,9 @@ function salesSummary(page: LocationPage): string {
   const sum = (pick: (d: (typeof synced)[number]) => number) =>
     synced.reduce((total, day) => total + pick(day), 0);
   return (
-    `${count.format(sum((d) => d.orders))} orders, ${money.format(sum((d) => d.sales))} sales; ` +
-    `${count.format(sum((d) => d.cancelledOrders))} cancelled (${money.format(sum((d) => d.cancelledTotal))}), ` +
-    `${count.format(sum((d) => d.transferredOrders))} transferred (${money.format(sum((d) => d.transferredSales))})` +
+    `${number.format(sum((d) => d.orders))} orders, ${money.format(sum((d) => d.sales))} sales; ` +
+    `${number.format(sum((d) => d.cancelledOrders))} cancelled (${money.format(sum((d) => d.cancelledTotal))}), ` +
+    `${number.format(sum((d) => d.transferredOrders))} transferred (${money.format(sum((d) => d.transferredSales))})` +
     `${synced.length < page.sales.length ? `; ${page.sales.length - synced.length} days not synced` : ""}`
   );
 }

@@ -6,7 +6,8 @@
  */
 import type { ReportStateRow } from "../../db/read-queries.js";
 import type { SalesDay } from "../../read-models/status-page.js";
-import { count, escapeHtml, money } from "./html.js";
+import { number } from "../text.js";
+import { escapeHtml, money } from "./html.js";
 
 const WIDTH = 600;
 const SALES_TOP = 8;
@@ -20,10 +21,10 @@ const HEIGHT = STRIP_TOP + STRIP_HEIGHT;
 function dayTitle(day: SalesDay, reports: ReportStateRow[]): string {
   if (!day.synced) return `${day.day}: orders not synced`;
   const parts = [
-    `${count.format(day.orders)} orders`,
+    `${number.format(day.orders)} orders`,
     `${money.format(day.sales)} sales`,
-    `${count.format(day.cancelledOrders)} cancelled (${money.format(day.cancelledTotal)})`,
-    `${count.format(day.transferredOrders)} transferred (${money.format(day.transferredSales)})`,
+    `${number.format(day.cancelledOrders)} cancelled (${money.format(day.cancelledTotal)})`,
+    `${number.format(day.transferredOrders)} transferred (${money.format(day.transferredSales)})`,
   ];
   for (const report of reports) parts.push(`report ${report.reportNumber}: ${report.status}`);
   return `${day.day}: ${parts.join("; ")}`;
@@ -101,7 +102,7 @@ export function salesChartSvg(days: SalesDay[], reports: ReportStateRow[]): stri
     (points.length > 1 ? `<polyline class="orders" points="${points.join(" ")}"/>` : "") +
     "</svg>" +
     `<p class="chart-axis"><span>${first}</span><span>highest: ${money.format(maxSales)} sales, ` +
-    `${count.format(maxOrders)} orders</span><span>${last}</span></p>`
+    `${number.format(maxOrders)} orders</span><span>${last}</span></p>`
   );
 }
 
