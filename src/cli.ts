@@ -11,6 +11,7 @@ import type { Command, CommandIo } from "./commands/command.js";
 import { daemonCommand } from "./commands/daemon.js";
 import { demoCommand } from "./commands/demo.js";
 import { migrateCommand } from "./commands/migrate.js";
+import { probeCommand } from "./commands/probe.js";
 import { rawCommand } from "./commands/raw.js";
 import { simulateCommand } from "./commands/simulate.js";
 import { statusCommand } from "./commands/status.js";
@@ -27,6 +28,7 @@ export const COMMANDS: readonly Command[] = [
   statusCommand,
   verifyCommand,
   changesCommand,
+  probeCommand,
   migrateCommand,
   rawCommand,
   simulateCommand,

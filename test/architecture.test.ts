@@ -75,10 +75,36 @@ describe("the layers of src/", () => {
   });
 
   it("keep storage below the engine, the streams and everything that uses them", () => {
-    const above = ["sync", "streams", "read-models", "ui", "runner", "commands", "daemon", "demo"];
+    const above = [
+      "sync",
+      "streams",
+      "read-models",
+      "ui",
+      "runner",
+      "commands",
+      "daemon",
+      "demo",
+      "probe",
+    ];
     expect(importersOf("db", above)).toEqual([]);
     expect(importersOf("api", ["db", ...above])).toEqual([]);
     expect(importersOf("streams", ["sync", "read-models", "ui", "runner", "commands"])).toEqual([]);
+  });
+
+  it("keep the probe on the API alone: it reads no database and runs no sync", () => {
+    const probe = [...modules.values()].filter((m) => folder(m.name) === "probe");
+    expect(probe.length).toBeGreaterThan(5);
+    const elsewhere = [
+      "db",
+      "sync",
+      "streams",
+      "runner",
+      "daemon",
+      "read-models",
+      "ui",
+      "commands",
+    ];
+    expect(importersOf("probe", elsewhere)).toEqual([]);
   });
 
   it("keep the engine free of SQL and of database handles", () => {

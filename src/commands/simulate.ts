@@ -3,7 +3,7 @@ import { today } from "../dates.js";
 import { createLogger, isLogLevel } from "../log.js";
 import { fixedOffsetZone, formatOffset } from "../simulator/clock.js";
 import { CATALOG_KINDS } from "../simulator/dataset.js";
-import type { FaultSettings } from "../simulator/faults.js";
+import { type FaultSettings, PAST_END_BEHAVIOURS } from "../simulator/faults.js";
 import { startSimulator } from "../simulator/server.js";
 import { choiceFlag, dayFlag, decimalFlag, fractionFlag, integerFlag, rangeFlag } from "./args.js";
 import { type Command, type CommandIo, parseFlags } from "./command.js";
@@ -34,6 +34,10 @@ const OPTIONS = {
   "utc-timestamps": { type: "boolean" },
   "live-orders": { type: "string" },
   "past-end": { type: "string" },
+  "oversize-page": { type: "string" },
+  "health-needs-key": { type: "boolean" },
+  "rate-limit-per-minute": { type: "string" },
+  "strict-slashes": { type: "boolean" },
   "total-count-skew": { type: "string" },
   "late-updates-every": { type: "string" },
   "path-report": { type: "string" },
@@ -80,12 +84,18 @@ A hostile world (rates are shares of API requests, from 0 to 1):
   --hostile                hostile data: optional fields absent, nulls, unknown fields, long
                            and control-character strings, odd amounts, a few invalid orders
   --live-orders N          add N new orders to today on each orders list request covering today
-  --past-end MODE          a page past the last: empty (default), not-found or bad-request
+  --past-end MODE          a page past the last: empty (default), not-found, bad-request or
+                           last-page (the last page again)
+  --oversize-page MODE     size above 100: cap (default, as the spec states) or refuse (400)
+  --health-needs-key       the health operation asks for the key too
+  --rate-limit-per-minute N  at most N requests per key a minute, announced in X-RateLimit-*
+                           headers; a 429 with Retry-After beyond
   --total-count-skew N     add N to meta.totalCount (a server that lies)
   --late-updates-every S   every S seconds, update a few recent orders and hide or restore
                            catalog items
 
 Paths the spec does not show (defaults as pos-sync expects them):
+  --strict-slashes         route "/x" and "/x/" apart (by default a trailing slash is optional)
   --path-report P          default /v1/reports/{id}
   --path-payment-methods P default /v1/catalog/payment-methods/
   --path-taxes P           default /v1/catalog/taxes/
@@ -119,9 +129,15 @@ function faultSettings(values: ReturnType<typeof parse>): Partial<FaultSettings>
     "liveOrdersPerRequest",
     integerFlag(values["live-orders"], "live-orders", { min: 0, max: 1000 }),
   );
+  assign("pastEnd", choiceFlag(values["past-end"], "past-end", PAST_END_BEHAVIOURS));
   assign(
-    "pastEnd",
-    choiceFlag(values["past-end"], "past-end", ["empty", "not-found", "bad-request"] as const),
+    "oversizePage",
+    choiceFlag(values["oversize-page"], "oversize-page", ["cap", "refuse"] as const),
+  );
+  assign("healthNeedsKey", values["health-needs-key"]);
+  assign(
+    "rateLimitPerMinute",
+    integerFlag(values["rate-limit-per-minute"], "rate-limit-per-minute", { min: 1, max: 100_000 }),
   );
   assign("totalCountSkew", integerFlag(values["total-count-skew"], "total-count-skew"));
   return settings;
@@ -166,6 +182,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
       : { itemsPerOrder: rangeFlag(values["items-per-order"], "items-per-order") }),
     changeRate: decimalFlag(values["change-rate"], "change-rate", { min: 0, max: 50 }) ?? 1,
     authScheme: values["auth-scheme"] ?? "",
+    strictSlashes: values["strict-slashes"] ?? false,
     hostile: values.hostile ?? false,
     utcTimestamps: values["utc-timestamps"] ?? false,
     paths,

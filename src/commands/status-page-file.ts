@@ -1,22 +1,8 @@
 /** `pos-sync status --html FILE`: the daemon's status page as one file, for a job that mails it. */
-import { renameSync, rmSync, writeFileSync } from "node:fs";
 import type { ReadableDestination } from "../db/destination.js";
-import { ConfigError } from "../errors.js";
 import { collectStatusPage } from "../read-models/status-page.js";
 import { renderStatusPage } from "../ui/status-page/page.js";
-
-/** Written beside the target then renamed over it: a mail job never sends half a page. */
-function writeWhole(file: string, html: string): void {
-  const temporary = `${file}.${process.pid}.tmp`;
-  try {
-    writeFileSync(temporary, html);
-    renameSync(temporary, file);
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    const code = (error as { code?: string }).code ?? "unwritable";
-    throw new ConfigError(`cannot write the status page to ${file} (${code})`);
-  }
-}
+import { writeWhole } from "./write-whole.js";
 
 /** Writes the page; answers the number of bytes written. */
 export async function writeStatusPageFile(
@@ -27,6 +13,6 @@ export async function writeStatusPageFile(
   const data = await collectStatusPage(destination, { schedule });
   // No refresh: a file in a mailbox does not change.
   const html = renderStatusPage(data);
-  writeWhole(file, html);
+  writeWhole(file, html, "the status page");
   return Buffer.byteLength(html);
 }

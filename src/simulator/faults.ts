@@ -6,7 +6,19 @@
 import type { Operation } from "./operations.js";
 import { hashToUnit, Random } from "./random.js";
 
-export type PastEndBehaviour = "empty" | "not-found" | "bad-request";
+/** What a list page past the last one answers: an empty page, 404, 400, or the last page
+ * again. */
+export type PastEndBehaviour = "empty" | "not-found" | "bad-request" | "last-page";
+
+export const PAST_END_BEHAVIOURS: readonly PastEndBehaviour[] = [
+  "empty",
+  "not-found",
+  "bad-request",
+  "last-page",
+];
+
+/** What `size` above 100 gets: capped at 100 (what the spec states) or refused with a 400. */
+export type OversizePageBehaviour = "cap" | "refuse";
 
 export interface FaultSettings {
   /** Lists newest first instead of oldest first (the spec does not show the direction). */
@@ -40,6 +52,13 @@ export interface FaultSettings {
   pastEnd: PastEndBehaviour;
   /** Added to meta.totalCount: a server whose counts cannot be trusted. */
   totalCountSkew: number;
+  /** What `size` above 100 gets. */
+  oversizePage: OversizePageBehaviour;
+  /** The health operation asks for the key, as every other one does (the spec does not say). */
+  healthNeedsKey: boolean;
+  /** Requests each key may make per minute (a fixed window, announced in X-RateLimit-* headers
+   * on every answer); null: no limit and no headers. */
+  rateLimitPerMinute: number | null;
 }
 
 export const DEFAULT_FAULTS: FaultSettings = {
@@ -59,6 +78,9 @@ export const DEFAULT_FAULTS: FaultSettings = {
   changesBetweenPages: false,
   pastEnd: "empty",
   totalCountSkew: 0,
+  oversizePage: "cap",
+  healthNeedsKey: false,
+  rateLimitPerMinute: null,
 };
 
 /** One fault aimed at the next request (of an operation, when given). */

@@ -64,27 +64,36 @@ function coversToday(params: ListParameters, today: string): boolean {
   );
 }
 
+/** A list's records at one page index, and the number of records the whole list has. */
+type ListAt<T> = (index: number) => { records: T[]; totalCount: number };
+
 function listPage<T extends { id: string }>(
   context: HandlerContext,
   params: ListParameters,
-  result: { records: T[]; totalCount: number },
+  listAt: ListAt<T>,
   kind: MalformableKind,
 ): HandlerResult {
   const settings = context.faults.current;
-  const pastEnd = params.index > 0 && params.index * params.size >= result.totalCount;
+  let index = params.index;
+  let result = listAt(index);
+  const pastEnd = index > 0 && index * params.size >= result.totalCount;
   if (pastEnd && settings.pastEnd === "not-found") {
-    return { status: 404, body: errorBody("not_found", `page ${params.index} does not exist`) };
+    return { status: 404, body: errorBody("not_found", `page ${index} does not exist`) };
   }
   if (pastEnd && settings.pastEnd === "bad-request") {
     return {
       status: 400,
-      body: errorBody("invalid_parameter", `index ${params.index} is past the last page`, "index"),
+      body: errorBody("invalid_parameter", `index ${index} is past the last page`, "index"),
     };
+  }
+  if (pastEnd && settings.pastEnd === "last-page") {
+    index = Math.max(0, Math.ceil(result.totalCount / params.size) - 1);
+    result = listAt(index);
   }
   const reportedTotalCount = Math.max(0, result.totalCount + settings.totalCountSkew);
   return ok(
     listEnvelope(context.url, present(context, result.records, kind), {
-      index: params.index,
+      index,
       size: params.size,
       totalCount: result.totalCount,
       reportedTotalCount,
@@ -94,37 +103,36 @@ function listPage<T extends { id: string }>(
 
 function listOrders(context: HandlerContext): HandlerResult {
   const { dataset, faults, location } = context;
-  const params = parseListParameters(context.url.searchParams, true);
+  const params = parseListParameters(context.url.searchParams, true, faults.current.oversizePage);
   if (coversToday(params, dataset.today)) {
     const live = faults.takeLiveOrders();
     if (live > 0) dataset.addLiveOrders(location, live);
   }
   const request = { ...params, descending: faults.current.descending };
-  const result = dataset.listOrders(location, request);
   const { duplicatesAcrossPages, changesBetweenPages } = faults.current;
-  if (
-    params.index > 0 &&
-    result.records.length > 0 &&
-    (duplicatesAcrossPages || changesBetweenPages)
-  ) {
-    const previous = dataset.listOrders(location, { ...request, index: params.index - 1 }).records;
-    const last = previous.at(-1);
-    const first = previous[0];
-    if (duplicatesAcrossPages && last) result.records.push(last);
-    const changed =
-      changesBetweenPages && first ? dataset.updateOrder(location, first.id) : undefined;
-    if (changed) result.records.push(changed);
-  }
-  return listPage(context, params, result, "order");
+  const listAt = (index: number) => {
+    const result = dataset.listOrders(location, { ...request, index });
+    if (index > 0 && result.records.length > 0 && (duplicatesAcrossPages || changesBetweenPages)) {
+      const previous = dataset.listOrders(location, { ...request, index: index - 1 }).records;
+      const last = previous.at(-1);
+      const first = previous[0];
+      if (duplicatesAcrossPages && last) result.records.push(last);
+      const changed =
+        changesBetweenPages && first ? dataset.updateOrder(location, first.id) : undefined;
+      if (changed) result.records.push(changed);
+    }
+    return result;
+  };
+  return listPage(context, params, listAt, "order");
 }
 
 function listReports(context: HandlerContext): HandlerResult {
-  const params = parseListParameters(context.url.searchParams, false);
-  const result = context.dataset.listReports(context.location, {
-    ...params,
-    descending: context.faults.current.descending,
-  });
-  return listPage(context, params, result, "report");
+  const { faults } = context;
+  const params = parseListParameters(context.url.searchParams, false, faults.current.oversizePage);
+  const request = { ...params, descending: faults.current.descending };
+  const listAt = (index: number) =>
+    context.dataset.listReports(context.location, { ...request, index });
+  return listPage(context, params, listAt, "report");
 }
 
 function requireUuid(id: string | undefined): string {

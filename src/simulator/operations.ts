@@ -32,14 +32,16 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** "/v1/reports/{id}" → /^\/v1\/reports\/([^/]+)\/?$/ ; a trailing slash is optional. */
-function compile(template: string): RegExp {
+/** "/v1/reports/{id}" → /^\/v1\/reports\/([^/]+)\/?$/ : a trailing slash is optional, unless
+ * slashes are strict (a server that routes "/taxes" and "/taxes/" apart). */
+function compile(template: string, strictSlashes: boolean): RegExp {
   const trimmed = template.endsWith("/") ? template.slice(0, -1) : template;
   const source = escapeRegExp(trimmed).replace("\\{id\\}", "([^/]+)");
+  if (strictSlashes) return new RegExp(`^${source}${template.endsWith("/") ? "/" : ""}$`);
   return new RegExp(`^${source}/?$`);
 }
 
-export function routeTable(paths: ApiPaths): RoutePattern[] {
+export function routeTable(paths: ApiPaths, strictSlashes = false): RoutePattern[] {
   const table: [Operation, string][] = [
     ["health", paths.health],
     ["listOrders", SHOWN_PATHS.orders],
@@ -54,7 +56,10 @@ export function routeTable(paths: ApiPaths): RoutePattern[] {
     ["getOrder", SHOWN_PATHS.order],
     ["getReport", paths.report],
   ];
-  return table.map(([operation, template]) => ({ operation, pattern: compile(template) }));
+  return table.map(([operation, template]) => ({
+    operation,
+    pattern: compile(template, strictSlashes),
+  }));
 }
 
 export function resolveRoute(table: readonly RoutePattern[], pathname: string): Route | undefined {

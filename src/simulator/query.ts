@@ -1,5 +1,6 @@
 /** Query parameters of the list operations, validated with the spec's rules (4.2, 8). */
 import { matchesApiDayPattern } from "../dates.js";
+import type { OversizePageBehaviour } from "./faults.js";
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 10;
@@ -57,9 +58,17 @@ function day(params: URLSearchParams, name: string): string | undefined {
 export function parseListParameters(
   params: URLSearchParams,
   acceptsReportId: boolean,
+  oversize: OversizePageBehaviour = "cap",
 ): ListParameters {
   const index = wholeNumber(params, "index", 0, 0);
-  const size = Math.min(wholeNumber(params, "size", 1, DEFAULT_PAGE_SIZE), MAX_PAGE_SIZE);
+  const askedSize = wholeNumber(params, "size", 1, DEFAULT_PAGE_SIZE);
+  if (askedSize > MAX_PAGE_SIZE && oversize === "refuse") {
+    throw new InvalidParameter(
+      "size",
+      `size must be from 1 to ${MAX_PAGE_SIZE}, got ${JSON.stringify(String(askedSize))}`,
+    );
+  }
+  const size = Math.min(askedSize, MAX_PAGE_SIZE);
   const parsed: ListParameters = { index, size };
   const since = day(params, "since");
   const until = day(params, "until");

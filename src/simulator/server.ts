@@ -24,6 +24,7 @@ import {
 } from "./handlers.js";
 import type { SimLocation } from "./location.js";
 import { resolveRoute, routeTable } from "./operations.js";
+import { RateWindows } from "./rate-window.js";
 import { RequestStats } from "./stats.js";
 
 export interface SimulatorOptions extends Omit<DatasetOptions, "today" | "ordersPerDay"> {
@@ -35,6 +36,8 @@ export interface SimulatorOptions extends Omit<DatasetOptions, "today" | "orders
   /** Prefix of the authorization header value ("Bearer"); empty expects the bare key. */
   authScheme?: string;
   paths?: Partial<ApiPaths>;
+  /** Route "/x" and "/x/" apart, as some servers do (by default a trailing slash is optional). */
+  strictSlashes?: boolean;
   faults?: Partial<FaultSettings>;
   logger?: Logger;
 }
@@ -102,7 +105,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   });
   const faults = new Faults(options.seed, options.faults);
   const stats = new RequestStats();
-  const routes = routeTable({ ...DEFAULT_API_PATHS, ...options.paths });
+  const routes = routeTable({ ...DEFAULT_API_PATHS, ...options.paths }, options.strictSlashes);
+  const rateWindows = new RateWindows();
   const scheme = options.authScheme ?? "";
   const host = options.host ?? "127.0.0.1";
   const startedAtMs = Date.now();
@@ -156,9 +160,20 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
         { allow: "GET" },
       );
     }
-    if (route.operation === "health") return reply(health(startedAtMs, baseUrl));
+    if (route.operation === "health" && !faults.current.healthNeedsKey)
+      return reply(health(startedAtMs, baseUrl));
     const auth = authenticate(request, dataset, scheme);
     if ("error" in auth) return reply({ status: 401, body: errorBody("unauthorized", auth.error) });
+    const limit = faults.current.rateLimitPerMinute;
+    const rate = limit === null ? undefined : rateWindows.take(auth.location.apiKey, limit);
+    if (rate && !rate.allowed) {
+      stats.fault("rateLimited");
+      return reply(
+        { status: 429, body: errorBody("rate_limited", `at most ${limit} requests a minute`) },
+        rate.headers,
+      );
+    }
+    if (route.operation === "health") return reply(health(startedAtMs, baseUrl), rate?.headers);
 
     const latency = faults.current.latencyMs;
     if (latency > 0) await sleep(latency);
@@ -178,7 +193,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       stats.fault("dropped");
       return sendTruncated(response, result);
     }
-    reply(result);
+    reply(result, rate?.headers);
   }
 
   const server: Server = createServer((request, response) => {

@@ -1,0 +1,48 @@
+/**
+ * `probe --write-config FILE`: the findings as a config file that `--config` reads. An existing
+ * file is updated in place (its keys, locations and other settings kept); only what the probe
+ * observed is written, and never a key.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { type ApiPaths, PATH_SETTINGS } from "../api/paths.js";
+import { settingsFromFile } from "../config.js";
+import type { ProbeReport } from "./report.js";
+
+export interface ConfigUpdate {
+  /** The JSON text to write. */
+  text: string;
+  /** The settings written, as "POS_AUTH_SCHEME=Bearer". */
+  written: string[];
+  /** Settings left as they were because the probe did not determine them. */
+  leftAlone: string[];
+}
+
+function existingSettings(file: string): Record<string, unknown> {
+  if (!existsSync(file)) return {};
+  // Validates it first: a file the sync would refuse is not silently rewritten.
+  settingsFromFile(file);
+  return JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+}
+
+/** The file's new content: pure but for reading the existing file. */
+export function configUpdate(file: string, report: ProbeReport): ConfigUpdate {
+  const settings = existingSettings(file);
+  const paths: Partial<ApiPaths> = { ...(settings.paths as Partial<ApiPaths> | undefined) };
+  const written: string[] = [];
+  const leftAlone: string[] = [];
+  settings.apiUrl = report.apiUrl;
+  for (const finding of report.settings) {
+    if (finding.value === null) {
+      leftAlone.push(finding.name);
+      continue;
+    }
+    written.push(`${finding.name}=${finding.value}`);
+    if (finding.name === "POS_AUTH_SCHEME") settings.authScheme = finding.value;
+    const operation = (Object.keys(PATH_SETTINGS) as (keyof ApiPaths)[]).find(
+      (key) => PATH_SETTINGS[key] === finding.name,
+    );
+    if (operation) paths[operation] = finding.value;
+  }
+  if (Object.keys(paths).length > 0) settings.paths = paths;
+  return { text: `${JSON.stringify(settings, null, 2)}\n`, written, leftAlone };
+}

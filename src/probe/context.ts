@@ -1,0 +1,58 @@
+/** What the probe's steps share: the requests, the findings so far and the records sampled. */
+import type { z } from "zod";
+import type { ApiPaths } from "../api/paths.js";
+import type { Exchange, ProbeAnswer, ProbeHttp } from "./probe-http.js";
+import type { Finding } from "./report.js";
+
+/** Records checked against the spec, per resource, are capped: a sample, not a survey. */
+export const SAMPLE_PER_RESOURCE = 20;
+
+export interface ProbeContext {
+  http: ProbeHttp;
+  apiKey: string;
+  /** The authorization header value that works, once found. */
+  authorization: string;
+  /** The paths in effect before the probe (settings, else pos-sync's defaults). */
+  pathsInEffect: ApiPaths;
+  /** What the probe found for each unshown path; null when not found. */
+  foundPaths: Partial<Record<keyof ApiPaths, string | null>>;
+  findings: Finding[];
+  samples: Map<string, { schema: z.ZodType; records: unknown[] }>;
+  /** A report id to ask the report-by-id operation for. */
+  reportId?: string;
+}
+
+export function addSample(
+  context: ProbeContext,
+  resource: string,
+  schema: z.ZodType,
+  records: readonly unknown[],
+): void {
+  const sample = context.samples.get(resource) ?? { schema, records: [] };
+  const room = SAMPLE_PER_RESOURCE - sample.records.length;
+  sample.records.push(...records.slice(0, Math.max(0, room)));
+  context.samples.set(resource, sample);
+}
+
+/** "GET /v1/orders/?index=0&size=5 with the key: 200" */
+export function describeExchange(exchange: Exchange): string {
+  const key = exchange.withKey ? `with ${exchange.keyForm ?? "the key"}` : "without a key";
+  const status = exchange.status === null ? "no answer" : String(exchange.status);
+  const note = exchange.note && exchange.status !== null ? ` (${exchange.note})` : "";
+  return `GET ${exchange.target} ${key}: ${status}${note}`;
+}
+
+/** The evidence line of the latest request. */
+export function lastEvidence(context: ProbeContext): string {
+  const exchange = context.http.exchanges.at(-1);
+  return exchange ? describeExchange(exchange) : "";
+}
+
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A 200 whose body is a JSON array. */
+export function isArrayAnswer(answer: ProbeAnswer): answer is ProbeAnswer & { json: unknown[] } {
+  return answer.status === 200 && Array.isArray(answer.json);
+}

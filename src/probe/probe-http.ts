@@ -1,0 +1,238 @@
+/**
+ * The probe's requests: one at a time, paced, within a fixed budget, never retried, and stopped
+ * at the first sign of a rate limit (a 429, or the server's own count of requests left running
+ * low). Each exchange is kept for the report; the key travels in the header only.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import { Agent, request } from "undici";
+import { scrubSecrets } from "../secrets.js";
+import {
+  announcesLimit,
+  type RateLimitHeaders,
+  readRateLimitHeaders,
+} from "./rate-limit-headers.js";
+
+/** The most requests one probe sends: a few dozen, so that a probe never costs a partner much. */
+export const PROBE_BUDGET = 40;
+/** Time between the starts of two requests: four a second at most. */
+export const DEFAULT_PACE_MS = 250;
+/** Requests left in the server's window below which the probe stops: the sync needs them more. */
+export const RATE_LIMIT_RESERVE = 2;
+const TIMEOUT_MS = 15_000;
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
+const MESSAGE_SNIPPET = 120;
+
+/** Why the probe stopped before its end. */
+export type StopReason =
+  | "rate-limited"
+  | "rate-limit-low"
+  | "no-answer"
+  | "budget"
+  | "key-rejected"
+  | "base-url"
+  | "server-error";
+
+/** Thrown to end the probe early; the report says why. */
+export class ProbeStop extends Error {
+  constructor(
+    readonly reason: StopReason,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface Exchange {
+  /** What the request was for ("auth: Bearer", "taxes path"). */
+  purpose: string;
+  /** Path and query, without the base address. */
+  target: string;
+  /** Whether the key was sent. */
+  withKey: boolean;
+  /** How it was sent, when that is the question ("Bearer <key>"). */
+  keyForm?: string;
+  status: number | null;
+  ms: number;
+  /** The server's message on an error answer, or the network error's code. */
+  note?: string;
+}
+
+export interface ProbeAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** The body parsed as JSON; undefined when it is not JSON. */
+  json: unknown;
+}
+
+export interface ProbeHttpOptions {
+  baseUrl: string;
+  paceMs?: number;
+  budget?: number;
+  /** Strings to scrub from anything the report keeps (the keys). */
+  secrets: readonly string[];
+}
+
+export interface ProbeQuery {
+  [name: string]: string | number | boolean;
+}
+
+export interface ProbeRequestOptions {
+  query?: ProbeQuery;
+  /** Whether this answer's rate-limit headers describe the probed key's window (not so for
+   * another key's). */
+  tracksRateLimit?: boolean;
+  /** How the key is sent, for the report, when that is the question ("Bearer <key>"). */
+  keyForm?: string;
+}
+
+function target(path: string, query: ProbeQuery = {}): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) params.set(name, String(value));
+  const text = params.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+function errorCode(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code : "no answer";
+}
+
+/** The message of an error body, shortened: what the server says is wrong. */
+function serverNote(json: unknown, text: string): string {
+  const body = json as { message?: unknown; error?: unknown } | undefined;
+  const message = body?.message ?? body?.error;
+  const raw = typeof message === "string" ? message : text.replace(/\s+/g, " ").trim();
+  return raw.slice(0, MESSAGE_SNIPPET);
+}
+
+export class ProbeHttp {
+  readonly exchanges: Exchange[] = [];
+  /** What rate-limit headers said, from the latest answer that had any. */
+  rateLimit: RateLimitHeaders | undefined;
+  readonly budget: number;
+  readonly paceMs: number;
+  private readonly agent = new Agent({
+    connections: 1,
+    connect: { timeout: TIMEOUT_MS },
+    headersTimeout: TIMEOUT_MS,
+    bodyTimeout: TIMEOUT_MS,
+    maxResponseSize: MAX_BODY_BYTES,
+  });
+  private readonly origin: string;
+  private readonly basePath: string;
+  private lastStart = 0;
+
+  constructor(private readonly options: ProbeHttpOptions) {
+    const base = new URL(options.baseUrl);
+    this.origin = base.origin;
+    this.basePath = base.pathname.replace(/\/+$/, "");
+    this.budget = options.budget ?? PROBE_BUDGET;
+    this.paceMs = options.paceMs ?? DEFAULT_PACE_MS;
+  }
+
+  get sent(): number {
+    return this.exchanges.length;
+  }
+
+  get remainingBudget(): number {
+    return this.budget - this.sent;
+  }
+
+  /** One GET; `authorization` empty sends no key. Throws ProbeStop, never anything else. */
+  async get(
+    purpose: string,
+    path: string,
+    authorization: string,
+    options: ProbeRequestOptions = {},
+  ): Promise<ProbeAnswer> {
+    this.checkBeforeSending();
+    await this.pace();
+    const shown = target(path, options.query);
+    const exchange: Exchange = {
+      purpose,
+      target: shown,
+      withKey: authorization !== "",
+      ...(options.keyForm === undefined ? {} : { keyForm: options.keyForm }),
+      status: null,
+      ms: 0,
+    };
+    this.exchanges.push(exchange);
+    const started = performance.now();
+    try {
+      const response = await request(`${this.origin}${this.basePath}${shown}`, {
+        method: "GET",
+        dispatcher: this.agent,
+        headers:
+          authorization === ""
+            ? { accept: "application/json" }
+            : { accept: "application/json", authorization },
+      });
+      const text = await response.body.text();
+      exchange.status = response.statusCode;
+      exchange.ms = Math.round(performance.now() - started);
+      const json = parseJson(text);
+      if (response.statusCode >= 300) {
+        exchange.note = scrubSecrets(serverNote(json, text), this.options.secrets);
+      }
+      if (options.tracksRateLimit !== false) {
+        this.noteRateLimit(readRateLimitHeaders(response.headers));
+      }
+      if (response.statusCode === 429) {
+        const wait = this.rateLimit?.retryAfter;
+        throw new ProbeStop(
+          "rate-limited",
+          `the server answered 429 (rate limited) to request ${this.sent}` +
+            (wait === undefined ? "" : `; it asks to wait ${wait} s (Retry-After)`),
+        );
+      }
+      return { status: response.statusCode, headers: response.headers, json };
+    } catch (error) {
+      if (error instanceof ProbeStop) throw error;
+      exchange.ms = Math.round(performance.now() - started);
+      exchange.note = errorCode(error);
+      throw new ProbeStop(
+        "no-answer",
+        `no answer from ${this.origin} to GET ${shown} (${exchange.note})`,
+      );
+    }
+  }
+
+  private checkBeforeSending(): void {
+    if (this.sent >= this.budget) {
+      throw new ProbeStop("budget", `the probe's budget of ${this.budget} requests is spent`);
+    }
+    const remaining = this.rateLimit?.remaining;
+    if (remaining !== undefined && remaining <= RATE_LIMIT_RESERVE) {
+      const reset = this.rateLimit?.resetSeconds;
+      throw new ProbeStop(
+        "rate-limit-low",
+        `the server says ${remaining} request(s) are left in its rate-limit window` +
+          (reset === undefined ? "" : ` (it resets in ${reset} s)`) +
+          ": stopped to leave them to the sync",
+      );
+    }
+  }
+
+  private async pace(): Promise<void> {
+    const wait = this.lastStart + this.paceMs - performance.now();
+    if (wait > 0) await sleep(wait);
+    this.lastStart = performance.now();
+  }
+
+  private noteRateLimit(headers: RateLimitHeaders): void {
+    if (announcesLimit(headers) || headers.retryAfter !== undefined) this.rateLimit = headers;
+  }
+
+  async close(): Promise<void> {
+    await this.agent.destroy();
+  }
+}
+
+function parseJson(text: string): unknown {
+  if (text === "") return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,108 @@
+/** `pos-sync probe` as text: what was found and how surely, the spec's contradictions, and the
+ * settings to use. */
+import type { Finding, ProbeReport, SettingFinding } from "../probe/report.js";
+import type { Contradiction } from "../probe/spec-conformance.js";
+
+/** Columns of text, left-aligned, two spaces apart. */
+function columns(rows: readonly string[][]): string[] {
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((row) => row[i]?.length ?? 0))) ?? [];
+  return rows.map((row) =>
+    row
+      .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+      .join("  ")
+      .trimEnd(),
+  );
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+function findingLines(finding: Finding, titleWidth: number): string[] {
+  const lines = [
+    `  ${finding.title.padEnd(titleWidth)}  ${finding.answer}  [${finding.certainty}]`,
+  ];
+  for (const line of finding.evidence) lines.push(`      ${line}`);
+  if (finding.problem) lines.push(`    ! ${finding.problem}`);
+  else if (finding.sync) lines.push(`    → ${finding.sync}`);
+  return lines;
+}
+
+const KIND_WORDS: Record<Contradiction["kind"], string> = {
+  missing: "required field missing",
+  type: "type differs",
+  value: "value outside the spec",
+  "unknown-field": "field not in the spec",
+};
+
+/** "category" → "categories", "tax" → "taxes", "order" → "orders". */
+function plural(noun: string, count: number): string {
+  if (count === 1) return noun;
+  if (/[^aeiou]y$/.test(noun)) return `${noun.slice(0, -1)}ies`;
+  return /(x|s|ch|sh)$/.test(noun) ? `${noun}es` : `${noun}s`;
+}
+
+function contradictionLines(report: ProbeReport): string[] {
+  const sampled = Object.entries(report.sample)
+    .map(([resource, count]) => `${count} ${plural(resource, count)}`)
+    .join(", ");
+  const lines = [`Where records depart from the spec (sampled: ${sampled || "nothing"})`];
+  if (report.contradictions.length === 0) {
+    lines.push(
+      sampled === "" ? "  nothing was sampled" : "  none: every sampled record matches the spec",
+    );
+    return lines;
+  }
+  const rows = report.contradictions.map((c) => [
+    `  ${c.resource}`,
+    c.field,
+    KIND_WORDS[c.kind],
+    c.detail,
+    `${c.records} of ${report.sample[c.resource] ?? "?"}${c.example ? ` (e.g. ${c.example})` : ""}`,
+  ]);
+  lines.push(...columns(rows));
+  lines.push(
+    "  → the sync sets such records aside in rejected_records and keeps unknown fields in the raw archive",
+  );
+  return lines;
+}
+
+/** A shell assignment: quoted when the value holds anything but plain path characters. */
+export function shellAssignment(name: string, value: string): string {
+  return /^[\w/.-]*$/.test(value)
+    ? `${name}=${value}`
+    : `${name}='${value.replaceAll("'", "'\\''")}'`;
+}
+
+function settingLine(setting: SettingFinding): string {
+  if (setting.value === null) return `# ${setting.name}: ${setting.missing ?? "not determined"}`;
+  const assignment = shellAssignment(setting.name, setting.value);
+  const note =
+    setting.value === setting.current
+      ? "as in effect now"
+      : `in effect now: ${setting.current === "" ? "(empty)" : setting.current}`;
+  return `${assignment}    # ${note}`;
+}
+
+export function formatProbe(report: ProbeReport): string {
+  const { requests } = report;
+  const lines = [
+    `Probed ${report.apiUrl} with ${report.key}: ${requests.sent} requests of a budget of ${requests.budget}, ${seconds(requests.elapsedMs)}`,
+  ];
+  if (report.stopped) lines.push(`! stopped early: ${report.stopped.message}`);
+  lines.push("", "What the spec leaves unshown");
+  const width = Math.max(...report.findings.map((f) => f.title.length));
+  for (const finding of report.findings) lines.push(...findingLines(finding, width));
+  lines.push("", ...contradictionLines(report));
+  if (report.otherKeys.length > 0) {
+    lines.push("", "Other keys");
+    for (const other of report.otherKeys) {
+      const verdict =
+        other.accepted === null ? "not checked" : other.accepted ? "accepted" : "refused";
+      lines.push(`  ${other.key}  ${verdict}${other.location ? ` (${other.location})` : ""}`);
+    }
+  }
+  lines.push("", "Settings to use (or pos-sync probe --write-config FILE)");
+  for (const setting of report.settings) lines.push(`  ${settingLine(setting)}`);
+  return `${lines.join("\n")}\n`;
+}
