@@ -96,6 +96,17 @@ describe("a server that lies", () => {
     },
   );
 
+  it("ends cleanly, each record once, when a page past the end repeats the last page", async () => {
+    sim.current.faults.set({ totalCountSkew: 1_000, pastEnd: "last-page" });
+    const { client } = testClient(sim.current);
+    const walk = readDays(ORDERS, client, range);
+    const { ids } = await readAll(walk);
+    expect(ids.length).toBe(groundTruth(day).length);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(walk.summary.endedBy).toBe("no-progress");
+    expect(walk.summary.duplicates).toBeGreaterThan(0);
+  });
+
   it("still fails when the first page answers an error", async () => {
     sim.current.faults.inject({ kind: "status", status: 404, operation: "listOrders" });
     const { client } = testClient(sim.current);

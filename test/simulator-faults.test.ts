@@ -136,6 +136,18 @@ describe("pages that move and lie", () => {
     expect((await apiGet(sim.current, `${dayQuery}&size=100&index=9`, key())).status).toBe(status);
   });
 
+  it("answers a page past the end with the last page again when told to", async () => {
+    sim.current.faults.set({ pastEnd: "last-page" });
+    const query = `${dayQuery}&size=10`;
+    const first = await apiGet(sim.current, query, key());
+    const lastIndex = first.body.meta.totalPage - 1;
+    const last = await apiGet(sim.current, `${query}&index=${lastIndex}`, key());
+    const past = await apiGet(sim.current, `${query}&index=${lastIndex + 3}`, key());
+    expect(past.status).toBe(200);
+    expect(past.body.data).toEqual(last.body.data);
+    expect(past.body.meta.currentPageIndex).toBe(lastIndex);
+  });
+
   it("repeats the previous page's last order at the end of each later page", async () => {
     sim.current.faults.set({ duplicatesAcrossPages: true });
     const query = `${dayQuery}&size=10`;
@@ -222,4 +234,58 @@ it("turns every switch off on reset", () => {
   sim.current.faults.set({ dropRate: 0.5, descending: true });
   sim.current.faults.reset();
   expect(sim.current.faults.current).toEqual(DEFAULT_FAULTS);
+});
+
+describe("what the spec leaves unshown", () => {
+  it("caps size above 100, or refuses it when told to", async () => {
+    const capped = await apiGet(sim.current, "/v1/orders/?size=101", key());
+    expect(capped.status).toBe(200);
+    expect(capped.body.meta.pageSize).toBe(100);
+    expect(capped.body.data).toHaveLength(100);
+    sim.current.faults.set({ oversizePage: "refuse" });
+    const refused = await apiGet(sim.current, "/v1/orders/?size=101", key());
+    expect(refused.status).toBe(400);
+    expect(refused.body.parameter).toBe("size");
+    expect((await apiGet(sim.current, "/v1/reports/?size=500", key())).status).toBe(400);
+    expect((await apiGet(sim.current, "/v1/orders/?size=100", key())).status).toBe(200);
+  });
+
+  it("answers health without a key, or only with one when told to", async () => {
+    expect((await apiGet(sim.current, "/health")).status).toBe(200);
+    sim.current.faults.set({ healthNeedsKey: true });
+    expect((await apiGet(sim.current, "/health")).status).toBe(401);
+    const keyed = await apiGet(sim.current, "/health", key());
+    expect(keyed.status).toBe(200);
+    expect(keyed.body.status).toBe("ok");
+  });
+
+  it("limits each key to so many requests a minute, announced in X-RateLimit headers", async () => {
+    sim.current.faults.set({ rateLimitPerMinute: 3 });
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await apiGet(sim.current, "/v1/catalog/", key()));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 429]);
+    expect(answers.map((a) => a.headers.get("x-ratelimit-remaining"))).toEqual([
+      "2",
+      "1",
+      "0",
+      "0",
+    ]);
+    expect(answers[0]?.headers.get("x-ratelimit-limit")).toBe("3");
+    expect(Number(answers[3]?.headers.get("retry-after"))).toBeGreaterThan(0);
+    const other = await apiGet(sim.current, "/v1/catalog/", sim.current.keys[1] as string);
+    expect(other.status).toBe(200);
+  });
+});
+
+describe("a server that routes trailing slashes apart", () => {
+  const strict = useSimulator({ strictSlashes: true, paths: { taxes: "/v1/catalog/tax" } });
+  const strictKey = () => strict.current.keys[0] as string;
+
+  it("answers a path only as it is spelled, with or without its slash", async () => {
+    expect((await apiGet(strict.current, "/v1/catalog/tax", strictKey())).status).toBe(200);
+    expect((await apiGet(strict.current, "/v1/catalog/tax/", strictKey())).status).toBe(404);
+    expect((await apiGet(strict.current, "/v1/orders/?size=1", strictKey())).status).toBe(200);
+    expect((await apiGet(strict.current, "/v1/orders?size=1", strictKey())).status).toBe(404);
+    expect((await apiGet(strict.current, "/v1/locations/own/", strictKey())).status).toBe(404);
+  });
 });

@@ -315,14 +315,19 @@ async function readReportsPage(context: ProbeContext): Promise<ListPage> {
 
 export async function probeLists(context: ProbeContext): Promise<void> {
   const orders = await readOrderPages(context);
-  if (orders) addSample(context, "order", orderSchema, orders.past.data);
+  if (orders) {
+    addSample(context, "order", orderSchema, orders.past.data);
+    // Pushed at once: a stop further on keeps what these pages showed.
+    context.findings.push(
+      orderFinding(orders, undefined),
+      indexFinding(orders),
+      pastEndFinding(orders),
+      tokenFinding(orders),
+    );
+    context.findings.push(await oversizeFinding(context, orders.first.meta?.totalCount ?? 0));
+  }
   const reports = await readReportsPage(context);
   if (!orders) return;
-  context.findings.push(
-    orderFinding(orders, reports),
-    indexFinding(orders),
-    pastEndFinding(orders),
-    tokenFinding(orders),
-  );
-  context.findings.push(await oversizeFinding(context, orders.first.meta?.totalCount ?? 0));
+  const order = context.findings.findIndex((f) => f.topic === "list-order");
+  context.findings[order] = orderFinding(orders, reports);
 }

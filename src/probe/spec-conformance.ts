@@ -120,7 +120,7 @@ function sightings(schema: z.ZodType, record: unknown, open: readonly string[]):
         found.push({
           kind: "type",
           field,
-          detail: `${typeName(actual)} where the spec says ${issue.expected}`,
+          detail: `${typeName(actual)} where the spec says ${issue.expected === "int" ? "integer" : issue.expected}`,
         });
       } else {
         found.push({ kind: "value", field, detail: issue.message.replace(/^Invalid input: /, "") });

@@ -1,0 +1,337 @@
+/** `pos-sync probe` against the simulator playing each variation the spec leaves open: one
+ * unknown at a time, then all of them at once. Every run is checked by probeSimulator: the
+ * simulator served exactly the requests reported, within the budget, and no key is in the
+ * report. */
+import { describe, expect, it } from "vitest";
+import { DEFAULT_API_PATHS } from "../src/api/paths.js";
+import { PROBE_BUDGET } from "../src/probe/probe-http.js";
+import { isComplete } from "../src/probe/report.js";
+import { PAST_END_BEHAVIOURS } from "../src/simulator/faults.js";
+import { findingOf, probeSimulator, settingOf, settingValues } from "./helpers/probe.js";
+
+const DEFAULT_SETTINGS = {
+  POS_AUTH_SCHEME: "",
+  POS_PATH_REPORT: DEFAULT_API_PATHS.report,
+  POS_PATH_PAYMENT_METHODS: DEFAULT_API_PATHS.paymentMethods,
+  POS_PATH_TAXES: DEFAULT_API_PATHS.taxes,
+  POS_PATH_HEALTH: DEFAULT_API_PATHS.health,
+};
+
+describe("a server as pos-sync expects it", () => {
+  it("confirms every default by observation, one request per operation", async () => {
+    const { report, served } = await probeSimulator();
+    expect(settingValues(report)).toEqual(DEFAULT_SETTINGS);
+    expect(isComplete(report)).toBe(true);
+    expect(report.stopped).toBeUndefined();
+    expect(served).toBeLessThanOrEqual(16);
+    const certainty = Object.fromEntries(report.findings.map((f) => [f.topic, f.certainty]));
+    expect(certainty).toEqual({
+      auth: "observed",
+      "list-order": "observed",
+      "page-index": "observed",
+      "past-end": "observed",
+      "next-page-token": "inferred",
+      "oversize-page": "observed",
+      "report-path": "observed",
+      "payment-methods-path": "observed",
+      "taxes-path": "observed",
+      "health-path": "observed",
+      "health-key": "observed",
+      "rate-limits": "inferred",
+    });
+    expect(findingOf(report, "list-order").answer).toMatch(/^oldest first/);
+    expect(findingOf(report, "past-end").answer).toBe("an empty page");
+    expect(findingOf(report, "oversize-page").answer).toMatch(/^capped at 100/);
+    expect(findingOf(report, "health-key").answer).toMatch(/^no:/);
+    expect(findingOf(report, "rate-limits").answer).toBe("none met and none announced");
+    expect(findingOf(report, "next-page-token").answer).toMatch(/names the next page .*"index":1/);
+    expect(report.contradictions).toEqual([]);
+    expect(report.sample.order).toBeGreaterThanOrEqual(5);
+    expect(report.sample.report).toBeGreaterThanOrEqual(5);
+    expect(report.otherKeys).toEqual([
+      expect.objectContaining({ accepted: true, location: expect.any(String) }),
+    ]);
+  });
+});
+
+describe("the authorization header", () => {
+  it.each(["Bearer", "Token"])("finds a server that wants %s <key>", async (scheme) => {
+    const { report } = await probeSimulator({ authScheme: scheme });
+    expect(settingOf(report, "POS_AUTH_SCHEME")).toMatchObject({ value: scheme, current: "" });
+    const auth = findingOf(report, "auth");
+    expect(auth.certainty).toBe("observed");
+    expect(auth.evidence[0]).toMatch(/with the bare key: 401/);
+    expect(auth.evidence.at(-1)).toMatch(new RegExp(`with ${scheme} <key>: 200`));
+    expect(isComplete(report)).toBe(true);
+  });
+
+  it("tries the scheme in effect first", async () => {
+    const { report } = await probeSimulator({ authScheme: "Bearer" }, { authScheme: "Bearer" });
+    expect(findingOf(report, "auth").evidence).toHaveLength(1);
+    expect(report.exchanges[0]?.status).toBe(200);
+  });
+
+  it("stops, says so and sends nothing more when the key is refused in every form", async () => {
+    const { report, served } = await probeSimulator({}, { apiKeys: ["not-a-key-of-this-server"] });
+    expect(report.stopped?.reason).toBe("key-rejected");
+    expect(served).toBe(3);
+    expect(findingOf(report, "auth").problem).toMatch(/the bare key, Bearer <key>, Token <key>/);
+    expect(settingValues(report)).toEqual({
+      POS_AUTH_SCHEME: null,
+      POS_PATH_REPORT: null,
+      POS_PATH_PAYMENT_METHODS: null,
+      POS_PATH_TAXES: null,
+      POS_PATH_HEALTH: null,
+    });
+  });
+});
+
+describe("the paths the spec does not show", () => {
+  it.each([
+    ["report", "POS_PATH_REPORT", "/v1/report/{id}"],
+    ["paymentMethods", "POS_PATH_PAYMENT_METHODS", "/v1/catalog/payments"],
+    ["taxes", "POS_PATH_TAXES", "/v1/catalog/tax/"],
+    ["health", "POS_PATH_HEALTH", "/healthz"],
+  ] as const)(
+    "finds %s at %s=%s on a server strict about slashes",
+    async (operation, setting, path) => {
+      const { report } = await probeSimulator({
+        strictSlashes: true,
+        paths: { [operation]: path },
+      });
+      expect(settingOf(report, setting).value).toBe(path);
+      expect(settingValues(report)).toEqual({ ...DEFAULT_SETTINGS, [setting]: path });
+      const search = report.findings.find((f) => f.answer === path);
+      expect(search?.certainty).toBe("observed");
+      expect(search?.evidence.slice(0, -1).every((line) => /: 404/.test(line))).toBe(true);
+    },
+  );
+
+  it("tells the path without its trailing slash from the one with it", async () => {
+    const { report } = await probeSimulator({
+      strictSlashes: true,
+      paths: { taxes: "/v1/catalog/taxes" },
+    });
+    expect(settingOf(report, "POS_PATH_TAXES").value).toBe("/v1/catalog/taxes");
+    expect(findingOf(report, "taxes-path").evidence).toEqual([
+      expect.stringMatching(/^GET \/v1\/catalog\/taxes\/ with the key: 404/),
+      expect.stringMatching(/^GET \/v1\/catalog\/taxes with the key: 200/),
+    ]);
+  });
+
+  it("reports a path no candidate answers as not found, to be set by hand, never a guess", async () => {
+    const { report } = await probeSimulator({
+      paths: { taxes: "/v2/vat-rates/", paymentMethods: "/v1/tenders" },
+    });
+    expect(settingOf(report, "POS_PATH_TAXES")).toMatchObject({
+      value: null,
+      missing: "not found; set POS_PATH_TAXES by hand",
+    });
+    expect(settingOf(report, "POS_PATH_PAYMENT_METHODS").value).toBeNull();
+    expect(findingOf(report, "taxes-path").evidence).toHaveLength(4);
+    expect(findingOf(report, "payment-methods-path").evidence).toHaveLength(8);
+    expect(findingOf(report, "taxes-path").problem).toMatch(/set POS_PATH_TAXES by hand/);
+    expect(settingOf(report, "POS_PATH_REPORT").value).toBe(DEFAULT_API_PATHS.report);
+    expect(isComplete(report)).toBe(false);
+    expect(report.stopped).toBeUndefined();
+  });
+
+  it("tries the path in effect first", async () => {
+    const { report } = await probeSimulator(
+      { paths: { taxes: "/v2/vat-rates/" } },
+      { paths: { ...DEFAULT_API_PATHS, taxes: "/v2/vat-rates/" } },
+    );
+    expect(findingOf(report, "taxes-path").evidence).toHaveLength(1);
+    expect(settingOf(report, "POS_PATH_TAXES")).toMatchObject({
+      value: "/v2/vat-rates/",
+      current: "/v2/vat-rates/",
+    });
+  });
+});
+
+describe("how lists page", () => {
+  it("sees a list served newest first, and says pagination copes", async () => {
+    const { report } = await probeSimulator({ faults: { descending: true } });
+    const order = findingOf(report, "list-order");
+    expect(order.answer).toBe("newest first (descending by createdAt)");
+    expect(order.certainty).toBe("observed");
+    expect(order.sync).toMatch(/pagination already copes/);
+  });
+
+  it.each(
+    PAST_END_BEHAVIOURS.map((mode) => [
+      mode,
+      {
+        empty: "an empty page",
+        "not-found": "404 (not found)",
+        "bad-request": "400 (refused)",
+        "last-page": "the last page again",
+      }[mode],
+    ]),
+  )("tells what a page past the last answers: %s", async (pastEnd, answer) => {
+    const { report } = await probeSimulator({ faults: { pastEnd } });
+    const finding = findingOf(report, "past-end");
+    expect(finding.answer).toBe(answer);
+    expect(finding.certainty).toBe("observed");
+    expect(finding.sync).toMatch(/pagination already copes/);
+  });
+
+  it.each([
+    ["cap", /^capped at 100/],
+    ["refuse", /^refused \(400\)/],
+  ] as const)(
+    "tells whether size above 100 is capped or refused: %s",
+    async (oversizePage, answer) => {
+      const { report } = await probeSimulator({ faults: { oversizePage } });
+      expect(findingOf(report, "oversize-page").answer).toMatch(answer);
+      expect(findingOf(report, "oversize-page").sync).toMatch(/asks for size=100/);
+    },
+  );
+});
+
+describe("health", () => {
+  it("finds a health operation behind the key, and says it needs it", async () => {
+    const { report } = await probeSimulator({ faults: { healthNeedsKey: true } });
+    expect(settingOf(report, "POS_PATH_HEALTH").value).toBe("/health");
+    const key = findingOf(report, "health-key");
+    expect(key.answer).toMatch(/^yes:/);
+    expect(key.evidence).toEqual([expect.stringMatching(/without a key: 401/)]);
+  });
+});
+
+describe("rate limits", () => {
+  it("reads a limit the server announces", async () => {
+    const { report } = await probeSimulator({ faults: { rateLimitPerMinute: 500 } });
+    const limits = findingOf(report, "rate-limits");
+    expect(limits.certainty).toBe("observed");
+    expect(limits.answer).toMatch(/^500 requests per window, the window resets in \d+ s/);
+    expect(report.rateLimitHeaders?.names).toContain("x-ratelimit-limit");
+    expect(report.stopped).toBeUndefined();
+  });
+
+  it("stops before the server's window runs out, leaving the rest to the sync", async () => {
+    const { report } = await probeSimulator({ faults: { rateLimitPerMinute: 8 } });
+    expect(report.stopped?.reason).toBe("rate-limit-low");
+    expect(report.stopped?.message).toMatch(/2 request\(s\) are left/);
+    expect(report.exchanges.some((e) => e.status === 429)).toBe(false);
+    expect(settingOf(report, "POS_PATH_HEALTH").missing).toBe(
+      "not determined: the probe stopped first",
+    );
+  });
+
+  it("stops at the first 429 and reports it, with what was found before", async () => {
+    const { report, served } = await probeSimulator(
+      {},
+      {
+        prepare: (sim) =>
+          sim.faults.inject({
+            kind: "status",
+            status: 429,
+            retryAfter: "30",
+            operation: "listReports",
+          }),
+      },
+    );
+    expect(report.stopped?.reason).toBe("rate-limited");
+    expect(report.stopped?.message).toMatch(/429.*wait 30 s \(Retry-After\)/);
+    expect(report.exchanges.at(-1)?.status).toBe(429);
+    expect(served).toBe(report.exchanges.length);
+    expect(findingOf(report, "rate-limits")).toMatchObject({
+      answer: `met after ${served} requests`,
+      certainty: "observed",
+    });
+    expect(settingOf(report, "POS_AUTH_SCHEME").value).toBe("");
+    expect(findingOf(report, "past-end").answer).toBe("an empty page");
+  });
+});
+
+describe("the request budget", () => {
+  it("stops when its budget is spent", async () => {
+    const { report, served } = await probeSimulator({}, { budget: 5 });
+    expect(served).toBe(5);
+    expect(report.stopped?.reason).toBe("budget");
+  });
+
+  it("stays within the budget when nothing is where it is first looked for", async () => {
+    const { report, served } = await probeSimulator({
+      locations: 10,
+      authScheme: "Token",
+      strictSlashes: true,
+      paths: {
+        report: "/v2/report/{id}",
+        paymentMethods: "/v2/tenders",
+        taxes: "/v2/vat",
+        health: "/v2/ping",
+      },
+      faults: { healthNeedsKey: true },
+    });
+    expect(served).toBeLessThanOrEqual(PROBE_BUDGET);
+    expect(report.stopped).toBeUndefined();
+    expect(settingValues(report)).toMatchObject({
+      POS_AUTH_SCHEME: "Token",
+      POS_PATH_TAXES: null,
+      POS_PATH_HEALTH: null,
+    });
+    const checked = report.otherKeys.filter((k) => k.accepted !== null);
+    expect(checked.length).toBeGreaterThan(0);
+    expect(checked.every((k) => k.accepted)).toBe(true);
+  });
+});
+
+describe("records that contradict the spec", () => {
+  it("names missing required fields, types that differ, odd values and unknown fields", async () => {
+    const { report } = await probeSimulator({ hostile: true, faults: { malformedRate: 1 } });
+    const orderKinds = new Set(
+      report.contradictions.filter((c) => c.resource === "order").map((c) => c.kind),
+    );
+    expect([...orderKinds].sort()).toEqual(["missing", "type", "unknown-field", "value"]);
+    const total = report.contradictions.find((c) => c.field === "total" && c.kind === "type");
+    expect(total?.detail).toBe("string where the spec says number");
+    const items = report.contradictions.find((c) => c.field === "items" && c.kind === "missing");
+    expect(items?.detail).toMatch(/^missing/);
+    expect(report.contradictions.some((c) => c.resource === "report")).toBe(true);
+    for (const c of report.contradictions) {
+      expect(c.records).toBeGreaterThan(0);
+      expect(c.records).toBeLessThanOrEqual(report.sample[c.resource] ?? 0);
+    }
+  });
+});
+
+describe("everything the spec leaves open, all non-default at once", () => {
+  it("identifies each variation", async () => {
+    const paths = {
+      report: "/v1/report/{id}/",
+      paymentMethods: "/v1/catalog/paymentMethods",
+      taxes: "/v1/catalog/tax",
+      health: "/v1/health/",
+    };
+    const { report } = await probeSimulator({
+      authScheme: "Bearer",
+      strictSlashes: true,
+      paths,
+      hostile: true,
+      faults: {
+        descending: true,
+        pastEnd: "last-page",
+        oversizePage: "refuse",
+        healthNeedsKey: true,
+        rateLimitPerMinute: 300,
+        malformedRate: 0.3,
+      },
+    });
+    expect(report.stopped).toBeUndefined();
+    expect(settingValues(report)).toEqual({
+      POS_AUTH_SCHEME: "Bearer",
+      POS_PATH_REPORT: paths.report,
+      POS_PATH_PAYMENT_METHODS: paths.paymentMethods,
+      POS_PATH_TAXES: paths.taxes,
+      POS_PATH_HEALTH: paths.health,
+    });
+    expect(findingOf(report, "list-order").answer).toMatch(/^newest first/);
+    expect(findingOf(report, "past-end").answer).toBe("the last page again");
+    expect(findingOf(report, "oversize-page").answer).toMatch(/^refused/);
+    expect(findingOf(report, "health-key").answer).toMatch(/^yes/);
+    expect(findingOf(report, "rate-limits").answer).toMatch(/^300 requests per window/);
+    expect(report.contradictions.length).toBeGreaterThan(0);
+  });
+});
