@@ -2,8 +2,12 @@
  * unknown at a time, then all of them at once. Every run is checked by probeSimulator: the
  * simulator served exactly the requests reported, within the budget, and no key is in the
  * report. */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_API_PATHS } from "../src/api/paths.js";
+import { listen } from "../src/listen.js";
+import { runProbe } from "../src/probe/probe.js";
 import { PROBE_BUDGET } from "../src/probe/probe-http.js";
 import { isComplete } from "../src/probe/report.js";
 import { PAST_END_BEHAVIOURS } from "../src/simulator/faults.js";
@@ -333,5 +337,44 @@ describe("everything the spec leaves open, all non-default at once", () => {
     expect(findingOf(report, "health-key").answer).toMatch(/^yes/);
     expect(findingOf(report, "rate-limits").answer).toMatch(/^300 requests per window/);
     expect(report.contradictions.length).toBeGreaterThan(0);
+  });
+});
+
+describe("a base address that redirects", () => {
+  async function serve(handler: Parameters<typeof createServer>[1]): Promise<Server> {
+    const server = createServer(handler);
+    await listen(server, { port: 0, host: "127.0.0.1", portHint: "test" });
+    return server;
+  }
+  const urlOf = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  it("stops, names where it points, and never follows it with the key", async () => {
+    let followed = 0;
+    const elsewhere = await serve((_request, response) => {
+      followed++;
+      response.end("{}");
+    });
+    const redirecting = await serve((_request, response) => {
+      response.writeHead(301, { location: `${urlOf(elsewhere)}/api/v1/locations/own` }).end();
+    });
+    try {
+      const report = await runProbe({
+        apiUrl: urlOf(redirecting),
+        apiKeys: ["a-key-that-must-stay-here"],
+        authScheme: "",
+        paths: DEFAULT_API_PATHS,
+        paceMs: 0,
+      });
+      expect(report.stopped?.reason).toBe("base-url");
+      expect(report.stopped?.message).toContain(
+        `: 301 (redirects to ${urlOf(elsewhere)}/api/v1/locations/own): point POS_API_URL at the address it redirects to`,
+      );
+      expect(report.requests.sent).toBe(1);
+      expect(followed).toBe(0);
+      expect(JSON.stringify(report)).not.toContain("a-key-that-must-stay-here");
+    } finally {
+      redirecting.close();
+      elsewhere.close();
+    }
   });
 });

@@ -60,6 +60,12 @@ export async function findAuthScheme(context: ProbeContext, inEffect: string): P
       certainty: "unknown",
       evidence,
     });
+    if (answer.status >= 300 && answer.status < 400) {
+      throw new ProbeStop(
+        "base-url",
+        `${lastEvidence(context)}: point POS_API_URL at the address it redirects to (pos-sync never follows a redirect with the key)`,
+      );
+    }
     if (answer.status === 404) {
       throw new ProbeStop(
         "base-url",

@@ -5,6 +5,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { Agent, request } from "undici";
+import { shownRedirectTarget } from "../api/redirect-target.js";
 import { scrubSecrets } from "../secrets.js";
 import {
   announcesLimit,
@@ -171,7 +172,12 @@ export class ProbeHttp {
       exchange.status = response.statusCode;
       exchange.ms = Math.round(performance.now() - started);
       const json = parseJson(text);
-      if (response.statusCode >= 300) {
+      if (response.statusCode >= 300 && response.statusCode < 400) {
+        const location = response.headers.location;
+        const where = Array.isArray(location) ? location[0] : location;
+        const url = `${this.origin}${this.basePath}${shown}`;
+        exchange.note = `redirects to ${shownRedirectTarget(where, url, this.options.secrets) ?? "nowhere said"}`;
+      } else if (response.statusCode >= 400) {
         exchange.note = scrubSecrets(serverNote(json, text), this.options.secrets);
       }
       if (options.tracksRateLimit !== false) {
