@@ -193,6 +193,20 @@ describe("how lists page", () => {
   );
 });
 
+describe("a location without orders yet", () => {
+  it("leaves how lists page unknown, and says why, rather than guess", async () => {
+    const { report } = await probeSimulator({ ordersPerDay: [0, 0] });
+    for (const topic of ["list-order", "page-index", "past-end", "next-page-token"] as const) {
+      expect(findingOf(report, topic)).toMatchObject({
+        certainty: "unknown",
+        answer: "not determined: the key's location has no orders yet",
+      });
+    }
+    expect(findingOf(report, "oversize-page").answer).toMatch(/^capped at 100/);
+    expect(settingValues(report)).toEqual(DEFAULT_SETTINGS);
+  });
+});
+
 describe("health", () => {
   it("finds a health operation behind the key, and says it needs it", async () => {
     const { report } = await probeSimulator({ faults: { healthNeedsKey: true } });

@@ -83,7 +83,25 @@ interface OrderPages {
   past: ListPage;
 }
 
-async function readOrderPages(context: ProbeContext): Promise<OrderPages | undefined> {
+/** A location without orders shows nothing of how lists page: each point stays unknown. */
+function withoutOrders(evidence: string): Finding[] {
+  const topics = [
+    ["list-order", "Order of list results"],
+    ["page-index", "The index parameter"],
+    ["past-end", "A page past the last one"],
+    ["next-page-token", "nextPageToken"],
+  ] as const;
+  return topics.map(([topic, title]) => ({
+    topic,
+    title,
+    answer: "not determined: the key's location has no orders yet",
+    certainty: "unknown",
+    evidence: [evidence],
+  }));
+}
+
+/** The pages that tell how the orders list pages; "empty" when there are no orders to page. */
+async function readOrderPages(context: ProbeContext): Promise<OrderPages | "empty" | undefined> {
   const path = SHOWN_PATHS.orders;
   const first = await readPage(context, "orders: first page", path, {
     index: 0,
@@ -99,6 +117,10 @@ async function readOrderPages(context: ProbeContext): Promise<OrderPages | undef
       problem: `GET ${path} did not answer a list envelope: the sync cannot read orders`,
     });
     return undefined;
+  }
+  if (first.meta.totalCount === 0) {
+    context.findings.push(...withoutOrders(first.evidence));
+    return "empty";
   }
   addSample(context, "order", orderSchema, first.data);
   const lastIndex = Math.max(0, first.meta.totalPage - 1);
@@ -315,7 +337,8 @@ async function readReportsPage(context: ProbeContext): Promise<ListPage> {
 
 export async function probeLists(context: ProbeContext): Promise<void> {
   const orders = await readOrderPages(context);
-  if (orders) {
+  if (orders === "empty") context.findings.push(await oversizeFinding(context, 0));
+  if (typeof orders === "object") {
     addSample(context, "order", orderSchema, orders.past.data);
     // Pushed at once: a stop further on keeps what these pages showed.
     context.findings.push(
@@ -327,7 +350,7 @@ export async function probeLists(context: ProbeContext): Promise<void> {
     context.findings.push(await oversizeFinding(context, orders.first.meta?.totalCount ?? 0));
   }
   const reports = await readReportsPage(context);
-  if (!orders) return;
+  if (typeof orders !== "object") return;
   const order = context.findings.findIndex((f) => f.topic === "list-order");
   context.findings[order] = orderFinding(orders, reports);
 }
