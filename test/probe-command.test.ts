@@ -22,7 +22,7 @@ function expectNoKey(...texts: string[]): void {
 
 describe("pos-sync probe", () => {
   it("prints what it found, how surely, and the settings to use, without the key", async () => {
-    const result = await runCli(["probe", "--pace-ms", "0"], env());
+    const result = await runCli(["probe", "--pace-ms", "100"], env());
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(
@@ -42,7 +42,7 @@ describe("pos-sync probe", () => {
   });
 
   it("prints the report as JSON with --json", async () => {
-    const result = await runCli(["probe", "--json", "--pace-ms", "0"], env());
+    const result = await runCli(["probe", "--json", "--pace-ms", "100"], env());
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout) as ProbeReport;
     expect(report.settings.find((s) => s.name === "POS_PATH_HEALTH")?.value).toBe("/v1/health");
@@ -53,7 +53,7 @@ describe("pos-sync probe", () => {
   it("writes a config file the sync then runs on", async () => {
     const file = join(directory, "pos-sync.json");
     writeFileSync(file, JSON.stringify({ lookbackDays: 2, paths: { report: "/v1/reports/{id}" } }));
-    const probe = await runCli(["probe", "--pace-ms", "0", "--write-config", file], env());
+    const probe = await runCli(["probe", "--pace-ms", "100", "--write-config", file], env());
     expect(probe.code).toBe(0);
     expect(probe.stdout).toMatch(
       /wrote .*pos-sync\.json: POS_AUTH_SCHEME=Bearer, .*\(no key is written\)/,
@@ -83,7 +83,7 @@ describe("pos-sync probe", () => {
   it("says nothing was written and writes nothing when the key is refused (exit 3)", async () => {
     const file = join(directory, "refused.json");
     const result = await runCli(
-      ["probe", "--pace-ms", "0", "--write-config", file],
+      ["probe", "--pace-ms", "100", "--write-config", file],
       env({ POS_API_KEYS: "a-key-this-server-never-issued" }),
     );
     expect(result.code).toBe(3);
@@ -96,13 +96,16 @@ describe("pos-sync probe", () => {
   });
 
   it("finds a path even when the one in effect is wrong", async () => {
-    const result = await runCli(["probe", "--pace-ms", "0"], env({ POS_PATH_HEALTH: "/nowhere" }));
+    const result = await runCli(
+      ["probe", "--pace-ms", "100"],
+      env({ POS_PATH_HEALTH: "/nowhere" }),
+    );
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("  POS_PATH_HEALTH=/v1/health    # in effect now: /nowhere");
   });
 
   it("stops and says to check the address when the spec's paths are not under it (exit 1)", async () => {
-    const result = await runCli(["probe", "--json", "--pace-ms", "0"], {
+    const result = await runCli(["probe", "--json", "--pace-ms", "100"], {
       ...env(),
       POS_API_URL: `${sim.current.url}/prefix`,
     });
@@ -114,7 +117,7 @@ describe("pos-sync probe", () => {
 
   it("stops in one line's worth when nothing answers (exit 1)", async () => {
     const result = await runCli(
-      ["probe", "--pace-ms", "0"],
+      ["probe", "--pace-ms", "100"],
       env({ POS_API_URL: "http://127.0.0.1:9" }),
     );
     expect(result.code).toBe(1);
@@ -124,7 +127,10 @@ describe("pos-sync probe", () => {
   });
 
   it.each([
-    [["probe", "--pace-ms", "9000"], /--pace-ms must be a whole number from 0 to 5000, got "9000"/],
+    [
+      ["probe", "--pace-ms", "9000"],
+      /--pace-ms must be a whole number from 100 to 5000, got "9000"/,
+    ],
     [["probe", "--speed", "9"], /probe: Unknown option '--speed'/],
   ])("refuses %j in one line (exit 2)", async (args, message) => {
     const result = await runCli(args, env());
@@ -144,7 +150,7 @@ describe("pos-sync probe on a server with a path outside the candidates", () => 
   const odd = useSimulator({ days: 2, paths: { taxes: "/v2/vat-rates" } });
 
   it("exits 1 and names the setting to set by hand", async () => {
-    const result = await runCli(["probe", "--pace-ms", "0"], {
+    const result = await runCli(["probe", "--pace-ms", "100"], {
       POS_API_URL: odd.current.url,
       POS_API_KEY: odd.current.keys[0] as string,
     });

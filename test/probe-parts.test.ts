@@ -52,6 +52,20 @@ describe("rate-limit headers", () => {
     });
   });
 
+  it("reads the single RateLimit header of the later drafts, in both forms", () => {
+    expect(
+      readRateLimitHeaders({
+        ratelimit: '"default";r=3;t=12',
+        "ratelimit-policy": '"default";q=100;w=60',
+      }),
+    ).toMatchObject({ limit: 100, remaining: 3, resetSeconds: 12 });
+    expect(readRateLimitHeaders({ ratelimit: "limit=50, remaining=2, reset=9" })).toMatchObject({
+      limit: 50,
+      remaining: 2,
+      resetSeconds: 9,
+    });
+  });
+
   it("finds nothing in an answer without them", () => {
     expect(readRateLimitHeaders({ "content-type": "application/json" })).toEqual({ names: [] });
   });
@@ -98,6 +112,12 @@ describe("the spec check of a sample", () => {
       ["value", "id", "Invalid GUID"],
       ["unknown-field", "rounding", "not in the spec (string)"],
     ]);
+    const [item] = checkSample("order", orderSchema, [{ items: [{}] }]).filter((c) =>
+      c.field.startsWith("items[]."),
+    );
+    expect(item?.detail).toMatch(
+      /^missing \(pos-sync expects .*; the spec does not say whether it is required\)$/,
+    );
     const paths = unknownFields(orderSchema, {
       items: [{ tax: { taxName: "x", vatCode: "A" } }, { promo: true }],
       menus: [{ anything: 1 }],
@@ -154,6 +174,8 @@ describe("list order and page tokens", () => {
     expect(decodePageToken(token)).toBe('{"index":1,"size":5}');
     expect(decodePageToken("2")).toBe("the number 2");
     expect(decodePageToken("c2VjcmV0LWN1cnNvcg")).toBeUndefined();
+    const offset = Buffer.from(JSON.stringify({ offset: 5 })).toString("base64url");
+    expect(decodePageToken(offset)).toBe('{"offset":5}');
   });
 });
 
@@ -184,16 +206,31 @@ describe("the config file the probe writes", () => {
   const report = {
     apiUrl: "https://pos.example.com",
     settings: [
-      { name: "POS_AUTH_SCHEME", value: "Bearer", current: "" },
-      { name: "POS_PATH_REPORT", value: "/v1/report/{id}", current: DEFAULT_API_PATHS.report },
-      { name: "POS_PATH_PAYMENT_METHODS", value: null, current: "", missing: "not found" },
-      { name: "POS_PATH_TAXES", value: "/v1/catalog/tax", current: DEFAULT_API_PATHS.taxes },
+      { name: "POS_AUTH_SCHEME", value: "Bearer", current: "", certainty: "observed" },
+      {
+        name: "POS_PATH_REPORT",
+        value: "/v1/report/{id}",
+        current: DEFAULT_API_PATHS.report,
+        certainty: "observed",
+      },
+      {
+        name: "POS_PATH_PAYMENT_METHODS",
+        value: "/v1/catalog/payments",
+        current: "",
+        certainty: "inferred",
+      },
+      {
+        name: "POS_PATH_TAXES",
+        value: "/v1/catalog/tax",
+        current: DEFAULT_API_PATHS.taxes,
+        certainty: "observed",
+      },
       { name: "POS_PATH_HEALTH", value: null, current: "", missing: "not found" },
     ],
   } as unknown as ProbeReport;
   const directory = mkdtempSync(join(tmpdir(), "probe-config-"));
 
-  it("writes what was found into a new file", () => {
+  it("writes what was observed into a new file, and leaves what was only inferred", () => {
     const update = configUpdate(join(directory, "new.json"), report);
     expect(JSON.parse(update.text)).toEqual({
       apiUrl: "https://pos.example.com",

@@ -51,7 +51,8 @@ describe("a server as pos-sync expects it", () => {
     expect(findingOf(report, "next-page-token").answer).toMatch(/names the next page .*"index":1/);
     expect(report.contradictions).toEqual([]);
     expect(report.sample.order).toBeGreaterThanOrEqual(5);
-    expect(report.sample.report).toBeGreaterThanOrEqual(5);
+    // The report read by id is one of the list's: counted once.
+    expect(report.sample.report).toBe(5);
     expect(report.otherKeys).toEqual([
       expect.objectContaining({ accepted: true, location: expect.any(String) }),
     ]);
@@ -193,6 +194,35 @@ describe("how lists page", () => {
   );
 });
 
+describe("more that pages can do", () => {
+  it("sees a server that ignores index, and says the sync cannot page it", async () => {
+    const { report } = await probeSimulator({ faults: { ignoresIndex: true } });
+    const index = findingOf(report, "page-index");
+    expect(index.answer).toBe("ignored: every page is the first one");
+    expect(index.problem).toMatch(/cannot page through this server/);
+    expect(findingOf(report, "past-end").answer).toBe("the first page again");
+  });
+
+  it.each([
+    ["encoded-index", /^names the next page \(\{"index":1,"size":5\}\)/, "inferred"],
+    ["opaque", /^an opaque token, sent while more pages follow$/, "inferred"],
+    ["none", /^not sent, though more pages follow$/, "observed"],
+  ] as const)("tells what nextPageToken holds: %s", async (pageToken, answer, certainty) => {
+    const { report } = await probeSimulator({ faults: { pageToken } });
+    const token = findingOf(report, "next-page-token");
+    expect(token.answer).toMatch(answer);
+    expect(token.certainty).toBe(certainty);
+    expect(token.sync).toBe("pos-sync pages by index and needs no token");
+  });
+
+  it("sees size above 100 accepted as asked, against the spec's cap", async () => {
+    const { report } = await probeSimulator({ faults: { oversizePage: "accept" } });
+    expect(findingOf(report, "oversize-page").answer).toBe(
+      "accepted: 101 records, not capped (the spec says capped at 100)",
+    );
+  });
+});
+
 describe("a location without orders yet", () => {
   it("leaves how lists page unknown, and says why, rather than guess", async () => {
     const { report } = await probeSimulator({ ordersPerDay: [0, 0] });
@@ -260,6 +290,75 @@ describe("rate limits", () => {
     });
     expect(settingOf(report, "POS_AUTH_SCHEME").value).toBe("");
     expect(findingOf(report, "past-end").answer).toBe("an empty page");
+  });
+});
+
+describe("answers that tell nothing", () => {
+  it("calls a path not determined, not absent, when a candidate answered a 5xx", async () => {
+    const { report } = await probeSimulator(
+      { strictSlashes: true },
+      {
+        prepare: (sim) =>
+          sim.faults.inject({ kind: "status", status: 500, operation: "listTaxes" }),
+      },
+    );
+    expect(findingOf(report, "taxes-path")).toMatchObject({
+      answer: "not determined",
+      certainty: "unknown",
+    });
+    expect(settingOf(report, "POS_PATH_TAXES")).toMatchObject({
+      value: null,
+      missing:
+        "not determined: candidates answered 500; set POS_PATH_TAXES by hand if the default is wrong",
+    });
+  });
+
+  it("stops on a 503 that says when to come back", async () => {
+    const { report } = await probeSimulator(
+      {},
+      {
+        prepare: (sim) =>
+          sim.faults.inject({
+            kind: "status",
+            status: 503,
+            retryAfter: "120",
+            operation: "listTaxes",
+          }),
+      },
+    );
+    expect(report.stopped?.reason).toBe("rate-limited");
+    expect(report.stopped?.message).toMatch(/503 \(unavailable\).*wait 120 s \(Retry-After\)/);
+  });
+
+  it("takes an empty list at a candidate path as inferred only", async () => {
+    const { report } = await probeSimulator(
+      {},
+      {
+        prepare: (sim) => {
+          for (const location of sim.dataset.locations) {
+            sim.dataset.hideCatalogItems(location, ["taxes"], 100);
+          }
+        },
+      },
+    );
+    expect(findingOf(report, "taxes-path")).toMatchObject({
+      answer: DEFAULT_API_PATHS.taxes,
+      certainty: "inferred",
+    });
+    expect(settingOf(report, "POS_PATH_TAXES").certainty).toBe("inferred");
+  });
+
+  it("tells a refused other key from an accepted one", async () => {
+    const { report } = await probeSimulator({}, { extraKeys: ["a-key-nobody-issued"] });
+    expect(report.otherKeys).toEqual([
+      {
+        key: expect.stringMatching(/^key#/),
+        accepted: true,
+        status: 200,
+        location: expect.any(String),
+      },
+      { key: expect.stringMatching(/^key#/), accepted: false, status: 401 },
+    ]);
   });
 });
 
@@ -354,14 +453,68 @@ describe("everything the spec leaves open, all non-default at once", () => {
   });
 });
 
-describe("a base address that redirects", () => {
-  async function serve(handler: Parameters<typeof createServer>[1]): Promise<Server> {
-    const server = createServer(handler);
-    await listen(server, { port: 0, host: "127.0.0.1", portHint: "test" });
-    return server;
-  }
-  const urlOf = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+/** A plain HTTP server on loopback, for behaviours the simulator does not play. */
+async function serve(handler: Parameters<typeof createServer>[1]): Promise<Server> {
+  const server = createServer(handler);
+  await listen(server, { port: 0, host: "127.0.0.1", portHint: "test" });
+  return server;
+}
 
+const urlOf = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+describe("servers that misbehave around the key", () => {
+  const probeOf = (server: Server, key: string) =>
+    runProbe({
+      apiUrl: urlOf(server),
+      apiKeys: [key],
+      authScheme: "",
+      paths: DEFAULT_API_PATHS,
+      paceMs: 0,
+    });
+
+  it("keeps no part of a key a server repeats in its error message", async () => {
+    const key = "sk_live_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcd";
+    const server = await serve((request, response) => {
+      // The key straddles the place where the report cuts long messages.
+      const message = `${"x".repeat(100)} bad credential ${request.headers.authorization} ${"y".repeat(50)}`;
+      response.writeHead(401, { "content-type": "application/json" });
+      response.end(JSON.stringify({ message }));
+    });
+    try {
+      const report = await probeOf(server, key);
+      const text = JSON.stringify(report);
+      expect(report.stopped?.reason).toBe("key-rejected");
+      for (let length = 8; length <= key.length; length++) {
+        expect(text).not.toContain(key.slice(0, length));
+      }
+    } finally {
+      server.close();
+    }
+  });
+
+  it("follows one scheme a challenge names, however many it names", async () => {
+    let requests = 0;
+    const server = await serve((_request, response) => {
+      requests++;
+      response.writeHead(401, { "www-authenticate": `Scheme${requests} realm="pos"` }).end("{}");
+    });
+    try {
+      const report = await probeOf(server, "a-key-that-is-never-right");
+      expect(report.stopped?.reason).toBe("key-rejected");
+      expect(requests).toBe(4);
+      expect(findingOf(report, "auth").evidence.map((line) => line.split(":")[0])).toEqual([
+        "GET /v1/locations/own?devices=true with the bare key",
+        "GET /v1/locations/own?devices=true with Scheme1 <key>",
+        "GET /v1/locations/own?devices=true with Bearer <key>",
+        "GET /v1/locations/own?devices=true with Token <key>",
+      ]);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe("a base address that redirects", () => {
   it("stops, names where it points, and never follows it with the key", async () => {
     let followed = 0;
     const elsewhere = await serve((_request, response) => {

@@ -250,6 +250,34 @@ describe("what the spec leaves unshown", () => {
     expect((await apiGet(sim.current, "/v1/orders/?size=100", key())).status).toBe(200);
   });
 
+  it("serves size above 100 as asked when told to accept it", async () => {
+    sim.current.faults.set({ oversizePage: "accept" });
+    const page = await apiGet(sim.current, "/v1/orders/?size=150", key());
+    expect(page.body.meta.pageSize).toBe(150);
+    expect(page.body.data).toHaveLength(150);
+  });
+
+  it("puts an encoded index, an opaque cursor or nothing in nextPageToken", async () => {
+    const token = async () =>
+      (await apiGet(sim.current, `${dayQuery}&size=5`, key())).body.nextPageToken;
+    const encoded = await token();
+    expect(JSON.parse(Buffer.from(encoded, "base64url").toString())).toEqual({ index: 1, size: 5 });
+    sim.current.faults.set({ pageToken: "opaque" });
+    const opaque = await token();
+    expect(opaque).toMatch(/^[\w-]{24}$/);
+    expect(() => JSON.parse(Buffer.from(opaque, "base64url").toString())).toThrow();
+    sim.current.faults.set({ pageToken: "none" });
+    expect(await token()).toBeUndefined();
+  });
+
+  it("serves the first page whatever the index when told to ignore it", async () => {
+    sim.current.faults.set({ ignoresIndex: true });
+    const first = await apiGet(sim.current, `${dayQuery}&size=5`, key());
+    const third = await apiGet(sim.current, `${dayQuery}&size=5&index=2`, key());
+    expect(third.body.data).toEqual(first.body.data);
+    expect(third.body.meta.currentPageIndex).toBe(0);
+  });
+
   it("answers health without a key, or only with one when told to", async () => {
     expect((await apiGet(sim.current, "/health")).status).toBe(200);
     sim.current.faults.set({ healthNeedsKey: true });

@@ -10,6 +10,9 @@ import { type Command, type CommandIo, parseFlags } from "./command.js";
 import { commandConfig } from "./common.js";
 import { writeWhole } from "./write-whole.js";
 
+/** The command line always paces: ten requests a second at most. */
+const MIN_PACE_MS = 100;
+
 const OPTIONS = {
   json: { type: "boolean" },
   "write-config": { type: "string" },
@@ -33,7 +36,7 @@ keys are checked to be accepted. The key is never printed.
   --write-config FILE      write the settings found into FILE (a --config file; an existing
                            one is updated, its keys and other settings kept; keys are never
                            written)
-  --pace-ms N              time between two requests (default ${DEFAULT_PACE_MS}; 0 to 5000)
+  --pace-ms N              time between two requests (default ${DEFAULT_PACE_MS}; ${MIN_PACE_MS} to 5000)
   --config FILE            JSON settings (the environment wins over it)
 
 Exit codes: 0 every setting found; 1 something not found, or the probe stopped early;
@@ -47,7 +50,7 @@ function exitCode(report: ProbeReport): number {
 
 async function run(argv: string[], io: CommandIo): Promise<number> {
   const values = parseFlags(argv, OPTIONS, "probe");
-  const paceMs = integerFlag(values["pace-ms"], "pace-ms", { min: 0, max: 5_000 });
+  const paceMs = integerFlag(values["pace-ms"], "pace-ms", { min: MIN_PACE_MS, max: 5_000 });
   const config = commandConfig(values, io, true);
   const report = await runProbe({
     apiUrl: config.apiUrl,

@@ -3,7 +3,12 @@ import { today } from "../dates.js";
 import { createLogger, isLogLevel } from "../log.js";
 import { fixedOffsetZone, formatOffset } from "../simulator/clock.js";
 import { CATALOG_KINDS } from "../simulator/dataset.js";
-import { type FaultSettings, PAST_END_BEHAVIOURS } from "../simulator/faults.js";
+import {
+  type FaultSettings,
+  OVERSIZE_PAGE_BEHAVIOURS,
+  PAGE_TOKEN_FORMS,
+  PAST_END_BEHAVIOURS,
+} from "../simulator/faults.js";
 import { startSimulator } from "../simulator/server.js";
 import { choiceFlag, dayFlag, decimalFlag, fractionFlag, integerFlag, rangeFlag } from "./args.js";
 import { type Command, type CommandIo, parseFlags } from "./command.js";
@@ -35,6 +40,8 @@ const OPTIONS = {
   "live-orders": { type: "string" },
   "past-end": { type: "string" },
   "oversize-page": { type: "string" },
+  "page-token": { type: "string" },
+  "ignore-index": { type: "boolean" },
   "health-needs-key": { type: "boolean" },
   "rate-limit-per-minute": { type: "string" },
   "strict-slashes": { type: "boolean" },
@@ -86,7 +93,12 @@ A hostile world (rates are shares of API requests, from 0 to 1):
   --live-orders N          add N new orders to today on each orders list request covering today
   --past-end MODE          a page past the last: empty (default), not-found, bad-request or
                            last-page (the last page again)
-  --oversize-page MODE     size above 100: cap (default, as the spec states) or refuse (400)
+  --oversize-page MODE     size above 100: cap (default, as the spec states), refuse (400) or
+                           accept (serve as asked, up to 1000)
+  --page-token FORM        nextPageToken: encoded-index (default, base64url JSON of the next
+                           index), opaque, or none
+  --ignore-index           serve the first page whatever the index (a server that cannot be
+                           paged)
   --health-needs-key       the health operation asks for the key too
   --rate-limit-per-minute N  at most N requests per key a minute, announced in X-RateLimit-*
                            headers; a 429 with Retry-After beyond
@@ -132,8 +144,10 @@ function faultSettings(values: ReturnType<typeof parse>): Partial<FaultSettings>
   assign("pastEnd", choiceFlag(values["past-end"], "past-end", PAST_END_BEHAVIOURS));
   assign(
     "oversizePage",
-    choiceFlag(values["oversize-page"], "oversize-page", ["cap", "refuse"] as const),
+    choiceFlag(values["oversize-page"], "oversize-page", OVERSIZE_PAGE_BEHAVIOURS),
   );
+  assign("pageToken", choiceFlag(values["page-token"], "page-token", PAGE_TOKEN_FORMS));
+  assign("ignoresIndex", values["ignore-index"]);
   assign("healthNeedsKey", values["health-needs-key"]);
   assign(
     "rateLimitPerMinute",

@@ -1,7 +1,7 @@
 /**
  * The format of the authorization header: the bare key, or the key behind a scheme. Tried on
  * the location operation (the one every key may read), the scheme in effect first, then the
- * bare key, Bearer, a scheme the server's challenge names, and Token.
+ * bare key, Bearer and Token; the first scheme a refusal's challenge names goes next in line.
  */
 import { askedAuthScheme } from "../api/auth-challenge.js";
 import { SHOWN_PATHS } from "../api/paths.js";
@@ -23,6 +23,9 @@ export async function findAuthScheme(context: ProbeContext, inEffect: string): P
   const queue = [...new Set([inEffect, ...CANDIDATE_SCHEMES])];
   const tried: string[] = [];
   const evidence: string[] = [];
+  // One scheme from a challenge at most: a server naming a new one on every 401 cannot spend
+  // the budget.
+  let challengeFollowed = false;
   for (let scheme = queue.shift(); scheme !== undefined; scheme = queue.shift()) {
     tried.push(scheme);
     const authorization = authorizationFor(scheme, context.apiKey);
@@ -48,7 +51,13 @@ export async function findAuthScheme(context: ProbeContext, inEffect: string): P
     }
     if (answer.status === 401 || answer.status === 403) {
       const asked = askedAuthScheme(answer.headers["www-authenticate"], scheme);
-      if (asked !== undefined && !tried.includes(asked) && !queue.includes(asked)) {
+      if (
+        asked !== undefined &&
+        !challengeFollowed &&
+        !tried.includes(asked) &&
+        !queue.includes(asked)
+      ) {
+        challengeFollowed = true;
         queue.unshift(asked);
       }
       continue;

@@ -27,6 +27,6 @@ export function candidatesFor(operation: keyof ApiPaths, inEffect: string): stri
   return [...new Set([inEffect, ...CANDIDATE_PATHS[operation]])];
 }
 
-/** The authorization schemes tried, in order, after the one in effect; a scheme the server's
- * challenge names is tried before the last of these. */
+/** The authorization schemes tried, in order, after the one in effect; the first scheme a
+ * server's WWW-Authenticate challenge names is tried next, before the rest of these. */
 export const CANDIDATE_SCHEMES: readonly string[] = ["", "Bearer", "Token"];

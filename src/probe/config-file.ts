@@ -13,7 +13,7 @@ export interface ConfigUpdate {
   text: string;
   /** The settings written, as "POS_AUTH_SCHEME=Bearer". */
   written: string[];
-  /** Settings left as they were because the probe did not determine them. */
+  /** Settings left as they were: not determined, or only inferred. */
   leftAlone: string[];
 }
 
@@ -32,7 +32,7 @@ export function configUpdate(file: string, report: ProbeReport): ConfigUpdate {
   const leftAlone: string[] = [];
   settings.apiUrl = report.apiUrl;
   for (const finding of report.settings) {
-    if (finding.value === null) {
+    if (finding.value === null || finding.certainty !== "observed") {
       leftAlone.push(finding.name);
       continue;
     }

@@ -4,6 +4,11 @@ import type { ApiPaths } from "../api/paths.js";
 import type { Exchange, ProbeAnswer, ProbeHttp } from "./probe-http.js";
 import type { Finding } from "./report.js";
 
+/** A path found, and how surely; or why there is none. */
+export type PathOutcome =
+  | { path: string; certainty: "observed" | "inferred" }
+  | { missing: string };
+
 /** Records checked against the spec, per resource, are capped: a sample, not a survey. */
 export const SAMPLE_PER_RESOURCE = 20;
 
@@ -14,10 +19,10 @@ export interface ProbeContext {
   authorization: string;
   /** The paths in effect before the probe (settings, else pos-sync's defaults). */
   pathsInEffect: ApiPaths;
-  /** What the probe found for each unshown path; null when not found. */
-  foundPaths: Partial<Record<keyof ApiPaths, string | null>>;
+  /** What the probe found for each unshown path; absent when it was not looked for. */
+  foundPaths: Partial<Record<keyof ApiPaths, PathOutcome>>;
   findings: Finding[];
-  samples: Map<string, { schema: z.ZodType; records: unknown[] }>;
+  samples: Map<string, { schema: z.ZodType; records: unknown[]; ids: Set<string> }>;
   /** A report id to ask the report-by-id operation for. */
   reportId?: string;
 }
@@ -28,9 +33,15 @@ export function addSample(
   schema: z.ZodType,
   records: readonly unknown[],
 ): void {
-  const sample = context.samples.get(resource) ?? { schema, records: [] };
-  const room = SAMPLE_PER_RESOURCE - sample.records.length;
-  sample.records.push(...records.slice(0, Math.max(0, room)));
+  const sample = context.samples.get(resource) ?? { schema, records: [], ids: new Set() };
+  for (const record of records) {
+    if (sample.records.length >= SAMPLE_PER_RESOURCE) break;
+    // A record served twice (a repeated page, a report read by id) is counted once.
+    const id = isJsonObject(record) && typeof record.id === "string" ? record.id : undefined;
+    if (id !== undefined && sample.ids.has(id)) continue;
+    if (id !== undefined) sample.ids.add(id);
+    sample.records.push(record);
+  }
   context.samples.set(resource, sample);
 }
 

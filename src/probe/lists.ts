@@ -182,7 +182,16 @@ function indexFinding(orders: OrderPages): Finding {
       evidence: [orders.first.evidence],
     };
   }
-  if (orders.last.ok && idsOf(orders.last.data) === idsOf(orders.first.data)) {
+  if (!orders.last.ok) {
+    return {
+      topic: "page-index",
+      title: "The index parameter",
+      answer: `not determined: the last page answered ${orders.last.status}`,
+      certainty: "unknown",
+      evidence,
+    };
+  }
+  if (idsOf(orders.last.data) === idsOf(orders.first.data)) {
     return {
       topic: "page-index",
       title: "The index parameter",
@@ -209,9 +218,11 @@ function pastEndAnswer(orders: OrderPages): { answer: string; copes: boolean } {
   if (past.status === 400) return { answer: "400 (refused)", copes: true };
   if (!past.ok) return { answer: `answered ${past.status}`, copes: false };
   if (past.data.length === 0) return { answer: "an empty page", copes: true };
-  if (idsOf(past.data) === idsOf(last.data)) return { answer: "the last page again", copes: true };
-  if (idsOf(past.data) === idsOf(first.data))
+  // With several pages, a repeat of page 0 is the first page (an index ignored), not the last.
+  if (orders.lastIndex > 0 && idsOf(past.data) === idsOf(first.data)) {
     return { answer: "the first page again", copes: true };
+  }
+  if (idsOf(past.data) === idsOf(last.data)) return { answer: "the last page again", copes: true };
   return { answer: `${past.data.length} records not on the last page`, copes: false };
 }
 
@@ -270,9 +281,11 @@ function tokenFinding(orders: OrderPages): Finding {
     title: "nextPageToken",
     answer: namesNext
       ? `names the next page (${decoded}), the same as index + 1`
-      : lastHasToken
-        ? "an opaque token, sent on every page"
-        : "an opaque token, sent while more pages follow",
+      : decoded !== undefined
+        ? `encodes ${decoded}`
+        : lastHasToken
+          ? "an opaque token, sent on every page"
+          : "an opaque token, sent while more pages follow",
     certainty: "inferred",
     evidence,
     sync,
@@ -299,7 +312,7 @@ async function oversizeFinding(context: ProbeContext, totalCount: number): Promi
   if (page.meta.pageSize === 100 || (served === 100 && totalCount > 100)) {
     return { ...base, answer: "capped at 100, as the spec states", certainty: "observed" };
   }
-  if (page.meta.pageSize === OVERSIZE || served === OVERSIZE) {
+  if (served === OVERSIZE) {
     return {
       ...base,
       answer: `accepted: ${served} records, not capped (the spec says capped at 100)`,

@@ -98,12 +98,13 @@ function errorCode(error: unknown): string {
   return typeof code === "string" ? code : "no answer";
 }
 
-/** The message of an error body, shortened: what the server says is wrong. */
-function serverNote(json: unknown, text: string): string {
+/** The message of an error body, shortened: what the server says is wrong. Keys are scrubbed
+ * from the whole text before it is cut, so that no part of one survives at the cut. */
+function serverNote(json: unknown, text: string, secrets: readonly string[]): string {
   const body = json as { message?: unknown; error?: unknown } | undefined;
   const message = body?.message ?? body?.error;
   const raw = typeof message === "string" ? message : text.replace(/\s+/g, " ").trim();
-  return raw.slice(0, MESSAGE_SNIPPET);
+  return scrubSecrets(raw, secrets).slice(0, MESSAGE_SNIPPET);
 }
 
 export class ProbeHttp {
@@ -178,19 +179,11 @@ export class ProbeHttp {
         const url = `${this.origin}${this.basePath}${shown}`;
         exchange.note = `redirects to ${shownRedirectTarget(where, url, this.options.secrets) ?? "nowhere said"}`;
       } else if (response.statusCode >= 400) {
-        exchange.note = scrubSecrets(serverNote(json, text), this.options.secrets);
+        exchange.note = serverNote(json, text, this.options.secrets);
       }
-      if (options.tracksRateLimit !== false) {
-        this.noteRateLimit(readRateLimitHeaders(response.headers));
-      }
-      if (response.statusCode === 429) {
-        const wait = this.rateLimit?.retryAfter;
-        throw new ProbeStop(
-          "rate-limited",
-          `the server answered 429 (rate limited) to request ${this.sent}` +
-            (wait === undefined ? "" : `; it asks to wait ${wait} s (Retry-After)`),
-        );
-      }
+      const limits = readRateLimitHeaders(response.headers);
+      if (options.tracksRateLimit !== false) this.noteRateLimit(limits);
+      this.stopOnSlowDown(response.statusCode, limits.retryAfter);
       return { status: response.statusCode, headers: response.headers, json };
     } catch (error) {
       if (error instanceof ProbeStop) throw error;
@@ -201,6 +194,17 @@ export class ProbeHttp {
         `no answer from ${this.origin} to GET ${shown} (${exchange.note})`,
       );
     }
+  }
+
+  /** A 429, or a 503 that says when to come back: the server asks for fewer requests. */
+  private stopOnSlowDown(status: number, retryAfter: string | undefined): void {
+    if (status !== 429 && !(status === 503 && retryAfter !== undefined)) return;
+    const what = status === 429 ? "429 (rate limited)" : "503 (unavailable)";
+    throw new ProbeStop(
+      "rate-limited",
+      `the server answered ${what} to request ${this.sent}` +
+        (retryAfter === undefined ? "" : `; it asks to wait ${waitText(retryAfter)} (Retry-After)`),
+    );
   }
 
   private checkBeforeSending(): void {
@@ -232,6 +236,11 @@ export class ProbeHttp {
   async close(): Promise<void> {
     await this.agent.destroy();
   }
+}
+
+/** Retry-After is seconds or an HTTP date. */
+function waitText(retryAfter: string): string {
+  return /^\d+$/.test(retryAfter.trim()) ? `${retryAfter.trim()} s` : `until ${retryAfter.trim()}`;
 }
 
 function parseJson(text: string): unknown {

@@ -29,7 +29,7 @@ export interface ProbeOptions {
   budget?: number;
 }
 
-/** Requests kept back from the series for checking the other keys. */
+/** Other keys checked at most, each with one request, as far as the budget goes. */
 const MAX_OTHER_KEYS = 8;
 
 async function checkOtherKeys(
@@ -47,7 +47,10 @@ async function checkOtherKeys(
       { tracksRateLimit: false },
     );
     const result = results[index] as OtherKey;
-    result.accepted = answer.status === 200;
+    result.status = answer.status;
+    // Only a 200 or a refusal tells; a 5xx says nothing about the key.
+    if (answer.status === 200) result.accepted = true;
+    if (answer.status === 401 || answer.status === 403) result.accepted = false;
     if (isJsonObject(answer.json) && typeof answer.json.name === "string") {
       result.location = answer.json.name;
     }
@@ -74,7 +77,7 @@ function rateLimitFinding(context: ProbeContext, stop: ProbeStop | undefined): F
       headers.resetSeconds === undefined
         ? undefined
         : `the window resets in ${headers.resetSeconds} s`,
-      headers.remaining === undefined ? undefined : `${headers.remaining} left after the probe`,
+      headers.remaining === undefined ? undefined : `${headers.remaining} left in this window`,
       headers.policy === undefined ? undefined : `policy ${headers.policy}`,
     ].filter((p): p is string => p !== undefined);
     return {
@@ -109,20 +112,18 @@ function settingsOf(
     name: "POS_AUTH_SCHEME",
     value: scheme.found ?? null,
     current: scheme.inEffect,
-    ...(scheme.found === undefined ? { missing: "not determined" } : {}),
+    ...(scheme.found === undefined ? { missing: "not determined" } : { certainty: "observed" }),
   };
   const paths = (Object.keys(PATH_SETTINGS) as (keyof ApiPaths)[]).map(
     (operation): SettingFinding => {
       const found = context.foundPaths[operation];
       const name = PATH_SETTINGS[operation] as SettingFinding["name"];
       const current = context.pathsInEffect[operation];
-      if (typeof found === "string") return { name, value: found, current };
+      if (found && "path" in found) {
+        return { name, value: found.path, current, certainty: found.certainty };
+      }
       const missing =
-        found === null
-          ? `not found; set ${name} by hand`
-          : stopped
-            ? "not determined: the probe stopped first"
-            : "not determined";
+        found?.missing ?? (stopped ? "not determined: the probe stopped first" : "not determined");
       return { name, value: null, current, missing };
     },
   );

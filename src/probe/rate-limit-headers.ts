@@ -1,7 +1,9 @@
 /**
  * What an answer's headers say about a rate limit. Servers announce it in one of a few
  * families: X-RateLimit-Limit/Remaining/Reset (the commonest), the IETF draft's
- * RateLimit-Limit/Remaining/Reset and RateLimit-Policy, and Retry-After on a 429 or 503.
+ * RateLimit-Limit/Remaining/Reset, its later single RateLimit header (`limit=100, remaining=5,
+ * reset=30`, or `"default";r=5;t=30`) with RateLimit-Policy (`"default";q=100;w=60`), and
+ * Retry-After on a 429 or 503.
  */
 
 export interface RateLimitHeaders {
@@ -39,6 +41,16 @@ function resetSeconds(value: number | undefined, nowMs: number): number | undefi
   return value > 1_000_000_000 ? Math.max(0, value - nowSeconds) : value;
 }
 
+/** A parameter of the single RateLimit header or its policy: `remaining=5` or `;r=5`. */
+function parameter(text: string | undefined, ...names: string[]): number | undefined {
+  if (text === undefined) return undefined;
+  for (const name of names) {
+    const match = new RegExp(`(?:^|[\\s;,])${name}=(\\d{1,12})`).exec(text);
+    if (match) return Number(match[1]);
+  }
+  return undefined;
+}
+
 export function readRateLimitHeaders(headers: Headers, nowMs = Date.now()): RateLimitHeaders {
   const names: string[] = [];
   const pick = (...candidates: string[]) => {
@@ -51,10 +63,19 @@ export function readRateLimitHeaders(headers: Headers, nowMs = Date.now()): Rate
     }
     return undefined;
   };
-  const limit = leadingNumber(pick("x-ratelimit-limit", "ratelimit-limit"));
-  const remaining = leadingNumber(pick("x-ratelimit-remaining", "ratelimit-remaining"));
-  const reset = resetSeconds(leadingNumber(pick("x-ratelimit-reset", "ratelimit-reset")), nowMs);
+  const single = pick("ratelimit");
   const policy = pick("ratelimit-policy", "x-ratelimit-policy");
+  const limit =
+    leadingNumber(pick("x-ratelimit-limit", "ratelimit-limit")) ??
+    parameter(single, "limit") ??
+    parameter(policy, "q");
+  const remaining =
+    leadingNumber(pick("x-ratelimit-remaining", "ratelimit-remaining")) ??
+    parameter(single, "remaining", "r");
+  const reset = resetSeconds(
+    leadingNumber(pick("x-ratelimit-reset", "ratelimit-reset")) ?? parameter(single, "reset", "t"),
+    nowMs,
+  );
   const retryAfter = pick("retry-after");
   const result: RateLimitHeaders = { names };
   if (limit !== undefined) result.limit = limit;

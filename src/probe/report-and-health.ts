@@ -11,19 +11,23 @@ import type { ProbeAnswer } from "./probe-http.js";
 export async function probeReportPath(context: ProbeContext): Promise<void> {
   const id = context.reportId;
   if (id === undefined) {
-    context.foundPaths.report = null;
+    const missing =
+      "not determined: the reports list served no report to ask for; set POS_PATH_REPORT by hand if the default is wrong";
+    context.foundPaths.report = { missing };
     context.findings.push({
       topic: "report-path",
       title: "Report by id",
-      answer: "not determined: the reports list served no report to ask for",
+      answer: "not determined",
       certainty: "unknown",
       evidence: [],
-      problem: "not found; set POS_PATH_REPORT by hand if the default is wrong",
+      problem: missing,
     });
     return;
   }
   const accepts = (answer: ProbeAnswer) =>
-    answer.status === 200 && isJsonObject(answer.json) && answer.json.id === id;
+    answer.status === 200 && isJsonObject(answer.json) && answer.json.id === id
+      ? ("observed" as const)
+      : undefined;
   const found = await findPath(context, {
     operation: "report",
     topic: "report-path",
@@ -38,12 +42,15 @@ export async function probeReportPath(context: ProbeContext): Promise<void> {
 const looksLikeHealth = (answer: ProbeAnswer) =>
   answer.status === 200 && isJsonObject(answer.json) && typeof answer.json.status === "string";
 
+const isHealth = (answer: ProbeAnswer) =>
+  looksLikeHealth(answer) ? ("observed" as const) : undefined;
+
 export async function probeHealth(context: ProbeContext): Promise<void> {
   const found = await findPath(context, {
     operation: "health",
     topic: "health-path",
     title: "Health",
-    accepts: looksLikeHealth,
+    accepts: isHealth,
     authorization: context.authorization,
   });
   if (!found) return;

@@ -48,14 +48,19 @@ export interface SettingFinding {
   value: string | null;
   /** The value in effect now (settings or pos-sync's default). */
   current: string;
+  /** How surely the value was found: --write-config writes observed values only. */
+  certainty?: "observed" | "inferred";
   /** Why there is no value: "not found; set POS_PATH_TAXES by hand". */
   missing?: string;
 }
 
 export interface OtherKey {
   key: string;
-  /** null: not checked (the budget was spent or the probe stopped). */
+  /** null: not told (not checked, the budget being spent or the probe stopped, or answered
+   * neither 200 nor a refusal). */
   accepted: boolean | null;
+  /** The status of the check, when one was sent. */
+  status?: number;
   location?: string;
 }
 

@@ -1,4 +1,6 @@
 /** The list envelope of spec 2.8: data, meta, pagination links and a next-page token. */
+import { createHash } from "node:crypto";
+import type { PageTokenForm } from "./faults.js";
 
 export interface ListEnvelopeBody<T> {
   data: T[];
@@ -13,10 +15,31 @@ function pageLink(requestUrl: URL, index: number): string {
   return url.toString();
 }
 
+function pageToken(
+  requestUrl: URL,
+  page: { index: number; size: number; tokenForm?: PageTokenForm },
+): string | undefined {
+  const form = page.tokenForm ?? "encoded-index";
+  if (form === "none") return undefined;
+  const next = { index: page.index + 1, size: page.size };
+  if (form === "encoded-index") return Buffer.from(JSON.stringify(next)).toString("base64url");
+  // A cursor that means nothing to a client: a digest of where the next page starts.
+  return createHash("sha256")
+    .update(`${requestUrl.pathname}${requestUrl.search}#${next.index}`)
+    .digest("base64url")
+    .slice(0, 24);
+}
+
 export function listEnvelope<T>(
   requestUrl: URL,
   data: T[],
-  page: { index: number; size: number; totalCount: number; reportedTotalCount: number },
+  page: {
+    index: number;
+    size: number;
+    totalCount: number;
+    reportedTotalCount: number;
+    tokenForm?: PageTokenForm;
+  },
 ): ListEnvelopeBody<T> {
   const totalPage = Math.ceil(page.reportedTotalCount / page.size);
   const lastIndex = Math.max(0, totalPage - 1);
@@ -37,10 +60,7 @@ export function listEnvelope<T>(
       prev: page.index > 0 ? pageLink(requestUrl, page.index - 1) : null,
     },
   };
-  if (hasNext) {
-    body.nextPageToken = Buffer.from(
-      JSON.stringify({ index: page.index + 1, size: page.size }),
-    ).toString("base64url");
-  }
+  const token = hasNext ? pageToken(requestUrl, page) : undefined;
+  if (token !== undefined) body.nextPageToken = token;
   return body;
 }

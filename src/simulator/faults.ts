@@ -17,8 +17,21 @@ export const PAST_END_BEHAVIOURS: readonly PastEndBehaviour[] = [
   "last-page",
 ];
 
-/** What `size` above 100 gets: capped at 100 (what the spec states) or refused with a 400. */
-export type OversizePageBehaviour = "cap" | "refuse";
+/** What `size` above 100 gets: capped at 100 (what the spec states), refused with a 400, or
+ * served as asked. */
+export type OversizePageBehaviour = "cap" | "refuse" | "accept";
+
+export const OVERSIZE_PAGE_BEHAVIOURS: readonly OversizePageBehaviour[] = [
+  "cap",
+  "refuse",
+  "accept",
+];
+
+/** What nextPageToken holds: the next index encoded (base64url JSON), an opaque string, or
+ * nothing at all. */
+export type PageTokenForm = "encoded-index" | "opaque" | "none";
+
+export const PAGE_TOKEN_FORMS: readonly PageTokenForm[] = ["encoded-index", "opaque", "none"];
 
 export interface FaultSettings {
   /** Lists newest first instead of oldest first (the spec does not show the direction). */
@@ -54,6 +67,10 @@ export interface FaultSettings {
   totalCountSkew: number;
   /** What `size` above 100 gets. */
   oversizePage: OversizePageBehaviour;
+  /** What nextPageToken holds. */
+  pageToken: PageTokenForm;
+  /** Every index serves the first page (a server that cannot be paged). */
+  ignoresIndex: boolean;
   /** The health operation asks for the key, as every other one does (the spec does not say). */
   healthNeedsKey: boolean;
   /** Requests each key may make per minute (a fixed window, announced in X-RateLimit-* headers
@@ -79,6 +96,8 @@ export const DEFAULT_FAULTS: FaultSettings = {
   pastEnd: "empty",
   totalCountSkew: 0,
   oversizePage: "cap",
+  pageToken: "encoded-index",
+  ignoresIndex: false,
   healthNeedsKey: false,
   rateLimitPerMinute: null,
 };

@@ -74,7 +74,7 @@ function listPage<T extends { id: string }>(
   kind: MalformableKind,
 ): HandlerResult {
   const settings = context.faults.current;
-  let index = params.index;
+  let index = settings.ignoresIndex ? 0 : params.index;
   let result = listAt(index);
   const pastEnd = index > 0 && index * params.size >= result.totalCount;
   if (pastEnd && settings.pastEnd === "not-found") {
@@ -97,6 +97,7 @@ function listPage<T extends { id: string }>(
       size: params.size,
       totalCount: result.totalCount,
       reportedTotalCount,
+      tokenForm: settings.pageToken,
     }),
   );
 }

@@ -3,6 +3,8 @@ import { matchesApiDayPattern } from "../dates.js";
 import type { OversizePageBehaviour } from "./faults.js";
 
 export const MAX_PAGE_SIZE = 100;
+/** The most a server that accepts size above 100 serves, all the same. */
+const MAX_ACCEPTED_SIZE = 1000;
 export const DEFAULT_PAGE_SIZE = 10;
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -68,7 +70,7 @@ export function parseListParameters(
       `size must be from 1 to ${MAX_PAGE_SIZE}, got ${JSON.stringify(String(askedSize))}`,
     );
   }
-  const size = Math.min(askedSize, MAX_PAGE_SIZE);
+  const size = Math.min(askedSize, oversize === "accept" ? MAX_ACCEPTED_SIZE : MAX_PAGE_SIZE);
   const parsed: ListParameters = { index, size };
   const since = day(params, "since");
   const until = day(params, "until");

@@ -77,10 +77,11 @@ export function shellAssignment(name: string, value: string): string {
 function settingLine(setting: SettingFinding): string {
   if (setting.value === null) return `# ${setting.name}: ${setting.missing ?? "not determined"}`;
   const assignment = shellAssignment(setting.name, setting.value);
-  const note =
+  const now =
     setting.value === setting.current
       ? "as in effect now"
       : `in effect now: ${setting.current === "" ? "(empty)" : setting.current}`;
+  const note = setting.certainty === "inferred" ? `inferred, check it; ${now}` : now;
   return `${assignment}    # ${note}`;
 }
 
@@ -98,7 +99,13 @@ export function formatProbe(report: ProbeReport): string {
     lines.push("", "Other keys");
     for (const other of report.otherKeys) {
       const verdict =
-        other.accepted === null ? "not checked" : other.accepted ? "accepted" : "refused";
+        other.accepted === null
+          ? other.status === undefined
+            ? "not checked"
+            : `not told (${other.status})`
+          : other.accepted
+            ? "accepted"
+            : `refused (${other.status})`;
       lines.push(`  ${other.key}  ${verdict}${other.location ? ` (${other.location})` : ""}`);
     }
   }

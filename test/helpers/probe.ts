@@ -31,15 +31,19 @@ export interface ProbeRun {
 
 export async function probeSimulator(
   simulator: Partial<SimulatorOptions> = {},
-  options: Partial<ProbeOptions> & { prepare?: (sim: Simulator) => void } = {},
+  options: Partial<ProbeOptions> & {
+    prepare?: (sim: Simulator) => void;
+    /** Keys appended to the simulator's own (ones it never issued). */
+    extraKeys?: string[];
+  } = {},
 ): Promise<ProbeRun> {
   const sim = await startSimulator({ ...PROBE_DATASET, ...simulator });
   try {
-    const { prepare, ...probe } = options;
+    const { prepare, extraKeys = [], ...probe } = options;
     prepare?.(sim);
     const report = await runProbe({
       apiUrl: sim.url,
-      apiKeys: sim.keys,
+      apiKeys: [...sim.keys, ...extraKeys],
       authScheme: "",
       paths: DEFAULT_API_PATHS,
       paceMs: 0,
@@ -49,7 +53,9 @@ export async function probeSimulator(
     expect(report.requests.sent).toBe(served);
     expect(served).toBeLessThanOrEqual(options.budget ?? PROBE_BUDGET);
     const text = JSON.stringify(report);
-    for (const key of [...sim.keys, ...(probe.apiKeys ?? [])]) expect(text).not.toContain(key);
+    for (const key of [...sim.keys, ...extraKeys, ...(probe.apiKeys ?? [])]) {
+      expect(text).not.toContain(key);
+    }
     return { report, served, keys: sim.keys };
   } finally {
     await sim.close();
