@@ -89,7 +89,7 @@ describe("catalog", () => {
     const error = await readCatalogList(client, "taxes").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiEndpointNotFoundError);
     expect((error as Error).message).toBe(
-      "GET /v1/not-here/ answered 404: this API does not serve listTaxes there (set POS_PATH_TAXES)",
+      "GET /v1/not-here/ answered 404: this API does not serve listTaxes there (set POS_PATH_TAXES; pos-sync probe finds it)",
     );
     expect((await readCatalogList(client, "paymentMethods")).records.length).toBeGreaterThan(0);
   });

@@ -176,7 +176,9 @@ describe("the run summary", () => {
     );
     expect(text).toContain("Le Petit Zinc  loc-1  key#1234abcd");
     expect(text).toMatch(/\n {2}orders\s+29\/30\s+12,345\s+12,000\s+0\s+345\s+2\s+0\n/);
-    expect(text).toContain("! catalog: taxes is not served at the configured path (skipped)");
+    expect(text).toContain(
+      "! catalog: taxes is not served at the configured path (skipped; pos-sync probe finds it)",
+    );
     expect(text).toContain("! orders 2026-03-02: GET /v1/orders/?… answered 503");
     expect(text).toContain("the next run");
   });

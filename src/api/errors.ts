@@ -93,7 +93,7 @@ export class ApiEndpointNotFoundError extends ApiError {
   ) {
     super(
       request,
-      `GET ${request.target} answered 404: this API does not serve ${request.operation} there (set ${setting})`,
+      `GET ${request.target} answered 404: this API does not serve ${request.operation} there (set ${setting}; pos-sync probe finds it)`,
     );
   }
 }

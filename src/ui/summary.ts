@@ -27,7 +27,8 @@ function streamRow(name: string, stats: StreamStats): string[] {
 function problems(name: string, stats: StreamStats): string[] {
   return [
     ...stats.unavailable.map(
-      (resource) => `${name}: ${resource} is not served at the configured path (skipped)`,
+      (resource) =>
+        `${name}: ${resource} is not served at the configured path (skipped; pos-sync probe finds it)`,
     ),
     ...stats.errors.map((error) => `${name}: ${error}`),
     ...stats.problems.map((p) => `${name} ${p.day}: ${p.error}`),
