@@ -314,6 +314,28 @@ describe("the key stays secret", () => {
       server.close();
     }
   });
+
+  it("keeps no start of an echoed key that straddles where a long message is cut", async () => {
+    const key = "pos_echo_key_ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    const server = createServer((request, response) => {
+      response.writeHead(400, { "content-type": "application/json" });
+      const message = `${"x".repeat(190)} ${request.headers.authorization} ${"y".repeat(40)}`;
+      response.end(JSON.stringify({ message }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const { client } = testClient(sim.current, {
+        client: { apiKey: key },
+        transport: { baseUrl: `http://127.0.0.1:${port}` },
+      });
+      const error = await apiErrorOf(readCatalogList(client, "products"));
+      expect(error.message).toMatch(/answered 400: x{190} \[redact/);
+      expect(error.message).not.toContain(key.slice(0, 8));
+    } finally {
+      server.close();
+    }
+  });
 });
 
 describe("plain requests", () => {

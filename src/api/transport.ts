@@ -10,6 +10,7 @@ import { Agent, request } from "undici";
 import type { Logger } from "../log.js";
 import { scrubSecrets } from "../secrets.js";
 import { askedAuthScheme } from "./auth-challenge.js";
+import { errorCode, serverMessage } from "./error-details.js";
 import {
   ApiDeadlineError,
   ApiError,
@@ -109,29 +110,8 @@ export function describeTarget(path: string, query: JsonRequest["query"]): strin
   return text ? `${path}?${text}` : path;
 }
 
-/** The message of an error body, for the user: its `message` field, or its first characters. */
-function serverMessage(body: string): string {
-  try {
-    const parsed = JSON.parse(body) as { message?: unknown; error?: unknown };
-    const message = parsed.message ?? parsed.error;
-    if (typeof message === "string") return message.slice(0, ERROR_BODY_SNIPPET);
-  } catch {
-    // not JSON: fall through to the raw text
-  }
-  return body.replace(/\s+/g, " ").trim().slice(0, ERROR_BODY_SNIPPET);
-}
-
 function firstValue(header: string | string[] | undefined): string | undefined {
   return Array.isArray(header) ? header[0] : header;
-}
-
-function errorCode(error: unknown): string {
-  if (error && typeof error === "object") {
-    const { code, name } = error as { code?: unknown; name?: unknown };
-    if (typeof code === "string") return code;
-    if (name === "AbortError") return "ABORT_ERR";
-  }
-  return "UNKNOWN";
 }
 
 export class HttpTransport {
@@ -323,7 +303,7 @@ export class HttpTransport {
     throw new ApiStatusError(
       description,
       response.statusCode,
-      scrubSecrets(serverMessage(body), spec.secrets),
+      serverMessage(body, spec.secrets, ERROR_BODY_SNIPPET),
     );
   }
 

@@ -5,8 +5,9 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { Agent, request } from "undici";
+import { errorCode, serverMessage } from "../api/error-details.js";
 import { shownRedirectTarget } from "../api/redirect-target.js";
-import { scrubSecrets } from "../secrets.js";
+import { describeTarget } from "../api/transport.js";
 import {
   announcesLimit,
   type RateLimitHeaders,
@@ -86,27 +87,6 @@ export interface ProbeRequestOptions {
   keyForm?: string;
 }
 
-function target(path: string, query: ProbeQuery = {}): string {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) params.set(name, String(value));
-  const text = params.toString();
-  return text ? `${path}?${text}` : path;
-}
-
-function errorCode(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" ? code : "no answer";
-}
-
-/** The message of an error body, shortened: what the server says is wrong. Keys are scrubbed
- * from the whole text before it is cut, so that no part of one survives at the cut. */
-function serverNote(json: unknown, text: string, secrets: readonly string[]): string {
-  const body = json as { message?: unknown; error?: unknown } | undefined;
-  const message = body?.message ?? body?.error;
-  const raw = typeof message === "string" ? message : text.replace(/\s+/g, " ").trim();
-  return scrubSecrets(raw, secrets).slice(0, MESSAGE_SNIPPET);
-}
-
 export class ProbeHttp {
   readonly exchanges: Exchange[] = [];
   /** What rate-limit headers said, from the latest answer that had any. */
@@ -149,7 +129,7 @@ export class ProbeHttp {
   ): Promise<ProbeAnswer> {
     this.checkBeforeSending();
     await this.pace();
-    const shown = target(path, options.query);
+    const shown = describeTarget(path, options.query);
     const exchange: Exchange = {
       purpose,
       target: shown,
@@ -179,7 +159,7 @@ export class ProbeHttp {
         const url = `${this.origin}${this.basePath}${shown}`;
         exchange.note = `redirects to ${shownRedirectTarget(where, url, this.options.secrets) ?? "nowhere said"}`;
       } else if (response.statusCode >= 400) {
-        exchange.note = serverNote(json, text, this.options.secrets);
+        exchange.note = serverMessage(text, this.options.secrets, MESSAGE_SNIPPET);
       }
       const limits = readRateLimitHeaders(response.headers);
       if (options.tracksRateLimit !== false) this.noteRateLimit(limits);

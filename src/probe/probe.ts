@@ -6,7 +6,7 @@
  * 429, the rate limit running low, no answer, the budget) ends the series and the report keeps
  * what was found so far.
  */
-import { type ApiPaths, PATH_SETTINGS } from "../api/paths.js";
+import { type ApiPaths, PATH_SETTINGS, SHOWN_PATHS } from "../api/paths.js";
 import { keyFingerprint } from "../secrets.js";
 import { authorizationFor, findAuthScheme } from "./auth.js";
 import { probeCatalog } from "./catalog.js";
@@ -42,7 +42,7 @@ async function checkOtherKeys(
     if (context.http.remainingBudget <= 0) break;
     const answer = await context.http.get(
       `other key ${index + 2}`,
-      "/v1/locations/own",
+      SHOWN_PATHS.location,
       authorizationFor(scheme, key),
       { tracksRateLimit: false },
     );
