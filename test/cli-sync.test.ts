@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { describe, expect, it } from "vitest";
 import { addDays, today } from "../src/dates.js";
+import { simulatorToday } from "../src/simulator/clock.js";
 import { startSimulator } from "../src/simulator/server.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";
 import { firstRunDays, localToday } from "./helpers/clock.js";
@@ -13,8 +14,8 @@ import { spawnCli } from "./helpers/process.js";
 import { useSimulator } from "./helpers/simulator.js";
 
 const tempPath = useTempDir();
-// The command line runs on the real clock: the simulator's today is the real one.
-const sim = useSimulator({ today: today(), days: 8, seed: 5 });
+// The command line runs on the real clock: the simulator ends on the today it picks from it.
+const sim = useSimulator({ today: simulatorToday(), days: 8, seed: 5 });
 
 function env(dbPath: string, extra: Record<string, string> = {}): Record<string, string> {
   return simulatorEnv(sim.current, dbPath, extra);
@@ -161,7 +162,7 @@ describe("a run killed mid-window", () => {
       seed: 9,
       locations: 1,
       days: 20,
-      today: today(),
+      today: simulatorToday(),
       ordersPerDay: [220, 320],
     });
     try {
@@ -211,7 +212,7 @@ describe("a run stopped by a signal", () => {
       seed: 10,
       locations: 1,
       days: 20,
-      today: today(),
+      today: simulatorToday(),
       ordersPerDay: [220, 320],
     });
     try {

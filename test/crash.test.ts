@@ -1,7 +1,7 @@
 /** Killed at random moments, a sync loses nothing: the next run completes the data, without a
  * duplicate row, and every window it calls complete is. Real child processes, SIGKILL. */
 import { describe, expect, it } from "vitest";
-import { today } from "../src/dates.js";
+import { simulatorToday } from "../src/simulator/clock.js";
 import { Random } from "../src/simulator/random.js";
 import { startSimulator } from "../src/simulator/server.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";
@@ -18,7 +18,7 @@ describe.each([1, 2, 3])("a sync killed at a random moment (seed %i)", (seed) =>
       seed: 200 + seed,
       locations: 2,
       days: 10,
-      today: today(),
+      today: simulatorToday(),
       ordersPerDay: [150, 250],
     });
     try {

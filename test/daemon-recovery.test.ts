@@ -2,16 +2,17 @@
  * files deleted under it do not break every later run. Real child processes. */
 import { rmSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { today } from "../src/dates.js";
+
 import { openDatabase } from "../src/db/open.js";
 import { walSize } from "../src/db/wal.js";
+import { simulatorToday } from "../src/simulator/clock.js";
 import { runCli, simulatorEnv, startCli } from "./helpers/cli.js";
 import { useTempDir } from "./helpers/db.js";
 import { spawnCli } from "./helpers/process.js";
 import { useSimulator } from "./helpers/simulator.js";
 
 const tempPath = useTempDir();
-const sim = useSimulator({ today: today(), days: 30, seed: 23, locations: 1 });
+const sim = useSimulator({ today: simulatorToday(), days: 30, seed: 23, locations: 1 });
 
 async function until(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

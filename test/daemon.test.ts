@@ -1,7 +1,7 @@
 /** The daemon as a real child process against the simulator: schedule, overlap, health,
  * metrics, a second writer refused, and a clean stop on SIGTERM. */
 import { describe, expect, it } from "vitest";
-import { today } from "../src/dates.js";
+import { simulatorToday } from "../src/simulator/clock.js";
 import { startSimulator } from "../src/simulator/server.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";
 import { logEvents, startDaemon, until } from "./helpers/daemon.js";
@@ -10,7 +10,7 @@ import { compareWithDataset } from "./helpers/ground-truth.js";
 import { useSimulator } from "./helpers/simulator.js";
 
 const tempPath = useTempDir();
-const sim = useSimulator({ today: today(), days: 6, seed: 12, locations: 1 });
+const sim = useSimulator({ today: simulatorToday(), days: 6, seed: 12, locations: 1 });
 
 function env(dbPath: string, extra: Record<string, string> = {}): Record<string, string> {
   return simulatorEnv(sim.current, dbPath, extra);
@@ -140,7 +140,7 @@ describe("pos-sync daemon", () => {
       seed: 13,
       locations: 1,
       days: 20,
-      today: today(),
+      today: simulatorToday(),
       ordersPerDay: [220, 320],
     });
     try {

@@ -4,7 +4,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { DEMO_DEFAULTS } from "../src/commands/demo.js";
-import { addDays, today, toEpochDay } from "../src/dates.js";
+import { addDays, toEpochDay } from "../src/dates.js";
+import { simulatorToday } from "../src/simulator/clock.js";
 import { Dataset } from "../src/simulator/dataset.js";
 import { runCli } from "./helpers/cli.js";
 import { openTestDb, scalar, useTempDir } from "./helpers/db.js";
@@ -46,7 +47,7 @@ describe("pos-sync demo", () => {
 
     // The file holds the simulated API's data: field by field for the last week, and every
     // order of the 60 days.
-    const dataset = new Dataset({ ...DEMO_DEFAULTS, today: today() });
+    const dataset = new Dataset({ ...DEMO_DEFAULTS, today: simulatorToday() });
     const db = openTestDb(dbPath, { readonly: true });
     try {
       const lastWeek = { since: addDays(dataset.today, -6), until: dataset.today };

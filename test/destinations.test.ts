@@ -6,7 +6,8 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { orderSchema } from "../src/api/schemas.js";
-import { addDays, today } from "../src/dates.js";
+import { addDays } from "../src/dates.js";
+import { simulatorToday } from "../src/simulator/clock.js";
 import { Random } from "../src/simulator/random.js";
 import { type Simulator, startSimulator } from "../src/simulator/server.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";
@@ -266,7 +267,7 @@ describe.each(DESTINATION_KINDS)("into %s", (kind) => {
       seed: 211,
       locations: 2,
       days: 8,
-      today: today(),
+      today: simulatorToday(),
       ordersPerDay: [150, 250],
     });
     try {

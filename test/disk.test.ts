@@ -3,14 +3,14 @@
 import { chmodSync } from "node:fs";
 import { dirname } from "node:path";
 import { describe, expect, it } from "vitest";
-import { today } from "../src/dates.js";
+import { simulatorToday } from "../src/simulator/clock.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";
 import { openTestDb, scalar, useTempDir } from "./helpers/db.js";
 import { spawnCli } from "./helpers/process.js";
 import { useSimulator } from "./helpers/simulator.js";
 
 const tempPath = useTempDir();
-const sim = useSimulator({ today: today(), days: 12, seed: 31, locations: 1 });
+const sim = useSimulator({ today: simulatorToday(), days: 12, seed: 31, locations: 1 });
 
 function env(dbPath: string): Record<string, string> {
   return simulatorEnv(sim.current, dbPath);

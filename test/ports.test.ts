@@ -2,13 +2,13 @@
  * change, and exit 2, from every command that serves HTTP. */
 import { createServer, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { today } from "../src/dates.js";
+import { simulatorToday } from "../src/simulator/clock.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";
 import { useTempDir } from "./helpers/db.js";
 import { useSimulator } from "./helpers/simulator.js";
 
 const tempPath = useTempDir();
-const sim = useSimulator({ today: today(), days: 2, seed: 5, locations: 1 });
+const sim = useSimulator({ today: simulatorToday(), days: 2, seed: 5, locations: 1 });
 
 let occupier: Server;
 let port: number;

@@ -3,7 +3,7 @@
  * location), verify, raw, and several daemons sharing one database.
  */
 import { describe, expect, it } from "vitest";
-import { today } from "../src/dates.js";
+import { simulatorToday } from "../src/simulator/clock.js";
 import { runCli, simulatorEnv, startCli } from "./helpers/cli.js";
 import { compareWithDataset } from "./helpers/ground-truth.js";
 import { usePostgres } from "./helpers/postgres.js";
@@ -11,7 +11,7 @@ import { useSimulator } from "./helpers/simulator.js";
 import { postgresData } from "./helpers/stored-data.js";
 
 const pg = usePostgres();
-const sim = useSimulator({ today: today(), days: 5, seed: 31, locations: 2 });
+const sim = useSimulator({ today: simulatorToday(), days: 5, seed: 31, locations: 2 });
 
 function env(target: { url: string; schema: string }, extra: Record<string, string> = {}) {
   const { POS_DB_PATH: _path, ...api } = simulatorEnv(sim.current, "");

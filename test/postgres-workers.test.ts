@@ -4,7 +4,7 @@
  * history of turns), and the locations of a worker killed mid-run finished by the others.
  */
 import { describe, expect, it } from "vitest";
-import { today } from "../src/dates.js";
+import { simulatorToday } from "../src/simulator/clock.js";
 import { startSimulator } from "../src/simulator/server.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";
 import { compareWithDataset } from "./helpers/ground-truth.js";
@@ -43,7 +43,7 @@ describe("several workers", () => {
       seed: 77,
       locations: 12,
       days: 4,
-      today: today(),
+      today: simulatorToday(),
       ordersPerDay: [40, 80],
     });
     const target = pg.target();

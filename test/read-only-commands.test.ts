@@ -3,7 +3,7 @@
 import { chmodSync, existsSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { today } from "../src/dates.js";
+import { simulatorToday } from "../src/simulator/clock.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";
 import { useTempDir } from "./helpers/db.js";
 import { createOlderDatabase } from "./helpers/older-schema.js";
@@ -11,7 +11,7 @@ import { spawnCli } from "./helpers/process.js";
 import { useSimulator } from "./helpers/simulator.js";
 
 const tempPath = useTempDir();
-const sim = useSimulator({ today: today(), days: 4, seed: 23, locations: 1 });
+const sim = useSimulator({ today: simulatorToday(), days: 4, seed: 23, locations: 1 });
 
 function env(dbPath: string): Record<string, string> {
   return simulatorEnv(sim.current, dbPath);

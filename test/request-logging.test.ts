@@ -1,13 +1,13 @@
 /** LOG_LEVEL=debug shows every HTTP attempt and every retry, and never the key. */
 import { describe, expect, it } from "vitest";
-import { today } from "../src/dates.js";
+import { simulatorToday } from "../src/simulator/clock.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";
 import { useTempDir } from "./helpers/db.js";
 import { useSimulator } from "./helpers/simulator.js";
 
 const tempPath = useTempDir();
 // The command line runs on the real clock: the simulator's today is the real one.
-const sim = useSimulator({ today: today(), days: 3, seed: 13, locations: 1 });
+const sim = useSimulator({ today: simulatorToday(), days: 3, seed: 13, locations: 1 });
 
 interface LogEvent {
   level: number;

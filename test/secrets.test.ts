@@ -2,7 +2,7 @@
  * an error, the database or its WAL. */
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { today } from "../src/dates.js";
+import { simulatorToday } from "../src/simulator/clock.js";
 import { startSimulator } from "../src/simulator/server.js";
 import { simulatorEnv } from "./helpers/cli.js";
 import { useTempDir } from "./helpers/db.js";
@@ -16,7 +16,7 @@ describe.each(["", "Bearer"])("a debug-level run with faults (auth scheme %j)", 
       seed: 41,
       locations: 2,
       days: 5,
-      today: today(),
+      today: simulatorToday(),
       authScheme: scheme,
     });
     try {

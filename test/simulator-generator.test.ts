@@ -2,9 +2,11 @@
  * the spec describes (cancelled, transferred and training orders, optional fields, midnight). */
 import { describe, expect, it } from "vitest";
 import type { Order, Report } from "../src/api/schemas.js";
-import { addDays, toEpochDay } from "../src/dates.js";
+import { addDays, today, toEpochDay } from "../src/dates.js";
+import { simulatorToday } from "../src/simulator/clock.js";
 import { Dataset } from "../src/simulator/dataset.js";
 import { decodeRecordId, encodeRecordId } from "../src/simulator/ids.js";
+import { VENUES } from "../src/simulator/templates.js";
 
 const OPTIONS = {
   seed: 7,
@@ -167,6 +169,20 @@ describe("sessions and days", () => {
       expect(sessions.filter((s) => s.report === null).map((s) => s.header.day)).toEqual([
         OPTIONS.today,
       ]);
+    }
+  });
+
+  it("ends by default on a day every location's own clock has reached, whatever the hour", () => {
+    const everyVenue = new Dataset({ ...OPTIONS, locations: VENUES.length });
+    for (let hour = 0; hour < 24; hour++) {
+      const now = new Date(Date.UTC(2026, 10, 24, hour, 30));
+      const localTodays = everyVenue.locations.map((l) => today(now, l.offsetMinutes));
+      const simulated = simulatorToday(now);
+      expect(
+        localTodays.filter((day) => day < simulated),
+        `at ${hour}:30 UTC`,
+      ).toEqual([]);
+      expect(localTodays).toContain(simulated);
     }
   });
 

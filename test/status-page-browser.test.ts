@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { today } from "../src/dates.js";
+import { simulatorToday } from "../src/simulator/clock.js";
 import {
   describeWithBrowser,
   launchChromium,
@@ -21,7 +21,13 @@ import { useSimulator } from "./helpers/simulator.js";
 import { startTroubledDaemon, type TroubledDaemon } from "./helpers/status-page-scenario.js";
 
 const tempPath = useTempDir();
-const sim = useSimulator({ today: today(), days: 40, seed: 31, locations: 2, changeRate: 0 });
+const sim = useSimulator({
+  today: simulatorToday(),
+  days: 40,
+  seed: 31,
+  locations: 2,
+  changeRate: 0,
+});
 const TOKEN = "browser-test-token-0123456789";
 // Functions run in the browser; the DOM's types are not among this Node project's libraries.
 declare const getComputedStyle: (element: unknown) => { fill: string };

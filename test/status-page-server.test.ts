@@ -6,14 +6,20 @@
 import { readFileSync } from "node:fs";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { today } from "../src/dates.js";
+import { simulatorToday } from "../src/simulator/clock.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";
 import { startDaemon, until } from "./helpers/daemon.js";
 import { useTempDir } from "./helpers/db.js";
 import { useSimulator } from "./helpers/simulator.js";
 
 const tempPath = useTempDir();
-const sim = useSimulator({ today: today(), days: 6, seed: 23, locations: 2, changeRate: 0 });
+const sim = useSimulator({
+  today: simulatorToday(),
+  days: 6,
+  seed: 23,
+  locations: 2,
+  changeRate: 0,
+});
 const TOKEN = "c0ffee-status-page-token-1234";
 
 let dbPath: string;

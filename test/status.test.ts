@@ -1,7 +1,8 @@
 /** `pos-sync status` as users run it: what it says about runs, days and rows, read-only. */
 import { hostname } from "node:os";
 import { describe, expect, it } from "vitest";
-import { addDays, today } from "../src/dates.js";
+import { addDays } from "../src/dates.js";
+import { simulatorToday } from "../src/simulator/clock.js";
 import { startSimulator } from "../src/simulator/server.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";
 import { localToday } from "./helpers/clock.js";
@@ -11,7 +12,7 @@ import { useSimulator } from "./helpers/simulator.js";
 
 const tempPath = useTempDir();
 // The command line runs on the real clock: the simulator's today is the real one.
-const sim = useSimulator({ today: today(), days: 6, seed: 17, locations: 1 });
+const sim = useSimulator({ today: simulatorToday(), days: 6, seed: 17, locations: 1 });
 
 /** A database synced once from the shared simulator. */
 async function syncedDatabase(): Promise<string> {
@@ -49,7 +50,7 @@ describe("pos-sync status: the last run", () => {
       seed: 9,
       locations: 1,
       days: 20,
-      today: today(),
+      today: simulatorToday(),
       ordersPerDay: [220, 320],
     });
     try {

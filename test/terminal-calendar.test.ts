@@ -2,8 +2,9 @@
  * colour, and colour only where someone watches and has not turned it off. */
 import { describe, expect, it } from "vitest";
 import { wantsColor } from "../src/commands/status.js";
-import { addDays, eachDay, today } from "../src/dates.js";
+import { addDays, eachDay } from "../src/dates.js";
 import type { CalendarDay, DayCoverage } from "../src/read-models/coverage.js";
+import { simulatorToday } from "../src/simulator/clock.js";
 import { calendarLegend, calendarLine, dayCharacter } from "../src/ui/terminal-calendar.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";
 import { localToday } from "./helpers/clock.js";
@@ -161,7 +162,7 @@ describe("when status colours", () => {
 describe("pos-sync status's calendar", () => {
   const tempPath = useTempDir();
   // The command line runs on the real clock: the simulator's today is the real one.
-  const sim = useSimulator({ today: today(), days: 10, seed: 31, locations: 1 });
+  const sim = useSimulator({ today: simulatorToday(), days: 10, seed: 31, locations: 1 });
 
   async function status(dbPath: string, env: Record<string, string> = {}): Promise<string> {
     const result = await runCli(["status"], { POS_DB_PATH: dbPath, ...env });

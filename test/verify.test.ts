@@ -1,7 +1,8 @@
 /** `pos-sync verify` as users run it: what it compares, and how it words what differs. */
 import { describe, expect, it } from "vitest";
-import { addDays, today } from "../src/dates.js";
+import { addDays } from "../src/dates.js";
 import type { VerifyResult } from "../src/read-models/verify.js";
+import { simulatorToday } from "../src/simulator/clock.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";
 import { localToday } from "./helpers/clock.js";
 import { openTestDb, rows, scalar, useTempDir } from "./helpers/db.js";
@@ -9,7 +10,7 @@ import { useSimulator } from "./helpers/simulator.js";
 
 const tempPath = useTempDir();
 // The command line runs on the real clock: the simulator's today is the real one.
-const sim = useSimulator({ today: today(), days: 5, seed: 29, locations: 1 });
+const sim = useSimulator({ today: simulatorToday(), days: 5, seed: 29, locations: 1 });
 
 function env(dbPath: string): Record<string, string> {
   return simulatorEnv(sim.current, dbPath);

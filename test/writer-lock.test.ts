@@ -3,14 +3,15 @@
 import { spawn } from "node:child_process";
 import { readFileSync, symlinkSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { today } from "../src/dates.js";
+
 import { WriterBusyError, WriterLease } from "../src/db/writer-lease.js";
-import { CLI_PATH, runCli, simulatorEnv } from "./helpers/cli.js";
+import { simulatorToday } from "../src/simulator/clock.js";
+import { CLI_PATH, childEnv, runCli, simulatorEnv } from "./helpers/cli.js";
 import { openTestDb, scalar, useTempDir } from "./helpers/db.js";
 import { useSimulator } from "./helpers/simulator.js";
 
 const tempPath = useTempDir();
-const sim = useSimulator({ today: today(), days: 20, seed: 77, locations: 1 });
+const sim = useSimulator({ today: simulatorToday(), days: 20, seed: 77, locations: 1 });
 
 function processState(pid: number): string | undefined {
   try {
@@ -68,7 +69,7 @@ describe("a writer killed while its parent never reaps it", () => {
     const parent = spawn(
       "sh",
       ["-c", `"${process.execPath}" "${CLI_PATH}" sync >/dev/null 2>&1 & exec sleep 120`],
-      { env: { PATH: process.env.PATH ?? "", ...env }, detached: true, stdio: "ignore" },
+      { env: childEnv(env), detached: true, stdio: "ignore" },
     );
     if (parent.pid === undefined) throw new Error("the parent did not start");
     parents.push(parent.pid);

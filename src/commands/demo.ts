@@ -4,7 +4,7 @@
  * example queries. A second run finds the days already complete and reads only what is new.
  */
 import { loadConfig } from "../config.js";
-import { addDays, today } from "../dates.js";
+import { addDays } from "../dates.js";
 import { SqliteDestination } from "../db/sqlite-destination.js";
 import type { WriterLease } from "../db/writer-lease.js";
 import { formatDatabaseSummary, summarizeDatabase } from "../demo/database-summary.js";
@@ -13,6 +13,7 @@ import { formatExampleQueries } from "../demo/example-queries.js";
 import { createLogger, isLogLevel, type LogLevel } from "../log.js";
 import { collectChanges } from "../read-models/changes.js";
 import { acquireWriterLease, startRun } from "../runner/start-run.js";
+import { simulatorToday } from "../simulator/clock.js";
 import { type Simulator, startSimulator } from "../simulator/server.js";
 import { exitCodeFor, type RunResult } from "../sync/run.js";
 import type { StreamStats } from "../sync/stats.js";
@@ -155,7 +156,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
       locations: settings.locations,
       days: settings.days - daysLater,
       ordersPerDay: DEMO_DEFAULTS.ordersPerDay,
-      today: addDays(today(), -daysLater),
+      today: addDays(simulatorToday(), -daysLater),
       port: 0,
     });
     io.stdout.write(

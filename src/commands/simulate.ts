@@ -1,7 +1,11 @@
 /** `pos-sync simulate`: serves the POS API simulator on loopback and prints its API keys. */
-import { today } from "../dates.js";
 import { createLogger, isLogLevel } from "../log.js";
-import { fixedOffsetZone, formatOffset } from "../simulator/clock.js";
+import {
+  fixedOffsetZone,
+  formatOffset,
+  simulatorToday,
+  WESTERNMOST_OFFSET,
+} from "../simulator/clock.js";
 import { CATALOG_KINDS } from "../simulator/dataset.js";
 import {
   type FaultSettings,
@@ -63,7 +67,8 @@ Data:
   --seed N                 seed of the generated data (default 1)
   --locations N            locations, one API key each (default 1)
   --days N                 days of data ending today (default 30)
-  --today YYYY-MM-DD       last day of data; its session is still open (default: today, UTC)
+  --today YYYY-MM-DD       last day of data; its session is still open (default: today at the
+                           westernmost location, UTC${formatOffset(WESTERNMOST_OFFSET)})
   --orders-per-day MIN-MAX orders per full day (default 50-200)
   --items-per-order MIN-MAX items per order (default: 1 to 8, following the guests)
   --auth-scheme NAME       expect "authorization: NAME <key>" instead of the bare key
@@ -189,7 +194,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     seed: integerFlag(values.seed, "seed", { min: 0, max: 2 ** 31 - 1 }) ?? 1,
     locations: integerFlag(values.locations, "locations", { min: 1, max: 1000 }) ?? 1,
     days: integerFlag(values.days, "days", { min: 1, max: 20_000 }) ?? 30,
-    today: dayFlag(values.today, "today") ?? today(),
+    today: dayFlag(values.today, "today") ?? simulatorToday(),
     ordersPerDay: rangeFlag(values["orders-per-day"], "orders-per-day") ?? [50, 200],
     ...(values["items-per-order"] === undefined
       ? {}

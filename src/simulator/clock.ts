@@ -1,6 +1,7 @@
 /** Local timestamps: the simulator's locations each have a fixed offset from UTC, and the API
  * sends date-times in that local offset, or in UTC (Z) when the simulator is told to. */
-import { dayFromEpoch } from "../dates.js";
+import { dayFromEpoch, today } from "../dates.js";
+import { VENUES } from "./templates.js";
 
 const MS_PER_DAY = 86_400_000;
 
@@ -26,6 +27,20 @@ export function localMidnight(epochDay: number, offsetMinutes: number): number {
 /** Days since 1970-01-01 of the local calendar day an instant falls on. */
 export function localEpochDay(epochMs: number, offsetMinutes: number): number {
   return Math.floor((epochMs + offsetMinutes * 60_000) / MS_PER_DAY);
+}
+
+/** The offset of the simulator's westernmost venue: the last of them to reach a new day. */
+export const WESTERNMOST_OFFSET = Math.min(...VENUES.map((venue) => venue.offsetMinutes));
+
+/**
+ * The simulator's today when none is given: the day it is at its westernmost venue. The data run
+ * into the evening of the simulator's today at every location (see simulatedNowMs); a later day
+ * would give a location behind UTC orders on a day its own clock has not reached, which a sync on
+ * this machine's clock rightly does not read yet. A location ahead of it is at most on the next
+ * day, which a sync reads as empty and still open.
+ */
+export function simulatorToday(now: Date = new Date()): string {
+  return today(now, WESTERNMOST_OFFSET);
 }
 
 /** Offsets of the simulator's venues that no Etc/GMT zone names, with a zone that keeps them all

@@ -8,6 +8,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "pino";
 import { type ApiPaths, DEFAULT_API_PATHS } from "../api/paths.js";
 import { listen } from "../listen.js";
+import { simulatorToday } from "./clock.js";
 import { Dataset, type DatasetOptions } from "./dataset.js";
 import {
   type FaultController,
@@ -100,7 +101,7 @@ function authenticate(
 export async function startSimulator(options: SimulatorOptions): Promise<Simulator> {
   const dataset = new Dataset({
     ...options,
-    today: options.today ?? new Date().toISOString().slice(0, 10),
+    today: options.today ?? simulatorToday(),
     ordersPerDay: options.ordersPerDay ?? [50, 200],
   });
   const faults = new Faults(options.seed, options.faults);

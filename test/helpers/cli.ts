@@ -19,6 +19,19 @@ export function simulatorEnv(
   };
 }
 
+/**
+ * What a child command line inherits besides what a test gives it: the PATH, and faketime(1)'s
+ * settings when the tests run under it, so that the command reads the same shifted clock as the
+ * test (`faketime -f +3h npx vitest run` runs the suite as if three hours later).
+ */
+export function childEnv(env: Record<string, string>): Record<string, string> {
+  const inherited: Record<string, string> = { PATH: process.env.PATH ?? "" };
+  for (const [name, value] of Object.entries(process.env))
+    if (value !== undefined && (name === "LD_PRELOAD" || name.startsWith("FAKETIME")))
+      inherited[name] = value;
+  return { ...inherited, ...env };
+}
+
 export interface CliResult {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -33,7 +46,7 @@ export function runCli(
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI_PATH, ...args], {
-      env: { PATH: process.env.PATH ?? "", ...env },
+      env: childEnv(env),
       stdio: ["ignore", "pipe", "pipe"],
       timeout: timeoutMs,
     });
@@ -58,7 +71,7 @@ export function startCli(
 ): Promise<{ child: ChildProcess; output: () => string; exited: Promise<CliResult> }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI_PATH, ...args], {
-      env: { PATH: process.env.PATH ?? "", ...env },
+      env: childEnv(env),
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

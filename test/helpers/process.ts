@@ -5,7 +5,7 @@ import {
   spawn,
   spawnSync,
 } from "node:child_process";
-import { CLI_PATH, type CliResult } from "./cli.js";
+import { CLI_PATH, type CliResult, childEnv } from "./cli.js";
 
 export interface SpawnOptions {
   /** Meet file permissions as an ordinary user does, even when the tests run as root (a test
@@ -69,7 +69,7 @@ export function spawnCli(
 ): ChildProcess & { exited: Promise<CliResult> } {
   const { command, extra } = commandFor(args, options);
   const child = spawn(command[0]!, command.slice(1), {
-    env: { PATH: process.env.PATH ?? "", ...env },
+    env: childEnv(env),
     stdio: ["ignore", "pipe", "pipe"],
     ...extra,
   });
