@@ -6,7 +6,7 @@ import { useTempDir } from "./helpers/db.js";
 import { useSimulator } from "./helpers/simulator.js";
 
 const tempPath = useTempDir();
-// The command line runs on the real clock: the simulator's today is the real one.
+// The command line runs on the real clock: the simulator ends on the today it picks from it.
 const sim = useSimulator({ today: simulatorToday(), days: 3, seed: 13, locations: 1 });
 
 interface LogEvent {

@@ -11,7 +11,7 @@ import { killSyncAfterRequests } from "./helpers/kill.js";
 import { useSimulator } from "./helpers/simulator.js";
 
 const tempPath = useTempDir();
-// The command line runs on the real clock: the simulator's today is the real one.
+// The command line runs on the real clock: the simulator ends on the today it picks from it.
 const sim = useSimulator({ today: simulatorToday(), days: 6, seed: 17, locations: 1 });
 
 /** A database synced once from the shared simulator. */

@@ -161,7 +161,7 @@ describe("when status colours", () => {
 
 describe("pos-sync status's calendar", () => {
   const tempPath = useTempDir();
-  // The command line runs on the real clock: the simulator's today is the real one.
+  // The command line runs on the real clock: the simulator ends on the today it picks from it.
   const sim = useSimulator({ today: simulatorToday(), days: 10, seed: 31, locations: 1 });
 
   async function status(dbPath: string, env: Record<string, string> = {}): Promise<string> {

@@ -9,7 +9,7 @@ import { openTestDb, rows, scalar, useTempDir } from "./helpers/db.js";
 import { useSimulator } from "./helpers/simulator.js";
 
 const tempPath = useTempDir();
-// The command line runs on the real clock: the simulator's today is the real one.
+// The command line runs on the real clock: the simulator ends on the today it picks from it.
 const sim = useSimulator({ today: simulatorToday(), days: 5, seed: 29, locations: 1 });
 
 function env(dbPath: string): Record<string, string> {
