@@ -1,8 +1,6 @@
 /** The client's door to the network: retries, timeouts, rate limits, concurrency and the
  * rejected-key path, over real HTTP against the simulator. */
 
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { inspect } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -13,6 +11,7 @@ import {
 } from "../src/api/errors.js";
 import { ORDERS, readDays } from "../src/streams/index.js";
 import { apiErrorOf, FAST_RETRY, readCatalogList, testClient } from "./helpers/client.js";
+import { type PlainHandler, withServer } from "./helpers/plain-server.js";
 import { apiGet, useSimulator } from "./helpers/simulator.js";
 
 const sim = useSimulator();
@@ -252,6 +251,10 @@ describe("fatal answers", () => {
 });
 
 describe("the key stays secret", () => {
+  /** A client of a plain server at `url`, with `apiKey`. */
+  const clientOf = (url: string, apiKey: string) =>
+    testClient(sim.current, { client: { apiKey }, transport: { baseUrl: url } }).client;
+
   it("appears in no error, thrown object or log line, whatever fails", async () => {
     const key = sim.current.keys[0] as string;
     const scheme = "Bearer";
@@ -297,44 +300,28 @@ describe("the key stays secret", () => {
   it("scrubs a key that a server echoes back in an error body", async () => {
     const key = "pos_echo_key_4242424242";
     // A server that repeats the request's credentials in its 400 body, as some do.
-    const server = createServer((request, response) => {
+    const echoes: PlainHandler = (request, response) => {
       response.writeHead(400, { "content-type": "application/json" });
       response.end(JSON.stringify({ message: `bad key ${request.headers.authorization}` }));
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const { port } = server.address() as AddressInfo;
-    try {
-      const { client } = testClient(sim.current, {
-        client: { apiKey: key },
-        transport: { baseUrl: `http://127.0.0.1:${port}` },
-      });
-      const error = await apiErrorOf(readCatalogList(client, "products"));
+    };
+    await withServer(echoes, async (url) => {
+      const error = await apiErrorOf(readCatalogList(clientOf(url, key), "products"));
       expect(error.message).toBe("GET /v1/catalog/ answered 400: bad key [redacted]");
-    } finally {
-      server.close();
-    }
+    });
   });
 
   it("keeps no start of an echoed key that straddles where a long message is cut", async () => {
     const key = "pos_echo_key_ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-    const server = createServer((request, response) => {
+    const echoesAcrossTheCut: PlainHandler = (request, response) => {
       response.writeHead(400, { "content-type": "application/json" });
       const message = `${"x".repeat(190)} ${request.headers.authorization} ${"y".repeat(40)}`;
       response.end(JSON.stringify({ message }));
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const { port } = server.address() as AddressInfo;
-    try {
-      const { client } = testClient(sim.current, {
-        client: { apiKey: key },
-        transport: { baseUrl: `http://127.0.0.1:${port}` },
-      });
-      const error = await apiErrorOf(readCatalogList(client, "products"));
+    };
+    await withServer(echoesAcrossTheCut, async (url) => {
+      const error = await apiErrorOf(readCatalogList(clientOf(url, key), "products"));
       expect(error.message).toMatch(/answered 400: x{190} \[redact/);
       expect(error.message).not.toContain(key.slice(0, 8));
-    } finally {
-      server.close();
-    }
+    });
   });
 });
 

@@ -3,8 +3,7 @@
  * does not resolve, a redirect, a server that wants another authorization scheme, a body that
  * stalls, a long Retry-After. Small throwaway servers on 127.0.0.1 play the misbehaving APIs.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { inspect } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -16,6 +15,7 @@ import {
 } from "../src/api/errors.js";
 import { DEFAULT_DEADLINE_MS, DEFAULT_TIMEOUTS } from "../src/api/transport.js";
 import { apiErrorOf, FAST_RETRY, readCatalogList, testClient } from "./helpers/client.js";
+import { withServer } from "./helpers/plain-server.js";
 import { useSimulator } from "./helpers/simulator.js";
 
 const sim = useSimulator({ locations: 1, days: 2 });
@@ -24,26 +24,6 @@ const KEY = "pos_live_network_errors_5150";
 afterEach(() => {
   sim.current.faults.reset();
 });
-
-/** Runs `test` against a server answering every request with `handler`. */
-async function withServer(
-  handler: (request: IncomingMessage, response: ServerResponse) => void,
-  test: (url: string, requests: () => number) => Promise<void>,
-): Promise<void> {
-  let requests = 0;
-  const server = createServer((request, response) => {
-    requests++;
-    handler(request, response);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  try {
-    await test(`http://127.0.0.1:${port}`, () => requests);
-  } finally {
-    server.closeAllConnections();
-    server.close();
-  }
-}
 
 function clientOf(baseUrl: string, options: Parameters<typeof testClient>[1] = {}) {
   return testClient(sim.current, {

@@ -2,15 +2,13 @@
  * unknown at a time, then all of them at once. Every run is checked by probeSimulator: the
  * simulator served exactly the requests reported, within the budget, and no key is in the
  * report. */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_API_PATHS } from "../src/api/paths.js";
-import { listen } from "../src/listen.js";
 import { runProbe } from "../src/probe/probe.js";
 import { PROBE_BUDGET } from "../src/probe/probe-http.js";
 import { isComplete } from "../src/probe/report.js";
 import { PAST_END_BEHAVIOURS } from "../src/simulator/faults.js";
+import { type PlainHandler, withServer } from "./helpers/plain-server.js";
 import { findingOf, probeSimulator, settingOf, settingValues } from "./helpers/probe.js";
 
 const DEFAULT_SETTINGS = {
@@ -453,19 +451,10 @@ describe("everything the spec leaves open, all non-default at once", () => {
   });
 });
 
-/** A plain HTTP server on loopback, for behaviours the simulator does not play. */
-async function serve(handler: Parameters<typeof createServer>[1]): Promise<Server> {
-  const server = createServer(handler);
-  await listen(server, { port: 0, host: "127.0.0.1", portHint: "test" });
-  return server;
-}
-
-const urlOf = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-
 describe("servers that misbehave around the key", () => {
-  const probeOf = (server: Server, key: string) =>
+  const probeOf = (url: string, key: string) =>
     runProbe({
-      apiUrl: urlOf(server),
+      apiUrl: url,
       apiKeys: [key],
       authScheme: "",
       paths: DEFAULT_API_PATHS,
@@ -474,74 +463,65 @@ describe("servers that misbehave around the key", () => {
 
   it("keeps no part of a key a server repeats in its error message", async () => {
     const key = "sk_live_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcd";
-    const server = await serve((request, response) => {
+    const echoes: PlainHandler = (request, response) => {
       // The key straddles the place where the report cuts long messages.
       const message = `${"x".repeat(100)} bad credential ${request.headers.authorization} ${"y".repeat(50)}`;
       response.writeHead(401, { "content-type": "application/json" });
       response.end(JSON.stringify({ message }));
-    });
-    try {
-      const report = await probeOf(server, key);
+    };
+    await withServer(echoes, async (url) => {
+      const report = await probeOf(url, key);
       const text = JSON.stringify(report);
       expect(report.stopped?.reason).toBe("key-rejected");
       for (let length = 8; length <= key.length; length++) {
         expect(text).not.toContain(key.slice(0, length));
       }
-    } finally {
-      server.close();
-    }
+    });
   });
 
   it("follows one scheme a challenge names, however many it names", async () => {
-    let requests = 0;
-    const server = await serve((_request, response) => {
-      requests++;
-      response.writeHead(401, { "www-authenticate": `Scheme${requests} realm="pos"` }).end("{}");
-    });
-    try {
-      const report = await probeOf(server, "a-key-that-is-never-right");
+    let challenges = 0;
+    const namesANewScheme: PlainHandler = (_request, response) => {
+      challenges++;
+      response.writeHead(401, { "www-authenticate": `Scheme${challenges} realm="pos"` }).end("{}");
+    };
+    await withServer(namesANewScheme, async (url, requests) => {
+      const report = await probeOf(url, "a-key-that-is-never-right");
       expect(report.stopped?.reason).toBe("key-rejected");
-      expect(requests).toBe(4);
+      expect(requests()).toBe(4);
       expect(findingOf(report, "auth").evidence.map((line) => line.split(":")[0])).toEqual([
         "GET /v1/locations/own?devices=true with the bare key",
         "GET /v1/locations/own?devices=true with Scheme1 <key>",
         "GET /v1/locations/own?devices=true with Bearer <key>",
         "GET /v1/locations/own?devices=true with Token <key>",
       ]);
-    } finally {
-      server.close();
-    }
+    });
   });
 });
 
 describe("a base address that redirects", () => {
   it("stops, names where it points, and never follows it with the key", async () => {
-    let followed = 0;
-    const elsewhere = await serve((_request, response) => {
-      followed++;
-      response.end("{}");
-    });
-    const redirecting = await serve((_request, response) => {
-      response.writeHead(301, { location: `${urlOf(elsewhere)}/api/v1/locations/own` }).end();
-    });
-    try {
-      const report = await runProbe({
-        apiUrl: urlOf(redirecting),
-        apiKeys: ["a-key-that-must-stay-here"],
-        authScheme: "",
-        paths: DEFAULT_API_PATHS,
-        paceMs: 0,
+    const answers: PlainHandler = (_request, response) => response.end("{}");
+    await withServer(answers, async (elsewhere, followed) => {
+      const redirects: PlainHandler = (_request, response) => {
+        response.writeHead(301, { location: `${elsewhere}/api/v1/locations/own` }).end();
+      };
+      await withServer(redirects, async (redirecting) => {
+        const report = await runProbe({
+          apiUrl: redirecting,
+          apiKeys: ["a-key-that-must-stay-here"],
+          authScheme: "",
+          paths: DEFAULT_API_PATHS,
+          paceMs: 0,
+        });
+        expect(report.stopped?.reason).toBe("base-url");
+        expect(report.stopped?.message).toContain(
+          `: 301 (redirects to ${elsewhere}/api/v1/locations/own): point POS_API_URL at the address it redirects to`,
+        );
+        expect(report.requests.sent).toBe(1);
+        expect(followed()).toBe(0);
+        expect(JSON.stringify(report)).not.toContain("a-key-that-must-stay-here");
       });
-      expect(report.stopped?.reason).toBe("base-url");
-      expect(report.stopped?.message).toContain(
-        `: 301 (redirects to ${urlOf(elsewhere)}/api/v1/locations/own): point POS_API_URL at the address it redirects to`,
-      );
-      expect(report.requests.sent).toBe(1);
-      expect(followed).toBe(0);
-      expect(JSON.stringify(report)).not.toContain("a-key-that-must-stay-here");
-    } finally {
-      redirecting.close();
-      elsewhere.close();
-    }
+    });
   });
 });
