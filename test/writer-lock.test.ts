@@ -3,7 +3,6 @@
 import { spawn } from "node:child_process";
 import { readFileSync, symlinkSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-
 import { WriterBusyError, WriterLease } from "../src/db/writer-lease.js";
 import { simulatorToday } from "../src/simulator/clock.js";
 import { CLI_PATH, childEnv, runCli, simulatorEnv } from "./helpers/cli.js";

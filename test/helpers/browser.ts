@@ -6,6 +6,7 @@
 import { accessSync, constants } from "node:fs";
 import { type Browser, chromium, type Page, type Request } from "playwright-core";
 import { describe } from "vitest";
+import { isFaketimeSetting } from "./cli.js";
 
 /** POS_TEST_CHROMIUM points the tests at another build (a developer's own Chrome, say). */
 export const CHROMIUM_PATH = process.env.POS_TEST_CHROMIUM ?? "/usr/bin/chromium";
@@ -188,8 +189,7 @@ export async function watchPage(page: Page): Promise<PageWatch> {
 function withoutFaketime(env: NodeJS.ProcessEnv): Record<string, string> {
   return Object.fromEntries(
     Object.entries(env).filter(
-      (entry): entry is [string, string] =>
-        entry[1] !== undefined && entry[0] !== "LD_PRELOAD" && !entry[0].startsWith("FAKETIME"),
+      (entry): entry is [string, string] => entry[1] !== undefined && !isFaketimeSetting(entry[0]),
     ),
   );
 }

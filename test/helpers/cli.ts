@@ -27,9 +27,13 @@ export function simulatorEnv(
 export function childEnv(env: Record<string, string>): Record<string, string> {
   const inherited: Record<string, string> = { PATH: process.env.PATH ?? "" };
   for (const [name, value] of Object.entries(process.env))
-    if (value !== undefined && (name === "LD_PRELOAD" || name.startsWith("FAKETIME")))
-      inherited[name] = value;
+    if (value !== undefined && isFaketimeSetting(name)) inherited[name] = value;
   return { ...inherited, ...env };
+}
+
+/** Whether an environment variable is one of faketime(1)'s: its library or its settings. */
+export function isFaketimeSetting(name: string): boolean {
+  return name === "LD_PRELOAD" || name.startsWith("FAKETIME");
 }
 
 export interface CliResult {
