@@ -289,6 +289,26 @@ describe("rate limits", () => {
     expect(settingOf(report, "POS_AUTH_SCHEME").value).toBe("");
     expect(findingOf(report, "past-end").answer).toBe("an empty page");
   });
+
+  it("keeps the other keys it checked before a 429 stopped it", async () => {
+    // The location is asked for by the first key, then once per other key: the third answer is
+    // the 429 (a zero delay lets a request through untouched).
+    const pass = { kind: "delay" as const, ms: 0, operation: "getLocation" as const };
+    const { report } = await probeSimulator(
+      { locations: 3 },
+      {
+        prepare: (sim) =>
+          sim.faults.inject(pass, pass, {
+            kind: "status",
+            status: 429,
+            retryAfter: "30",
+            operation: "getLocation",
+          }),
+      },
+    );
+    expect(report.stopped?.reason).toBe("rate-limited");
+    expect(report.otherKeys.map((k) => k.accepted)).toEqual([true, null]);
+  });
 });
 
 describe("answers that tell nothing", () => {

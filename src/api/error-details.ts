@@ -1,6 +1,6 @@
 /**
- * What a failed exchange says, fit to show: the server's message from an error body, and a
- * network error's code. Shared by the client's transport and the probe.
+ * What an exchange says, fit to show: the server's message from an error body, a network error's
+ * code, a header's value. Shared by the client's transport and the probe.
  */
 import { scrubSecrets } from "../secrets.js";
 
@@ -29,4 +29,9 @@ export function errorCode(error: unknown): string {
     if (name === "AbortError") return "ABORT_ERR";
   }
   return "UNKNOWN";
+}
+
+/** A header's value as node gives it, repeated headers as an array: the first. */
+export function firstHeaderValue(header: string | string[] | undefined): string | undefined {
+  return Array.isArray(header) ? header[0] : header;
 }

@@ -10,7 +10,7 @@ import { Agent, request } from "undici";
 import type { Logger } from "../log.js";
 import { scrubSecrets } from "../secrets.js";
 import { askedAuthScheme } from "./auth-challenge.js";
-import { errorCode, serverMessage } from "./error-details.js";
+import { errorCode, firstHeaderValue, serverMessage } from "./error-details.js";
 import {
   ApiDeadlineError,
   ApiError,
@@ -108,10 +108,6 @@ export function describeTarget(path: string, query: JsonRequest["query"]): strin
   }
   const text = params.toString();
   return text ? `${path}?${text}` : path;
-}
-
-function firstValue(header: string | string[] | undefined): string | undefined {
-  return Array.isArray(header) ? header[0] : header;
 }
 
 export class HttpTransport {
@@ -277,7 +273,7 @@ export class HttpTransport {
     if (outcome === "rate-limited") {
       const retryAfterMs = this.rateLimitWait(
         description,
-        firstValue(response.headers["retry-after"]),
+        firstHeaderValue(response.headers["retry-after"]),
       );
       this.stats.rateLimited++;
       this.gate.rateLimited(retryAfterMs);
@@ -285,7 +281,7 @@ export class HttpTransport {
     }
     if (outcome === "redirect") {
       const location = shownRedirectTarget(
-        firstValue(response.headers.location),
+        firstHeaderValue(response.headers.location),
         `${this.origin}${description.target}`,
         spec.secrets,
       );

@@ -19,7 +19,8 @@ export interface ConfigUpdate {
 
 function existingSettings(file: string): Record<string, unknown> {
   if (!existsSync(file)) return {};
-  // Validates it first: a file the sync would refuse is not silently rewritten.
+  // Validated first: a file the sync would refuse is not silently rewritten. Then kept as the
+  // user wrote it, not as the schema returns it (which may leave out what it does not know).
   settingsFromFile(file);
   return JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
 }

@@ -5,7 +5,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { Agent, request } from "undici";
-import { errorCode, serverMessage } from "../api/error-details.js";
+import { errorCode, firstHeaderValue, serverMessage } from "../api/error-details.js";
 import { shownRedirectTarget } from "../api/redirect-target.js";
 import { describeTarget } from "../api/transport.js";
 import {
@@ -154,8 +154,7 @@ export class ProbeHttp {
       exchange.ms = Math.round(performance.now() - started);
       const json = parseJson(text);
       if (response.statusCode >= 300 && response.statusCode < 400) {
-        const location = response.headers.location;
-        const where = Array.isArray(location) ? location[0] : location;
+        const where = firstHeaderValue(response.headers.location);
         const url = `${this.origin}${this.basePath}${shown}`;
         exchange.note = `redirects to ${shownRedirectTarget(where, url, this.options.secrets) ?? "nowhere said"}`;
       } else if (response.statusCode >= 400) {

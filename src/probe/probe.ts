@@ -32,12 +32,13 @@ export interface ProbeOptions {
 /** Other keys checked at most, each with one request, as far as the budget goes. */
 const MAX_OTHER_KEYS = 8;
 
+/** Fills `results` (one per key, in order) as answers come, so that a stop keeps what came. */
 async function checkOtherKeys(
   context: ProbeContext,
   scheme: string,
   keys: readonly string[],
-): Promise<OtherKey[]> {
-  const results: OtherKey[] = keys.map((key) => ({ key: keyFingerprint(key), accepted: null }));
+  results: OtherKey[],
+): Promise<void> {
   for (const [index, key] of keys.slice(0, MAX_OTHER_KEYS).entries()) {
     if (context.http.remainingBudget <= 0) break;
     const answer = await context.http.get(
@@ -55,7 +56,6 @@ async function checkOtherKeys(
       result.location = answer.json.name;
     }
   }
-  return results;
 }
 
 function rateLimitFinding(context: ProbeContext, stop: ProbeStop | undefined): Finding {
@@ -151,14 +151,14 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport> {
   };
   let scheme: string | undefined;
   let stop: ProbeStop | undefined;
-  let others: OtherKey[] = otherKeys.map((key) => ({ key: keyFingerprint(key), accepted: null }));
+  const others: OtherKey[] = otherKeys.map((key) => ({ key: keyFingerprint(key), accepted: null }));
   try {
     scheme = await findAuthScheme(context, options.authScheme);
     await probeLists(context);
     await probeReportPath(context);
     await probeCatalog(context);
     await probeHealth(context);
-    others = await checkOtherKeys(context, scheme, otherKeys);
+    await checkOtherKeys(context, scheme, otherKeys, others);
   } catch (error) {
     if (!(error instanceof ProbeStop)) throw error;
     stop = error;

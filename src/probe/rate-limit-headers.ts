@@ -5,6 +5,7 @@
  * reset=30`, or `"default";r=5;t=30`) with RateLimit-Policy (`"default";q=100;w=60`), and
  * Retry-After on a 429 or 503.
  */
+import { firstHeaderValue } from "../api/error-details.js";
 
 export interface RateLimitHeaders {
   /** Requests allowed per window. */
@@ -24,8 +25,7 @@ export interface RateLimitHeaders {
 type Headers = Record<string, string | string[] | undefined>;
 
 function first(headers: Headers, name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
+  return firstHeaderValue(headers[name]);
 }
 
 /** The first whole number of a header value: "100", "100, 100;w=60" and "100;w=60" all give 100. */
