@@ -1,12 +1,16 @@
 /** Plain-text tables for terminal output: the first column left-aligned, the others
- * right-aligned (they hold numbers), columns two spaces apart. */
-export function formatTable(rows: readonly (readonly string[])[]): string[] {
+ * right-aligned (they hold numbers) unless `align` is "left" (text), columns two spaces apart. */
+export function formatTable(
+  rows: readonly (readonly string[])[],
+  align: "numbers" | "left" = "numbers",
+): string[] {
   const widths =
     rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
+  const leftAligned = (column: number) => column === 0 || align === "left";
   return rows.map((row) =>
     row
       .map((cell, column) =>
-        column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0),
+        leftAligned(column) ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0),
       )
       .join("  ")
       .trimEnd(),

@@ -22,10 +22,13 @@ export interface ValidatedRecords<T> {
   rejects: RejectedRecord[];
 }
 
-function pathText(path: readonly PropertyKey[]): string {
+/** A field's place in a record: "items[2].price", or "items[].price" without the indexes (a
+ * field named across records). */
+export function pathText(path: readonly PropertyKey[], options = { indexes: true }): string {
   let text = "";
   for (const key of path) {
-    text += typeof key === "number" ? `[${key}]` : text === "" ? String(key) : `.${String(key)}`;
+    if (typeof key === "number") text += options.indexes ? `[${key}]` : "[]";
+    else text += text === "" ? String(key) : `.${String(key)}`;
   }
   return text || "(record)";
 }
@@ -46,13 +49,15 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
 }
 
 /** The record's id, unless it is missing or is itself one of the problems. */
+/** A record's `id` when it is a non-empty string. */
+export function recordIdOf(value: unknown): string | undefined {
+  const id = (value as { id?: unknown } | null)?.id;
+  return typeof id === "string" && id !== "" ? id : undefined;
+}
+
 function idOf(value: unknown, issues: readonly z.core.$ZodIssue[]): string | null {
   if (issues.some((issue) => issue.path.length === 1 && issue.path[0] === "id")) return null;
-  if (value && typeof value === "object" && "id" in value) {
-    const { id } = value as { id: unknown };
-    if (typeof id === "string" && id !== "") return id;
-  }
-  return null;
+  return recordIdOf(value) ?? null;
 }
 
 export function validateRecord<S extends z.ZodType>(

@@ -4,6 +4,7 @@
  * contradictions out, grouped by field so that fifty orders with one quirk make one line.
  */
 import { z } from "zod";
+import { pathText, recordIdOf } from "../api/validate.js";
 
 export type ContradictionKind = "missing" | "type" | "value" | "unknown-field";
 
@@ -23,6 +24,9 @@ export interface Contradiction {
 
 type Key = string | number | symbol;
 
+/** A field's place named across records: "items[].price". */
+const fieldPath = (path: readonly Key[]) => pathText(path, { indexes: false });
+
 /** Objects whose other fields the spec says exist but does not show ("Other device fields: not
  * shown"): a field there is no contradiction. */
 const OPEN_OBJECTS: Readonly<Record<string, readonly string[]>> = {
@@ -40,15 +44,6 @@ function missingDetail(resource: string, field: string, expected: string): strin
   return unstated
     ? `missing (pos-sync expects ${expected}; the spec does not say whether it is required)`
     : `missing (the spec requires ${expected})`;
-}
-
-function fieldPath(path: readonly Key[]): string {
-  let text = "";
-  for (const key of path) {
-    if (typeof key === "number") text += "[]";
-    else text += text === "" ? String(key) : `.${String(key)}`;
-  }
-  return text || "(record)";
 }
 
 function typeName(value: unknown): string {
@@ -103,11 +98,6 @@ export function unknownFields(
     if (fieldSchema === undefined) return [{ path: [...path, key], value: field }];
     return unknownFields(fieldSchema, field, [...path, key]);
   });
-}
-
-function idOf(record: unknown): string | undefined {
-  const id = (record as { id?: unknown } | null)?.id;
-  return typeof id === "string" && id !== "" ? id : undefined;
 }
 
 interface Sighting {
@@ -170,7 +160,7 @@ export function checkSample(
         existing.records++;
         continue;
       }
-      const example = idOf(record);
+      const example = recordIdOf(record);
       grouped.set(key, {
         resource,
         field: sighting.field,

@@ -2,21 +2,8 @@
  * settings to use. */
 import type { Finding, ProbeReport, SettingFinding } from "../probe/report.js";
 import type { Contradiction } from "../probe/spec-conformance.js";
-
-/** Columns of text, left-aligned, two spaces apart. */
-function columns(rows: readonly string[][]): string[] {
-  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((row) => row[i]?.length ?? 0))) ?? [];
-  return rows.map((row) =>
-    row
-      .map((cell, i) => cell.padEnd(widths[i] ?? 0))
-      .join("  ")
-      .trimEnd(),
-  );
-}
-
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(1)} s`;
-}
+import { formatTable } from "../text-table.js";
+import { secondsText } from "./text.js";
 
 function findingLines(finding: Finding, titleWidth: number): string[] {
   const lines = [
@@ -60,7 +47,7 @@ function contradictionLines(report: ProbeReport): string[] {
     c.detail,
     `${c.records} of ${report.sample[c.resource] ?? "?"}${c.example ? ` (e.g. ${c.example})` : ""}`,
   ]);
-  lines.push(...columns(rows));
+  lines.push(...formatTable(rows, "left"));
   lines.push(
     "  → the sync sets such records aside in rejected_records and keeps unknown fields in the raw archive",
   );
@@ -88,7 +75,7 @@ function settingLine(setting: SettingFinding): string {
 export function formatProbe(report: ProbeReport): string {
   const { requests } = report;
   const lines = [
-    `Probed ${report.apiUrl} with ${report.key}: ${requests.sent} requests of a budget of ${requests.budget}, ${seconds(requests.elapsedMs)}`,
+    `Probed ${report.apiUrl} with ${report.key}: ${requests.sent} requests of a budget of ${requests.budget}, ${secondsText(requests.elapsedMs)}`,
   ];
   if (report.stopped) lines.push(`! stopped early: ${report.stopped.message}`);
   lines.push("", "What the spec leaves unshown");

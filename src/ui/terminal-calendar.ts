@@ -4,7 +4,7 @@
  * under NO_COLOR, or to someone who cannot tell the colours apart.
  */
 import { weekdayOf } from "../dates.js";
-import type { CalendarDay, DayCoverage } from "../read-models/coverage.js";
+import { type CalendarDay, type DayCoverage, isIn } from "../read-models/coverage.js";
 
 /** plain: ASCII only; color: the same characters wrapped in ANSI 16-colour SGR codes. */
 export type CalendarStyle = "plain" | "color";
@@ -55,8 +55,7 @@ const LEGEND: readonly Mark[] = [
 
 function markOf(day: CalendarDay): Mark {
   // A day that is in but set records aside is worth a look; a day not in already says so.
-  if (day.rejected > 0 && (day.coverage === "complete" || day.coverage === "open"))
-    return REJECTED_MARK;
+  if (day.rejected > 0 && isIn(day.coverage)) return REJECTED_MARK;
   return COVERAGE_MARKS[day.coverage];
 }
 

@@ -9,5 +9,10 @@ export function utcMinute(instant: string): string {
 
 /** The time between two ISO timestamps, in seconds with one decimal: "12.3 s". */
 export function secondsBetween(from: string, to: string): string {
-  return `${((Date.parse(to) - Date.parse(from)) / 1000).toFixed(1)} s`;
+  return secondsText(Date.parse(to) - Date.parse(from));
+}
+
+/** A duration in seconds with a tenth: "3.6 s". */
+export function secondsText(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
 }

@@ -4,7 +4,12 @@
  * title (hover on a computer, long press on a phone), a dot on days with rejected records.
  */
 import { weekdayOf } from "../../dates.js";
-import type { CalendarDay, CoverageCalendar, DayCoverage } from "../../read-models/coverage.js";
+import {
+  type CalendarDay,
+  type CoverageCalendar,
+  type DayCoverage,
+  isIn,
+} from "../../read-models/coverage.js";
 import { number } from "../text.js";
 import { escapeHtml } from "./html.js";
 
@@ -36,8 +41,7 @@ export function cellTitle(stream: string, cell: CalendarDay): string {
   const parts = [stored(cell)];
   if (cell.coverage === "missing") parts.push("never read");
   if (cell.coverage === "open") parts.push("read again at the next run");
-  if (cell.error && cell.coverage !== "complete" && cell.coverage !== "open")
-    parts.push(cell.error);
+  if (cell.error && !isIn(cell.coverage)) parts.push(cell.error);
   if (cell.rejected > 0)
     parts.push(`${number.format(cell.rejected)} record${cell.rejected === 1 ? "" : "s"} rejected`);
   const detail = parts.filter((part) => part !== "").join("; ");
