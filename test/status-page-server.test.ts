@@ -74,6 +74,11 @@ describe("the daemon's status page", () => {
     expect(byAddress.status).toBe(200);
     expect(byAddress.headers.get("content-encoding")).toBe("gzip");
     expect(await byAddress.text()).toBe(html);
+    const refusing = await fetch(`${daemon.url}/?token=${TOKEN}`, {
+      headers: { "accept-encoding": "gzip;q=0, identity" },
+    });
+    expect(refusing.headers.get("content-encoding")).toBeNull();
+    expect(await refusing.text()).toBe(html);
     const head = await fetch(`${daemon.url}/?token=${TOKEN}`, { method: "HEAD" });
     expect([head.status, await head.text()]).toEqual([200, ""]);
   });

@@ -63,7 +63,7 @@ function servePage(
   }
   parts.page.render().then(
     (page) => {
-      const gzipped = /\bgzip\b/.test(String(request.headers["accept-encoding"] ?? ""));
+      const gzipped = acceptsGzip(request.headers["accept-encoding"]);
       response.writeHead(200, {
         ...PAGE_HEADERS,
         vary: "accept-encoding",
@@ -141,4 +141,16 @@ export async function startStatusServer(
         server.closeAllConnections();
       }),
   };
+}
+
+/** Whether an Accept-Encoding header takes gzip: named, or else "*", with a weight above 0
+ * ("gzip;q=0" refuses it). */
+export function acceptsGzip(header: string | undefined): boolean {
+  const weights = new Map<string, number>();
+  for (const part of (header ?? "").split(",")) {
+    const [coding = "", ...parameters] = part.split(";").map((text) => text.trim().toLowerCase());
+    const q = parameters.find((parameter) => parameter.startsWith("q="));
+    weights.set(coding, q === undefined ? 1 : Number(q.slice(2)) || 0);
+  }
+  return (weights.get("gzip") ?? weights.get("*") ?? 0) > 0;
 }
