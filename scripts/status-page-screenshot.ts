@@ -8,7 +8,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { simulatorToday } from "../src/simulator/clock.js";
 import { startSimulator } from "../src/simulator/server.js";
 import { chromiumMissingReason, launchChromium, watchPage } from "../test/helpers/browser.js";
 import { startTroubledDaemon } from "../test/helpers/status-page-scenario.js";
@@ -19,12 +18,7 @@ const VIEWPORT = { width: 1100, height: 900 };
 async function main(): Promise<void> {
   const missing = chromiumMissingReason();
   if (missing) throw new Error(`cannot take the screenshot: ${missing}`);
-  const simulator = await startSimulator({
-    seed: 1,
-    locations: 2,
-    days: 75,
-    today: simulatorToday(),
-  });
+  const simulator = await startSimulator({ seed: 1, locations: 2, days: 75 });
   const directory = mkdtempSync(join(tmpdir(), "pos-sync-screenshot-"));
   try {
     const daemon = await startTroubledDaemon(simulator, join(directory, "pos.sqlite"), {

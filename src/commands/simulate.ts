@@ -1,11 +1,6 @@
 /** `pos-sync simulate`: serves the POS API simulator on loopback and prints its API keys. */
 import { createLogger, isLogLevel } from "../log.js";
-import {
-  fixedOffsetZone,
-  formatOffset,
-  simulatorToday,
-  WESTERNMOST_OFFSET,
-} from "../simulator/clock.js";
+import { fixedOffsetZone, formatOffset, WESTERNMOST_OFFSET } from "../simulator/clock.js";
 import { CATALOG_KINDS } from "../simulator/dataset.js";
 import {
   type FaultSettings,
@@ -194,7 +189,8 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     seed: integerFlag(values.seed, "seed", { min: 0, max: 2 ** 31 - 1 }) ?? 1,
     locations: integerFlag(values.locations, "locations", { min: 1, max: 1000 }) ?? 1,
     days: integerFlag(values.days, "days", { min: 1, max: 20_000 }) ?? 30,
-    today: dayFlag(values.today, "today") ?? simulatorToday(),
+    // Without --today, the simulator picks its own (simulatorToday).
+    today: dayFlag(values.today, "today"),
     ordersPerDay: rangeFlag(values["orders-per-day"], "orders-per-day") ?? [50, 200],
     ...(values["items-per-order"] === undefined
       ? {}

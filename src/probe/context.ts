@@ -10,7 +10,7 @@ export type PathOutcome =
   | { missing: string };
 
 /** Records checked against the spec, per resource, are capped: a sample, not a survey. */
-export const SAMPLE_PER_RESOURCE = 20;
+const SAMPLE_PER_RESOURCE = 20;
 
 export interface ProbeContext {
   http: ProbeHttp;
@@ -46,7 +46,7 @@ export function addSample(
 }
 
 /** "GET /v1/orders/?index=0&size=5 with the key: 200" */
-export function describeExchange(exchange: Exchange): string {
+function describeExchange(exchange: Exchange): string {
   const key = exchange.withKey ? `with ${exchange.keyForm ?? "the key"}` : "without a key";
   const status = exchange.status === null ? "no answer" : String(exchange.status);
   const note = exchange.note && exchange.status !== null ? ` (${exchange.note})` : "";

@@ -19,7 +19,7 @@ export const PROBE_BUDGET = 40;
 /** Time between the starts of two requests: four a second at most. */
 export const DEFAULT_PACE_MS = 250;
 /** Requests left in the server's window below which the probe stops: the sync needs them more. */
-export const RATE_LIMIT_RESERVE = 2;
+const RATE_LIMIT_RESERVE = 2;
 const TIMEOUT_MS = 15_000;
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 const MESSAGE_SNIPPET = 120;

@@ -58,7 +58,7 @@ export function coverageOf(status: string | undefined): DayCoverage {
 }
 
 /** Whether a day counts as in: read completely (open days included). */
-export function isIn(coverage: DayCoverage): boolean {
+export function isIn(coverage: DayCoverage): coverage is Exclude<DayCoverage, GapCoverage> {
   return coverage === "complete" || coverage === "open";
 }
 

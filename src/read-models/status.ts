@@ -21,14 +21,12 @@ import {
 } from "./coverage.js";
 import { checkRunProcess, effectiveRunStatus, type ProcessCheck } from "./run-liveness.js";
 
-export type GapStatus = GapCoverage;
-
 export interface Gap {
   from: string;
   to: string;
   /** missing: never read; incomplete or failed: read, and not proven complete; suspicious: the
    * API suddenly listed far fewer records than were stored (nothing was deleted). */
-  status: GapStatus;
+  status: GapCoverage;
   error: string | null;
 }
 
@@ -114,13 +112,20 @@ function isRead(status: string): boolean {
 /** The calendar's days not in, as date ranges of one coverage each. */
 function gapsOf(calendar: readonly CalendarDay[]): Gap[] {
   const byDay = new Map(calendar.map((cell) => [cell.day, cell]));
-  const gaps: Gap[] = [];
-  for (const status of ["missing", "incomplete", "failed", "suspicious"] as const) {
-    const days = calendar.filter((cell) => cell.coverage === status).map((cell) => cell.day);
-    for (const range of dayRanges(days)) {
-      gaps.push({ ...range, status, error: byDay.get(range.to)?.error ?? null });
-    }
+  const daysByStatus = new Map<GapCoverage, string[]>();
+  for (const { coverage, day } of calendar) {
+    if (isIn(coverage)) continue;
+    const days = daysByStatus.get(coverage) ?? [];
+    days.push(day);
+    daysByStatus.set(coverage, days);
   }
+  const gaps = [...daysByStatus].flatMap(([status, days]) =>
+    dayRanges(days).map((range) => ({
+      ...range,
+      status,
+      error: byDay.get(range.to)?.error ?? null,
+    })),
+  );
   return gaps.sort((a, b) => a.from.localeCompare(b.from));
 }
 
