@@ -1,5 +1,8 @@
-/** The daemon's parts on their own: health rules, the writer lease, the scheduler's overlap guard. */
+/** The daemon's parts on their own: health rules, the writer lease, the scheduler's overlap guard,
+ * the status page's thread. */
 import { hostname } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { HealthTracker } from "../src/daemon/health.js";
 import { Scheduler } from "../src/daemon/scheduler.js";
@@ -132,5 +135,29 @@ describe("the scheduler", () => {
     scheduler.tick("schedule");
     expect(reasons).toHaveLength(2);
     expect(logs.text()).toContain("tick skipped: a run is still in progress");
+  });
+});
+
+describe("the status page's thread", () => {
+  // The built module: its thread's entry is a .js file beside it.
+  const built = () =>
+    import(
+      pathToFileURL(join(import.meta.dirname, "../dist/daemon/page-in-worker.js")).href
+    ) as Promise<typeof import("../src/daemon/page-in-worker.js")>;
+
+  it("answers the page, and gives up on a thread that has not answered in time", async () => {
+    const { renderPageInWorker } = await built();
+    const dbPath = tempPath();
+    openTestDb(dbPath).close();
+    const request = {
+      dbPath,
+      schedule: "0 * * * *",
+      now: new Date().toISOString(),
+      refreshSeconds: 60,
+    };
+    expect(await renderPageInWorker(request)).toContain("<!doctype html>");
+    await expect(renderPageInWorker(request, 1)).rejects.toThrow(
+      "the status page was not read within 1 ms",
+    );
   });
 });

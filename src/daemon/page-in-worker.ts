@@ -19,8 +19,14 @@ export type PageWorkerAnswer = { type: "page"; html: string } | { type: "failed"
 
 /** Enough for a chain's calendars and a page of a few MB. */
 const PAGE_WORKER_HEAP_MB = 128;
+/** Far beyond a chain's page (about a second): a thread still reading then is stuck, and every
+ * request after it would wait on it (they share one rendering). */
+export const PAGE_WORKER_TIMEOUT_MS = 60_000;
 
-export function renderPageInWorker(data: PageWorkerData): Promise<string> {
+export function renderPageInWorker(
+  data: PageWorkerData,
+  timeoutMs = PAGE_WORKER_TIMEOUT_MS,
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL("./page-worker.js", import.meta.url), {
       workerData: data,
@@ -29,18 +35,26 @@ export function renderPageInWorker(data: PageWorkerData): Promise<string> {
       stderr: false,
     });
     let answered = false;
-    worker.once("message", (answer: PageWorkerAnswer) => {
+    const answer = (settle: () => void) => {
+      if (answered) return;
       answered = true;
-      if (answer.type === "page") resolve(answer.html);
-      else reject(new Error(answer.message));
+      clearTimeout(deadline);
+      settle();
       void worker.terminate();
+    };
+    const deadline = setTimeout(() => {
+      answer(() => reject(new Error(`the status page was not read within ${timeoutMs} ms`)));
+    }, timeoutMs);
+    worker.once("message", (message: PageWorkerAnswer) => {
+      answer(() =>
+        message.type === "page" ? resolve(message.html) : reject(new Error(message.message)),
+      );
     });
-    worker.once("error", (error) => {
-      if (!answered) reject(error);
-    });
+    worker.once("error", (error) => answer(() => reject(error)));
     worker.once("exit", (code) => {
-      if (!answered)
-        reject(new Error(`the status page's thread ended (code ${code}) without a page`));
+      answer(() =>
+        reject(new Error(`the status page's thread ended (code ${code}) without a page`)),
+      );
     });
   });
 }
