@@ -10,9 +10,10 @@
  * them go together, so a resumed run finds those windows unrecorded and reads them again, as
  * it would have found them before. Each write inside the group is a savepoint (writeTransaction
  * nests): a write that fails rolls back alone. When SQLite rolls back the whole group itself (a
- * full disk, an I/O error), `onLost` lets the caches that remembered its writes forget them, and
- * the error, thrown to that write's caller, stops the run. A commit that fails on its timer is
- * kept and thrown to the next write or flush.
+ * full disk, an I/O error), `onLost` hears of it with the error: the writes of every caller that
+ * had some in the group are gone, not only those of the write that failed (the destination then
+ * records no window proven for the rest of the run). The error is thrown to that write's caller;
+ * a commit that fails on its timer is kept and thrown to the next write or flush.
  */
 import type Database from "better-sqlite3";
 
@@ -27,7 +28,7 @@ export class GroupCommit {
   constructor(
     private readonly sqlite: Database.Database,
     private readonly windowMs: number,
-    private readonly onLost: () => void,
+    private readonly onLost: (error: unknown) => void,
   ) {
     this.begin = sqlite.prepare("BEGIN IMMEDIATE");
     this.commitStatement = sqlite.prepare("COMMIT");
@@ -45,7 +46,7 @@ export class GroupCommit {
       // Rolled back alone (a savepoint): the group goes on and still commits on time. Rolled
       // back whole by SQLite: the group is lost.
       if (this.sqlite.inTransaction) this.scheduleCommit(this.remainingMs());
-      else this.lost();
+      else this.lost(error);
       throw error;
     }
     const remaining = this.remainingMs();
@@ -80,7 +81,7 @@ export class GroupCommit {
       this.commitStatement.run();
     } catch (error) {
       if (this.sqlite.inTransaction) this.rollback.run();
-      this.onLost();
+      this.onLost(error);
       throw error;
     }
   }
@@ -99,11 +100,11 @@ export class GroupCommit {
     this.timer.unref();
   }
 
-  private lost(): void {
+  private lost(error: unknown): void {
     clearTimeout(this.timer);
     this.timer = undefined;
     this.openedAt = undefined;
-    this.onLost();
+    this.onLost(error);
   }
 
   private throwFailure(): void {

@@ -36,11 +36,24 @@ export interface SqliteDestinationOptions {
 /** How long the sync's writes share one transaction before they commit (group-commit.ts). */
 export const GROUP_COMMIT_MS = 250;
 
+/** Why a window that counted its rows is not recorded proven after a group was rolled back. */
+export const ROLLED_BACK =
+  "rows of this day may have been rolled back with writes the database could not commit; it is read again next run";
+
+/** A window as recorded once a group of this run was lost: a count taken before the loss may
+ * have seen rows that are gone, so nothing it proved is trusted. */
+function unproven(window: WindowRecord): WindowRecord {
+  if (window.status !== "complete" && window.status !== "open") return window;
+  return { ...window, status: "failed", storedCount: null, lastError: ROLLED_BACK };
+}
+
 export class SqliteDestination implements Destination {
   readonly location: string;
   private writes: Store | undefined;
   private readonly checkpoints: Checkpoints;
   private readonly group: GroupCommit;
+  /** The error with which SQLite rolled back a group of this run's writes, if it did. */
+  private groupLoss: unknown;
 
   constructor(
     readonly db: Db,
@@ -48,9 +61,10 @@ export class SqliteDestination implements Destination {
   ) {
     this.location = db.path;
     this.checkpoints = new Checkpoints(db);
-    this.group = new GroupCommit(db.sqlite, GROUP_COMMIT_MS, () =>
-      this.writes?.forgetUncommitted(),
-    );
+    this.group = new GroupCommit(db.sqlite, GROUP_COMMIT_MS, (error) => {
+      this.groupLoss = error;
+      this.writes?.forgetUncommitted();
+    });
   }
 
   /** Prepared on first write: status, verify and the daemon's metrics only read, and a
@@ -69,12 +83,13 @@ export class SqliteDestination implements Destination {
     return new SqliteDestination(openDatabase(path), options);
   }
 
-  /** Runs one step of the sync; a failure of the file itself becomes a DatabaseError. */
+  /** Runs one step of the sync; a failure of the file itself, or whatever made SQLite roll back
+   * a group (other windows' writes went with it), becomes a DatabaseError: the run stops. */
   private async step<T>(work: () => T): Promise<T> {
     try {
       return work();
     } catch (error) {
-      if (isStorageFailure(error))
+      if (isStorageFailure(error) || error === this.groupLoss)
         throw databaseError(error, this.location, "write to the database");
       throw error;
     }
@@ -107,6 +122,7 @@ export class SqliteDestination implements Destination {
   /** Records the start of a run, committed at once: a run killed before its first commit of
    * data still shows in the run log (as interrupted, once the next run finds it). */
   async startRun(trigger: RunTrigger, startedAt: string) {
+    this.groupLoss = undefined;
     const runId = await this.write(() => this.checkpoints.startRun(trigger, startedAt));
     await this.commit();
     return runId;
@@ -123,11 +139,13 @@ export class SqliteDestination implements Destination {
   windows(locationId: string, stream: Stream) {
     return this.step(() => this.checkpoints.windows(locationId, stream));
   }
-  /** Records a window, and sums the days and reports its pages changed (rollups.ts). */
+  /** Records a window, and sums the days and reports its pages changed (rollups.ts). After a
+   * group of the run was rolled back, a window is recorded failed whatever it proved. */
   recordWindow(window: WindowRecord, now: string) {
     return this.write(() => {
       this.store.settleSummaries(window.locationId);
-      this.checkpoints.record(window, now);
+      const proven = this.groupLoss === undefined;
+      this.checkpoints.record(proven ? window : unproven(window), now);
     });
   }
   startDate(locationId: string) {

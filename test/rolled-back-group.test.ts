@@ -1,0 +1,154 @@
+/**
+ * A group of writes that SQLite rolls back whole (group-commit.ts) takes every window's pages in
+ * it, not only those of the write that failed. A window that counted its stored rows before the
+ * loss, and records itself after it, must not be recorded proven: the next run reads it again,
+ * stores every row, and verify is clean. The disk fills at the worst moment every time: right
+ * after the first window counted rows that are not committed yet, and before it records itself
+ * (`PRAGMA max_page_count`, so that the next write to grow the file meets SQLITE_FULL, as on a
+ * full disk); the counting window waits until another window's write has met it. In the sync's own thread,
+ * and across the message port a sync in a worker thread writes through.
+ */
+import { MessageChannel } from "node:worker_threads";
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import { addDays } from "../src/dates.js";
+import type { PageHeader } from "../src/db/day-page.js";
+import { DatabaseError } from "../src/db/errors.js";
+import type { Db } from "../src/db/open.js";
+import { ROLLED_BACK, SqliteDestination } from "../src/db/sqlite-destination.js";
+import type { DayPage } from "../src/db/store.js";
+import type { DayStreamTables } from "../src/db/stream-tables.js";
+import type { IncomingRecord } from "../src/db/writers/replace.js";
+import { tableName } from "../src/db/writers/statements.js";
+import { runVerify } from "../src/read-models/verify.js";
+import { serveDestination } from "../src/runner/destination-service.js";
+import { RemoteDestination } from "../src/runner/remote-destination.js";
+import { FAST_RETRY } from "./helpers/client.js";
+import { openTestDb, rows, useTempDir } from "./helpers/db.js";
+import { compareWithDataset } from "./helpers/ground-truth.js";
+import { captureLogs } from "./helpers/logs.js";
+import { TEST_TODAY, useSimulator } from "./helpers/simulator.js";
+import { simulatorConfig, simulatorNow, syncInto, syncOnce } from "./helpers/sync.js";
+
+const RANGE = { since: addDays(TEST_TODAY, -6), until: addDays(TEST_TODAY, -1) };
+/** Day windows recorded complete whose stored rows are not what the record says. */
+const UNBACKED_WINDOWS = `
+  SELECT w.stream, w.day, w.stored_count, CASE w.stream
+    WHEN 'orders' THEN (SELECT COUNT(*) FROM orders o
+      WHERE o.location_id = w.location_id AND o.business_date = w.day AND o.deleted_at IS NULL)
+    ELSE (SELECT COUNT(*) FROM reports r
+      WHERE r.location_id = w.location_id AND r.business_date = w.day AND r.deleted_at IS NULL)
+    END AS stored_rows
+  FROM sync_windows w
+  WHERE w.status = 'complete' AND w.stream IN ('orders', 'reports') AND stored_rows <> w.stored_count`;
+
+const tempPath = useTempDir();
+const sim = useSimulator({ seed: 61, locations: 2, days: 8, ordersPerDay: [30, 60] });
+
+/** The SQLite destination whose disk fills after the first count that found rows of its group. */
+class DiskFillsAfterFirstCount extends SqliteDestination {
+  private filled = false;
+  /** Sees what is committed, as another process would. */
+  private readonly committed = new Database(this.db.path, { readonly: true });
+  private diskFull: () => void = () => {};
+  private readonly writeMetFullDisk = new Promise<void>((resolve) => {
+    this.diskFull = resolve;
+  });
+
+  override async countStored(stream: DayStreamTables, ids: readonly string[]) {
+    const stored = await super.countStored(stream, ids);
+    if (this.filled || stored === this.committedCount(stream, ids)) return stored;
+    this.filled = true;
+    const { sqlite } = this.db;
+    const room = sqlite.pragma("max_page_count", { simple: true });
+    sqlite.pragma(`max_page_count = ${sqlite.pragma("page_count", { simple: true })}`);
+    await this.writeMetFullDisk;
+    sqlite.pragma(`max_page_count = ${room}`);
+    return stored;
+  }
+
+  private committedCount(stream: DayStreamTables, ids: readonly string[]): number {
+    const table = tableName(stream.table);
+    return this.committed
+      .prepare(`SELECT COUNT(*) FROM ${table} WHERE id IN (SELECT value FROM json_each(?))`)
+      .pluck()
+      .get(JSON.stringify(ids)) as number;
+  }
+
+  /** Commits what is in hand, and closes the second connection (the file stays open). */
+  async done(): Promise<void> {
+    this.committed.close();
+    await this.commit();
+  }
+
+  override writePage(stream: DayStreamTables, page: DayPage) {
+    return this.noticing(super.writePage(stream, page));
+  }
+
+  override writePreparedPage(stream: DayStreamTables, page: PageHeader, records: IncomingRecord[]) {
+    return this.noticing(super.writePreparedPage(stream, page, records));
+  }
+
+  private async noticing<T>(write: Promise<T>): Promise<T> {
+    try {
+      return await write;
+    } catch (error) {
+      if (error instanceof DatabaseError && error.code === "SQLITE_FULL") this.diskFull();
+      throw error;
+    }
+  }
+}
+
+/** The destination a sync writes through, in its own thread or across a message port; `done`
+ * commits what is in hand and leaves the connection open. */
+function destinationFor(db: Db, path: "in-process" | "across the port") {
+  const local = new DiskFillsAfterFirstCount(db, { keepRaw: true });
+  if (path === "in-process") return { destination: local, done: () => local.done() };
+  const { port1, port2 } = new MessageChannel();
+  const service = serveDestination(port1, local);
+  const destination = new RemoteDestination(port2, db.path);
+  return {
+    destination,
+    done: async () => {
+      await destination.close();
+      await service.close();
+      await local.done();
+    },
+  };
+}
+
+describe.each(["in-process", "across the port"] as const)(
+  "a group rolled back under windows that counted their rows (%s)",
+  (path) => {
+    it("records no window proven after the loss, and the next run stores every row", async () => {
+      const db = openTestDb(tempPath());
+      const { destination, done } = destinationFor(db, path);
+      const failed = await syncInto(sim.current, destination, { range: RANGE });
+      await done();
+      expect(failed.result.status).toBe("failed");
+      expect(failed.result.error).toMatch(/the disk is full \(SQLITE_FULL\)/);
+      expect(rows(db, UNBACKED_WINDOWS)).toEqual([]);
+      // The window that counted before the loss is among those recorded failed for it.
+      const unproven = rows(db, "SELECT day FROM sync_windows WHERE last_error = ?", ROLLED_BACK);
+      expect(unproven.length).toBeGreaterThan(0);
+
+      // A plain incremental run with no lookback reads only what is not proven.
+      const again = await syncOnce(sim.current, db, {
+        configOverrides: { lookbackDays: 0, startDate: RANGE.since },
+      });
+      expect(again.result.status).toBe("succeeded");
+      expect(await compareWithDataset(db, sim.current.dataset, RANGE)).toEqual([]);
+      const verified = await runVerify({
+        config: simulatorConfig(sim.current),
+        destination: new SqliteDestination(db, { keepRaw: true }),
+        logger: captureLogs("warn").logger,
+        range: RANGE,
+        now: simulatorNow(sim.current),
+        transport: { retry: FAST_RETRY },
+      });
+      expect(verified.locations.flatMap((l) => l.mismatches)).toEqual([]);
+      expect(verified.ok).toBe(true);
+      db.close();
+    });
+  },
+);
