@@ -1,5 +1,6 @@
 /** `pos-sync probe`: finds what the API's document leaves unshown, and the settings to use. */
 import { EXIT } from "../errors.js";
+import { refuseToReplace, SETTINGS_FILE, writeOutputFile } from "../output-file.js";
 import { configUpdate } from "../probe/config-file.js";
 import { runProbe } from "../probe/probe.js";
 import { DEFAULT_PACE_MS, PROBE_BUDGET } from "../probe/probe-http.js";
@@ -8,7 +9,6 @@ import { formatProbe } from "../ui/format-probe.js";
 import { integerFlag } from "./args.js";
 import { type Command, type CommandIo, parseFlags } from "./command.js";
 import { commandConfig } from "./common.js";
-import { writeWhole } from "./write-whole.js";
 
 /** The command line always paces: ten requests a second at most. */
 const MIN_PACE_MS = 100;
@@ -35,7 +35,8 @@ keys are checked to be accepted. The key is never printed.
   --json                   machine-readable output
   --write-config FILE      write the settings found into FILE (a --config file; an existing
                            one is updated, its keys and other settings kept; keys are never
-                           written)
+                           written; a database, its -wal/-shm/.lock files or a file that is
+                           not JSON settings is refused, exit 2)
   --pace-ms N              time between two requests (default ${DEFAULT_PACE_MS}; ${MIN_PACE_MS} to 5000)
   --config FILE            JSON settings (the environment wins over it)
 
@@ -52,6 +53,13 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const values = parseFlags(argv, OPTIONS, "probe");
   const paceMs = integerFlag(values["pace-ms"], "pace-ms", { min: MIN_PACE_MS, max: 5_000 });
   const config = commandConfig(values, io, true);
+  const file = values["write-config"];
+  const inUse = {
+    database: config.postgres ? undefined : config.dbPath,
+    configFile: values.config,
+  };
+  // Refused before a request is sent: the probe's answers would have nowhere to go.
+  if (file !== undefined) refuseToReplace(file, SETTINGS_FILE, inUse);
   const report = await runProbe({
     apiUrl: config.apiUrl,
     apiKeys: config.locations.map((l) => l.apiKey),
@@ -60,7 +68,6 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     ...(paceMs === undefined ? {} : { paceMs }),
   });
   io.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatProbe(report));
-  const file = values["write-config"];
   if (file !== undefined) {
     const update = configUpdate(file, report);
     // With --json, standard output holds the JSON alone.
@@ -68,7 +75,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     if (update.written.length === 0) {
       say.write(`\nnothing written to ${file}: the probe determined no setting\n`);
     } else {
-      writeWhole(file, update.text, "the settings", 0o600);
+      writeOutputFile(file, update.text, SETTINGS_FILE, inUse, 0o600);
       const left =
         update.leftAlone.length > 0 ? `; left as they were: ${update.leftAlone.join(", ")}` : "";
       say.write(`\nwrote ${file}: ${update.written.join(", ")}${left} (no key is written)\n`);

@@ -1,6 +1,7 @@
 /** `pos-sync status`: what is stored, what is missing, how the last run went. No API call. */
 import type { WriteStream } from "node:tty";
 import { UsageError } from "../errors.js";
+import { refuseToReplace, STATUS_PAGE } from "../output-file.js";
 import { collectStatus } from "../read-models/status.js";
 import { formatStatus } from "../ui/format-status.js";
 import { type Command, type CommandIo, parseFlags } from "./command.js";
@@ -27,7 +28,9 @@ but empty, 0 or false) colours them anyway, unless NO_COLOR is set: NO_COLOR win
   --html FILE              write the status page the daemon serves at / (coverage calendars of
                            every synced day, the latest runs, 60 days of sales per location) as
                            one self-contained HTML file, for a job that mails it; "late" is
-                           judged against POS_SCHEDULE
+                           judged against POS_SCHEDULE. It never replaces a database, its
+                           -wal/-shm/.lock files, the --config file or a file other than a
+                           page (exit 2)
 ${CONFIG_HELP}
 `;
 
@@ -47,10 +50,16 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   if (values.html !== undefined && values.json)
     throw new UsageError("status: give --json or --html FILE, not both");
   const config = commandConfig(values, io, false);
+  const inUse = {
+    database: config.postgres ? undefined : config.dbPath,
+    configFile: values.config,
+  };
+  // Refused before the database is read: nothing is done for a page that cannot be written.
+  if (values.html !== undefined) refuseToReplace(values.html, STATUS_PAGE, inUse);
   const destination = await openReadableDestination(config);
   try {
     if (values.html !== undefined) {
-      const bytes = await writeStatusPageFile(destination, config.schedule, values.html);
+      const bytes = await writeStatusPageFile(destination, config.schedule, values.html, inUse);
       io.stdout.write(`Wrote the status page to ${values.html} (${Math.ceil(bytes / 1024)} KB)\n`);
       return 0;
     }

@@ -7,6 +7,7 @@ import { mkdirSync, rmSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { databaseError } from "../db/errors.js";
 import { UsageError } from "../errors.js";
+import { protectedFileReason } from "../output-file.js";
 import { createMarkedDatabase, type FileKind, kindOfFile } from "./demo-marker.js";
 
 const DESCRIPTIONS: Record<Exclude<FileKind, "demo database">, string> = {
@@ -59,6 +60,11 @@ function refuseUnlessDemoDatabase(path: string): void {
  * which is left exactly as it was.
  */
 export function prepareDemoDatabase(path: string, fresh: boolean): void {
+  const reason = protectedFileReason(path, {});
+  if (reason !== undefined)
+    throw new UsageError(
+      `will not use ${path} as the demo's database: ${reason}; choose another --db`,
+    );
   if (existingFile(path)) {
     refuseUnlessDemoDatabase(path);
     if (!fresh) return;

@@ -5,12 +5,12 @@
  */
 import { closeSync, openSync, readSync } from "node:fs";
 import Database from "better-sqlite3";
+import { SQLITE_MAGIC } from "../output-file.js";
 
 /** "PSDM" (pos-sync demo) in ASCII. */
 export const DEMO_APPLICATION_ID = 0x5053444d;
 
 const HEADER_BYTES = 100;
-const SQLITE_MAGIC = "SQLite format 3\0";
 /** Where SQLite keeps application_id in the file header, big-endian (sqlite.org/fileformat). */
 const APPLICATION_ID_OFFSET = 68;
 
