@@ -3,7 +3,7 @@
  * locations) and command-line flags, in rising order of precedence. Every value is checked here,
  * and a bad one is a ConfigError that names the setting and what it takes, never its secret.
  */
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 import { z } from "zod";
 import { type ApiPaths, DEFAULT_API_PATHS } from "./api/paths.js";
 import { isCalendarDay } from "./dates.js";
@@ -211,11 +211,37 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): RawSettings {
 }
 
 /** The settings a JSON config file gives; unknown settings are refused, so typos show. */
+/** A config file larger than this is not one: a device (/dev/zero, /dev/urandom) or a mistake. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/** The file's text, read no further than MAX_CONFIG_BYTES: a device never ends, and a pipe
+ * (`--config <(…)`) is as good a file as any. */
+function readConfigText(path: string): string {
+  const fd = openSync(path, "r");
+  try {
+    const buffer = Buffer.alloc(MAX_CONFIG_BYTES + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const read = readSync(fd, buffer, length, buffer.length - length, null);
+      if (read === 0) break;
+      length += read;
+    }
+    if (length > MAX_CONFIG_BYTES)
+      throw new ConfigError(
+        `the config file ${path} is larger than 1 MB: it is not a settings file`,
+      );
+    return buffer.toString("utf8", 0, length);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export function settingsFromFile(path: string): RawSettings {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    text = readConfigText(path);
   } catch (error) {
+    if (error instanceof ConfigError) throw error;
     const code = (error as { code?: string }).code ?? "unreadable";
     throw new ConfigError(`cannot read the config file ${path} (${code})`);
   }

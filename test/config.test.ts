@@ -1,4 +1,5 @@
 /** Configuration from the environment, a JSON file and flags, checked at the edge. */
+import { execFileSync, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.js";
@@ -212,6 +213,19 @@ describe("refusals", () => {
     expect(() =>
       loadConfig({ env: {}, configFile: configFile({ lookback: 3 }), needsApi: false }),
     ).toThrow("unknown setting lookback");
+  });
+
+  it("refuses a device or an oversized file in one line, and reads a pipe", () => {
+    for (const device of ["/dev/zero", "/dev/urandom"])
+      expect(() => loadConfig({ env: {}, configFile: device, needsApi: false })).toThrow(
+        `the config file ${device} is larger than 1 MB: it is not a settings file`,
+      );
+    // As `--config <(…)` hands it over: a pipe, whose size no stat tells.
+    const fifo = `${configFile({})}.fifo`;
+    execFileSync("mkfifo", [fifo]);
+    const writer = spawn("sh", ["-c", `cat ${configFile({ lookbackDays: 5 })} > ${fifo}`]);
+    expect(loadConfig({ env: {}, configFile: fifo, needsApi: false }).lookbackDays).toBe(5);
+    writer.kill();
   });
 
   it("needs no API settings for commands that only read the database", () => {

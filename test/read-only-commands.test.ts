@@ -1,13 +1,14 @@
 /** `status` and `verify` only read: they open the file read-only, wherever it lives, and never
  * create nor upgrade a database. */
-import { chmodSync, existsSync, readdirSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { simulatorToday } from "../src/simulator/clock.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";
 import { useTempDir } from "./helpers/db.js";
 import { createOlderDatabase } from "./helpers/older-schema.js";
-import { spawnCli } from "./helpers/process.js";
+import { canMountReadOnly, spawnCli } from "./helpers/process.js";
 import { useSimulator } from "./helpers/simulator.js";
 
 const tempPath = useTempDir();
@@ -64,6 +65,32 @@ describe("a database in a directory this user may not write to", () => {
     } finally {
       chmodSync(directory, 0o755);
     }
+  });
+});
+
+describe.skipIf(!canMountReadOnly())("a database on a read-only mount", () => {
+  it("is read by status when no -shm is beside it, and a -wal it cannot read is named", async () => {
+    const dbPath = tempPath();
+    expect((await runCli(["sync"], env(dbPath))).code).toBe(0);
+    const mount = { readOnlyMount: dirname(dbPath) };
+    const status = await spawnCli(["status"], { POS_DB_PATH: dbPath }, mount).exited;
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toContain("Le Petit Zinc");
+
+    // Transactions still in the -wal, as a copy taken while a writer ran holds them.
+    const copy = `${tempPath()}-copy.sqlite`;
+    const writer = new Database(dbPath);
+    writer.pragma("wal_autocheckpoint = 0");
+    writer.exec("UPDATE sync_runs SET error = 'changed while the copy was taken'");
+    for (const suffix of ["", "-wal"]) copyFileSync(`${dbPath}${suffix}`, `${copy}${suffix}`);
+    writer.close();
+    const stale = await spawnCli(["status"], { POS_DB_PATH: copy }, mount).exited;
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toBe(
+      `pos-sync: cannot read the database ${copy}: its directory cannot be written (a read-only ` +
+        "mount?) and its -wal file holds transactions the file does not; open it once where it " +
+        "can be written, or copy the file with its -wal to a writable place\n",
+    );
   });
 });
 

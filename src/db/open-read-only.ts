@@ -48,8 +48,8 @@ function inMemoryCopy(path: string): Database.Database {
 /**
  * A read-only connection: the file must exist, and nothing is ever written to it. A WAL-mode
  * file needs its -wal and -shm files to exist or to be creatable beside it; in a directory this
- * user may not write to, where they do not exist (no connection has the file open), SQLite
- * answers SQLITE_READONLY_DIRECTORY at the first read. Its `immutable` URI option would avoid
+ * user may not write to, or on a read-only mount, where they do not exist (no connection has the
+ * file open), SQLite fails at the first read. Its `immutable` URI option would avoid
  * that, but better-sqlite3 is built without URI file names: an exact copy in memory does it.
  */
 export function openSqliteReadOnly(path: string, timeoutMs: number): Database.Database {
@@ -60,7 +60,25 @@ export function openSqliteReadOnly(path: string, timeoutMs: number): Database.Da
     return sqlite;
   } catch (error) {
     sqlite.close();
-    if (codeOf(error) !== "SQLITE_READONLY_DIRECTORY" || hasWalContent(path)) throw error;
+    if (!cannotMakeWalFiles(error)) throw error;
+    if (hasWalContent(path)) throw walOutOfReach(path, codeOf(error) ?? "SQLITE_CANTOPEN");
     return inMemoryCopy(path);
   }
+}
+
+/** A directory this user may not write to answers SQLITE_READONLY_DIRECTORY; a read-only mount
+ * (EROFS: a backup, a container volume mounted :ro) answers SQLITE_CANTOPEN. */
+function cannotMakeWalFiles(error: unknown): boolean {
+  const code = codeOf(error);
+  return code === "SQLITE_READONLY_DIRECTORY" || code === "SQLITE_CANTOPEN";
+}
+
+/** The -wal holds transactions the file does not, and SQLite cannot read it without a -shm. */
+function walOutOfReach(path: string, code: string): DatabaseError {
+  return new DatabaseError(
+    `cannot read the database ${path}: its directory cannot be written (a read-only mount?) and ` +
+      "its -wal file holds transactions the file does not; open it once where it can be written, " +
+      "or copy the file with its -wal to a writable place",
+    code,
+  );
 }

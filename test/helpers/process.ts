@@ -13,6 +13,24 @@ export interface SpawnOptions {
   ordinaryPermissions?: boolean;
   /** Largest file the process may write, in KiB (ulimit -f); writes beyond fail. */
   fileSizeLimitKb?: number;
+  /** A directory the process sees mounted read-only (EROFS), as a backup or a `:ro` volume is;
+   * only where canMountReadOnly() says so. */
+  readOnlyMount?: string;
+}
+
+/** A private mount namespace: root with CAP_SYS_ADMIN may remount a directory read-only in it,
+ * for one child process, without touching the machine's mounts. */
+const UNSHARE_MOUNTS = ["unshare", "--mount", "--"];
+
+let readOnlyMountWorks: boolean | undefined;
+
+/** Whether this machine lets the tests give a child a read-only mount (root, unshare allowed). */
+export function canMountReadOnly(): boolean {
+  readOnlyMountWorks ??=
+    process.getuid?.() === 0 &&
+    spawnSync(UNSHARE_MOUNTS[0]!, [...UNSHARE_MOUNTS.slice(1), "true"], { stdio: "ignore" })
+      .status === 0;
+  return readOnlyMountWorks;
 }
 
 const NOBODY = 65534;
@@ -53,6 +71,10 @@ function commandFor(
     // as it does on a full disk.
     const script = `trap '' XFSZ; ulimit -f ${options.fileSizeLimitKb}; exec "$0" "$@"`;
     command = ["sh", "-c", script, ...command];
+  }
+  if (options.readOnlyMount !== undefined) {
+    const script = 'mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" && shift && exec "$@"';
+    command = [...UNSHARE_MOUNTS, "sh", "-c", script, "sh", options.readOnlyMount, ...command];
   }
   if (options.ordinaryPermissions && process.getuid?.() === 0) {
     // Without setpriv, the older way: works only where nobody may read the checkout.
