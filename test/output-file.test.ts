@@ -128,10 +128,7 @@ describe("each command that writes a file the user names", () => {
     const env = { POS_DB_PATH: inUse.database };
     const targets = [inUse.database, `${inUse.database}-wal`, inUse.configFile];
     for (const target of targets) {
-      const result = await runCli(
-        ["status", "--config", inUse.configFile, "--html", target],
-        env,
-      );
+      const result = await runCli(["status", "--config", inUse.configFile, "--html", target], env);
       expect(result.code).toBe(2);
       expect(result.stdout).toBe("");
       expect(result.stderr).toMatch(
