@@ -126,6 +126,21 @@ describe("authorization schemes", () => {
     });
   });
 
+  it("names pos-sync probe and POS_AUTH_SCHEME when a refusal names no scheme", async () => {
+    const refusesSilently = (_request: IncomingMessage, response: ServerResponse) => {
+      response.writeHead(401, { "content-type": "application/json" });
+      response.end('{"message":"unauthorized"}');
+    };
+    await withServer(refusesSilently, async (url) => {
+      const { client } = clientOf(url);
+      const error = await apiErrorOf(readCatalogList(client, "products"));
+      expect(error).toBeInstanceOf(ApiKeyRejectedError);
+      expect(error.message).toMatch(
+        /check that the key is right and still active; if every key is refused, the server may want another header format \(POS_AUTH_SCHEME\): pos-sync probe finds it$/,
+      );
+    });
+  });
+
   it("gives no scheme hint when the scheme asked for was sent", async () => {
     await withServer(wantsBearer, async (url) => {
       const { client } = clientOf(url, { client: { authScheme: "Bearer" } });

@@ -32,17 +32,22 @@ export class ApiKeyRejectedError extends ApiError {
   readonly retryable = false;
 
   /** `askedScheme`: the authorization scheme the server's challenge asks for, when pos-sync
-   * sent another one (or none): then the key may be right and the setting wrong. */
+   * sent another one (or none): then the key may be right and the setting wrong. `unchallenged`:
+   * the answer named no scheme at all, so the header format may be wrong as well as the key. */
   constructor(
     request: RequestDescription,
     readonly status: number,
     readonly keyLabel: string,
     readonly askedScheme?: string,
+    unchallenged = false,
   ) {
     const advice =
-      askedScheme === undefined
-        ? "check that the key is right and still active"
-        : `the server asks for ${askedScheme} credentials: set POS_AUTH_SCHEME=${askedScheme}`;
+      askedScheme !== undefined
+        ? `the server asks for ${askedScheme} credentials: set POS_AUTH_SCHEME=${askedScheme}`
+        : unchallenged
+          ? "check that the key is right and still active; if every key is refused, the server " +
+            "may want another header format (POS_AUTH_SCHEME): pos-sync probe finds it"
+          : "check that the key is right and still active";
     super(request, `the API rejected ${keyLabel} (${status} on GET ${request.target}): ${advice}`);
   }
 }

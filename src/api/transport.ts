@@ -289,11 +289,15 @@ export class HttpTransport {
     }
     if (outcome === "key-rejected") {
       // A health check sends no credentials: no scheme advice there.
-      const askedScheme =
-        spec.authorization === ""
-          ? undefined
-          : askedAuthScheme(response.headers["www-authenticate"], spec.authScheme ?? "");
-      throw new ApiKeyRejectedError(description, response.statusCode, spec.keyLabel, askedScheme);
+      const challenge = response.headers["www-authenticate"];
+      const sentKey = spec.authorization !== "";
+      throw new ApiKeyRejectedError(
+        description,
+        response.statusCode,
+        spec.keyLabel,
+        sentKey ? askedAuthScheme(challenge, spec.authScheme ?? "") : undefined,
+        sentKey && challenge === undefined,
+      );
     }
     if (outcome === "retry") throw new ApiServerError(description, response.statusCode);
     throw new ApiStatusError(
