@@ -18,6 +18,7 @@ import { statusCommand } from "./commands/status.js";
 import { syncCommand } from "./commands/sync.js";
 import { verifyCommand } from "./commands/verify.js";
 import { EXIT, messageOf, PosSyncError, UsageError } from "./errors.js";
+import { visible } from "./ui/terminal-text.js";
 
 /** How long the process may take to end by itself once its command returned. */
 const EXIT_GRACE_MS = 3_000;
@@ -90,13 +91,14 @@ export async function main(argv: string[], io: CommandIo): Promise<number> {
 
 function reportFailure(error: unknown, io: CommandIo): number {
   const debug = io.env.LOG_LEVEL === "debug" || io.env.LOG_LEVEL === "trace";
+  // A message may quote the API (a server's message, a location's name): one visible line.
   if (error instanceof PosSyncError) {
-    io.stderr.write(`pos-sync: ${error.message}\n`);
+    io.stderr.write(`pos-sync: ${visible(error.message)}\n`);
     if (debug && error.stack) io.stderr.write(`${error.stack}\n`);
     return error.exitCode;
   }
   const message = messageOf(error);
-  io.stderr.write(`pos-sync: unexpected error: ${message.split("\n")[0]}\n`);
+  io.stderr.write(`pos-sync: unexpected error: ${visible(message.split("\n")[0] ?? "")}\n`);
   if (debug && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
   return EXIT.incomplete;
 }

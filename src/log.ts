@@ -1,5 +1,6 @@
 /** The structured logger: pino, one JSON event per line, with secrets redacted by path. */
 import { type DestinationStream, type Logger, pino } from "pino";
+import { terminalSafeJson } from "./ui/terminal-text.js";
 
 export type { Logger } from "pino";
 
@@ -38,6 +39,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       base: options.base ?? null,
       redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
       timestamp: pino.stdTimeFunctions.isoTime,
+      // Events quote the API (a server's message, a name), and stderr is often a terminal.
+      hooks: { streamWrite: terminalSafeJson },
     },
     options.destination ?? pino.destination({ dest: 2, sync: true }),
   );

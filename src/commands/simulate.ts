@@ -9,6 +9,7 @@ import {
   PAST_END_BEHAVIOURS,
 } from "../simulator/faults.js";
 import { startSimulator } from "../simulator/server.js";
+import { visible } from "../ui/terminal-text.js";
 import { choiceFlag, dayFlag, decimalFlag, fractionFlag, integerFlag, rangeFlag } from "./args.js";
 import { type Command, type CommandIo, parseFlags } from "./command.js";
 
@@ -35,6 +36,7 @@ const OPTIONS = {
   "duplicates-across-pages": { type: "boolean" },
   "changes-between-pages": { type: "boolean" },
   hostile: { type: "boolean" },
+  "hostile-names": { type: "boolean" },
   "utc-timestamps": { type: "boolean" },
   "live-orders": { type: "string" },
   "past-end": { type: "string" },
@@ -90,6 +92,9 @@ A hostile world (rates are shares of API requests, from 0 to 1):
   --changes-between-pages  change an order of a page and serve it again on the next one
   --hostile                hostile data: optional fields absent, nulls, unknown fields, long
                            and control-character strings, odd amounts, a few invalid orders
+  --hostile-names          name every location, operator and product with terminal controls
+                           (ESC colour and window-title sequences, CR, LF, DEL, C1, bidi
+                           overrides)
   --live-orders N          add N new orders to today on each orders list request covering today
   --past-end MODE          a page past the last: empty (default), not-found, bad-request or
                            last-page (the last page again)
@@ -199,6 +204,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     authScheme: values["auth-scheme"] ?? "",
     strictSlashes: values["strict-slashes"] ?? false,
     hostile: values.hostile ?? false,
+    hostileNames: values["hostile-names"] ?? false,
     utcTimestamps: values["utc-timestamps"] ?? false,
     paths,
     faults: faultSettings(values),
@@ -213,7 +219,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   );
   out();
   for (const location of dataset.locations) {
-    out(`  ${location.location.name}  location ${location.location.id}`);
+    out(`  ${visible(location.location.name ?? "")}  location ${location.location.id}`);
     out(`    API key: ${location.apiKey}`);
     if (location.sendsUtc) {
       const zone = fixedOffsetZone(location.offsetMinutes) ?? "(none fixed)";

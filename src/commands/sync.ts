@@ -8,6 +8,7 @@ import { acquireWriterLease, type RunRequest, startRun } from "../runner/start-r
 import { exitCodeFor, type RunResult } from "../sync/run.js";
 import { TerminalProgress } from "../ui/progress-display.js";
 import { formatSummary } from "../ui/summary.js";
+import { visible } from "../ui/terminal-text.js";
 import { upgradeProgressWriter } from "../ui/upgrade-progress.js";
 import { type DayRange, isStream, STREAMS, type Stream } from "../vocabulary.js";
 import { dayFlag, integerFlag } from "./args.js";
@@ -191,7 +192,8 @@ async function syncIntoSqlite(
 function report(result: RunResult, io: CommandIo): number {
   io.stdout.write(formatSummary(result));
   const code = exitCodeFor(result);
-  if (code !== 0 && result.error) io.stderr.write(`pos-sync: ${result.error}\n`);
+  // The error may quote the API (a server's message): one visible line.
+  if (code !== 0 && result.error) io.stderr.write(`pos-sync: ${visible(result.error)}\n`);
   return code;
 }
 

@@ -22,7 +22,7 @@ import {
   localMidnight,
   parseInstant,
 } from "./clock.js";
-import { makeHostile } from "./hostile.js";
+import { makeHostile, withHostileNames } from "./hostile.js";
 import { decodeRecordId } from "./ids.js";
 import { buildLocation, type SimLocation } from "./location.js";
 import { LruCache } from "./lru.js";
@@ -58,6 +58,8 @@ export interface DatasetOptions {
   ordersPerDay: readonly [number, number];
   /** Serve hostile orders (see hostile.ts) among the ordinary ones. */
   hostile?: boolean;
+  /** Name every location, operator and product with terminal controls (see hostile.ts). */
+  hostileNames?: boolean;
   /** Items per order; by default they follow the guests (1 to 8). Benchmarks ask for more. */
   itemsPerOrder?: readonly [number, number];
   /** Wall clock for late updates; tests may pin it. */
@@ -216,10 +218,10 @@ export class Dataset {
       (session) => session.orders.length,
     );
     const sendsUtc = options.utcTimestamps ?? false;
-    this.locations = Array.from({ length: options.locations }, (_, i) => ({
-      ...buildLocation(options.seed, i),
-      sendsUtc,
-    }));
+    this.locations = Array.from({ length: options.locations }, (_, i) => {
+      const location = { ...buildLocation(options.seed, i), sendsUtc };
+      return options.hostileNames ? withHostileNames(location) : location;
+    });
     this.locationByKey = new Map(this.locations.map((l) => [l.apiKey, l]));
   }
 

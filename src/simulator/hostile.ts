@@ -4,13 +4,60 @@
  * once, fields the spec does not know, very long strings, Unicode and control characters,
  * zero, negative and huge amounts, and now and then a record the spec forbids. Which order gets
  * what depends only on its id, so the ground truth is the served data itself.
+ *
+ * Apart from those, hostile names: every location, operator and product named with what would
+ * take over a terminal that printed it raw, for proving that pos-sync's terminal output shows
+ * such text visibly (ui/terminal-text.ts).
  */
-import type { Order, OrderItem } from "../api/schemas.js";
+import type { Order, OrderItem, Product } from "../api/schemas.js";
+import type { SimLocation } from "./location.js";
 import { hashToUnit } from "./random.js";
 
 /** Text with the characters that break naive pipelines: NUL, bell, bidi override, newline,
  * tab, quotes, backslash, emoji, accents, CJK. */
 export const NASTY_TEXT = 'Café "Ω" \\ \u0000\u0007\u202eevil\n\t🍕 ñ 漢字 ';
+
+/** What a hostile name carries, each part a way into a terminal that prints it raw. */
+export const HOSTILE_NAME_PARTS = {
+  /** ESC: an SGR sequence that turns the rest of the screen red. */
+  colour: "\u001b[31m",
+  /** OSC 0: retitles the terminal window, ended by BEL. */
+  windowTitle: "\u001b]0;owned\u0007",
+  /** CR: the rest overwrites the start of the line. */
+  carriageReturn: "\r",
+  /** DEL. */
+  delete: "\u007f",
+  /** C1 CSI, the one-byte form of ESC [: "clear the screen" on terminals that honour C1. */
+  c1: "\u009b2J",
+  /** RIGHT-TO-LEFT OVERRIDE: what follows reads backwards. */
+  bidiOverride: "\u202e",
+  /** LF and a line that looks like `pos-sync status` output. */
+  forgedLine: "\n  orders   complete through 2099-01-01",
+} as const;
+
+/** A name with every hostile part, the name itself still inside it (for --location, and for
+ * people reading a test's output). */
+export function hostileName(name: string): string {
+  const p = HOSTILE_NAME_PARTS;
+  return `${p.colour}${name}${p.windowTitle}${p.carriageReturn}${p.delete}${p.c1}${p.bidiOverride}${name}${p.forgedLine}`;
+}
+
+/** The location with hostile names for itself, its staff (the orders' operators and the
+ * reports' clerks) and its products (the order items' descriptions). */
+export function withHostileNames(location: SimLocation): SimLocation {
+  // The catalog and the sellable products share their product objects: keep them shared.
+  const renamed = new Map<Product, Product>(
+    location.catalog.products.map((p) => [p, { ...p, name: hostileName(p.name) }]),
+  );
+  const rename = (p: Product) => renamed.get(p) ?? { ...p, name: hostileName(p.name) };
+  return {
+    ...location,
+    location: { ...location.location, name: hostileName(location.location.name ?? "") },
+    staff: location.staff.map((member) => ({ ...member, name: hostileName(member.name) })),
+    catalog: { ...location.catalog, products: location.catalog.products.map(rename) },
+    sellable: location.sellable.map((s) => ({ ...s, product: rename(s.product) })),
+  };
+}
 
 type Treatment = "bare" | "extended" | "long" | "unicode" | "amounts" | "forbidden";
 

@@ -1,6 +1,7 @@
 /** `pos-sync changes` as plain language, one line per change, for a daily e-mail or a chat
  * webhook: "order 1042 at Trattoria Aurora, paid 58.40 at 21:12, cancelled at 23:40 by Marco". */
 import type { ChangesReport, LocalMoment, OrderChange } from "../read-models/changes.js";
+import { visible } from "./terminal-text.js";
 import { utcMinute } from "./text.js";
 
 const money = (amount: number) => amount.toFixed(2);
@@ -16,15 +17,16 @@ function what(change: OrderChange): string {
     // The total follows in its own words.
     if (kind === "total changed") return "changed";
     if (kind !== "items voided") return kind;
-    const items = change.voidedItems.map((i) => `${i.description} ${money(i.amount)}`);
+    const items = change.voidedItems.map((i) => `${visible(i.description)} ${money(i.amount)}`);
     return items.length === 0 ? "items voided" : `voided ${items.join(", ")}`;
   });
   return parts.join(", ");
 }
 
-/** One change in a sentence. */
+/** One change in a sentence: one line, whatever the names hold, since it goes into e-mails and
+ * chat messages as it is (the JSON output carries it too). */
 export function describeChange(change: OrderChange): string {
-  const where = `order ${change.orderNumber} at ${change.locationName ?? change.locationId}`;
+  const where = `order ${visible(change.orderNumber)} at ${visible(change.locationName ?? change.locationId)}`;
   const closed = when(change.closedAtLocal, change.businessDate);
   const before =
     change.paid > 0
@@ -33,7 +35,7 @@ export function describeChange(change: OrderChange): string {
   if (change.kinds.includes("vanished"))
     return `${where}, ${before}, no longer listed by the API (noticed ${utcMinute(change.seenAt)})`;
   const at = change.changedAtLocal ? ` ${when(change.changedAtLocal, change.businessDate)}` : "";
-  const by = change.changedBy ? ` by ${change.changedBy}` : "";
+  const by = change.changedBy ? ` by ${visible(change.changedBy)}` : "";
   const total =
     change.newTotal !== null && change.newTotal !== change.previousTotal
       ? `, total ${money(change.previousTotal)} → ${money(change.newTotal)}`

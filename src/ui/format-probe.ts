@@ -3,15 +3,18 @@
 import type { Finding, ProbeReport, SettingFinding } from "../probe/report.js";
 import type { Contradiction } from "../probe/spec-conformance.js";
 import { formatTable } from "../text-table.js";
+import { visible } from "./terminal-text.js";
 import { secondsText } from "./text.js";
 
+/** Answers, evidence and advice quote the server (its messages, headers, paths): each made
+ * visible, the probe being pointed at servers nobody vouches for yet. */
 function findingLines(finding: Finding, titleWidth: number): string[] {
   const lines = [
-    `  ${finding.title.padEnd(titleWidth)}  ${finding.answer}  [${finding.certainty}]`,
+    `  ${finding.title.padEnd(titleWidth)}  ${visible(finding.answer)}  [${finding.certainty}]`,
   ];
-  for (const line of finding.evidence) lines.push(`      ${line}`);
-  if (finding.problem) lines.push(`    ! ${finding.problem}`);
-  else if (finding.sync) lines.push(`    → ${finding.sync}`);
+  for (const line of finding.evidence) lines.push(`      ${visible(line)}`);
+  if (finding.problem) lines.push(`    ! ${visible(finding.problem)}`);
+  else if (finding.sync) lines.push(`    → ${visible(finding.sync)}`);
   return lines;
 }
 
@@ -77,7 +80,7 @@ export function formatProbe(report: ProbeReport): string {
   const lines = [
     `Probed ${report.apiUrl} with ${report.key}: ${requests.sent} requests of a budget of ${requests.budget}, ${secondsText(requests.elapsedMs)}`,
   ];
-  if (report.stopped) lines.push(`! stopped early: ${report.stopped.message}`);
+  if (report.stopped) lines.push(`! stopped early: ${visible(report.stopped.message)}`);
   lines.push("", "What the spec leaves unshown");
   const width = Math.max(...report.findings.map((f) => f.title.length));
   for (const finding of report.findings) lines.push(...findingLines(finding, width));
@@ -93,7 +96,9 @@ export function formatProbe(report: ProbeReport): string {
           : other.accepted
             ? "accepted"
             : `refused (${other.status})`;
-      lines.push(`  ${other.key}  ${verdict}${other.location ? ` (${other.location})` : ""}`);
+      lines.push(
+        `  ${other.key}  ${verdict}${other.location ? ` (${visible(other.location)})` : ""}`,
+      );
     }
   }
   lines.push("", "Settings to use (or pos-sync probe --write-config FILE)");

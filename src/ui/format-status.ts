@@ -10,6 +10,7 @@ import type {
 } from "../read-models/status.js";
 import { formatRanges } from "../sync/plan.js";
 import { type CalendarStyle, calendarLegend, calendarLine } from "./terminal-calendar.js";
+import { visible } from "./terminal-text.js";
 import { number, secondsBetween } from "./text.js";
 
 export interface FormatStatusOptions {
@@ -23,7 +24,7 @@ function when(timestamp: string | null): string {
 
 function gapText(gap: Gap): string {
   const days = gap.from === gap.to ? gap.from : `${gap.from}..${gap.to}`;
-  return `${days} ${gap.status}${gap.error ? ` (${gap.error})` : ""}`;
+  return `${days} ${gap.status}${gap.error ? ` (${visible(gap.error)})` : ""}`;
 }
 
 /** How a run that did not record its end stands, as far as this host can tell. */
@@ -34,7 +35,7 @@ function unfinishedText(run: RunSummary): string {
     case "gone":
       return `its process ${run.pid} ended without finishing it (killed?); the next sync reads again what it left`;
     case "other-host":
-      return `not finished, or interrupted: its process ${run.pid} runs on ${run.hostname}, which cannot be checked from here`;
+      return `not finished, or interrupted: its process ${run.pid} runs on ${visible(run.hostname ?? "")}, which cannot be checked from here`;
     default:
       return "not finished, or interrupted: the pos-sync that started it recorded no process to check";
   }
@@ -52,12 +53,12 @@ function runLine(run: RunSummary | null): string {
   const requests = run.requests === null ? "" : `, ${number.format(run.requests)} requests`;
   return (
     `Last run #${run.id} ${status} (${run.trigger}), started ${when(run.startedAt)} UTC, ` +
-    `${end}${requests}${run.error ? `: ${run.error}` : ""}`
+    `${end}${requests}${run.error ? `: ${visible(run.error)}` : ""}`
   );
 }
 
 function locationName(location: LocationStatus): string {
-  if (location.name) return location.name;
+  if (location.name) return visible(location.name);
   return location.read ? "(no name)" : "(location not read yet)";
 }
 
@@ -115,7 +116,7 @@ function snapshotLine(snapshot: SnapshotStatus): string {
     .join(", ");
   const state =
     snapshot.status && snapshot.status !== "complete"
-      ? ` ${snapshot.status}: ${snapshot.error}`
+      ? ` ${snapshot.status}: ${visible(snapshot.error ?? "")}`
       : "";
   return `  ${snapshot.stream.padEnd(8)} synced ${when(snapshot.syncedAt)}${state}; ${tables}`;
 }
@@ -125,10 +126,10 @@ function turnLine(location: LocationStatus): string | undefined {
   const { turn } = location;
   if (!turn) return undefined;
   const now = turn.heldBy
-    ? `synced now by ${turn.heldBy} since ${when(turn.heldSince)}`
+    ? `synced now by ${visible(turn.heldBy)} since ${when(turn.heldSince)}`
     : "no worker on it now";
   const last = turn.lastDoneBy
-    ? `; last done by ${turn.lastDoneBy} at ${when(turn.lastDoneAt)}`
+    ? `; last done by ${visible(turn.lastDoneBy)} at ${when(turn.lastDoneAt)}`
     : "";
   return `  worker   ${now}${last}`;
 }
@@ -139,7 +140,7 @@ export function formatStatus(report: StatusReport, options: FormatStatusOptions 
   for (const location of report.locations) {
     lines.push(
       "",
-      `${locationName(location)}  ${location.id}${location.key ? `  ${location.key}` : ""}`,
+      `${locationName(location)}  ${visible(location.id)}${location.key ? `  ${location.key}` : ""}`,
     );
     for (const stream of location.streams) lines.push(...streamLines(stream, style));
     for (const snapshot of location.snapshots) lines.push(snapshotLine(snapshot));

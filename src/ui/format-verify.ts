@@ -1,5 +1,6 @@
 /** `pos-sync verify` as text: the days whose counts differ, and the reports that do not add up. */
 import type { ReconciliationProblem, VerifyResult } from "../read-models/verify.js";
+import { visible } from "./terminal-text.js";
 
 /** What keeps a report from agreeing with its orders; rejected orders named apart, since they
  * are not lost but set aside. */
@@ -17,10 +18,11 @@ function reconciliationText(r: ReconciliationProblem): string {
 export function formatVerify(result: VerifyResult): string {
   const lines: string[] = [];
   for (const location of result.locations) {
-    const head = `${location.name ?? "(unknown location)"}  ${location.locationId ?? ""}  ${location.key}`;
+    const name = location.name === null ? "(unknown location)" : visible(location.name);
+    const head = `${name}  ${visible(location.locationId ?? "")}  ${location.key}`;
     lines.push(head);
     if (location.error) {
-      lines.push(`  ! ${location.error}`);
+      lines.push(`  ! ${visible(location.error)}`);
       continue;
     }
     lines.push(`  ${location.checks} day counts checked, ${location.since} to ${location.until}`);

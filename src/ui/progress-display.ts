@@ -11,13 +11,14 @@ import {
   ProgressTally,
   paceStart,
 } from "../sync/progress-tally.js";
+import { visible } from "./terminal-text.js";
 
 const number = new Intl.NumberFormat("en-US");
 const BAR_WIDTH = 20;
 const NAME_WIDTH = 18;
 
 function nameOf(line: ProgressLine): string {
-  const name = line.name ?? line.locationId.slice(0, 8);
+  const name = visible(line.name ?? line.locationId.slice(0, 8));
   return name.length > NAME_WIDTH ? `${name.slice(0, NAME_WIDTH - 1)}…` : name.padEnd(NAME_WIDTH);
 }
 

@@ -3,6 +3,7 @@ import type { RunResult } from "../sync/run.js";
 import type { LocationStats, StreamStats } from "../sync/stats.js";
 import { formatTable } from "../text-table.js";
 import { STREAMS } from "../vocabulary.js";
+import { visible } from "./terminal-text.js";
 import { number, secondsBetween } from "./text.js";
 
 const PROBLEM_LINES = 6;
@@ -39,7 +40,8 @@ function problems(name: string, stats: StreamStats): string[] {
 function locationHeading(location: LocationStats): string {
   const name = location.name ?? location.label ?? "(location not read)";
   const label = location.label && location.label !== name ? ` "${location.label}"` : "";
-  return `${name}${label}  ${location.locationId ?? ""}  ${location.key}`.replace(/ +$/, "");
+  const heading = `${name}${label}  ${location.locationId ?? ""}  ${location.key}`;
+  return visible(heading).replace(/ +$/, "");
 }
 
 /** Problems a stream had, those beyond the ones it kept included. */
@@ -75,12 +77,13 @@ export function formatSummary(result: RunResult): string {
     notes.unshift(...location.warnings);
     total += location.warnings.length;
     const shown = notes.slice(0, PROBLEM_LINES);
-    for (const note of shown) lines.push(`  ! ${note}`);
+    // A note quotes the API (its error messages, record ids, reasons).
+    for (const note of shown) lines.push(`  ! ${visible(note)}`);
     if (total > shown.length)
       lines.push(`  ! … and ${total - shown.length} more (see pos-sync status)`);
   }
   if (result.error && !result.stats.locations.some((l) => l.error === result.error))
-    lines.push("", `error: ${result.error}`);
+    lines.push("", `error: ${visible(result.error)}`);
   if (result.status === "partial" || result.status === "failed") {
     lines.push(
       "",
