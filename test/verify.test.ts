@@ -132,6 +132,45 @@ describe("pos-sync verify: reports", () => {
           : `and ${first.ordersRejected} more set aside in rejected_records`;
       expect(text).toContain(`report #${first.reportNumber} (${first.businessDate}): `);
       expect(text).toContain(detail);
+
+      // Acknowledged, the known rejects let verify gate a BI refresh again.
+      const allowed = await verifyJson(dbPath, ["--allow-rejected"]);
+      expect(allowed.code).toBe(0);
+      expect(allowed.result.locations[0]?.reconciliation).toEqual(
+        problems.map((p) => ({ ...p, allowed: true })),
+      );
+      const allowedText = (await runCli(["verify", "--allow-rejected"], env(dbPath))).stdout;
+      expect(allowedText).toContain(
+        `  - report #${first.reportNumber} (${first.businessDate}): ${first.ordersMissing}`,
+      );
+      expect(allowedText).toContain("(allowed: --allow-rejected)");
+      expect(allowedText).toMatch(/\nOK: \d+ requests\n$/);
+
+      // An order lost, not set aside, is no known reject: its report stays a mismatch.
+      const lost = (() => {
+        const db = openTestDb(dbPath);
+        try {
+          const [order] = rows(
+            db,
+            `SELECT o.id, r.id AS report_id FROM orders o
+             JOIN report_orders ro ON ro.order_id = o.id JOIN reports r ON r.id = ro.report_id
+             WHERE o.business_date < ? ORDER BY o.id LIMIT 1`,
+            sim.current.dataset.today,
+          );
+          db.sqlite
+            .prepare("UPDATE orders SET deleted_at = '2026-01-01T00:00:00Z' WHERE id = ?")
+            .run(order.id);
+          return order as { id: string; report_id: string };
+        } finally {
+          db.close();
+        }
+      })();
+      const notAllowed = await verifyJson(dbPath, ["--allow-rejected"]);
+      expect(notAllowed.code).toBe(1);
+      const report = notAllowed.result.locations[0]?.reconciliation.find(
+        (r) => r.reportId === lost.report_id,
+      );
+      expect(report).toMatchObject({ allowed: false });
     } finally {
       sim.current.faults.reset();
     }

@@ -35,6 +35,9 @@ export interface ReconciliationProblem {
   /** Of those, the ones set aside in rejected_records because they break the spec. */
   ordersRejected: number;
   status: string;
+  /** Every missing order is a known reject and the run was told to accept that
+   * (`--allow-rejected`): shown, but no mismatch. */
+  allowed: boolean;
 }
 
 export interface LocationVerification {
@@ -65,6 +68,8 @@ export interface VerifyOptions {
   /** Either end may be left out: since defaults to the first day synced, until to the
    * location's today. */
   range?: { since?: string; until?: string };
+  /** A report whose missing orders are all in rejected_records is no mismatch. */
+  allowRejected?: boolean;
   now?: () => Date;
   transport?: Partial<TransportOptions>;
 }
@@ -83,16 +88,18 @@ async function locationOf(
 }
 
 async function reconciliationProblems(
-  destination: ReadableDestination,
+  options: VerifyOptions,
   locationId: string,
   since: string,
   until: string,
 ): Promise<ReconciliationProblem[]> {
+  const { destination } = options;
   const problems: ReconciliationProblem[] = [];
   for (const problem of await destination.reconciliationProblems(locationId, since, until)) {
     const ordersRejected =
       problem.ordersMissing > 0 ? await destination.rejectedReportOrders(problem.reportId) : 0;
-    problems.push({ ...problem, ordersRejected });
+    const explained = problem.ordersMissing > 0 && ordersRejected === problem.ordersMissing;
+    problems.push({ ...problem, ordersRejected, allowed: explained && !!options.allowRejected });
   }
   return problems;
 }
@@ -153,7 +160,7 @@ async function verifyLocation(
     );
     result.checks = checks.length;
     result.mismatches = checks.filter((c) => !c.matches).sort((a, b) => a.day.localeCompare(b.day));
-    result.reconciliation = await reconciliationProblems(destination, location.id, since, until);
+    result.reconciliation = await reconciliationProblems(options, location.id, since, until);
   } catch (error) {
     result.error = messageOf(error);
     result.keyRejected = error instanceof ApiKeyRejectedError;
@@ -182,7 +189,8 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyResult> {
       }),
     );
     const ok = locations.every(
-      (l) => l.error === null && l.mismatches.length === 0 && l.reconciliation.length === 0,
+      (l) =>
+        l.error === null && l.mismatches.length === 0 && l.reconciliation.every((r) => r.allowed),
     );
     return { locations, requests: transport.stats.requests, ok };
   } finally {

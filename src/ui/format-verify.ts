@@ -34,12 +34,22 @@ export function formatVerify(result: VerifyResult): string {
     if (location.mismatches.length > 20)
       lines.push(`  ! … and ${location.mismatches.length - 20} more days`);
     for (const r of location.reconciliation.slice(0, 20)) {
-      lines.push(`  ! report #${r.reportNumber} (${r.businessDate}): ${reconciliationText(r)}`);
+      const [mark, allowed] = r.allowed ? ["-", " (allowed: --allow-rejected)"] : ["!", ""];
+      lines.push(
+        `  ${mark} report #${r.reportNumber} (${r.businessDate}): ${reconciliationText(r)}${allowed}`,
+      );
     }
     if (location.reconciliation.length > 20)
       lines.push(`  ! … and ${location.reconciliation.length - 20} more reports`);
     if (location.mismatches.length === 0 && location.reconciliation.length === 0) {
       lines.push("  every count matches the API; every report agrees with its orders");
+    } else if (
+      location.mismatches.length === 0 &&
+      location.reconciliation.every((r) => r.allowed)
+    ) {
+      lines.push(
+        "  every count matches the API; every report agrees with its stored and rejected orders",
+      );
     }
   }
   lines.push("", `${result.ok ? "OK" : "MISMATCH"}: ${result.requests} requests`);
