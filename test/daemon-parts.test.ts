@@ -1,10 +1,12 @@
-/** The daemon's parts on their own: health rules, the writer lease, the scheduler's overlap guard,
- * the status page's thread. */
+/** The daemon's parts on their own: health rules, who may read the page, the writer lease, the
+ * scheduler's overlap guard, the status page's thread, and no SQL of the daemon's own. */
+import { readdirSync, readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { HealthTracker } from "../src/daemon/health.js";
+import { isLoopbackBind, pageClosed } from "../src/daemon/page-access.js";
 import { Scheduler } from "../src/daemon/scheduler.js";
 import { WriterBusyError, WriterLease } from "../src/db/writer-lease.js";
 import { openTestDb, scalar, useTempDir } from "./helpers/db.js";
@@ -33,6 +35,51 @@ describe("health", () => {
     expect(failing.body.reason).toBe(
       "the last run failed: disk full, no success since 1970-01-01T00:00:00.000Z",
     );
+  });
+});
+
+describe("health after a restart", () => {
+  it("starts from the success the database recorded, so that a failing run is degraded until it is old", () => {
+    let now = 120_000;
+    const health = new HealthTracker(60_000, () => now);
+    health.successBefore(90_000);
+    expect(health.report().body).toMatchObject({
+      status: "starting",
+      lastSuccessAt: "1970-01-01T00:01:30.000Z",
+    });
+    health.runFinished("partial", "the API rejected the API key key#1a2b3c4d");
+    expect(health.report()).toMatchObject({ httpStatus: 200, body: { status: "degraded" } });
+    now = 151_000;
+    expect(health.report()).toMatchObject({
+      httpStatus: 503,
+      body: { reason: expect.stringMatching(/no success since 1970-01-01T00:01:30\.000Z$/) },
+    });
+    // A success of this process is later than the recorded one, and wins.
+    health.runFinished("succeeded", null);
+    health.successBefore(90_000);
+    expect(health.report().body.lastSuccessAt).toBe("1970-01-01T00:02:31.000Z");
+  });
+});
+
+describe("the status page's address", () => {
+  it("counts only loopback addresses as this machine's, and closes the page elsewhere without a token", () => {
+    for (const host of ["127.0.0.1", "127.0.0.53", "::1", "localhost", "::ffff:127.0.0.1"])
+      expect([host, isLoopbackBind(host)]).toEqual([host, true]);
+    for (const host of ["0.0.0.0", "::", "192.168.1.20", "pos.example"])
+      expect([host, isLoopbackBind(host)]).toEqual([host, false]);
+    expect(pageClosed("0.0.0.0", undefined)).toBe(true);
+    expect(pageClosed("0.0.0.0", "a-token-of-sixteen+")).toBe(false);
+    expect(pageClosed("127.0.0.1", undefined)).toBe(false);
+  });
+});
+
+describe("the daemon's modules", () => {
+  it("run no SQL of their own: they read through the storage port and its queries", () => {
+    const dir = join(import.meta.dirname, "../src/daemon");
+    for (const file of readdirSync(dir).filter((name) => name.endsWith(".ts"))) {
+      const text = readFileSync(join(dir, file), "utf8");
+      expect(text, file).not.toMatch(/\.prepare\(|\.exec\(|\b(SELECT|INSERT INTO|DELETE FROM)\b/);
+    }
   });
 });
 

@@ -135,6 +135,37 @@ describe("pos-sync daemon", () => {
     }
   });
 
+  it("keeps the database's last success across a restart: a first run failing for one key is degraded, not failing", async () => {
+    const dbPath = tempPath();
+    expect((await runCli(["sync"], env(dbPath))).code).toBe(0);
+    const db = openTestDb(dbPath);
+    const storedSuccess = scalar(
+      db,
+      "SELECT MAX(finished_at) FROM sync_runs WHERE status = 'succeeded'",
+    ) as string;
+    db.close();
+    const keys = [...sim.current.keys, "pos_live_revoked_key_000000"].join(",");
+    const daemon = await startDaemon(
+      ["--schedule", "0 0 1 1 *"],
+      env(dbPath, { POS_API_KEYS: keys }),
+    );
+    try {
+      await until(() => logEvents(daemon.output()).some((e) => e.msg === "run finished"));
+      const health = await fetch(`${daemon.url}/healthz`);
+      expect(health.status).toBe(200);
+      const body = (await health.json()) as Record<string, unknown>;
+      expect(body).toMatchObject({
+        status: "degraded",
+        lastSuccessAt: storedSuccess,
+        lastRun: { status: "partial" },
+      });
+      expect(body.reason).toMatch(/^the last run partial: the API rejected the API key key#/);
+    } finally {
+      daemon.child.kill("SIGTERM");
+      await daemon.exited;
+    }
+  });
+
   it("stops on SIGTERM mid-run within seconds, exit 0, the database intact and the next run completing", async () => {
     const simulator = await startSimulator({
       seed: 13,

@@ -1,14 +1,15 @@
 /**
  * The status page as the daemon serves it (a real child process against the simulator): behind
- * its token when one is set, never /healthz; self-contained and locked down by its headers;
- * answering while a run writes; and `status --html` writing the same page as a file.
+ * its token when one is set, never /healthz; closed off loopback without a token; self-contained
+ * and locked down by its headers; answering while a run writes; and `status --html` writing the
+ * same page as a file.
  */
 import { readFileSync } from "node:fs";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { simulatorToday } from "../src/simulator/clock.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";
-import { startDaemon, until } from "./helpers/daemon.js";
+import { logEvents, startDaemon, until } from "./helpers/daemon.js";
 import { useTempDir } from "./helpers/db.js";
 import { useSimulator } from "./helpers/simulator.js";
 
@@ -167,6 +168,60 @@ describe("a daemon on loopback without a token", () => {
     );
     expect((await fetch(`${daemon.url}/healthz`)).status).toBeLessThan(600);
     expect(daemon.child.exitCode).toBeNull();
+  });
+});
+
+describe("a daemon on 0.0.0.0 without a token", () => {
+  let daemon: Awaited<ReturnType<typeof startDaemon>>;
+  /** Reached through loopback: the point is the address it is bound to, not the one used. */
+  let local: string;
+  const closedWarnings = () =>
+    logEvents(daemon.output()).filter(
+      (e) => e.level === 40 && String(e.msg).includes("POS_HTTP_TOKEN"),
+    );
+  beforeAll(async () => {
+    daemon = await startDaemon(
+      ["--schedule", "0 0 1 1 *", "--host", "0.0.0.0"],
+      simulatorEnv(sim.current, tempPath()),
+    );
+    local = `http://127.0.0.1:${new URL(daemon.url).port}`;
+  }, 60_000);
+  afterAll(async () => {
+    daemon?.child.kill("SIGTERM");
+    await daemon?.exited;
+  });
+
+  it("refuses the page with 403 to every request, whatever Host it names", async () => {
+    const port = new URL(local).port;
+    for (const host of [`evil.example:${port}`, `127.0.0.1:${port}`, `localhost:${port}`])
+      expect(await rawRequest(local, ["GET / HTTP/1.1", `Host: ${host}`])).toBe(
+        "HTTP/1.1 403 Forbidden",
+      );
+    const plain = await fetch(`${local}/?token=anything-at-all-here`);
+    expect(plain.status).toBe(403);
+    const body = await plain.text();
+    expect(body.trim().split("\n")).toHaveLength(1);
+    expect(body).toContain("POS_HTTP_TOKEN");
+    expect(body).not.toContain("<html");
+  });
+
+  it("still serves /healthz and /metrics, which a container needs", async () => {
+    const port = new URL(local).port;
+    expect(
+      await rawRequest(local, ["GET /healthz HTTP/1.1", `Host: evil.example:${port}`]),
+    ).toMatch(/^HTTP\/1\.1 (200|503) /);
+    const metrics = await fetch(`${local}/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(await metrics.text()).toContain("pos_sync_run_in_progress");
+  });
+
+  it("says why once, at start, naming the setting", async () => {
+    await until(() => closedWarnings().length > 0);
+    await fetch(`${local}/`);
+    await until(() => daemon.output().includes('"msg":"run finished"'), 30_000);
+    expect(closedWarnings()).toHaveLength(1);
+    expect(closedWarnings()[0]).toMatchObject({ host: "0.0.0.0" });
+    expect(daemon.output()).toContain('"tokenRequired":false');
   });
 });
 

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openReadableDestination } from "../src/commands/common.js";
 import { loadConfig } from "../src/config.js";
-import { toEpochDay } from "../src/dates.js";
+import { addDays, eachDay, toEpochDay } from "../src/dates.js";
 import type { ReadableDestination } from "../src/db/destination.js";
 import { type CoverageWindow, coverageCalendar } from "../src/read-models/coverage.js";
 import {
@@ -16,7 +16,7 @@ import {
   SALES_DAYS,
   type StatusPageData,
 } from "../src/read-models/status-page.js";
-import { scheduledTimesBetween } from "../src/schedule-times.js";
+import { describeSchedule, scheduledTimesBetween } from "../src/schedule-times.js";
 import { keyFingerprint } from "../src/secrets.js";
 import { type Simulator, startSimulator } from "../src/simulator/server.js";
 import { renderStatusPage } from "../src/ui/status-page/page.js";
@@ -29,6 +29,8 @@ import { SMALL_DATASET } from "./helpers/simulator.js";
 import {
   BACKFILL_RATE_LIMITS,
   BACKFILL_SERVER_ERRORS,
+  backfillWithRetries,
+  rejectStoredKey,
   syncWithTrouble,
   type TroubledSync,
 } from "./helpers/status-page-scenario.js";
@@ -100,6 +102,26 @@ describe("the schedule's times between two moments", () => {
       scheduledTimesBetween("*/20 * * * * *", local(24, 10, 0, 5), local(24, 10, 1), 9),
     ).toEqual([local(24, 10, 0, 20), local(24, 10, 0, 40), local(24, 10, 1)]);
     expect(scheduledTimesBetween("not a schedule", local(1, 0), local(24, 0), 2)).toEqual([]);
+  });
+});
+
+describe("the schedule in words", () => {
+  it("says the common patterns as a person would, and leaves the others as cron text", () => {
+    const words = (schedule: string) => describeSchedule(schedule);
+    expect(words("*/15 * * * *")).toBe("every 15 minutes");
+    expect(words("* * * * *")).toBe("every minute");
+    expect(words("*/20 * * * * *")).toBe("every 20 seconds");
+    expect(words("0 */15 * * * *")).toBe("every 15 minutes");
+    expect(words("0 * * * *")).toBe("every hour, on the hour");
+    expect(words("5 * * * *")).toBe("every hour at :05");
+    expect(words("0 */2 * * *")).toBe("every 2 hours, on the hour");
+    // Named hours are the daemon's clock (node-cron's), not the locations'.
+    expect(words("30 3 * * *")).toBe("every day at 03:30 server time");
+    expect(words("0 6 * * 1-5")).toBe("at 06:00 server time on weekdays");
+    expect(words("0 9-17 * * 1-5")).toBe("every hour from 09:00 to 17:00 server time on weekdays");
+    expect(words("0 0 1 1 *")).toBeUndefined();
+    expect(words("0 3 * * MON")).toBeUndefined();
+    expect(words("not a schedule")).toBeUndefined();
   });
 });
 
@@ -284,6 +306,95 @@ describe.each(DESTINATION_KINDS)("the status page's data on %s", (kind) => {
   });
 });
 
+describe.each(DESTINATION_KINDS)("what the status page says on %s", (kind) => {
+  const htmlOf = () => renderStatusPage(pageOf(kind).data);
+  const sectionOf = (html: string, locationId: string) =>
+    html.match(
+      new RegExp(`<section class="location" data-location="${locationId}">.*?</section>`),
+    )?.[0] ?? "";
+
+  it("gives a key the API rejected a card of its own, with the error, when its location was never read", () => {
+    const { data, trouble } = pageOf(kind);
+    const key = keyFingerprint("a-key-nobody-issued");
+    expect(data.failedKeys).toEqual([
+      { key, name: null, runId: data.runs[0]?.id, error: trouble.failedError, keyRejected: true },
+    ]);
+    expect(data.locations.map((l) => l.failure)).toEqual(data.locations.map(() => null));
+    const card = htmlOf().match(/<section class="location key-failed"[^>]*>.*?<\/section>/)?.[0];
+    expect(card).toContain(`data-key="${key}"`);
+    expect(card).toContain(`API key ${key}`);
+    expect(card).toContain("the API rejected the API key");
+  });
+
+  it("leaves the days before the API's first day blank, and counts them apart from days not synced", () => {
+    const { data } = pageOf(kind);
+    const { dataset } = simulator;
+    const chartStart = addDays(dataset.today, -(SALES_DAYS - 1));
+    const before = eachDay(chartStart, addDays(dataset.firstDay, -1));
+    expect(before.length).toBeGreaterThan(0);
+    const html = htmlOf();
+    for (const page of data.locations) {
+      expect(page.sales.filter((day) => day.beforeHistory).map((day) => day.day)).toEqual(before);
+      const section = sectionOf(html, page.location.id);
+      expect(section).toContain(`; ${before.length} days before the API's first day</span>`);
+      expect(section).not.toContain("not synced");
+      const firstDay = section.match(/<g class="sales-day" data-day="[^"]+">.*?<\/g>/)?.[0];
+      expect(firstDay).toContain(`<title>${chartStart}: before the API&#39;s first day</title>`);
+      expect(firstDay).not.toContain('class="unsynced"');
+    }
+  });
+
+  it("shows the times on the locations' clock, with UTC in the title", () => {
+    const { data } = pageOf(kind);
+    // Both of the simulator's first two venues are an hour east of UTC.
+    expect(new Set(simulator.dataset.locations.map((l) => l.offsetMinutes))).toEqual(new Set([60]));
+    const html = htmlOf();
+    expect(html).toContain("times on the locations' clock (UTC+01:00; UTC on hover)");
+    const failed = data.runs[0];
+    if (!failed) throw new Error("no run");
+    const at = Date.parse(failed.startedAt);
+    const minute = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace("T", " ");
+    expect(html).toContain(
+      `<td>#${failed.id}</td><td><time datetime="${new Date(at).toISOString()}" title="${minute(at)} UTC">${minute(at + 3_600_000)}</time></td>`,
+    );
+  });
+
+  it("says the schedule in words, with the cron text on hover", () => {
+    expect(htmlOf()).toContain('<span title="cron: */15 * * * *">Runs every 15 minutes.</span>');
+  });
+});
+
+describe("a location whose stored key the API then rejects", () => {
+  it("keeps its card, which says why the latest run could not sync it", async () => {
+    const into = destinations.fresh("sqlite");
+    const destination = await into.open();
+    let rejected: { locationKey: string; error: string };
+    try {
+      await backfillWithRetries(simulator, destination);
+      rejected = await rejectStoredKey(simulator, destination);
+    } finally {
+      await destination.close();
+    }
+    const data = await readPage(into.env, simulatorNoon());
+    const locationId = locationIdOfKey(rejected.locationKey);
+    expect(data.failedKeys).toEqual([]);
+    const page = data.locations.find((l) => l.location.id === locationId);
+    expect(page?.failure).toMatchObject({
+      key: keyFingerprint(rejected.locationKey),
+      error: rejected.error,
+      keyRejected: true,
+    });
+    const html = renderStatusPage(data);
+    const section = html.match(
+      new RegExp(`<section class="location" data-location="${locationId}">.*?</section>`),
+    )?.[0];
+    expect(section).toContain(
+      `<p class="key-failure">Run #${page?.failure?.runId} could not sync this location: `,
+    );
+    expect(section).toContain("the API rejected the API key");
+  });
+});
+
 describe("the page's HTML", () => {
   it("escapes what the API sent, so that a location's name cannot become markup", () => {
     const { data } = pageOf("sqlite");
@@ -298,10 +409,13 @@ describe("the page's HTML", () => {
         error: attack,
       })),
     }));
+    const failure = { key: attack, name: attack, runId: 1, error: attack, keyRejected: true };
     const hostile: StatusPageData = {
       ...data,
       runs: data.runs.map((run) => ({ ...run, error: attack, trigger: attack })),
-      locations: [{ ...first, location: { ...first.location, name: attack, streams } }],
+      locations: [{ ...first, location: { ...first.location, name: attack, streams }, failure }],
+      failedKeys: [failure],
+      freshness: { ...data.freshness, schedule: attack },
     };
     const html = renderStatusPage(hostile);
     expect(html).not.toContain("<img src=x");
@@ -315,5 +429,25 @@ describe("the page's HTML", () => {
     );
     expect(renderStatusPage(data)).not.toContain('http-equiv="refresh"');
     expect(renderStatusPage(data)).toContain("Content-Security-Policy");
+  });
+
+  it("keeps each mark of the sales legend with its own words: the scale note does not run into the next", () => {
+    const html = renderStatusPage(pageOf("sqlite").data);
+    const legend = html.match(/<p class="legend">(?:(?!<\/p>).)*not synced.*?<\/p>/)?.[0] ?? "";
+    expect(legend).toContain("transferred (below the axis, own scale)</span>");
+    expect(legend).toMatch(
+      /<span class="legend-item"><svg[^>]*><rect class="unsynced"[^>]*\/><\/svg> not synced<\/span>/,
+    );
+    expect(legend).toContain("before the API's first day</span>");
+  });
+
+  it("keeps times in UTC when the locations are on different clocks", () => {
+    const { data } = pageOf("sqlite");
+    const html = renderStatusPage({ ...data, localOffsets: {} });
+    expect(html).toContain("times in UTC");
+    const at = data.runs[0]?.startedAt ?? "";
+    expect(html).toContain(
+      `<time datetime="${new Date(at).toISOString()}">${at.slice(0, 16).replace("T", " ")} UTC</time>`,
+    );
   });
 });

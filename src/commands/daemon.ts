@@ -32,7 +32,8 @@ record the run as interrupted, exit 0; a second signal exits at once.
 
   --schedule CRON          cron expression, seconds optional (default POS_SCHEDULE, */15 * * * *)
   --port N                 serve /healthz and /metrics on this port (default POS_HTTP_PORT)
-  --host H                 address to serve them on (default POS_HTTP_HOST, 127.0.0.1)
+  --host H                 address to serve them on (default POS_HTTP_HOST, 127.0.0.1); on
+                           another, the status page at / needs POS_HTTP_TOKEN (403 without)
   --health-max-age MIN     /healthz stays 200 this long after the last successful run while
                            later runs fail (default 60)
   --no-raw                 keep no raw JSON of the records written (default POS_KEEP_RAW, true)

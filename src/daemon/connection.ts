@@ -11,6 +11,7 @@
  */
 import { statSync } from "node:fs";
 import { type Db, openDatabase } from "../db/open.js";
+import { tableRowCount } from "../db/read-queries.js";
 import type { WriterLease } from "../db/writer-lease.js";
 
 /** The inode of each file, as this connection sees it ("-" for an absent file). */
@@ -88,9 +89,10 @@ export class DaemonConnection {
     }
   }
 
-  /** A read creates the -shm of a WAL database: its identity is then complete. */
+  /** A read creates the -shm of a WAL database: its identity is then complete. Any read does;
+   * the run log is there in every migrated database, and small. */
   private touch(db: Db): string {
-    db.sqlite.prepare("SELECT COUNT(*) FROM sync_runs").pluck().get();
+    tableRowCount(db, "sync_runs");
     return fileIdentity(this.path);
   }
 }

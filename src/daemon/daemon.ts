@@ -12,6 +12,7 @@ import { startRun } from "../runner/start-run.js";
 import { HealthTracker } from "./health.js";
 import { startStatusServer } from "./http.js";
 import { DaemonMetrics } from "./metrics.js";
+import { pageClosed } from "./page-access.js";
 import { Scheduler, type TickReason } from "./scheduler.js";
 import { SqliteDaemonStorage } from "./sqlite-storage.js";
 import { StatusPageSource } from "./status-page-source.js";
@@ -41,6 +42,33 @@ async function openPostgresStorage(target: PostgresTarget): Promise<DaemonStorag
   return PostgresDaemonStorage.open(target);
 }
 
+/**
+ * Health starts from the database's last success, not from nothing: a daemon restarted while one
+ * key of several fails would otherwise call itself failing though a run succeeded a minute ago.
+ */
+async function recallLastSuccess(
+  storage: DaemonStorage,
+  health: HealthTracker,
+  logger: Logger,
+): Promise<void> {
+  try {
+    const at = await storage.readable().lastSuccessAt();
+    if (at !== null) health.successBefore(Date.parse(at));
+  } catch (error) {
+    // The first run reads the database too, and says more if it cannot.
+    logger.warn({ error: messageOf(error) }, "could not read the last successful run");
+  }
+}
+
+/** Said once, at start: a page refused by every request would otherwise look like a fault. */
+function warnIfPageClosed(host: string, token: string | undefined, logger: Logger): void {
+  if (!pageClosed(host, token)) return;
+  logger.warn(
+    { host },
+    `the status page at / answers 403 on ${host} without POS_HTTP_TOKEN: set it to serve the page beyond this machine; /healthz and /metrics are served`,
+  );
+}
+
 export async function runDaemon(options: DaemonOptions): Promise<number> {
   const { config, logger, signal } = options;
   const stop = new AbortController();
@@ -50,6 +78,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     : SqliteDaemonStorage.open(config, logger, stop, options.walRetryMs ?? WAL_RETRY_MS);
   const metrics = new DaemonMetrics();
   const health = new HealthTracker(options.healthMaxAgeMs);
+  await recallLastSuccess(storage, health, logger);
   let server: Awaited<ReturnType<typeof startStatusServer>> | undefined;
   try {
     const page = new StatusPageSource(storage, config.schedule);
@@ -64,11 +93,12 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     await storage.close();
     throw error;
   }
-  if (server) {
+  if (server && options.http) {
     logger.info(
       { url: server.url, tokenRequired: config.httpToken !== undefined },
       "serving the status page at /, /healthz and /metrics",
     );
+    warnIfPageClosed(options.http.host, config.httpToken, logger);
     options.onListening?.(server.url);
   }
 

@@ -23,6 +23,13 @@ export class HealthTracker {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** A success recorded before this process started (the database's last): a restart keeps
+   * what it proves. A later success of this process wins. */
+  successBefore(at: number): void {
+    if (Number.isNaN(at)) return;
+    this.lastSuccessAt = Math.max(this.lastSuccessAt ?? at, at);
+  }
+
   runStarted(): void {
     this.running = true;
   }
@@ -39,7 +46,11 @@ export class HealthTracker {
     const lastSuccessAt =
       this.lastSuccessAt === undefined ? undefined : new Date(this.lastSuccessAt).toISOString();
     const last = this.lastRun;
-    if (!last) return { httpStatus: 200, body: { status: "starting", running } };
+    if (!last)
+      return {
+        httpStatus: 200,
+        body: { status: "starting", running, ...(lastSuccessAt ? { lastSuccessAt } : {}) },
+      };
     const lastRun = {
       status: last.status,
       finishedAt: new Date(last.finishedAt).toISOString(),

@@ -1,6 +1,7 @@
 /**
  * The daemon's HTTP endpoint, on loopback unless told otherwise: the status page at `/` (behind
- * the token when one is set), /healthz for orchestrators (never behind it) and /metrics.
+ * the token when one is set, closed off loopback without one: page-access.ts), /healthz for
+ * orchestrators (never behind it) and /metrics.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -10,7 +11,7 @@ import type { Logger } from "../log.js";
 import { CONTENT_SECURITY_POLICY } from "../ui/status-page/page.js";
 import type { HealthTracker } from "./health.js";
 import type { DaemonMetrics } from "./metrics.js";
-import { hostAllowed, mayReadPage } from "./page-access.js";
+import { type PageAccess, pageAccess } from "./page-access.js";
 import type { StatusPageSource } from "./status-page-source.js";
 
 export interface StatusServer {
@@ -46,19 +47,42 @@ const PAGE_HEADERS = {
   "referrer-policy": "no-referrer",
 };
 
+/** Why the page is refused, in one line each; a closed page names the setting that opens it. */
+function refusal(access: Exclude<PageAccess, "granted">, bindHost: string) {
+  const text = "text/plain; charset=utf-8";
+  switch (access) {
+    case "unauthorized":
+      return {
+        status: 401,
+        headers: { "content-type": text, "www-authenticate": "Bearer" },
+        line: "The status page needs its token: add ?token=… to the address, or send it as a bearer header.",
+      };
+    case "closed":
+      return {
+        status: 403,
+        headers: { "content-type": text },
+        line: `The status page is not served on ${bindHost} without POS_HTTP_TOKEN: set it to open the page from other machines (/healthz and /metrics stay open).`,
+      };
+    case "misdirected":
+      return {
+        status: 421,
+        headers: { "content-type": text },
+        line: "This address does not name this machine's loopback; open the page by 127.0.0.1 or localhost, or set POS_HTTP_TOKEN.",
+      };
+  }
+}
+
 function servePage(
   request: IncomingMessage,
   response: ServerResponse,
   url: URL,
-  token: string | undefined,
+  options: { host: string; token?: string | undefined },
   parts: StatusServerParts,
 ): void {
-  if (!mayReadPage(request, url, token)) {
-    response
-      .writeHead(401, { "content-type": "text/plain; charset=utf-8", "www-authenticate": "Bearer" })
-      .end(
-        "The status page needs its token: add ?token=… to the address, or send it as a bearer header.\n",
-      );
+  const access = pageAccess(request, url, options.host, options.token);
+  if (access !== "granted") {
+    const { status, headers, line } = refusal(access, options.host);
+    response.writeHead(status, headers).end(`${line}\n`);
     return;
   }
   parts.page.render().then(
@@ -99,15 +123,7 @@ export async function startStatusServer(
       return;
     }
     if (path === "/") {
-      if (!hostAllowed(request, options.host, options.token)) {
-        response
-          .writeHead(421, { "content-type": "text/plain; charset=utf-8" })
-          .end(
-            "This address does not name this machine's loopback; open the page by 127.0.0.1 or localhost, or set POS_HTTP_TOKEN.\n",
-          );
-        return;
-      }
-      servePage(request, response, url, options.token, parts);
+      servePage(request, response, url, options, parts);
       return;
     }
     if (path === "/healthz") {

@@ -1,12 +1,17 @@
 /**
- * Who may see the status page: anyone who reaches the port when no token is set, else a request
- * that carries the token as a bearer header or as `?token=` (a bookmark on a phone). Compared in
- * constant time, so that response times do not tell how much of a guess was right. Without a
- * token, a page served on loopback answers only to loopback names, so that a web site cannot
- * read it through a name of its own pointed at 127.0.0.1 (DNS rebinding).
+ * Who may see the status page (sales figures). With a token set: a request that carries it as a
+ * bearer header or as `?token=` (a bookmark on a phone), compared in constant time, so that
+ * response times do not tell how much of a guess was right. Without one: only this machine. A
+ * daemon bound to another address then refuses the page to everyone, since it cannot tell a
+ * neighbour from the user; one on loopback answers only to loopback names, so that a web site
+ * cannot read it through a name of its own pointed at 127.0.0.1 (DNS rebinding).
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
+
+/** granted; unauthorized: the token is missing or wrong; closed: no token is set and the port
+ * is reachable from elsewhere; misdirected: a loopback page asked for by another name. */
+export type PageAccess = "granted" | "unauthorized" | "closed" | "misdirected";
 
 function digest(text: string): Buffer {
   return createHash("sha256").update(text).digest();
@@ -18,18 +23,25 @@ function presentedToken(request: IncomingMessage, url: URL): string | undefined 
   return bearer ?? url.searchParams.get("token") ?? undefined;
 }
 
-export function mayReadPage(
-  request: IncomingMessage,
-  url: URL,
-  token: string | undefined,
-): boolean {
-  if (token === undefined) return true;
+function carriesToken(request: IncomingMessage, url: URL, token: string): boolean {
   const presented = presentedToken(request, url);
   // Digests of equal length: timingSafeEqual refuses buffers of different lengths.
   return presented !== undefined && timingSafeEqual(digest(presented), digest(token));
 }
 
-const LOOPBACK_BINDS = new Set(["127.0.0.1", "::1", "localhost"]);
+const LOOPBACK_NAMES = new Set(["::1", "localhost"]);
+
+/** Whether an address to bind is one only this machine can reach. */
+export function isLoopbackBind(bindHost: string): boolean {
+  const host = bindHost.toLowerCase().replace(/^::ffff:/, "");
+  return LOOPBACK_NAMES.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** Whether the page is closed to everyone: without a token, a daemon reachable from elsewhere
+ * would show the sales figures to whoever finds the port. */
+export function pageClosed(bindHost: string, token: string | undefined): boolean {
+  return token === undefined && !isLoopbackBind(bindHost);
+}
 
 /** The host part of a Host header: `[::1]:9464` → `[::1]`, `localhost:9464` → `localhost`. */
 function hostName(header: string): string {
@@ -38,15 +50,20 @@ function hostName(header: string): string {
   return header.replace(/:\d+$/, "").toLowerCase();
 }
 
-/** Whether the Host header may reach the page (see the header comment). */
-export function hostAllowed(
-  request: IncomingMessage,
-  bindHost: string,
-  token: string | undefined,
-): boolean {
-  // A token stops a rebinding page as well; on another address the user chose who reaches it.
-  if (token !== undefined || (!LOOPBACK_BINDS.has(bindHost) && !bindHost.startsWith("127.")))
-    return true;
+function namesLoopback(request: IncomingMessage): boolean {
   const host = hostName(request.headers.host ?? "");
   return host === "localhost" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** Whether a request may read the page (see the header comment). */
+export function pageAccess(
+  request: IncomingMessage,
+  url: URL,
+  bindHost: string,
+  token: string | undefined,
+): PageAccess {
+  // A token stops a rebinding page as well: the other site cannot know it.
+  if (token !== undefined) return carriesToken(request, url, token) ? "granted" : "unauthorized";
+  if (pageClosed(bindHost, token)) return "closed";
+  return namesLoopback(request) ? "granted" : "misdirected";
 }

@@ -25,6 +25,7 @@ import type {
   RejectedOnDay,
   ReportStateRow,
   RowCounts,
+  RunLocationOutcome,
   RunRow,
   StoredCounts,
   WindowRow,
@@ -131,6 +132,9 @@ export interface StoredFacts {
   recentRuns(limit: number): Promise<RunRow[]>;
   /** When the latest run that succeeded ended, if one did. */
   lastSuccessAt(): Promise<string | null>;
+  /** Each location's outcome in the latest run that ended: a rejected key shows there though
+   * its location was never read. */
+  lastRunLocations(): Promise<RunLocationOutcome[]>;
   /** Distinct records set aside per day (those stored live since left out). */
   rejectedByDay(stream: DayStreamTables, locationId: string): Promise<RejectedOnDay[]>;
   /** A location's sales per business day, both days included (days without orders absent). */

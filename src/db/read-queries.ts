@@ -153,6 +153,54 @@ export function lastSuccessAt(db: Db): string | null {
   return (db.sqlite.prepare(LAST_SUCCESS_SQL).get() as { at: string | null }).at;
 }
 
+/** A location's outcome in one recorded run, from its stats: a key the API rejected is known
+ * only here when its location was never read. */
+export interface RunLocationOutcome {
+  runId: number;
+  /** The key's fingerprint (key#1a2b3c4d). */
+  key: string;
+  locationId: string | null;
+  name: string | null;
+  /** The name the configuration file gives the location, if any. */
+  label: string | null;
+  error: string | null;
+  keyRejected: boolean;
+}
+
+/** The stats of the latest run that ended of itself (an interrupted one reached only some
+ * locations). One SQL text for both destinations. */
+export const LAST_ENDED_RUN_STATS_SQL = `SELECT id, stats FROM sync_runs
+  WHERE stats IS NOT NULL AND status IN ('succeeded', 'partial', 'failed')
+  ORDER BY id DESC LIMIT 1`;
+
+const textOrNull = (value: unknown) => (typeof value === "string" ? value : null);
+
+/** The locations of a run's stats (JSON text from SQLite, a parsed document from PostgreSQL);
+ * none from stats of another shape, written by another version. */
+export function runLocationOutcomes(run: { id: number; stats: unknown }): RunLocationOutcome[] {
+  const stats = typeof run.stats === "string" ? JSON.parse(run.stats) : run.stats;
+  const locations: unknown = stats?.locations;
+  if (!Array.isArray(locations)) return [];
+  return locations
+    .filter((location) => typeof location?.key === "string")
+    .map((location) => ({
+      runId: Number(run.id),
+      key: location.key,
+      locationId: textOrNull(location.locationId),
+      name: textOrNull(location.name),
+      label: textOrNull(location.label),
+      error: textOrNull(location.error),
+      keyRejected: location.keyRejected === true,
+    }));
+}
+
+export function lastRunLocations(db: Db): RunLocationOutcome[] {
+  const row = db.sqlite.prepare(LAST_ENDED_RUN_STATS_SQL).get() as
+    | { id: number; stats: string }
+    | undefined;
+  return row ? runLocationOutcomes(row) : [];
+}
+
 export function rejectedByDay(
   db: Db,
   stream: DayStreamTables,

@@ -273,6 +273,9 @@ export class SqliteDestination implements Destination {
   async lastSuccessAt() {
     return read.lastSuccessAt(this.db);
   }
+  async lastRunLocations() {
+    return read.lastRunLocations(this.db);
+  }
   async rejectedByDay(stream: DayStreamTables, locationId: string) {
     return read.rejectedByDay(this.db, stream, locationId);
   }

@@ -1,11 +1,12 @@
 /**
  * What the status page shows: status's report with every day of each calendar, the latest runs,
- * how long since the last success (and whether that is late for the schedule), and per location
- * the last 60 days of sales and the reports' reconciliation. Read from the database only.
+ * how long since the last success (and whether that is late for the schedule), per location the
+ * last 60 days of sales and the reports' reconciliation, the keys the latest run could not use,
+ * and the locations' clock for the times shown. Read from the database only.
  */
 import { addDays, eachDay } from "../dates.js";
 import type { ReadableDestination } from "../db/destination.js";
-import type { DailySalesRow, ReportStateRow } from "../db/read-queries.js";
+import type { DailySalesRow, ReportStateRow, RunLocationOutcome } from "../db/read-queries.js";
 import { scheduledTimesBetween } from "../schedule-times.js";
 import { isIn } from "./coverage.js";
 import {
@@ -21,9 +22,22 @@ export const PAGE_RUNS = 12;
 export const SALES_DAYS = 60;
 
 /** A day of sales; `synced` says whether the day's orders are in (a day without orders that
- * is in has zero sales; one that is not in has unknown sales). */
+ * is in has zero sales; one that is not in has unknown sales). A day before the first the
+ * orders were read from has nothing to sync: a young location's chart starts there. */
 export interface SalesDay extends DailySalesRow {
   synced: boolean;
+  beforeHistory: boolean;
+}
+
+/** A key whose location stopped in the latest run that ended: rejected by the API, say. */
+export interface KeyFailure {
+  /** The key's fingerprint. */
+  key: string;
+  /** The configuration's name for it, else the stored location's, if any. */
+  name: string | null;
+  runId: number;
+  error: string;
+  keyRejected: boolean;
 }
 
 export interface LocationPage {
@@ -32,6 +46,8 @@ export interface LocationPage {
   sales: SalesDay[];
   /** The reports of those days, and how each reconciles with its stored orders. */
   reports: ReportStateRow[];
+  /** Why the latest run could not sync it, when it could not. */
+  failure: KeyFailure | null;
 }
 
 export interface PageRun extends RunSummary {
@@ -58,6 +74,12 @@ export interface StatusPageData {
   runs: PageRun[];
   freshness: Freshness;
   locations: LocationPage[];
+  /** Keys the latest run could not use whose location was never stored: no card of their own
+   * otherwise. */
+  failedKeys: KeyFailure[];
+  /** The UTC offset in minutes of the locations' clock at each instant the page shows, when
+   * every location knows its clock and they agree; an instant not listed is shown in UTC. */
+  localOffsets: Record<string, number>;
 }
 
 function freshness(
@@ -79,7 +101,12 @@ function freshness(
   return { schedule, lastSuccessAt, late: missed.length >= LATE_AFTER_RUNS };
 }
 
-function salesDays(rows: DailySalesRow[], ordersIn: Set<string>, today: string): SalesDay[] {
+function salesDays(
+  rows: DailySalesRow[],
+  ordersIn: Set<string>,
+  firstDay: string | null,
+  today: string,
+): SalesDay[] {
   const byDay = new Map(rows.map((row) => [row.day, row]));
   return eachDay(addDays(today, -(SALES_DAYS - 1)), today).map((day) => {
     const row = byDay.get(day);
@@ -92,6 +119,7 @@ function salesDays(rows: DailySalesRow[], ordersIn: Set<string>, today: string):
       transferredOrders: row?.transferredOrders ?? 0,
       transferredSales: row?.transferredSales ?? 0,
       synced: ordersIn.has(day) || row !== undefined,
+      beforeHistory: firstDay !== null && day < firstDay && row === undefined,
     };
   });
 }
@@ -99,10 +127,11 @@ function salesDays(rows: DailySalesRow[], ordersIn: Set<string>, today: string):
 async function locationPage(
   destination: ReadableDestination,
   location: LocationStatus,
+  failure: KeyFailure | null,
 ): Promise<LocationPage> {
   const orders = location.streams.find((stream) => stream.stream === "orders");
   const today = orders?.today ?? location.streams[0]?.today;
-  if (today === undefined) return { location, sales: [], reports: [] };
+  if (today === undefined) return { location, sales: [], reports: [], failure };
   const from = addDays(today, -(SALES_DAYS - 1));
   const ordersIn = new Set(
     (orders?.calendar ?? []).filter((cell) => isIn(cell.coverage)).map((cell) => cell.day),
@@ -111,7 +140,71 @@ async function locationPage(
     destination.dailySales(location.id, from, today),
     destination.reportStates(location.id, from, today),
   ]);
-  return { location, sales: salesDays(rows, ordersIn, today), reports };
+  const sales = salesDays(rows, ordersIn, orders?.firstDay ?? null, today);
+  return { location, sales, reports, failure };
+}
+
+function keyFailure(outcome: RunLocationOutcome): KeyFailure | null {
+  if (outcome.error === null) return null;
+  return {
+    key: outcome.key,
+    name: outcome.label ?? outcome.name,
+    runId: outcome.runId,
+    error: outcome.error,
+    keyRejected: outcome.keyRejected,
+  };
+}
+
+/** The latest run's failures: each on its location's card, or on a card of its own when its
+ * location is not stored (a key rejected from the first run on). */
+function placeFailures(
+  locations: readonly LocationStatus[],
+  outcomes: readonly RunLocationOutcome[],
+): { byLocation: Map<string, KeyFailure>; unplaced: KeyFailure[] } {
+  const byLocation = new Map<string, KeyFailure>();
+  const unplaced: KeyFailure[] = [];
+  for (const outcome of outcomes) {
+    const failure = keyFailure(outcome);
+    if (!failure) continue;
+    const location = locations.find(
+      (l) => l.id === outcome.locationId || (l.key !== null && l.key === outcome.key),
+    );
+    if (location) byLocation.set(location.id, failure);
+    else unplaced.push(failure);
+  }
+  return { byLocation, unplaced };
+}
+
+/** The offset every location's clock has at an instant, when all know theirs and agree. */
+async function sharedOffset(
+  destination: ReadableDestination,
+  locations: readonly LocationStatus[],
+  instant: string,
+): Promise<number | undefined> {
+  let shared: number | undefined;
+  for (const location of locations) {
+    const offset = await destination.utcOffsetMinutes(location.id, new Date(instant));
+    if (offset === undefined || (shared !== undefined && offset !== shared)) return undefined;
+    shared = offset;
+  }
+  return shared;
+}
+
+/** The locations' clock at each instant shown: a person at the till reads the time on the
+ * wall, not UTC. None when they are on different clocks (the page then keeps UTC). */
+async function localOffsets(
+  destination: ReadableDestination,
+  locations: readonly LocationStatus[],
+  instants: readonly string[],
+): Promise<Record<string, number>> {
+  const offsets: Record<string, number> = {};
+  for (const instant of new Set(instants)) {
+    const offset = await sharedOffset(destination, locations, instant);
+    // Clocks that disagree now disagree at the other instants too, give or take a summer time.
+    if (offset === undefined) return {};
+    offsets[instant] = offset;
+  }
+  return offsets;
 }
 
 function pageRun(run: RunSummary): PageRun {
@@ -131,14 +224,23 @@ export async function collectStatusPage(
   // Every day of each calendar: the page draws the whole synced range.
   const status = await collectStatus(destination, now, { calendarDays: Number.POSITIVE_INFINITY });
   const runs = (await destination.recentRuns(PAGE_RUNS)).map((run) => pageRun(summarizeRun(run)));
+  const failures = placeFailures(status.locations, await destination.lastRunLocations());
   const locations: LocationPage[] = [];
   for (const location of status.locations)
-    locations.push(await locationPage(destination, location));
+    locations.push(
+      await locationPage(destination, location, failures.byLocation.get(location.id) ?? null),
+    );
+  const generatedAt = now.toISOString();
+  const lastSuccessAt = await destination.lastSuccessAt();
+  const instants = [generatedAt, ...(lastSuccessAt ? [lastSuccessAt] : [])];
+  for (const run of runs) instants.push(run.startedAt);
   return {
-    generatedAt: now.toISOString(),
+    generatedAt,
     status,
     runs,
-    freshness: freshness(options.schedule, await destination.lastSuccessAt(), runs, now),
+    freshness: freshness(options.schedule, lastSuccessAt, runs, now),
     locations,
+    failedKeys: failures.unplaced,
+    localOffsets: await localOffsets(destination, status.locations, instants),
   };
 }

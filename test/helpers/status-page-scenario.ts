@@ -82,6 +82,24 @@ export async function failWithRejectedKey(
   return result.error;
 }
 
+/** A run in which the API refuses the key of a location already stored (as when the key is
+ * revoked): the location's card, not a card of its own, must say so. */
+export async function rejectStoredKey(
+  simulator: Simulator,
+  destination: SyncDestination,
+  options: TestSyncOptions = {},
+): Promise<{ locationKey: string; error: string }> {
+  const locationKey = simulator.keys[0] as string;
+  // The run's first request, the location's own record, is refused as a revoked key would be.
+  simulator.faults.inject({ kind: "status", status: 401 });
+  const { result } = await syncInto(simulator, destination, {
+    ...options,
+    configOverrides: { locations: [{ apiKey: locationKey }] },
+  });
+  if (result.status !== "failed" || !result.error) throw new Error("the run did not fail");
+  return { locationKey, error: result.error };
+}
+
 /** The three, in order; the incomplete day is ten days back (beyond any lookback). */
 export async function syncWithTrouble(
   simulator: Simulator,

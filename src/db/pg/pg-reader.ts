@@ -20,11 +20,17 @@ import type {
   RejectedOnDay,
   ReportStateRow,
   RowCounts,
+  RunLocationOutcome,
   RunRow,
   StoredCounts,
   WindowRow,
 } from "../read-queries.js";
-import { orderChangesSql, withNextItems } from "../read-queries.js";
+import {
+  LAST_ENDED_RUN_STATS_SQL,
+  orderChangesSql,
+  runLocationOutcomes,
+  withNextItems,
+} from "../read-queries.js";
 import {
   dailySalesSql,
   LAST_SUCCESS_SQL,
@@ -162,6 +168,11 @@ export class PgReader implements ReadableDestination {
 
   async lastSuccessAt(): Promise<string | null> {
     return (await this.one<{ at: string | null }>(LAST_SUCCESS_SQL))?.at ?? null;
+  }
+
+  async lastRunLocations(): Promise<RunLocationOutcome[]> {
+    const run = await this.one<{ id: number; stats: unknown }>(LAST_ENDED_RUN_STATS_SQL);
+    return run ? runLocationOutcomes(run) : [];
   }
 
   rejectedByDay(stream: DayStreamTables, locationId: string): Promise<RejectedOnDay[]> {

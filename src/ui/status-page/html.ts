@@ -33,3 +33,29 @@ export function spanText(ms: number): string {
   if (hours < 48) return unit(hours, "h", minutes % 60, "min");
   return `${Math.floor(hours / 24)} days`;
 }
+
+/** A UTC offset as people write it: "UTC+01:00", "UTC-05:30", "UTC". */
+export function offsetText(minutes: number): string {
+  if (minutes === 0) return "UTC";
+  const size = Math.abs(minutes);
+  const hours = String(Math.floor(size / 60)).padStart(2, "0");
+  return `UTC${minutes < 0 ? "-" : "+"}${hours}:${String(size % 60).padStart(2, "0")}`;
+}
+
+/** An instant to the minute, as "2026-11-24 15:18", shifted by an offset in minutes. */
+function minuteText(ms: number, offsetMinutes: number): string {
+  return new Date(ms + offsetMinutes * 60_000).toISOString().slice(0, 16).replace("T", " ");
+}
+
+/** An instant on the locations' clock, to the minute, with UTC in its title; in UTC when their
+ * clock is not known (offsets: StatusPageData.localOffsets). */
+export function timeHtml(instant: string, offsets: Readonly<Record<string, number>>): string {
+  const ms = Date.parse(instant);
+  // A stamp no parser reads (written by hand into the run log) is shown as it is.
+  if (Number.isNaN(ms)) return escapeHtml(instant);
+  const utc = `${minuteText(ms, 0)} UTC`;
+  const machine = `datetime="${new Date(ms).toISOString()}"`;
+  const offset = offsets[instant];
+  if (offset === undefined) return `<time ${machine}>${utc}</time>`;
+  return `<time ${machine} title="${utc}">${minuteText(ms, offset)}</time>`;
+}

@@ -8,14 +8,16 @@ import { isIn } from "../../read-models/coverage.js";
 import type { DayStreamStatus, LocationStatus } from "../../read-models/status.js";
 import type {
   Freshness,
+  KeyFailure,
   LocationPage,
   PageRun,
   StatusPageData,
 } from "../../read-models/status-page.js";
 import { LATE_AFTER_RUNS, SALES_DAYS } from "../../read-models/status-page.js";
-import { number, utcMinute } from "../text.js";
+import { describeSchedule } from "../../schedule-times.js";
+import { number } from "../text.js";
 import { calendarLegend, calendarSvg } from "./calendar-svg.js";
-import { escapeHtml, money, spanText } from "./html.js";
+import { escapeHtml, money, offsetText, spanText, timeHtml } from "./html.js";
 import { salesChartSvg, salesLegend } from "./sales-chart-svg.js";
 import { STYLE } from "./style.js";
 
@@ -28,25 +30,36 @@ export interface PageOptions {
 export const CONTENT_SECURITY_POLICY =
   "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
-function freshnessSection(freshness: Freshness, generatedAt: string): string {
+type Offsets = StatusPageData["localOffsets"];
+
+/** The schedule in words when it follows a common pattern, with the cron text on hover. */
+function scheduleText(schedule: string): string {
+  const words = describeSchedule(schedule);
+  const cron = escapeHtml(schedule);
+  return words === undefined
+    ? `Schedule ${cron}.`
+    : `<span title="cron: ${cron}">Runs ${escapeHtml(words)}.</span>`;
+}
+
+function freshnessSection(freshness: Freshness, generatedAt: string, offsets: Offsets): string {
   const since = freshness.lastSuccessAt
-    ? `Last successful run ended ${spanText(Date.parse(generatedAt) - Date.parse(freshness.lastSuccessAt))} ago (${utcMinute(freshness.lastSuccessAt)})`
+    ? `Last successful run ended ${spanText(Date.parse(generatedAt) - Date.parse(freshness.lastSuccessAt))} ago (${timeHtml(freshness.lastSuccessAt, offsets)})`
     : "No run has succeeded yet";
   const late = freshness.late
     ? ` <strong>: ${LATE_AFTER_RUNS} scheduled runs have passed without a success; see the runs below</strong>`
     : "";
   return (
     `<section id="freshness" class="${freshness.late ? "late" : "fresh"}"><p>${since}${late}. ` +
-    `<span class="muted">Schedule ${escapeHtml(freshness.schedule)}.</span></p></section>`
+    `<span class="muted">${scheduleText(freshness.schedule)}</span></p></section>`
   );
 }
 
-function runRow(run: PageRun): string {
+function runRow(run: PageRun, offsets: Offsets): string {
   const cell = (value: number | null) => (value === null ? "—" : number.format(value));
   const duration =
     run.durationMs !== null ? spanText(run.durationMs) : run.status === "running" ? "running" : "—";
   return (
-    `<tr class="run ${escapeHtml(run.status)}" data-run="${run.id}"><td>#${run.id}</td><td>${utcMinute(run.startedAt)}</td>` +
+    `<tr class="run ${escapeHtml(run.status)}" data-run="${run.id}"><td>#${run.id}</td><td>${timeHtml(run.startedAt, offsets)}</td>` +
     `<td>${duration}</td><td class="wide">${escapeHtml(run.trigger)}</td><td class="num wide">${cell(run.requests)}</td>` +
     `<td class="num wide">${cell(run.retries)}</td><td class="num wide">${cell(run.rateLimited)}</td>` +
     `<td><span class="badge ${escapeHtml(run.status)}">${escapeHtml(run.status)}</span></td>` +
@@ -54,14 +67,14 @@ function runRow(run: PageRun): string {
   );
 }
 
-function runsSection(runs: PageRun[]): string {
+function runsSection(runs: PageRun[], offsets: Offsets): string {
   if (runs.length === 0) return `<section id="runs"><h2>Runs</h2><p>No run yet.</p></section>`;
   return (
     `<section id="runs"><h2>Latest runs</h2><div class="table-scroll"><table><thead><tr>` +
     '<th>run</th><th>started</th><th>took</th><th class="wide">by</th><th class="wide">requests</th>' +
     '<th class="wide">retries</th><th class="wide">rate-limited</th><th>outcome</th><th>error</th>' +
     "</tr></thead><tbody>" +
-    `${runs.map(runRow).join("")}</tbody></table></div></section>`
+    `${runs.map((run) => runRow(run, offsets)).join("")}</tbody></table></div></section>`
   );
 }
 
@@ -93,6 +106,17 @@ function reconciliationText(reports: ReportStateRow[]): string {
   return `${head}; not: ${listed.join("; ")}${more}.`;
 }
 
+/** Days of the chart without figures: not synced, or before there was anything to sync. */
+function salesGaps(page: LocationPage): string {
+  const before = page.sales.filter((day) => day.beforeHistory).length;
+  const notSynced = page.sales.filter((day) => !day.synced && !day.beforeHistory).length;
+  const days = (count: number) => `${count} day${count === 1 ? "" : "s"}`;
+  return (
+    (notSynced > 0 ? `; ${days(notSynced)} not synced` : "") +
+    (before > 0 ? `; ${days(before)} before the API's first day` : "")
+  );
+}
+
 function salesSummary(page: LocationPage): string {
   const synced = page.sales.filter((day) => day.synced);
   const sum = (pick: (d: (typeof synced)[number]) => number) =>
@@ -101,7 +125,7 @@ function salesSummary(page: LocationPage): string {
     `${number.format(sum((d) => d.orders))} orders, ${money.format(sum((d) => d.sales))} sales; ` +
     `${number.format(sum((d) => d.cancelledOrders))} cancelled (${money.format(sum((d) => d.cancelledTotal))}), ` +
     `${number.format(sum((d) => d.transferredOrders))} transferred (${money.format(sum((d) => d.transferredSales))})` +
-    `${synced.length < page.sales.length ? `; ${page.sales.length - synced.length} days not synced` : ""}`
+    salesGaps(page)
   );
 }
 
@@ -109,6 +133,20 @@ function locationTitle(location: LocationStatus): string {
   const name = location.name ?? (location.read ? "(no name)" : "(location not read yet)");
   const key = location.key ? ` · API key ${escapeHtml(location.key)}` : "";
   return `<h2>${escapeHtml(name)}</h2><p class="muted">${escapeHtml(location.id)}${key}</p>`;
+}
+
+/** Why the latest run could not sync a key's location, in its own words (escaped). */
+function failureLine(failure: KeyFailure): string {
+  return `<p class="key-failure">Run #${failure.runId} could not sync this location: ${escapeHtml(failure.error)}</p>`;
+}
+
+/** A key whose location was never stored: its card holds the key and why it failed. */
+function failedKeySection(failure: KeyFailure): string {
+  const name = failure.name ?? "(location not read yet)";
+  return (
+    `<section class="location key-failed" data-key="${escapeHtml(failure.key)}"><h2>${escapeHtml(name)}</h2>` +
+    `<p class="muted">API key ${escapeHtml(failure.key)}</p>${failureLine(failure)}</section>`
+  );
 }
 
 function locationSection(page: LocationPage): string {
@@ -126,7 +164,16 @@ function locationSection(page: LocationPage): string {
       : `<h3>Sales, last ${SALES_DAYS} days <span class="muted">${salesSummary(page)}</span></h3>` +
         salesChartSvg(page.sales, page.reports) +
         `<p class="reconciliation">${reconciliationText(page.reports)}</p>`;
-  return `<section class="location" data-location="${escapeHtml(location.id)}">${locationTitle(location)}<div class="streams">${calendars}</div>${sales}</section>`;
+  const failure = page.failure ? failureLine(page.failure) : "";
+  return `<section class="location" data-location="${escapeHtml(location.id)}">${locationTitle(location)}${failure}<div class="streams">${calendars}</div>${sales}</section>`;
+}
+
+/** Which clock the page's times are on: the locations', when they share one, else UTC. */
+function clockNote(data: StatusPageData): string {
+  const offset = data.localOffsets[data.generatedAt];
+  if (offset === undefined) return "times in UTC";
+  const whose = data.locations.length === 1 ? "the location's" : "the locations'";
+  return `times on ${whose} clock (${offsetText(offset)}; UTC on hover)`;
 }
 
 export function renderStatusPage(data: StatusPageData, options: PageOptions = {}): string {
@@ -145,8 +192,10 @@ export function renderStatusPage(data: StatusPageData, options: PageOptions = {}
     `<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">${refresh}` +
     `<title>pos-sync status</title><style>${STYLE}</style></head><body>` +
     `<header><h1>pos-sync status</h1><p class="muted">${escapeHtml(data.status.database)} · ` +
-    `as of ${utcMinute(data.generatedAt)}${options.refreshSeconds ? ` · refreshes every ${options.refreshSeconds} s` : ""}</p></header>` +
-    `<main>${freshnessSection(data.freshness, data.generatedAt)}${runsSection(data.runs)}` +
-    `${data.locations.map(locationSection).join("")}${legends}</main></body></html>\n`
+    `as of ${timeHtml(data.generatedAt, data.localOffsets)} · ${clockNote(data)}` +
+    `${options.refreshSeconds ? ` · refreshes every ${options.refreshSeconds} s` : ""}</p></header>` +
+    `<main>${freshnessSection(data.freshness, data.generatedAt, data.localOffsets)}` +
+    `${runsSection(data.runs, data.localOffsets)}${data.locations.map(locationSection).join("")}` +
+    `${data.failedKeys.map(failedKeySection).join("")}${legends}</main></body></html>\n`
   );
 }

@@ -1,8 +1,9 @@
 /**
  * A location's last 60 days of sales as inline SVG: a bar a day of sales, the orders as a line
  * on their own scale, cancelled and transferred amounts below the axis on a scale of their own
- * (they are small beside sales and would vanish on its scale), days not synced shaded, and under
- * it a strip of the day's report: reconciled, or not and why.
+ * (they are small beside sales and would vanish on its scale), days not synced shaded (days
+ * before the API's first day are not: nothing is missing there), and under it a strip of the
+ * day's report: reconciled, or not and why.
  */
 import type { ReportStateRow } from "../../db/read-queries.js";
 import type { SalesDay } from "../../read-models/status-page.js";
@@ -19,6 +20,7 @@ const STRIP_HEIGHT = 8;
 const HEIGHT = STRIP_TOP + STRIP_HEIGHT;
 
 function dayTitle(day: SalesDay, reports: ReportStateRow[]): string {
+  if (day.beforeHistory) return `${day.day}: before the API's first day`;
   if (!day.synced) return `${day.day}: orders not synced`;
   const parts = [
     `${number.format(day.orders)} orders`,
@@ -65,11 +67,13 @@ export function salesChartSvg(days: SalesDay[], reports: ReportStateRow[]): stri
     parts.push(
       `<rect class="hit" x="${x - 1}" y="0" width="${slot}" height="${STRIP_TOP + STRIP_HEIGHT}"/>`,
     );
-    if (!day.synced) {
+    // A day before the API's first is left blank, its report strip too: it has no figures, and
+    // none are missing.
+    if (!day.synced && !day.beforeHistory) {
       parts.push(
         `<rect class="unsynced" x="${x}" y="${SALES_TOP}" width="${bar}" height="${SALES_HEIGHT}"/>`,
       );
-    } else {
+    } else if (day.synced) {
       const h = (positive(day.sales) / maxSales) * SALES_HEIGHT;
       parts.push(`<rect class="sales" x="${x}" y="${BASELINE - h}" width="${bar}" height="${h}"/>`);
       const cancelled = (positive(day.cancelledTotal) / maxLoss) * LOSS_HEIGHT;
@@ -86,9 +90,11 @@ export function salesChartSvg(days: SalesDay[], reports: ReportStateRow[]): stri
         `${(x + bar / 2).toFixed(1)},${(BASELINE - (day.orders / maxOrders) * SALES_HEIGHT).toFixed(1)}`,
       );
     }
-    parts.push(
-      `<rect class="report ${reportClass(dayReports)}" x="${x}" y="${STRIP_TOP}" width="${bar}" height="${STRIP_HEIGHT}"/></g>`,
-    );
+    if (!day.beforeHistory)
+      parts.push(
+        `<rect class="report ${reportClass(dayReports)}" x="${x}" y="${STRIP_TOP}" width="${bar}" height="${STRIP_HEIGHT}"/>`,
+      );
+    parts.push("</g>");
   });
   const first = days[0]?.day ?? "";
   const last = days.at(-1)?.day ?? "";
@@ -106,15 +112,18 @@ export function salesChartSvg(days: SalesDay[], reports: ReportStateRow[]): stri
   );
 }
 
-/** What the chart's marks mean. */
+/** What the chart's marks mean. Each mark and its words make one item, so that a note never
+ * runs into the next mark's words. */
 export function salesLegend(): string {
+  const box = (cls: string) =>
+    `<svg width="12" height="12" aria-hidden="true"><rect class="${cls}" width="11" height="11"/></svg>`;
   const swatch = (cls: string, words: string) =>
-    `<span class="legend-item"><svg width="12" height="12" aria-hidden="true"><rect class="${cls}" width="11" height="11"/></svg> ${words}</span>`;
+    `<span class="legend-item">${box(cls)} ${words}</span>`;
   return (
     `<p class="legend">${swatch("sales", "sales")}` +
     `<span class="legend-item"><svg width="14" height="12" aria-hidden="true"><line class="orders" x1="0" x2="14" y1="6" y2="6"/></svg> orders</span>` +
-    `${swatch("cancelled", "cancelled")}${swatch("transferred", "transferred")} (below the axis, own scale)` +
-    `${swatch("unsynced", "not synced")}` +
+    `<span class="legend-item">${box("cancelled")} cancelled ${box("transferred")} transferred (below the axis, own scale)</span>` +
+    `${swatch("unsynced", "not synced")}${swatch("before-history", "before the API's first day")}` +
     ` · reports: ${swatch("report ok", "reconciled")}${swatch("report totals-differ", "totals differ")}` +
     `${swatch("report orders-missing", "orders missing")}${swatch("report none", "no report")}</p>`
   );

@@ -26,6 +26,8 @@ table { border-collapse: collapse; width: 100%; font-size: 13px; }
 th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line); white-space: nowrap; vertical-align: top; }
 td.num { text-align: right; }
 td.error { white-space: normal; min-width: 16em; color: #a02020; }
+.key-failure { color: #a02020; }
+section.key-failed { border-color: #d64545; }
 .badge { padding: 1px 6px; border-radius: 8px; font-size: 12px; background: #e3e6ea; }
 .badge.succeeded { background: #d9f2e1; color: #1d6b36; }
 .badge.partial, .badge.interrupted { background: #fff0c7; color: #7a5200; }
@@ -49,6 +51,7 @@ td.error { white-space: normal; min-width: 16em; color: #a02020; }
 .cancelled { fill: #d64545; }
 .transferred { fill: #f0b429; }
 .unsynced { fill: #eceff3; }
+.before-history { fill: none; stroke: var(--line); }
 .axis { stroke: #9aa5b1; stroke-width: 1; }
 .report.ok { fill: #2e9e4f; }
 .report.totals-differ { fill: #d64545; }
