@@ -312,8 +312,10 @@ export interface DaysCovered {
   name: string;
   firstDay: string | null;
   lastDay: string | null;
-  /** Windows proven complete (past days) or read up to now (today's open window). */
+  /** Windows proven complete: past days. */
   complete: number;
+  /** Windows read up to now but not over: the location's today. */
+  open: number;
   days: number;
 }
 
@@ -323,7 +325,8 @@ export function daysCovered(db: Db, stream: string): DaysCovered[] {
     .prepare(
       `SELECT l.id AS locationId, COALESCE(l.name, l.id) AS name,
               MIN(w.day) AS firstDay, MAX(w.day) AS lastDay,
-              COUNT(w.day) FILTER (WHERE w.status IN ('complete', 'open')) AS complete,
+              COUNT(w.day) FILTER (WHERE w.status = 'complete') AS complete,
+              COUNT(w.day) FILTER (WHERE w.status = 'open') AS open,
               COUNT(w.day) AS days
        FROM locations l
        LEFT JOIN sync_windows w ON w.location_id = l.id AND w.stream = ?

@@ -3,6 +3,7 @@
 import type { StoredFacts } from "../db/destination.js";
 import type { DaysCovered } from "../db/read-queries.js";
 import { formatTable } from "../text-table.js";
+import { visible } from "../ui/terminal-text.js";
 import { number } from "../ui/text.js";
 
 /** The tables a newcomer recognizes; the child tables of orders and reports follow them. */
@@ -50,7 +51,9 @@ export function formatDatabaseSummary(summary: DatabaseSummary, dbPath: string):
   lines.push(...formatTable(rows), "", "Days covered (orders)");
   for (const d of summary.days) {
     const range = d.firstDay === null ? "no days yet" : `${d.firstDay} to ${d.lastDay}`;
-    lines.push(`  ${d.name}: ${range}, ${d.complete} of ${d.days} days complete`);
+    // The location's today may be a day past the API's last day of data, on its own clock.
+    const open = d.open > 0 ? `, ${d.open} still open (the location's today)` : "";
+    lines.push(`  ${visible(d.name)}: ${range}, ${d.complete} of ${d.days} days complete${open}`);
   }
   const { reports, ok } = summary.reconciliation;
   lines.push(

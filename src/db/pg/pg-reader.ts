@@ -283,7 +283,8 @@ export class PgReader implements ReadableDestination {
     return this.all(
       `SELECT l.id AS "locationId", COALESCE(l.name, l.id) AS name,
               MIN(w.day) AS "firstDay", MAX(w.day) AS "lastDay",
-              COUNT(w.day) FILTER (WHERE w.status IN ('complete', 'open')) AS complete,
+              COUNT(w.day) FILTER (WHERE w.status = 'complete') AS complete,
+              COUNT(w.day) FILTER (WHERE w.status = 'open') AS open,
               COUNT(w.day) AS days
        FROM locations l
        LEFT JOIN sync_windows w ON w.location_id = l.id AND w.stream = $1
