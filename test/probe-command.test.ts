@@ -124,6 +124,12 @@ describe("pos-sync probe", () => {
     expect(result.stdout).toMatch(
       /! stopped early: no answer from http:\/\/127\.0\.0\.1:9 to GET \/v1\/locations\/own\?devices=true \(ECONNREFUSED\)/,
     );
+    // One request, and nothing learnt of the limits from it.
+    expect(result.stdout).toMatch(/: 1 request of a budget of 40,/);
+    expect(result.stdout).toMatch(
+      /Rate limits +not determined: the probe stopped first +\[unknown\]/,
+    );
+    expect(result.stdout).not.toContain("none met");
   });
 
   it.each([

@@ -12,8 +12,8 @@ import { configUpdate } from "../src/probe/config-file.js";
 import { decodePageToken, listDirection } from "../src/probe/lists.js";
 import { readRateLimitHeaders } from "../src/probe/rate-limit-headers.js";
 import type { ProbeReport } from "../src/probe/report.js";
-import { checkSample, unknownFields } from "../src/probe/spec-conformance.js";
-import { shellAssignment } from "../src/ui/format-probe.js";
+import { type Contradiction, checkSample, unknownFields } from "../src/probe/spec-conformance.js";
+import { formatProbe, shellAssignment } from "../src/ui/format-probe.js";
 
 describe("rate-limit headers", () => {
   it("reads the X-RateLimit family", () => {
@@ -149,6 +149,47 @@ describe("the spec check of a sample", () => {
     expect(checkSample("location", locationSchema, [{ ...location, region: "IDF" }])).toEqual([
       expect.objectContaining({ field: "region", kind: "unknown-field" }),
     ]);
+  });
+});
+
+describe("what the report says the sync does with departures", () => {
+  const report = (contradictions: Contradiction[]): ProbeReport => ({
+    apiUrl: "http://127.0.0.1:1",
+    key: "key#00000000",
+    requests: { sent: 3, budget: 40, paceMs: 100, elapsedMs: 300 },
+    findings: [],
+    settings: [],
+    sample: { tax: 2 },
+    contradictions,
+    otherKeys: [],
+    exchanges: [],
+  });
+  const unknown: Contradiction = {
+    resource: "tax",
+    field: "rounding",
+    kind: "unknown-field",
+    detail: "not in the spec (string)",
+    records: 2,
+  };
+
+  it("stores records whose only departure is an unknown field, and does not say they are set aside", () => {
+    const text = formatProbe(report([unknown]));
+    expect(text).toContain(
+      "→ the sync stores such records as usual and keeps unknown fields in the raw archive",
+    );
+    expect(text).not.toContain("aside");
+  });
+
+  it("sets aside records with a missing or mistyped field", () => {
+    const missing: Contradiction = {
+      ...unknown,
+      field: "name",
+      kind: "missing",
+      detail: "missing",
+    };
+    expect(formatProbe(report([unknown, missing]))).toContain(
+      "→ the sync sets records with a missing, mistyped or out-of-range field aside in rejected_records and keeps unknown fields in the raw archive",
+    );
   });
 });
 

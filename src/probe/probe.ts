@@ -8,6 +8,7 @@
  */
 import { type ApiPaths, PATH_SETTINGS, SHOWN_PATHS } from "../api/paths.js";
 import { keyFingerprint } from "../secrets.js";
+import { plural } from "../ui/text.js";
 import { authorizationFor, findAuthScheme } from "./auth.js";
 import { probeCatalog } from "./catalog.js";
 import { isJsonObject, type ProbeContext } from "./context.js";
@@ -89,6 +90,17 @@ function rateLimitFinding(context: ProbeContext, stop: ProbeStop | undefined): F
       sync: "the sync honours 429 and Retry-After; keep POS_CONCURRENCY modest if the window is small",
     };
   }
+  // A probe stopped before the end (nothing answered, a refused key) says nothing of limits.
+  if (stop !== undefined && stop.reason !== "rate-limit-low" && stop.reason !== "budget") {
+    return {
+      topic: "rate-limits",
+      title: "Rate limits",
+      answer: "not determined: the probe stopped first",
+      certainty: "unknown",
+      evidence: [`${sent} ${plural("request", sent)}, then: ${stop.message}`],
+      sync: "the sync honours 429 and Retry-After should a limit appear",
+    };
+  }
   const pace =
     context.http.paceMs > 0
       ? `at up to ${(1000 / context.http.paceMs).toFixed(0)} a second`
@@ -98,7 +110,7 @@ function rateLimitFinding(context: ProbeContext, stop: ProbeStop | undefined): F
     title: "Rate limits",
     answer: "none met and none announced",
     certainty: "inferred",
-    evidence: [`${sent} requests ${pace}, no 429, no rate-limit headers`],
+    evidence: [`${sent} ${plural("request", sent)} ${pace}, no 429, no rate-limit headers`],
     sync: "the sync honours 429 and Retry-After should a limit appear",
   };
 }

@@ -4,7 +4,7 @@ import type { Finding, ProbeReport, SettingFinding } from "../probe/report.js";
 import type { Contradiction } from "../probe/spec-conformance.js";
 import { formatTable } from "../text-table.js";
 import { visible } from "./terminal-text.js";
-import { secondsText } from "./text.js";
+import { plural, secondsText } from "./text.js";
 
 /** Answers, evidence and advice quote the server (its messages, headers, paths): each made
  * visible, the probe being pointed at servers nobody vouches for yet. */
@@ -25,11 +25,12 @@ const KIND_WORDS: Record<Contradiction["kind"], string> = {
   "unknown-field": "field not in the spec",
 };
 
-/** "category" → "categories", "tax" → "taxes", "order" → "orders". */
-function plural(noun: string, count: number): string {
-  if (count === 1) return noun;
-  if (/[^aeiou]y$/.test(noun)) return `${noun.slice(0, -1)}ies`;
-  return /(x|s|ch|sh)$/.test(noun) ? `${noun}es` : `${noun}s`;
+/** What the sync does with records that depart so: only unknown fields leave a record whole. */
+function syncTreatment(contradictions: ProbeReport["contradictions"]): string {
+  const archived = "keeps unknown fields in the raw archive";
+  if (contradictions.every((c) => c.kind === "unknown-field"))
+    return `the sync stores such records as usual and ${archived}`;
+  return `the sync sets records with a missing, mistyped or out-of-range field aside in rejected_records and ${archived}`;
 }
 
 function contradictionLines(report: ProbeReport): string[] {
@@ -51,9 +52,7 @@ function contradictionLines(report: ProbeReport): string[] {
     `${c.records} of ${report.sample[c.resource] ?? "?"}${c.example ? ` (e.g. ${c.example})` : ""}`,
   ]);
   lines.push(...formatTable(rows, "left"));
-  lines.push(
-    "  → the sync sets such records aside in rejected_records and keeps unknown fields in the raw archive",
-  );
+  lines.push(`  → ${syncTreatment(report.contradictions)}`);
   return lines;
 }
 
@@ -78,7 +77,7 @@ function settingLine(setting: SettingFinding): string {
 export function formatProbe(report: ProbeReport): string {
   const { requests } = report;
   const lines = [
-    `Probed ${report.apiUrl} with ${report.key}: ${requests.sent} requests of a budget of ${requests.budget}, ${secondsText(requests.elapsedMs)}`,
+    `Probed ${report.apiUrl} with ${report.key}: ${requests.sent} ${plural("request", requests.sent)} of a budget of ${requests.budget}, ${secondsText(requests.elapsedMs)}`,
   ];
   if (report.stopped) lines.push(`! stopped early: ${visible(report.stopped.message)}`);
   lines.push("", "What the spec leaves unshown");
