@@ -7,8 +7,8 @@
  * what was found so far.
  */
 import { type ApiPaths, PATH_SETTINGS, SHOWN_PATHS } from "../api/paths.js";
+import { plural } from "../plural.js";
 import { keyFingerprint } from "../secrets.js";
-import { plural } from "../ui/text.js";
 import { authorizationFor, findAuthScheme } from "./auth.js";
 import { probeCatalog } from "./catalog.js";
 import { isJsonObject, type ProbeContext } from "./context.js";

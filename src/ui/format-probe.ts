@@ -1,10 +1,12 @@
 /** `pos-sync probe` as text: what was found and how surely, the spec's contradictions, and the
  * settings to use. */
+
+import { plural } from "../plural.js";
 import type { Finding, ProbeReport, SettingFinding } from "../probe/report.js";
 import type { Contradiction } from "../probe/spec-conformance.js";
 import { formatTable } from "../text-table.js";
 import { visible } from "./terminal-text.js";
-import { plural, secondsText } from "./text.js";
+import { secondsText } from "./text.js";
 
 /** Answers, evidence and advice quote the server (its messages, headers, paths): each made
  * visible, the probe being pointed at servers nobody vouches for yet. */
