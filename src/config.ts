@@ -450,6 +450,13 @@ function checkSchema(schema: string): string {
       `POS_DB_SCHEMA must be a lower-case name of letters, digits and _ (such as pos), got ${JSON.stringify(schema)}`,
     );
   }
+  // The server keeps these (and the pg_ prefix) for itself: it would refuse the tables with a
+  // "permission denied" that sends the user after a privilege instead of the setting.
+  if (/^pg_/.test(schema) || schema === "information_schema") {
+    throw new ConfigError(
+      `POS_DB_SCHEMA ${schema} is a PostgreSQL system schema: choose a schema of your own (such as pos)`,
+    );
+  }
   return schema;
 }
 

@@ -1,7 +1,8 @@
 /**
  * Several workers share one PostgreSQL database and one key list, with no coordinator but the
  * server's locks: every location synced completely, never by two workers at once (proved from the
- * history of turns), and the locations of a worker killed mid-run finished by the others.
+ * history of turns), and the locations of a worker killed mid-run finished by the others, who
+ * record its run and its turns as interrupted, each turn with its location.
  */
 import { describe, expect, it } from "vitest";
 import { simulatorToday } from "../src/simulator/clock.js";
@@ -63,17 +64,18 @@ describe("several workers", () => {
 
       const workers = [0, 1, 2].map(() => spawnCli(["sync"], env));
       const doomed = workers[0]!;
-      // Killed once it holds a location, mid-way through it.
+      // Killed once it holds a location, mid-way through it: the turn names the location as soon
+      // as the worker has read it.
       for (;;) {
         const holding = await stored.scalar(
-          "SELECT COUNT(*) FROM location_claims WHERE worker LIKE ? AND status = 'running'",
+          `SELECT COUNT(*) FROM location_claims
+           WHERE worker LIKE ? AND status = 'running' AND location_id IS NOT NULL`,
           `%:${doomed.pid}`,
         );
         if (Number(holding) > 0) break;
         if (doomed.exitCode !== null) throw new Error("the worker ended before it could be killed");
         await new Promise((r) => setTimeout(r, 20));
       }
-      await new Promise((r) => setTimeout(r, 300));
       doomed.kill("SIGKILL");
       expect((await doomed.exited).signal).toBe("SIGKILL");
       for (const survivor of workers.slice(1)) {
@@ -97,6 +99,29 @@ describe("several workers", () => {
       expect(overlaps(turns)).toEqual([]);
       const killed = turns.filter((t) => t.worker.endsWith(`:${doomed.pid}`));
       expect(killed.some((t) => t.status === "interrupted")).toBe(true);
+      // Every turn names its location, the killed worker's included.
+      expect(
+        await stored.scalar("SELECT COUNT(*) FROM location_claims WHERE location_id IS NULL"),
+      ).toBe(0);
+      // The survivors saw the killed worker's locks gone: its run is over, without another run.
+      expect(
+        await stored.rows("SELECT status, error FROM sync_runs WHERE pid = ?", doomed.pid),
+      ).toEqual([{ status: "interrupted", error: "the process ended before the run finished" }]);
+      expect(await stored.scalar("SELECT COUNT(*) FROM sync_runs WHERE status = 'running'")).toBe(
+        0,
+      );
+      // Each survivor's run says that it left some locations to the others.
+      const notices = await stored.rows(
+        "SELECT stats -> 'notices' AS notices FROM sync_runs WHERE pid <> ?",
+        doomed.pid,
+      );
+      expect(notices).toEqual(
+        workers.slice(1).map(() => ({
+          notices: [
+            expect.stringMatching(/^\d+ of 12 locations were synced by another worker \(.+\)$/),
+          ],
+        })),
+      );
       // Every location has a finished turn, by a worker that survived.
       const done = new Set(turns.filter((t) => t.status === "done").map((t) => t.key_fingerprint));
       expect(done.size).toBe(12);

@@ -169,10 +169,12 @@ describe("the run summary", () => {
       startedAt: "2026-03-15T10:00:00.000Z",
       finishedAt: "2026-03-15T10:00:42.500Z",
       error: null,
+      notices: ["1 of 2 locations were synced by another worker (host-b:42)"],
     };
     const text = formatSummary(result);
     expect(text).toContain(
-      "pos-sync sync: partial in 42.5 s (run #7, 1,500 requests, 12 retried, 1 rate-limited)",
+      "pos-sync sync: partial in 42.5 s (run #7, 1,500 requests, 12 retried, 1 rate-limited)\n" +
+        "  1 of 2 locations were synced by another worker (host-b:42)\n",
     );
     expect(text).toContain("Le Petit Zinc  loc-1  key#1234abcd");
     expect(text).toMatch(/\n {2}orders\s+29\/30\s+12,345\s+12,000\s+0\s+345\s+2\s+0\n/);

@@ -50,8 +50,8 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   }
 }
 
-/** The record's archived JSON: as received on SQLite; as jsonb keeps it on PostgreSQL (the same
- * content, its own key order and spacing). */
+/** The record's archived JSON, as received, on either destination (on PostgreSQL an escaped NUL
+ * reads U+FFFD: text there cannot hold one). */
 async function archivedJson(
   config: Config,
   table: string,

@@ -170,7 +170,8 @@ export interface StoredFacts {
 export type ClaimAnswer =
   | { outcome: "granted"; claimId: number }
   | { outcome: "held"; holder: string | null }
-  | { outcome: "done" };
+  /** A turn of another worker (`by`, host:pid) finished the location since this run started. */
+  | { outcome: "done"; by: string | null };
 
 /** How a location's turn ended. */
 export type ClaimEnd = "done" | "failed" | "interrupted";

@@ -399,7 +399,8 @@ offset the API wrote stays in the archived JSON, the local hour in \`closed_hour
 day in \`business_date\`); money, quantities and rates are \`numeric\`, the decimal the API wrote,
 summed exactly to the cent (double precision would add binary rounding to every sum); JSON is
 \`jsonb\`; whole numbers are \`bigint\`, as wide as SQLite's INTEGER. \`raw_records\` holds each
-document as \`jsonb\` in \`document\` (PostgreSQL compresses it itself; no dictionaries), and
+document as \`json\` in \`document\`, the text as received (PostgreSQL compresses it itself; no
+dictionaries; a database made before keeps jsonb's text for the documents it held), and
 \`location_claims\` records which worker synced which location when (README, Scaling out). Text
 cannot hold the NUL character there: one the API sends is stored as U+FFFD.
 

@@ -12,7 +12,10 @@ import type { SyncContext } from "./context.js";
 /** How often a location another worker holds is asked for again. */
 export const CLAIM_RETRY_MS = 1_000;
 
-export type TurnOutcome = "synced" | "synced elsewhere" | "stopped";
+export type TurnOutcome =
+  | { outcome: "synced" | "stopped" }
+  /** Another worker's turn (`by`, host:pid) finished the location since this run started. */
+  | { outcome: "synced elsewhere"; by: string | null };
 
 /** Waits, or less when the run stops. */
 function pause(ms: number, signal: AbortSignal): Promise<void> {
@@ -30,7 +33,7 @@ export interface Turn {
 
 type Attempt =
   | { outcome: "synced" }
-  | { outcome: "done" }
+  | { outcome: "done"; by: string | null }
   | { outcome: "held"; holder: string | null };
 
 /** One try: claims the location and, when granted, syncs it in this worker's turn. */
@@ -58,14 +61,15 @@ export async function syncInTurn(
   sync: () => Promise<void>,
 ): Promise<TurnOutcome> {
   let reported = false;
+  const stopped = { outcome: "stopped" } as const;
   for (;;) {
-    if (context.signal.aborted) return "stopped";
+    if (context.signal.aborted) return stopped;
     const tried = await turn.slots(() =>
       context.signal.aborted ? undefined : attempt(context, turn, sync),
     );
-    if (tried === undefined) return "stopped";
-    if (tried.outcome === "synced") return context.signal.aborted ? "stopped" : "synced";
-    if (tried.outcome === "done") return "synced elsewhere";
+    if (tried === undefined) return stopped;
+    if (tried.outcome === "synced") return context.signal.aborted ? stopped : tried;
+    if (tried.outcome === "done") return { outcome: "synced elsewhere", by: tried.by };
     if (!reported) {
       context.logger.info(
         { key: turn.fingerprint, holder: tried.holder ?? "another worker" },
@@ -75,4 +79,14 @@ export async function syncInTurn(
     }
     await pause(turn.retryMs ?? CLAIM_RETRY_MS, context.signal);
   }
+}
+
+/** Why a run synced fewer locations than it has keys: the other workers that synced them
+ * (`by`, one per location left to them). Nothing when it synced them all. */
+export function locationsLeftNotice(by: readonly string[], keys: number): string[] {
+  if (by.length === 0) return [];
+  const workers = [...new Set(by)].sort().join(", ");
+  if (by.length === keys)
+    return [`every location was being synced by another worker (${workers}): none was left`];
+  return [`${by.length} of ${keys} locations were synced by another worker (${workers})`];
 }

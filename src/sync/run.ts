@@ -27,7 +27,7 @@ import {
 } from "../vocabulary.js";
 import type { SyncContext } from "./context.js";
 import { syncOneLocation } from "./location.js";
-import { syncInTurn } from "./location-turns.js";
+import { locationsLeftNotice, syncInTurn } from "./location-turns.js";
 import { LogProgress, type Progress } from "./progress.js";
 import { RunStats } from "./stats.js";
 
@@ -64,6 +64,8 @@ export interface RunResult {
   startedAt: string;
   finishedAt: string;
   error: string | null;
+  /** Worth saying of the run as a whole: why it left locations to other workers. */
+  notices: string[];
 }
 
 /** Windows read at once beyond one per request slot: about as many as pages the writing side
@@ -149,6 +151,8 @@ export async function runSync(options: SyncOptions): Promise<RunResult> {
   // find some free: as many as requests in flight, which one location's windows fill already.
   const locationSlots = pLimit(config.concurrency);
   let fatal: unknown;
+  /** The worker that synced each location this run left to it. */
+  const leftTo: string[] = [];
   try {
     await Promise.all(
       config.locations.map(async (location) => {
@@ -167,9 +171,11 @@ export async function runSync(options: SyncOptions): Promise<RunResult> {
               fingerprint: keyFingerprint(location.apiKey),
               slots: locationSlots,
             };
-            const outcome = await syncInTurn(context, turn, sync);
-            if (outcome === "synced elsewhere")
+            const turned = await syncInTurn(context, turn, sync);
+            if (turned.outcome === "synced elsewhere") {
+              leftTo.push(turned.by ?? "another worker");
               runLogger.info({ key: turn.fingerprint }, "another worker synced this location");
+            }
           }
         } catch (error) {
           // Only a database failure gets here: every location stops.
@@ -195,6 +201,7 @@ export async function runSync(options: SyncOptions): Promise<RunResult> {
     startedAt,
     finishedAt: now().toISOString(),
     error: firstError(stats, fatal),
+    notices: locationsLeftNotice(leftTo, config.locations.length),
   };
   try {
     await destination.finishRun(runId, {
@@ -205,6 +212,7 @@ export async function runSync(options: SyncOptions): Promise<RunResult> {
         locations: stats.locations,
         retries: result.retries,
         rateLimited: result.rateLimited,
+        ...(result.notices.length > 0 ? { notices: result.notices } : {}),
       },
       requests: result.requests,
       error: result.error,

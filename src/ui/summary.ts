@@ -54,6 +54,7 @@ export function formatSummary(result: RunResult): string {
     `pos-sync sync: ${result.status} in ${secondsBetween(result.startedAt, result.finishedAt)} ` +
       `(run #${result.runId}, ${number.format(result.requests)} requests, ${result.retries} retried, ` +
       `${result.rateLimited} rate-limited)`,
+    ...result.notices.map((notice) => `  ${visible(notice)}`),
   ];
   for (const location of result.stats.locations) {
     lines.push("", locationHeading(location));

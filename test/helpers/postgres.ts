@@ -1,11 +1,17 @@
 /**
  * PostgreSQL for a test file: its own database on the run's server (postgres-global-setup.ts),
- * dropped after the file, and a fresh schema for each destination a test asks for.
+ * dropped after the file, and a fresh schema for each destination a test asks for; and a schema
+ * as an earlier release left it.
  */
 import { randomBytes } from "node:crypto";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, inject } from "vitest";
 import type { PostgresTarget } from "../../src/config.js";
+import { openPool } from "../../src/db/pg/connect.js";
+import { migratePostgres, PG_MIGRATIONS_FOLDER } from "../../src/db/pg/migrate.js";
 
 function withDatabase(url: string, database: string): string {
   const parsed = new URL(url);
@@ -51,4 +57,35 @@ export function usePostgres(): TestDatabase {
     query: async (sql, params) => (await client.query(sql, params)).rows,
     url: () => url,
   };
+}
+
+/** Migrates `target` as an earlier release left it: the migrations up to `lastTag` alone. */
+export async function migrateAsEarlierRelease(
+  target: PostgresTarget,
+  lastTag: string,
+): Promise<void> {
+  const folder = mkdtempSync(join(tmpdir(), "pos-sync-pg-migrations-"));
+  const pool = openPool(target, 1);
+  try {
+    mkdirSync(join(folder, "meta"));
+    const journal = JSON.parse(
+      readFileSync(join(PG_MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8"),
+    ) as { entries: { tag: string }[] };
+    const last = journal.entries.findIndex((entry) => entry.tag === lastTag);
+    if (last < 0) throw new Error(`no migration ${lastTag}`);
+    journal.entries = journal.entries.slice(0, last + 1);
+    writeFileSync(join(folder, "meta", "_journal.json"), JSON.stringify(journal));
+    for (const { tag } of journal.entries) {
+      copyFileSync(join(PG_MIGRATIONS_FOLDER, `${tag}.sql`), join(folder, `${tag}.sql`));
+    }
+    const client = await pool.connect();
+    try {
+      await migratePostgres(client, target, folder);
+    } finally {
+      client.release();
+    }
+  } finally {
+    await pool.end();
+    rmSync(folder, { recursive: true, force: true });
+  }
 }

@@ -15,16 +15,26 @@ import type { PgClient } from "./connect.js";
 /** The advisory lock key of a run ($1 its id). */
 export const RUN_LOCK = "hashtextextended('pos-sync run ' || $1::text, 0)";
 
-/** Runs left "running" by a worker that died (their lock is free) become interrupted. */
-export async function closeAbandonedRuns(client: PgClient, now: string): Promise<number> {
+/**
+ * Runs left "running" by a worker that died (their lock is free) become interrupted: every such
+ * run, or those among `runIds`. They end at `now`, or by the server's clock when null.
+ */
+export async function closeAbandonedRuns(
+  client: PgClient,
+  now: string | null,
+  runIds?: readonly number[],
+): Promise<number> {
   const { rows } = await client.query<{ id: number }>(
-    "SELECT id FROM sync_runs WHERE status = 'running' ORDER BY id",
+    `SELECT id FROM sync_runs WHERE status = 'running' AND ($1::bigint[] IS NULL OR id = ANY($1))
+     ORDER BY id`,
+    [runIds ?? null],
   );
   let closed = 0;
   for (const { id } of rows) {
     // Taken for this transaction only: free means no worker runs it any more.
     const result = await client.query(
-      `UPDATE sync_runs SET status = 'interrupted', finished_at = $2,
+      `UPDATE sync_runs SET status = 'interrupted',
+         finished_at = COALESCE($2::timestamptz, clock_timestamp()),
          error = 'the process ended before the run finished'
        WHERE id = $1 AND status = 'running' AND pg_try_advisory_xact_lock(${RUN_LOCK})`,
       [id, now],

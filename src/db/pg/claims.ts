@@ -6,19 +6,43 @@
  */
 import { hostname } from "node:os";
 import type { ClaimAnswer, ClaimEnd, LocationClaims } from "../destination.js";
+import { closeAbandonedRuns } from "./checkpoints.js";
 import type { PgClient } from "./connect.js";
 import type { LockSession } from "./session.js";
 
 const LOCATION_LOCK = "hashtextextended('pos-sync location ' || $1::text, 0)";
 
+/** The location a key reads, once stored (`param` the key's fingerprint). */
+function keyLocation(param: string): string {
+  return `(SELECT id FROM locations WHERE api_key_fingerprint = ${param})`;
+}
+
 /** This process, as location_claims and status name it. */
 export const WORKER_NAME = `${hostname()}:${process.pid}`;
+
+/**
+ * Records that a key reads `locationId`, as soon as the sync knows it: on the turn running now
+ * and on the key's turns that ended before anyone knew (a worker killed before it read the
+ * location). Only this worker's turn on the key can be running: it holds the key's lock.
+ */
+export async function recordClaimLocation(
+  client: PgClient,
+  fingerprint: string,
+  locationId: string,
+): Promise<void> {
+  await client.query(
+    `UPDATE location_claims SET location_id = $2
+     WHERE key_fingerprint = $1 AND (location_id IS NULL OR status = 'running')
+       AND location_id IS DISTINCT FROM $2`,
+    [fingerprint, locationId],
+  );
+}
 
 export class PgLocationClaims implements LocationClaims {
   /** The fingerprint each open claim holds the lock of. */
   private readonly held = new Map<number, string>();
   /** When the run started, by the server's clock (checkpoints.startRun). */
-  runStartedAt: string | undefined;
+  private runStartedAt: string | undefined;
 
   /**
    * @param session the connection that holds the locks (one per worker, kept open)
@@ -28,6 +52,11 @@ export class PgLocationClaims implements LocationClaims {
     private readonly session: LockSession,
     private readonly run: <T>(work: (client: PgClient) => Promise<T>) => Promise<T>,
   ) {}
+
+  /** A new run, started at `serverStartedAt` by the server's clock. */
+  startRun(serverStartedAt: string): void {
+    this.runStartedAt = serverStartedAt;
+  }
 
   async claim(fingerprint: string, runId: number): Promise<ClaimAnswer> {
     const { rows } = await this.session.use((session) =>
@@ -39,22 +68,19 @@ export class PgLocationClaims implements LocationClaims {
     try {
       // With the lock held, no turn is running: one that ended since the run started did this
       // run's work (the workers need not sync a location each).
-      if (await this.finishedSinceRunStarted(fingerprint)) {
+      const doneBy = await this.finishedSinceRunStarted(fingerprint);
+      if (doneBy !== undefined) {
         await this.unlock(fingerprint);
-        return { outcome: "done" };
+        return { outcome: "done", by: doneBy };
       }
       const claimId = await this.run(async (client) => {
-        // A turn still "running" whose lock was free: its worker died. The server's clock, read
-        // after the lock was taken, stamps turns: one turn's end is never after the next one's
-        // start.
-        await client.query(
-          `UPDATE location_claims SET status = 'interrupted', finished_at = clock_timestamp()
-           WHERE key_fingerprint = $1 AND status = 'running'`,
-          [fingerprint],
-        );
+        await this.closeDeadTurns(client, fingerprint);
+        // The server's clock, read after the lock was taken, stamps turns: one turn's end is
+        // never after the next one's start.
         const inserted = await client.query<{ id: number }>(
-          `INSERT INTO location_claims (key_fingerprint, run_id, worker, started_at, status)
-           VALUES ($1, $2, $3, clock_timestamp(), 'running') RETURNING id`,
+          `INSERT INTO location_claims
+             (key_fingerprint, location_id, run_id, worker, started_at, status)
+           VALUES ($1, ${keyLocation("$1")}, $2, $3, clock_timestamp(), 'running') RETURNING id`,
           [fingerprint, runId, WORKER_NAME],
         );
         const id = inserted.rows[0]?.id;
@@ -76,7 +102,7 @@ export class PgLocationClaims implements LocationClaims {
       await this.run((client) =>
         client.query(
           `UPDATE location_claims SET status = $2, finished_at = clock_timestamp(),
-             location_id = (SELECT id FROM locations WHERE api_key_fingerprint = $3)
+             location_id = COALESCE(${keyLocation("$3")}, location_id)
            WHERE id = $1`,
           [claimId, end, fingerprint],
         ),
@@ -87,17 +113,34 @@ export class PgLocationClaims implements LocationClaims {
     }
   }
 
-  /** Whether some worker finished a turn on the location since this worker's run started. */
-  private async finishedSinceRunStarted(fingerprint: string): Promise<boolean> {
+  /**
+   * A turn still "running" whose lock was free: its worker died, and its run with it (a run's
+   * lock lives on the same session as its locations'). Both are recorded as interrupted now,
+   * rather than at some later run's start.
+   */
+  private async closeDeadTurns(client: PgClient, fingerprint: string): Promise<void> {
+    const { rows } = await client.query<{ run_id: number }>(
+      `UPDATE location_claims SET status = 'interrupted', finished_at = clock_timestamp(),
+         location_id = COALESCE(location_id, ${keyLocation("$1")})
+       WHERE key_fingerprint = $1 AND status = 'running' RETURNING run_id`,
+      [fingerprint],
+    );
+    if (rows.length > 0)
+      await closeAbandonedRuns(client, null, [...new Set(rows.map((r) => r.run_id))]);
+  }
+
+  /** The worker that finished a turn on the location since this worker's run started, if any. */
+  private async finishedSinceRunStarted(fingerprint: string): Promise<string | undefined> {
     const since = this.runStartedAt;
-    if (since === undefined) return false;
+    if (since === undefined) return undefined;
     return this.run(async (client) => {
-      const { rowCount } = await client.query(
-        `SELECT 1 FROM location_claims
-         WHERE key_fingerprint = $1 AND status IN ('done', 'failed') AND finished_at >= $2 LIMIT 1`,
+      const { rows } = await client.query<{ worker: string }>(
+        `SELECT worker FROM location_claims
+         WHERE key_fingerprint = $1 AND status IN ('done', 'failed') AND finished_at >= $2
+         ORDER BY finished_at DESC LIMIT 1`,
         [fingerprint, since],
       );
-      return (rowCount ?? 0) > 0;
+      return rows[0]?.worker;
     });
   }
 

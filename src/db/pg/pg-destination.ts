@@ -25,7 +25,7 @@ import { locationRejectContext, rejectKey } from "../writers/rejects.js";
 import type { SnapshotCounts } from "../writers/snapshot.js";
 import { columnNames, tableName } from "../writers/statements.js";
 import * as checkpoints from "./checkpoints.js";
-import { PgLocationClaims } from "./claims.js";
+import { PgLocationClaims, recordClaimLocation } from "./claims.js";
 import { connect, type PgClient, type PgPool } from "./connect.js";
 import { PgDayWriter } from "./day-writer.js";
 import { isPostgresStorageFailure, postgresError } from "./errors.js";
@@ -136,7 +136,7 @@ export class PgDestination implements SyncDestination {
     const started = await this.guard(() =>
       this.session.use((session) => checkpoints.startRun(session, trigger, startedAt)),
     );
-    this.claims.runStartedAt = started.serverStartedAt;
+    this.claims.startRun(started.serverStartedAt);
     return started.runId;
   }
   async finishRun(runId: number, end: RunEnd) {
@@ -145,6 +145,8 @@ export class PgDestination implements SyncDestination {
       await this.transaction((client) => settle(client, locationId));
     }
     await this.transaction((client) => checkpoints.finishRun(client, runId, end));
+    // A worker that died during this run (its locks gone) is recorded now, not at the next start.
+    await this.transaction((client) => checkpoints.closeAbandonedRuns(client, end.finishedAt));
     await this.guard(() => this.session.use((session) => checkpoints.releaseRun(session, runId)));
   }
   windows(locationId: string, stream: Stream) {
@@ -200,6 +202,7 @@ export class PgDestination implements SyncDestination {
       const unchanged =
         stored?.content_hash === row.content_hash &&
         stored.api_key_fingerprint === row.api_key_fingerprint;
+      await recordClaimLocation(client, context.apiKeyFingerprint, row.id);
       if (!unchanged) {
         await UPSERT_LOCATION.insert(client, [row]);
         await this.archive.put(

@@ -1,8 +1,10 @@
 /**
  * The JSON of every parent record as received, kept apart from the typed tables as on SQLite, in
- * jsonb: PostgreSQL compresses large documents itself (TOAST), so there are no dictionaries to
- * keep. jsonb keeps the content, not the text: key order and spacing are its own, and the content
- * hash of the typed row is the received text's. Switched off, writes remove the record's JSON.
+ * json: the text itself, byte for byte (jsonb would keep only the content, its keys re-ordered,
+ * its numbers re-written), still readable with ->> in SQL. PostgreSQL compresses large documents
+ * itself (TOAST), so there are no dictionaries to keep. One exception, as everywhere on
+ * PostgreSQL: an escaped NUL becomes U+FFFD (text.ts), since ->> refuses a document holding one.
+ * Switched off, writes remove the record's JSON.
  */
 import type { PgClient } from "./connect.js";
 import { RowsInserter } from "./rows.js";
@@ -20,7 +22,7 @@ const UPSERT = new RowsInserter(
     { name: "table_name", type: "text" },
     { name: "location_id", type: "text" },
     { name: "id", type: "text" },
-    { name: "document", type: "jsonb" },
+    { name: "document", type: "json" },
     { name: "synced_at", type: "timestamptz" },
   ],
   `ON CONFLICT (table_name, id, location_id) DO UPDATE

@@ -4,8 +4,9 @@
  * types, so the statement's text is the same whatever the number of rows (the server plans it
  * once per connection) and a page of orders is one round trip per table. Rows come as the
  * normalizers make them for SQLite (flags 0/1, JSON as text); PostgreSQL reads each value into
- * the column's native type, and JSON values (menus, a record's archived document) are embedded
- * as they are, parsed once.
+ * the column's native type, and jsonb values (menus, tips) are embedded as they are, parsed
+ * once. A json column (the raw archive) travels as a string instead: embedded as JSON, its text
+ * would come out of jsonb_array_elements re-ordered and re-spaced.
  *
  * Measured on the ingest benchmark against the alternatives: an array parameter per column with
  * `unnest` costs the client a third more CPU (the driver escapes each element in JavaScript) and
@@ -20,8 +21,11 @@ import { pgColumnTypes } from "./schema.js";
 import { storableJson, storableText } from "./text.js";
 import type { PgColumnType } from "./types.js";
 
+/** The types a row can be written into: the contract's, and json (text kept as it is). */
+export type InsertedType = PgColumnType | "json";
+
 /** The expression that reads value `i` of a row `r` into a column of this type. */
-function readValue(type: PgColumnType, i: number): string {
+function readValue(type: InsertedType, i: number): string {
   // A JSON null embedded as a value is jsonb's null, not SQL's.
   if (type === "jsonb") return `NULLIF(r -> ${i}, 'null'::jsonb)`;
   return `(r ->> ${i})::${type === "identity" ? "bigint" : type}`;
@@ -29,17 +33,18 @@ function readValue(type: PgColumnType, i: number): string {
 
 export interface ColumnOf {
   name: string;
-  type: PgColumnType;
+  type: InsertedType;
 }
 
 /** What makes a value storable: text and JSON lose NUL characters (text.ts). */
-function storableOf(type: PgColumnType): ((value: string) => string) | undefined {
-  return type === "text" ? storableText : type === "jsonb" ? storableJson : undefined;
+function storableOf(type: InsertedType): ((value: string) => string) | undefined {
+  if (type === "text") return storableText;
+  return type === "jsonb" || type === "json" ? storableJson : undefined;
 }
 
 export class RowsInserter {
   private readonly names: string[];
-  private readonly types: PgColumnType[];
+  private readonly types: InsertedType[];
   private readonly storable: (((value: string) => string) | undefined)[];
   private readonly sql: string;
   private readonly statementName: string;

@@ -4,7 +4,7 @@
  * file to generate the migrations in drizzle/pg (drizzle.pg.config.ts).
  *
  * Tables that only SQLite needs are left out: its raw archive's dictionaries (PostgreSQL
- * compresses jsonb itself), the single-writer lease (per-location locks replace it) and the
+ * compresses large values itself), the single-writer lease (per-location locks replace it) and the
  * upgrades of files older releases made.
  */
 
@@ -14,6 +14,7 @@ import {
   date,
   foreignKey,
   index,
+  json,
   jsonb,
   numeric,
   type PgColumnBuilderBase,
@@ -177,14 +178,15 @@ export const locationClaims = pgTable(
   (t) => [index("location_claims_key").on(t.key_fingerprint, t.started_at)],
 );
 
-/** The JSON of every parent record as received, as jsonb (PostgreSQL compresses it itself). */
+/** The JSON of every parent record as received: json keeps the text as it is (jsonb would reorder
+ * its keys and rewrite its numbers), and PostgreSQL compresses it itself. */
 export const rawRecords = pgTable(
   "raw_records",
   {
     table_name: text("table_name").notNull(),
     location_id: text("location_id").notNull(),
     id: text("id").notNull(),
-    document: jsonb("document").notNull(),
+    document: json("document").notNull(),
     synced_at: timestamp("synced_at", { withTimezone: true, mode: "string" }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.table_name, t.id, t.location_id] })],
