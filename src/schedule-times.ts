@@ -1,8 +1,8 @@
 /**
  * When a cron schedule runs, between two moments: what tells whether the daemon's last success
- * is late; and the schedule in words, for the status page. Counted on the schedule's own calendar (the process's local time, as node-cron runs
- * it), so that a schedule that pauses (weekdays only, business hours) is not called late over
- * its pause.
+ * is late; and the schedule in words, for the status page. Counted on the schedule's own
+ * calendar (the process's local time, as node-cron runs it), so that a schedule that pauses
+ * (weekdays only, business hours) is not called late over its pause.
  */
 import cron from "node-cron";
 
