@@ -99,3 +99,12 @@ export function utcOffsetOf(timestamp: string): number | undefined {
   const minutes = Number(match[2]) * 60 + Number(match[3]);
   return match[1] === "-" ? -minutes : minutes;
 }
+
+/** An offset in minutes as a timestamp writes it: 60 → "+01:00", -330 → "-05:30". */
+export function formatOffset(offsetMinutes: number): string {
+  const sign = offsetMinutes < 0 ? "-" : "+";
+  const absolute = Math.abs(offsetMinutes);
+  const hours = String(Math.floor(absolute / 60)).padStart(2, "0");
+  const minutes = String(absolute % 60).padStart(2, "0");
+  return `${sign}${hours}:${minutes}`;
+}

@@ -1,6 +1,8 @@
 /** `pos-sync simulate`: serves the POS API simulator on loopback and prints its API keys. */
+
+import { formatOffset } from "../dates.js";
 import { createLogger, isLogLevel } from "../log.js";
-import { fixedOffsetZone, formatOffset, WESTERNMOST_OFFSET } from "../simulator/clock.js";
+import { fixedOffsetZone, WESTERNMOST_OFFSET } from "../simulator/clock.js";
 import { CATALOG_KINDS } from "../simulator/dataset.js";
 import {
   type FaultSettings,

@@ -1,17 +1,9 @@
 /** Local timestamps: the simulator's locations each have a fixed offset from UTC, and the API
  * sends date-times in that local offset, or in UTC (Z) when the simulator is told to. */
-import { dayFromEpoch, today } from "../dates.js";
+import { dayFromEpoch, formatOffset, today } from "../dates.js";
 import { VENUES } from "./templates.js";
 
 const MS_PER_DAY = 86_400_000;
-
-export function formatOffset(offsetMinutes: number): string {
-  const sign = offsetMinutes < 0 ? "-" : "+";
-  const absolute = Math.abs(offsetMinutes);
-  const hours = String(Math.floor(absolute / 60)).padStart(2, "0");
-  const minutes = String(absolute % 60).padStart(2, "0");
-  return `${sign}${hours}:${minutes}`;
-}
 
 /** ISO 8601 with milliseconds in the given offset: 2026-11-21T23:59:58.120+01:00. */
 export function formatLocal(epochMs: number, offsetMinutes: number): string {

@@ -1,4 +1,6 @@
 /** Writing HTML by hand safely: every value from the database or the API is escaped, once. */
+import { formatOffset } from "../../dates.js";
+import { utcMinute } from "../text.js";
 
 const ESCAPES: Record<string, string> = {
   "&": "&amp;",
@@ -36,10 +38,7 @@ export function spanText(ms: number): string {
 
 /** A UTC offset as people write it: "UTC+01:00", "UTC-05:30", "UTC". */
 export function offsetText(minutes: number): string {
-  if (minutes === 0) return "UTC";
-  const size = Math.abs(minutes);
-  const hours = String(Math.floor(size / 60)).padStart(2, "0");
-  return `UTC${minutes < 0 ? "-" : "+"}${hours}:${String(size % 60).padStart(2, "0")}`;
+  return minutes === 0 ? "UTC" : `UTC${formatOffset(minutes)}`;
 }
 
 /** An instant to the minute, as "2026-11-24 15:18", shifted by an offset in minutes. */
@@ -53,7 +52,7 @@ export function timeHtml(instant: string, offsets: Readonly<Record<string, numbe
   const ms = Date.parse(instant);
   // A stamp no parser reads (written by hand into the run log) is shown as it is.
   if (Number.isNaN(ms)) return escapeHtml(instant);
-  const utc = `${minuteText(ms, 0)} UTC`;
+  const utc = utcMinute(new Date(ms).toISOString());
   const machine = `datetime="${new Date(ms).toISOString()}"`;
   const offset = offsets[instant];
   if (offset === undefined) return `<time ${machine}>${utc}</time>`;

@@ -4,6 +4,7 @@
  * policy forbids every request, so a mailed copy cannot call out either.
  */
 import type { ReportStateRow } from "../../db/read-queries.js";
+import { plural } from "../../plural.js";
 import { isIn } from "../../read-models/coverage.js";
 import type { DayStreamStatus, LocationStatus } from "../../read-models/status.js";
 import type {
@@ -83,7 +84,7 @@ function streamSummary(stream: DayStreamStatus): string {
   const notIn = stream.calendar.filter((cell) => !isIn(cell.coverage)).length;
   return (
     `complete through ${stream.completeThrough ?? "—"}, ${number.format(stream.rows)} rows, ` +
-    `${notIn === 0 ? "no day missing" : `${number.format(notIn)} day${notIn === 1 ? "" : "s"} not complete`}` +
+    `${notIn === 0 ? "no day missing" : `${number.format(notIn)} ${plural("day", notIn)} not complete`}` +
     `${stream.rejected > 0 ? `, ${number.format(stream.rejected)} rejected` : ""}`
   );
 }
@@ -110,7 +111,7 @@ function reconciliationText(reports: ReportStateRow[]): string {
 function salesGaps(page: LocationPage): string {
   const before = page.sales.filter((day) => day.beforeHistory).length;
   const notSynced = page.sales.filter((day) => !day.synced && !day.beforeHistory).length;
-  const days = (count: number) => `${count} day${count === 1 ? "" : "s"}`;
+  const days = (count: number) => `${count} ${plural("day", count)}`;
   return (
     (notSynced > 0 ? `; ${days(notSynced)} not synced` : "") +
     (before > 0 ? `; ${days(before)} before the API's first day` : "")
