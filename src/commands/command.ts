@@ -19,9 +19,17 @@ export interface Command {
 }
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
+/** What node:util's parser gives back for these options (named, so that declarations can). */
+type Parsed<T extends Options, Positionals extends boolean> = ReturnType<
+  typeof parseArgs<{ args: string[]; options: T; strict: true; allowPositionals: Positionals }>
+>;
 
 /** Strict parsing: unknown flags, missing values and stray arguments are usage errors. */
-export function parseFlags<T extends Options>(argv: string[], options: T, command: string) {
+export function parseFlags<T extends Options>(
+  argv: string[],
+  options: T,
+  command: string,
+): Parsed<T, false>["values"] {
   return parseCommandLine(argv, options, command, false).values;
 }
 
@@ -30,16 +38,16 @@ export function parseFlagsAndArguments<T extends Options>(
   argv: string[],
   options: T,
   command: string,
-) {
+): Parsed<T, true> {
   return parseCommandLine(argv, options, command, true);
 }
 
-function parseCommandLine<T extends Options>(
+function parseCommandLine<T extends Options, Positionals extends boolean>(
   argv: string[],
   options: T,
   command: string,
-  allowPositionals: boolean,
-) {
+  allowPositionals: Positionals,
+): Parsed<T, Positionals> {
   try {
     return parseArgs({ args: argv, options, strict: true, allowPositionals });
   } catch (error) {
