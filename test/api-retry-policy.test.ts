@@ -8,6 +8,7 @@ import {
 } from "../src/api/retry-policy.js";
 import { orderSchema } from "../src/api/schemas.js";
 import { describeIssues } from "../src/api/validate.js";
+import { scaledWait, testWaitScale } from "../src/test-waits.js";
 
 describe("status outcomes", () => {
   it.each([
@@ -88,5 +89,14 @@ describe("validation messages", () => {
       /^id: expected string, received number; createdAt: missing \(expected string\);/,
     );
     expect(text).toMatch(/and \d+ more$/);
+  });
+});
+
+describe("the tests' wait scale (POS_TEST_WAIT_SCALE)", () => {
+  it("shortens waits by a factor from 0 to 1, and leaves them whole otherwise", () => {
+    expect(scaledWait(250, { POS_TEST_WAIT_SCALE: "0.01" })).toBe(3);
+    expect(scaledWait(250, { POS_TEST_WAIT_SCALE: "0" })).toBe(0);
+    for (const ignored of [undefined, "", "2", "-1", "fast", "NaN"])
+      expect(testWaitScale({ POS_TEST_WAIT_SCALE: ignored })).toBe(1);
   });
 });

@@ -9,6 +9,7 @@ import pRetry from "p-retry";
 import { Agent, request } from "undici";
 import type { Logger } from "../log.js";
 import { scrubSecrets } from "../secrets.js";
+import { scaledWait } from "../test-waits.js";
 import { askedAuthScheme } from "./auth-challenge.js";
 import { errorCode, firstHeaderValue, serverMessage } from "./error-details.js";
 import {
@@ -170,8 +171,8 @@ export class HttpTransport {
           }),
         {
           retries: this.retry.retries,
-          minTimeout: this.retry.minDelayMs,
-          maxTimeout: this.retry.maxDelayMs,
+          minTimeout: scaledWait(this.retry.minDelayMs),
+          maxTimeout: scaledWait(this.retry.maxDelayMs),
           factor: 2,
           randomize: true,
           signal: deadline.signal,
@@ -327,7 +328,7 @@ export class HttpTransport {
         `GET ${description.target} was rate limited: waiting ${formatSeconds(waitMs)} s before retrying (the server asked for ${formatSeconds(requestedMs)} s${capped ? ", capped" : ""})`,
       );
     }
-    return waitMs;
+    return waitMs === undefined ? undefined : scaledWait(waitMs);
   }
 
   private toApiError(

@@ -8,6 +8,7 @@ import { Agent, request } from "undici";
 import { errorCode, firstHeaderValue, serverMessage } from "../api/error-details.js";
 import { shownRedirectTarget } from "../api/redirect-target.js";
 import { describeTarget } from "../api/transport.js";
+import { scaledWait } from "../test-waits.js";
 import {
   announcesLimit,
   type RateLimitHeaders,
@@ -203,7 +204,7 @@ export class ProbeHttp {
   }
 
   private async pace(): Promise<void> {
-    const wait = this.lastStart + this.paceMs - performance.now();
+    const wait = this.lastStart + scaledWait(this.paceMs) - performance.now();
     if (wait > 0) await sleep(wait);
     this.lastStart = performance.now();
   }

@@ -20,12 +20,23 @@ export function simulatorEnv(
 }
 
 /**
- * What a child command line inherits besides what a test gives it: the PATH, and faketime(1)'s
- * settings when the tests run under it, so that the command reads the same shifted clock as the
- * test (`faketime -f +3h npx vitest run` runs the suite as if three hours later).
+ * Retry back-off, Retry-After waits and the probe's pacing in a child, as a fraction of the real
+ * ones (POS_TEST_WAIT_SCALE, src/test-waits.ts): a child that retries against an unreachable API
+ * gives up in a second, not in the 16 s and more of the real back-off. A test of the waits
+ * themselves gives `POS_TEST_WAIT_SCALE: "1"`.
+ */
+const CHILD_WAIT_SCALE = "0.01";
+
+/**
+ * What a child command line inherits besides what a test gives it: the PATH, short waits, and
+ * faketime(1)'s settings when the tests run under it, so that the command reads the same shifted
+ * clock as the test (`faketime -f +3h npx vitest run` runs the suite as if three hours later).
  */
 export function childEnv(env: Record<string, string>): Record<string, string> {
-  const inherited: Record<string, string> = { PATH: process.env.PATH ?? "" };
+  const inherited: Record<string, string> = {
+    PATH: process.env.PATH ?? "",
+    POS_TEST_WAIT_SCALE: CHILD_WAIT_SCALE,
+  };
   for (const [name, value] of Object.entries(process.env))
     if (value !== undefined && isFaketimeSetting(name)) inherited[name] = value;
   return { ...inherited, ...env };
