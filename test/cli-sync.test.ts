@@ -9,7 +9,6 @@ import { runCli, simulatorEnv } from "./helpers/cli.js";
 import { firstRunDays, localToday } from "./helpers/clock.js";
 import { openTestDb, rows, scalar, useTempDir } from "./helpers/db.js";
 import { compareWithDataset } from "./helpers/ground-truth.js";
-import { killSyncAfterRequests } from "./helpers/kill.js";
 import { spawnCli } from "./helpers/process.js";
 import { useSimulator } from "./helpers/simulator.js";
 
@@ -148,56 +147,6 @@ describe("pos-sync sync", () => {
     expect(lastLine(result.stderr)).toMatch(
       /^pos-sync: GET \/v1\/locations\/own\?devices=true on 127\.0\.0\.1:9 failed: connection refused \(ECONNREFUSED\)$/,
     );
-  }, 120_000);
-});
-
-describe("a run killed mid-window", () => {
-  it("loses nothing: the next run completes the work without duplicating a row", async () => {
-    const simulator = await startSimulator({
-      seed: 9,
-      locations: 1,
-      days: 20,
-      today: simulatorToday(),
-      ordersPerDay: [220, 320],
-    });
-    try {
-      simulator.faults.set({ latencyMs: 25 });
-      const dbPath = tempPath();
-      const environment = simulatorEnv(simulator, dbPath);
-      // Kill while pages of several windows are in flight.
-      await killSyncAfterRequests(simulator, environment, 12, {
-        operation: "listOrders",
-        args: ["--concurrency", "2"],
-      });
-
-      const halfway = openTestDb(dbPath);
-      const complete = scalar(
-        halfway,
-        "SELECT COUNT(*) FROM sync_windows WHERE stream = 'orders' AND status = 'complete'",
-      ) as number;
-      expect(complete).toBeLessThan(20);
-      expect(scalar(halfway, "SELECT status FROM sync_runs")).toBe("running");
-      halfway.close();
-
-      simulator.faults.set({ latencyMs: 0 });
-      const resumed = await runCli(["sync"], environment);
-      expect(resumed.code, resumed.stderr).toBe(0);
-      const db = openTestDb(dbPath);
-      const { dataset } = simulator;
-      expect(
-        await compareWithDataset(db, dataset, { since: dataset.firstDay, until: dataset.today }),
-      ).toEqual([]);
-      expect(rows(db, "SELECT id, status FROM sync_runs ORDER BY id")).toEqual([
-        { id: 1, status: "interrupted" },
-        { id: 2, status: "succeeded" },
-      ]);
-      expect(
-        scalar(db, "SELECT COUNT(*) FROM sync_windows WHERE status NOT IN ('complete', 'open')"),
-      ).toBe(0);
-      db.close();
-    } finally {
-      await simulator.close();
-    }
   });
 });
 
