@@ -1,14 +1,40 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { defineConfig } from "vitest/config";
+
+/**
+ * Two tiers. A test file that starts processes — the built command line, PostgreSQL, Chromium,
+ * a shell — is `slow`; every other one runs in its own process alone and is `fast`
+ * (`npx vitest run --project fast` answers in about a minute).
+ */
+const STARTS_PROCESSES =
+  /helpers\/(cli|daemon|kill|process|postgres|destinations|browser)\.js|node:child_process/;
+const testFiles = readdirSync("test")
+  .filter((name) => name.endsWith(".test.ts"))
+  .map((name) => `test/${name}`);
+const slowFiles = testFiles.filter((file) => STARTS_PROCESSES.test(readFileSync(file, "utf8")));
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
-    // Integration tests run real servers, child processes and SQLite files: give them room on
-    // small CI machines, and keep each file in its own process.
+    // Each file in a process of its own, two at a time: the 2-core machines the suite runs on
+    // spend most of it waiting on child processes, servers and sockets.
     pool: "forks",
-    // One throwaway PostgreSQL server for the run (or POS_TEST_PG_URL's).
-    globalSetup: ["test/helpers/postgres-global-setup.ts"],
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: "fast", include: testFiles.filter((file) => !slowFiles.includes(file)) },
+      },
+      {
+        extends: true,
+        test: {
+          name: "slow",
+          include: slowFiles,
+          // One throwaway PostgreSQL server for the run (or POS_TEST_PG_URL's).
+          globalSetup: ["test/helpers/postgres-global-setup.ts"],
+        },
+      },
+    ],
   },
 });

@@ -47,15 +47,28 @@ export interface CompareOptions {
   rawArchive?: boolean;
 }
 
+// Both are asked for every field of every record compared: each answer is worked out once.
+const snakeNames = new Map<string, string>();
+const unwrapped = new WeakMap<z.ZodType, z.ZodType>();
+
 function snake(name: string): string {
-  return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  let column = snakeNames.get(name);
+  if (column === undefined) {
+    column = name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    snakeNames.set(name, column);
+  }
+  return column;
 }
 
 /** The schema under optional() and nullable(). */
 function unwrap(schema: z.ZodType): z.ZodType {
-  let inner = schema;
-  while (inner instanceof z.ZodOptional || inner instanceof z.ZodNullable)
-    inner = inner.unwrap() as z.ZodType;
+  let inner = unwrapped.get(schema);
+  if (inner === undefined) {
+    inner = schema;
+    while (inner instanceof z.ZodOptional || inner instanceof z.ZodNullable)
+      inner = inner.unwrap() as z.ZodType;
+    unwrapped.set(schema, inner);
+  }
   return inner;
 }
 

@@ -4,6 +4,7 @@
  * value the API sent compares with the value stored for it (SQLite keeps text and 0/1 as sent;
  * PostgreSQL keeps native types: booleans, instants, jsonb, and no NUL character).
  */
+import type { Statement } from "better-sqlite3";
 import type { PostgresTarget } from "../../src/config.js";
 import type { Db } from "../../src/db/open.js";
 import { openPool, type PgPool } from "../../src/db/pg/connect.js";
@@ -39,8 +40,16 @@ function first(rows: StoredRow[]): unknown {
 
 export function sqliteData(db: Db): StoredData {
   const readRaw = rawRecordReader(db.sqlite);
-  const rows = async (sql: string, ...params: unknown[]) =>
-    db.sqlite.prepare(sql).all(...params) as StoredRow[];
+  // The ground truth asks the same few lookups thousands of times: each is prepared once.
+  const statements = new Map<string, Statement>();
+  const rows = async (sql: string, ...params: unknown[]) => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = db.sqlite.prepare(sql);
+      statements.set(sql, statement);
+    }
+    return statement.all(...params) as StoredRow[];
+  };
   return {
     kind: "sqlite",
     rows,
