@@ -11,6 +11,7 @@ import { Scheduler } from "../src/daemon/scheduler.js";
 import { WriterBusyError, WriterLease } from "../src/db/writer-lease.js";
 import { openTestDb, scalar, useTempDir } from "./helpers/db.js";
 import { captureLogs } from "./helpers/logs.js";
+import { until } from "./helpers/wait.js";
 
 const tempPath = useTempDir();
 
@@ -146,8 +147,7 @@ describe("the writer lease", () => {
       onLost: () => (lost = true),
     });
     db.sqlite.prepare("UPDATE writer_lease SET holder = 'someone else'").run();
-    await new Promise((r) => setTimeout(r, 100));
-    expect(lost).toBe(true);
+    await until(() => lost, "the holder to be told");
     lease.release();
     db.close();
   });

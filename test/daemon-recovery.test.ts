@@ -10,17 +10,10 @@ import { runCli, simulatorEnv, startCli } from "./helpers/cli.js";
 import { useTempDir } from "./helpers/db.js";
 import { spawnCli } from "./helpers/process.js";
 import { useSimulator } from "./helpers/simulator.js";
+import { until } from "./helpers/wait.js";
 
 const tempPath = useTempDir();
 const sim = useSimulator({ today: simulatorToday(), days: 30, seed: 23, locations: 1 });
-
-async function until(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 interface LogEvent {
   msg: string;

@@ -4,10 +4,11 @@ import { describe, expect, it } from "vitest";
 import { simulatorToday } from "../src/simulator/clock.js";
 import { startSimulator } from "../src/simulator/server.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";
-import { logEvents, startDaemon, until } from "./helpers/daemon.js";
+import { logEvents, startDaemon } from "./helpers/daemon.js";
 import { openTestDb, rows, scalar, useTempDir } from "./helpers/db.js";
 import { compareWithDataset } from "./helpers/ground-truth.js";
 import { useSimulator } from "./helpers/simulator.js";
+import { until } from "./helpers/wait.js";
 
 const tempPath = useTempDir();
 const sim = useSimulator({ today: simulatorToday(), days: 6, seed: 12, locations: 1 });

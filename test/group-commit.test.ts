@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { GroupCommit } from "../src/db/group-commit.js";
 import { writeTransaction } from "../src/db/write-transaction.js";
 import { useTempDir } from "./helpers/db.js";
+import { until } from "./helpers/wait.js";
 
 const tempPath = useTempDir();
 const open: Database.Database[] = [];
@@ -29,8 +30,6 @@ function files(): { writer: Database.Database; reader: Database.Database } {
 const count = (db: Database.Database, table: string) =>
   db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get();
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 afterEach(() => {
   for (const db of open.splice(0)) db.close();
 });
@@ -43,8 +42,7 @@ describe("a group of writes", () => {
     group.write(() => insert.run(1));
     group.write(() => insert.run(2));
     expect(count(reader, "parents")).toBe(0);
-    await sleep(400);
-    expect(count(reader, "parents")).toBe(2);
+    await until(() => count(reader, "parents") === 2, "the group to commit");
     expect(writer.inTransaction).toBe(false);
   });
 
@@ -83,9 +81,8 @@ describe("a group of writes", () => {
     });
     expect(() => group.write(failingPage)).toThrow("a bad page");
     expect(writer.inTransaction).toBe(true);
-    await sleep(300);
     // The write lock is not held past the window, waiting for a next write.
-    expect(writer.inTransaction).toBe(false);
+    await until(() => !writer.inTransaction, "the window to close");
     expect(count(reader, "parents")).toBe(0);
   });
 
@@ -97,7 +94,7 @@ describe("a group of writes", () => {
     group.write(() => writer.prepare("INSERT INTO parents (id) VALUES (2)").run());
     // An orphan, checked only at COMMIT: the commit on the timer fails.
     group.write(() => writer.prepare("INSERT INTO children (id, parent_id) VALUES (1, 99)").run());
-    await sleep(300);
+    await until(() => lost.length > 0, "the commit to fail");
     expect(lost).toEqual(["lost"]);
     expect(writer.inTransaction).toBe(false);
     expect(count(reader, "parents")).toBe(1);

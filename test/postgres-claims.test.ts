@@ -15,20 +15,9 @@ import { formatSummary } from "../src/ui/summary.js";
 import { usePostgres } from "./helpers/postgres.js";
 import { SMALL_DATASET } from "./helpers/simulator.js";
 import { syncInto } from "./helpers/sync.js";
+import { until } from "./helpers/wait.js";
 
 const pg = usePostgres();
-
-/** Resolves once `condition` holds, checking as the database changes; fails on `giveUp`. */
-async function until(
-  condition: () => Promise<boolean>,
-  giveUp: () => boolean,
-  what: string,
-): Promise<void> {
-  while (!(await condition())) {
-    if (giveUp()) throw new Error(`gave up waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe("location claims on PostgreSQL", () => {
   it("a worker whose session died mid-turn has its run and turn interrupted by the next claim", async () => {
@@ -93,16 +82,13 @@ describe("location claims on PostgreSQL", () => {
       const firstRun = syncInto(simulator, first).finally(() => {
         firstDone = true;
       });
-      await until(
-        async () =>
-          (
-            await pg.query(
-              `SELECT COUNT(*)::int AS n FROM ${target.schema}.location_claims WHERE status = 'running'`,
-            )
-          )[0].n === simulator.keys.length,
-        () => firstDone,
-        "the first worker holds every location",
-      );
+      await until(async () => {
+        if (firstDone) throw new Error("the first worker finished before the second started");
+        const [{ n }] = await pg.query(
+          `SELECT COUNT(*)::int AS n FROM ${target.schema}.location_claims WHERE status = 'running'`,
+        );
+        return n === simulator.keys.length;
+      }, "the first worker holds every location");
       const { result } = await syncInto(simulator, second);
       expect((await firstRun).result.status).toBe("succeeded");
 

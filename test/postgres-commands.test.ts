@@ -9,6 +9,7 @@ import { compareWithDataset } from "./helpers/ground-truth.js";
 import { usePostgres } from "./helpers/postgres.js";
 import { useSimulator } from "./helpers/simulator.js";
 import { postgresData } from "./helpers/stored-data.js";
+import { until } from "./helpers/wait.js";
 
 const pg = usePostgres();
 const sim = useSimulator({ today: simulatorToday(), days: 5, seed: 31, locations: 2 });
@@ -16,14 +17,6 @@ const sim = useSimulator({ today: simulatorToday(), days: 5, seed: 31, locations
 function env(target: { url: string; schema: string }, extra: Record<string, string> = {}) {
   const { POS_DB_PATH: _path, ...api } = simulatorEnv(sim.current, "");
   return { ...api, POS_DB_URL: target.url, POS_DB_SCHEMA: target.schema, ...extra };
-}
-
-async function until(condition: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 function finishedRuns(output: string): Record<string, unknown>[] {

@@ -27,11 +27,7 @@ import { compareWithDataset } from "./helpers/ground-truth.js";
 import { captureLogs } from "./helpers/logs.js";
 import { TEST_TODAY } from "./helpers/simulator.js";
 import { simulatorConfig, simulatorNow, syncOnce } from "./helpers/sync.js";
-
-async function waitFor(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(condition()).toBe(true);
-}
+import { until } from "./helpers/wait.js";
 
 const RANGE = { since: addDays(TEST_TODAY, -3), until: TEST_TODAY };
 const HOURS = "SELECT id, business_date, closed_hour FROM orders ORDER BY id";
@@ -160,14 +156,17 @@ describe("a sync whose writes cross to another thread", () => {
         syncedAt: "2026-01-11T00:00:00.000Z",
       }),
     );
-    await waitFor(() => received.filter((r) => r.method === "writePage").length === 4);
+    await until(
+      () => received.filter((r) => r.method === "writePage").length === 4,
+      "four pages sent",
+    );
     await new Promise((resolve) => setTimeout(resolve, 50));
     const written = () => received.filter((r) => r.method === "writePage");
     expect(written()).toHaveLength(4);
     const first = written()[0] as DestinationRequest;
     port1.postMessage({ type: "answer", id: first.id, value: { inserted: 0 } });
     await pages[0];
-    await waitFor(() => written().length === 5);
+    await until(() => written().length === 5, "a fifth page sent");
     port1.close();
     await Promise.allSettled(pages);
   });

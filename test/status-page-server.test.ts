@@ -9,9 +9,10 @@ import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { simulatorToday } from "../src/simulator/clock.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";
-import { logEvents, startDaemon, until } from "./helpers/daemon.js";
+import { logEvents, startDaemon } from "./helpers/daemon.js";
 import { useTempDir } from "./helpers/db.js";
 import { useSimulator } from "./helpers/simulator.js";
+import { until } from "./helpers/wait.js";
 
 const tempPath = useTempDir();
 const sim = useSimulator({
@@ -104,13 +105,17 @@ describe("a page served while a run writes", () => {
       await until(async () => {
         page = await (await fetch(`${daemon.url}/`)).text();
         return page.includes('class="badge running"');
-      }, 30_000);
-      await until(() => daemon.output().includes('"msg":"run finished"'), 60_000);
+      }, "the page to show the run running");
+      await until(
+        () => daemon.output().includes('"msg":"run finished"'),
+        "the run to finish",
+        60_000,
+      );
       expect(daemon.output()).toContain('"status":"succeeded"');
       // Once the page kept from during the run is old enough to be read again.
       await until(
         async () => (await (await fetch(`${daemon.url}/`)).text()).includes("badge succeeded"),
-        15_000,
+        "the page to show the run succeeded",
       );
     } finally {
       sim.current.faults.reset();
@@ -218,7 +223,7 @@ describe("a daemon on 0.0.0.0 without a token", () => {
   it("says why once, at start, naming the setting", async () => {
     await until(() => closedWarnings().length > 0);
     await fetch(`${local}/`);
-    await until(() => daemon.output().includes('"msg":"run finished"'), 30_000);
+    await until(() => daemon.output().includes('"msg":"run finished"'), "the run to finish");
     expect(closedWarnings()).toHaveLength(1);
     expect(closedWarnings()[0]).toMatchObject({ host: "0.0.0.0" });
     expect(daemon.output()).toContain('"tokenRequired":false');

@@ -12,6 +12,7 @@ import { compareWithDataset } from "./helpers/ground-truth.js";
 import { captureLogs } from "./helpers/logs.js";
 import { SMALL_DATASET, TEST_TODAY, useSimulator } from "./helpers/simulator.js";
 import { simulatorConfig, syncOnce } from "./helpers/sync.js";
+import { until } from "./helpers/wait.js";
 
 const tempPath = useTempDir();
 const sim = useSimulator();
@@ -400,12 +401,12 @@ describe("windows in progress", () => {
       destination: new HeldPages(db),
       configOverrides: { concurrency: 2 },
     });
-    let seen = -1;
-    while (seen !== waiting || seen === 0) {
-      seen = waiting;
-      await new Promise((resolve) => setTimeout(resolve, 300));
-    }
-    expect(seen).toBe(2 + 4);
+    await until(() => waiting === 2 + 4, "six pages waiting to be written");
+    // No seventh window starts while they wait: the run asks for nothing more.
+    const served = sim.current.stats.snapshot().total;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(waiting).toBe(2 + 4);
+    expect(sim.current.stats.snapshot().total).toBe(served);
     release();
     const { result } = await run;
     expect(result.status).toBe("succeeded");

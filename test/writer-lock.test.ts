@@ -8,6 +8,7 @@ import { simulatorToday } from "../src/simulator/clock.js";
 import { CLI_PATH, childEnv, runCli, simulatorEnv } from "./helpers/cli.js";
 import { openTestDb, scalar, useTempDir } from "./helpers/db.js";
 import { useSimulator } from "./helpers/simulator.js";
+import { eventually } from "./helpers/wait.js";
 
 const tempPath = useTempDir();
 const sim = useSimulator({ today: simulatorToday(), days: 20, seed: 77, locations: 1 });
@@ -18,16 +19,6 @@ function processState(pid: number): string | undefined {
     return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
   } catch {
     return undefined;
-  }
-}
-
-async function waitFor<T>(probe: () => T | undefined, what: string, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
   }
 }
 
@@ -72,9 +63,9 @@ describe("a writer killed while its parent never reaps it", () => {
     );
     if (parent.pid === undefined) throw new Error("the parent did not start");
     parents.push(parent.pid);
-    const writerPid = await waitFor(() => runningPid(dbPath), "the sync to start");
+    const writerPid = await eventually(() => runningPid(dbPath), "the sync to start");
     process.kill(writerPid, "SIGKILL");
-    await waitFor(
+    await eventually(
       () => (processState(writerPid) === "Z" ? true : undefined),
       "the writer to become a zombie",
     );

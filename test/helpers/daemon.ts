@@ -16,18 +16,6 @@ export async function startDaemon(args: string[], environment: Record<string, st
   return { ...daemon, url };
 }
 
-/** Resolves once the condition holds; throws after the timeout. */
-export async function until(
-  condition: () => boolean | Promise<boolean>,
-  timeoutMs = 20_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 /** The daemon's log lines (JSON), in order. */
 export function logEvents(output: string): Record<string, unknown>[] {
   return output

@@ -10,8 +10,9 @@ import { SqliteDestination } from "../../src/db/sqlite-destination.js";
 import type { Simulator } from "../../src/simulator/server.js";
 import { ORDERS } from "../../src/streams/index.js";
 import { simulatorEnv } from "./cli.js";
-import { startDaemon, until } from "./daemon.js";
+import { startDaemon } from "./daemon.js";
 import { syncInto, type TestSyncOptions } from "./sync.js";
+import { until } from "./wait.js";
 
 export interface TroubledSync {
   /** The location (by its key) with the incomplete day. */
@@ -153,7 +154,7 @@ export async function startTroubledDaemon(
     ...simulatorEnv(simulator, dbPath, options.env),
     POS_API_KEYS: "a-key-nobody-issued",
   });
-  await until(() => /"msg":"run (finished|failed)/.test(daemon.output()), 30_000);
+  await until(() => /"msg":"run (finished|failed)/.test(daemon.output()), "the run to end");
   return {
     url: daemon.url,
     incompleteDay,
