@@ -219,7 +219,9 @@ describe.each(DESTINATION_KINDS)("into %s", (kind) => {
   });
 
   it("stores each order once, in its newest version, when pages repeat and change", async () => {
-    await withSimulator({ seed: 102, ordersPerDay: [250, 350] }, async (simulator) => {
+    // Days of three to four pages each.
+    await withSimulator({ seed: 102, days: 4, ordersPerDay: [250, 350] }, async (simulator) => {
+      const days = { since: simulator.dataset.firstDay, until: simulator.dataset.today };
       simulator.faults.set({ duplicatesAcrossPages: true, changesBetweenPages: true });
       const into = destinations.fresh(kind);
       expect((await sync(simulator, into)).result.status).toBe("succeeded");
@@ -227,7 +229,7 @@ describe.each(DESTINATION_KINDS)("into %s", (kind) => {
       // Reports whose orders changed after the report was read are behind until their day is
       // read again; the orders themselves are exact.
       expect(
-        await compareWithDataset(stored, simulator.dataset, { ...history, reports: false }),
+        await compareWithDataset(stored, simulator.dataset, { ...days, reports: false }),
       ).toEqual([]);
       const changed = await stored.rows(
         "SELECT id FROM orders WHERE updated_at > created_at AND updated_at >= ?",
@@ -236,8 +238,8 @@ describe.each(DESTINATION_KINDS)("into %s", (kind) => {
       expect(changed.length).toBeGreaterThan(5);
       // A re-read of the days, with the pages steady again, catches up the reports.
       simulator.faults.reset();
-      expect((await sync(simulator, into, { range: history })).result.status).toBe("succeeded");
-      expect(await compareWithDataset(stored, simulator.dataset, history)).toEqual([]);
+      expect((await sync(simulator, into, { range: days })).result.status).toBe("succeeded");
+      expect(await compareWithDataset(stored, simulator.dataset, days)).toEqual([]);
     });
   });
 

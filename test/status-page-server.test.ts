@@ -94,7 +94,8 @@ describe("the daemon's status page", () => {
 describe("a page served while a run writes", () => {
   it("answers during the run, which it shows as running, and the run still succeeds", async () => {
     const path = tempPath();
-    // A run of many seconds (two requests at a time, each slow): longer than the page is kept.
+    // Slow answers (two requests at a time), so that the run is still writing when the page is
+    // asked for; then quick ones, so that it ends.
     sim.current.faults.set({ latencyMs: 500 });
     const daemon = await startDaemon(
       ["--schedule", "0 0 1 1 *"],
@@ -106,6 +107,7 @@ describe("a page served while a run writes", () => {
         page = await (await fetch(`${daemon.url}/`)).text();
         return page.includes('class="badge running"');
       }, "the page to show the run running");
+      sim.current.faults.set({ latencyMs: 0 });
       await until(
         () => daemon.output().includes('"msg":"run finished"'),
         "the run to finish",
