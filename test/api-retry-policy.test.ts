@@ -94,8 +94,8 @@ describe("validation messages", () => {
 
 describe("the tests' wait scale (POS_TEST_WAIT_SCALE)", () => {
   it("shortens waits by a factor from 0 to 1, and leaves them whole otherwise", () => {
-    expect(scaledWait(250, { POS_TEST_WAIT_SCALE: "0.01" })).toBe(3);
-    expect(scaledWait(250, { POS_TEST_WAIT_SCALE: "0" })).toBe(0);
+    expect(scaledWait(250, testWaitScale({ POS_TEST_WAIT_SCALE: "0.01" }))).toBe(3);
+    expect(scaledWait(250, testWaitScale({ POS_TEST_WAIT_SCALE: "0" }))).toBe(0);
     for (const ignored of [undefined, "", "2", "-1", "fast", "NaN"])
       expect(testWaitScale({ POS_TEST_WAIT_SCALE: ignored })).toBe(1);
   });

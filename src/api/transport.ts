@@ -9,7 +9,7 @@ import pRetry from "p-retry";
 import { Agent, request } from "undici";
 import type { Logger } from "../log.js";
 import { scrubSecrets } from "../secrets.js";
-import { scaledWait } from "../test-waits.js";
+import { scaledWait, testWaitScale } from "../test-waits.js";
 import { askedAuthScheme } from "./auth-challenge.js";
 import { errorCode, firstHeaderValue, serverMessage } from "./error-details.js";
 import {
@@ -123,6 +123,8 @@ export class HttpTransport {
   private readonly address: string;
   private readonly deadlineMs: number;
   private readonly listeners: ((event: AttemptEvent) => void)[] = [];
+  /** 1 but in the project's tests (POS_TEST_WAIT_SCALE). */
+  private readonly waitScale = testWaitScale();
 
   constructor(private readonly options: TransportOptions) {
     const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
@@ -171,8 +173,8 @@ export class HttpTransport {
           }),
         {
           retries: this.retry.retries,
-          minTimeout: scaledWait(this.retry.minDelayMs),
-          maxTimeout: scaledWait(this.retry.maxDelayMs),
+          minTimeout: scaledWait(this.retry.minDelayMs, this.waitScale),
+          maxTimeout: scaledWait(this.retry.maxDelayMs, this.waitScale),
           factor: 2,
           randomize: true,
           signal: deadline.signal,
@@ -328,7 +330,7 @@ export class HttpTransport {
         `GET ${description.target} was rate limited: waiting ${formatSeconds(waitMs)} s before retrying (the server asked for ${formatSeconds(requestedMs)} s${capped ? ", capped" : ""})`,
       );
     }
-    return waitMs === undefined ? undefined : scaledWait(waitMs);
+    return waitMs === undefined ? undefined : scaledWait(waitMs, this.waitScale);
   }
 
   private toApiError(

@@ -8,7 +8,7 @@ import { Agent, request } from "undici";
 import { errorCode, firstHeaderValue, serverMessage } from "../api/error-details.js";
 import { shownRedirectTarget } from "../api/redirect-target.js";
 import { describeTarget } from "../api/transport.js";
-import { scaledWait } from "../test-waits.js";
+import { scaledWait, testWaitScale } from "../test-waits.js";
 import {
   announcesLimit,
   type RateLimitHeaders,
@@ -104,6 +104,8 @@ export class ProbeHttp {
   private readonly origin: string;
   private readonly basePath: string;
   private lastStart = 0;
+  /** 1 but in the project's tests (POS_TEST_WAIT_SCALE). */
+  private readonly waitScale = testWaitScale();
 
   constructor(private readonly options: ProbeHttpOptions) {
     const base = new URL(options.baseUrl);
@@ -204,7 +206,7 @@ export class ProbeHttp {
   }
 
   private async pace(): Promise<void> {
-    const wait = this.lastStart + scaledWait(this.paceMs) - performance.now();
+    const wait = this.lastStart + scaledWait(this.paceMs, this.waitScale) - performance.now();
     if (wait > 0) await sleep(wait);
     this.lastStart = performance.now();
   }
