@@ -26,6 +26,7 @@ import { columnNames, tableName } from "../src/db/writers/statements.js";
 import { LocalClock } from "../src/local-clock.js";
 import { Dataset } from "../src/simulator/dataset.js";
 import { ORDERS } from "../src/streams/index.js";
+import { PageNormalizer } from "../src/sync/normalize-page.js";
 import { dec, int, log, now, seconds } from "./lib.js";
 
 const PAGE_SIZE = 100;
@@ -96,6 +97,7 @@ async function realPath(
   const { sqlite } = destination.db;
   const changesBefore = sqlite.prepare("SELECT total_changes()").pluck().get() as number;
   const syncedAt = new Date().toISOString();
+  const normalizer = new PageNormalizer(destination);
   let rows = 0;
   let parseSeconds = 0;
   const inFlight: Promise<unknown>[] = [];
@@ -107,7 +109,7 @@ async function realPath(
     const { records, rejects } = validateRecords(orderSchema, data);
     const page = { locationId: LOCATION_ID, day: DAY, records, rejects, runId: null, syncedAt };
     inFlight.push(
-      destination.writePage(ORDERS, page).then((counts) => {
+      normalizer.store(ORDERS, page).then((counts) => {
         rows += counts.rowsWritten;
       }),
     );

@@ -22,6 +22,7 @@ import type { SyncDestination } from "../src/db/destination.js";
 import { PgDestination } from "../src/db/pg/pg-destination.js";
 import { SqliteDestination } from "../src/db/sqlite-destination.js";
 import { ORDERS } from "../src/streams/index.js";
+import { PageNormalizer } from "../src/sync/normalize-page.js";
 import { CLI, startSimulatorProcess } from "./e2e.js";
 import { pagesOf } from "./ingest.js";
 import { dec, int, log, now, seconds } from "./lib.js";
@@ -51,6 +52,7 @@ async function ingest(
   inFlight: number,
 ): Promise<number> {
   const syncedAt = new Date().toISOString();
+  const normalizer = new PageNormalizer(destination);
   const runId = await destination.startRun("cli", syncedAt);
   const pending: Promise<unknown>[] = [];
   let parseSeconds = 0;
@@ -61,7 +63,7 @@ async function ingest(
     parseSeconds += seconds(parseStart);
     const { records, rejects } = validateRecords(orderSchema, data);
     const page = { locationId: LOCATION_ID, day: DAY, records, rejects, runId, syncedAt };
-    pending.push(destination.writePage(ORDERS, page));
+    pending.push(normalizer.store(ORDERS, page));
     if (pending.length >= inFlight) await pending.shift();
   }
   await Promise.all(pending);

@@ -127,6 +127,25 @@ describe("the layers of src/", () => {
     expect(importersOf("sync", ["read-models", "ui", "runner", "commands", "daemon"])).toEqual([]);
   });
 
+  it("name each method of the storage port in one file of src/runner at most", () => {
+    const port = modules.get("db/destination.ts")?.text ?? "";
+    // `close` is every port's and thread's word too: the port's own is told apart by nothing.
+    const methods = [...port.matchAll(/^ {2}(\w+)\??\(/gm)]
+      .map((match) => match[1] as string)
+      .filter((method) => method !== "close");
+    expect(methods).toContain("recordWindow");
+    const runner = [...modules.values()].filter((m) => folder(m.name) === "runner");
+    const named = methods
+      .map((method) => ({
+        method,
+        files: runner
+          .filter((m) => new RegExp(`\\.${method}\\(|"${method}"`).test(m.text))
+          .map((m) => m.name),
+      }))
+      .filter(({ files }) => files.length > 1);
+    expect(named).toEqual([]);
+  });
+
   it("read the database only through the destination in read models, the UI and the demo", () => {
     for (const module of modules.values()) {
       if (!["read-models", "ui", "demo"].includes(folder(module.name))) continue;

@@ -10,6 +10,7 @@ import { collectChanges } from "../src/read-models/changes.js";
 import { ORDERS } from "../src/streams/index.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";
 import { openTestDb, rows, scalar, useTempDir } from "./helpers/db.js";
+import { storeDayPage } from "./helpers/pages.js";
 import { TEST_TODAY, useSimulator } from "./helpers/simulator.js";
 import { syncOnce } from "./helpers/sync.js";
 
@@ -162,7 +163,7 @@ describe("order history", () => {
       epochDayOf(addDays(TEST_TODAY, -1)),
     );
     const write = (record: Order) =>
-      destination.writePage(ORDERS, {
+      storeDayPage(destination, ORDERS, {
         locationId: location().location.id,
         day: addDays(TEST_TODAY, -1),
         records: [{ record, raw: JSON.stringify(record) }],

@@ -7,7 +7,7 @@ import { orderSchema } from "../src/api/schemas.js";
 import { validateRecords } from "../src/api/validate.js";
 import { contentHash } from "../src/content-hash.js";
 import { toEpochDay } from "../src/dates.js";
-import { headerOf, prepareRecords } from "../src/db/day-page.js";
+import { headerOf, prepareRecords } from "../src/db/normalize/page.js";
 import { readRawRecords } from "../src/db/raw/archive.js";
 import {
   buildDictionary,
@@ -23,6 +23,7 @@ import { ORDERS } from "../src/streams/index.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";
 import { openTestDb, rows, scalar, useTempDir } from "./helpers/db.js";
 import { compareWithDataset } from "./helpers/ground-truth.js";
+import { writeDayPage } from "./helpers/pages.js";
 import { TEST_TODAY, useSimulator } from "./helpers/simulator.js";
 import { syncOnce } from "./helpers/sync.js";
 
@@ -193,11 +194,11 @@ describe("a page write that fails", () => {
       db.sqlite.exec(
         "CREATE TEMP TRIGGER fail_items BEFORE INSERT ON main.order_items BEGIN SELECT RAISE(ABORT, 'disk trouble'); END",
       );
-      expect(() => store.writePage(ORDERS, page)).toThrow(/disk trouble/);
+      expect(() => writeDayPage(store, ORDERS, page)).toThrow(/disk trouble/);
       db.sqlite.exec("DROP TRIGGER temp.fail_items");
       expect(scalar(db, "SELECT COUNT(*) FROM raw_dictionaries")).toBe(0);
 
-      expect(store.writePage(ORDERS, page).inserted).toBe(records.length);
+      expect(writeDayPage(store, ORDERS, page).inserted).toBe(records.length);
       for (const { record, raw } of records)
         expect(readRawRecords(db.sqlite, "orders", record.id)[0]?.json).toBe(raw);
     } finally {

@@ -4,19 +4,19 @@
  * summaries, checkpoints), its failures reach the sync as they would there, and it hands the
  * writing side only a few pages at a time.
  */
-import { MessageChannel } from "node:worker_threads";
+import { MessageChannel, type MessagePort } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocationConfig } from "../src/config.js";
 import { addDays } from "../src/dates.js";
 import { DatabaseError } from "../src/db/errors.js";
 import { SqliteDestination } from "../src/db/sqlite-destination.js";
 import {
-  type DestinationRequest,
+  connectDestination,
   fromCrossing,
+  methodsOf,
+  serveDestination,
   toCrossing,
-} from "../src/runner/destination-protocol.js";
-import { serveDestination } from "../src/runner/destination-service.js";
-import { RemoteDestination } from "../src/runner/remote-destination.js";
+} from "../src/runner/destination-port.js";
 import { fixedOffsetZone } from "../src/simulator/clock.js";
 import { type Simulator, startSimulator } from "../src/simulator/server.js";
 import { ORDERS } from "../src/streams/index.js";
@@ -25,6 +25,7 @@ import { FAST_RETRY } from "./helpers/client.js";
 import { openTestDb, rows, scalar, useTempDir } from "./helpers/db.js";
 import { compareWithDataset } from "./helpers/ground-truth.js";
 import { captureLogs } from "./helpers/logs.js";
+import { acrossPort } from "./helpers/port.js";
 import { TEST_TODAY } from "./helpers/simulator.js";
 import { simulatorConfig, simulatorNow, syncOnce } from "./helpers/sync.js";
 import { until } from "./helpers/wait.js";
@@ -48,15 +49,29 @@ function zonedLocations(simulator: Simulator): LocationConfig[] {
  * structured copies all the same). */
 function connect(dbPath: string) {
   const db = openTestDb(dbPath);
-  const { port1, port2 } = new MessageChannel();
-  const service = serveDestination(port1, new SqliteDestination(db, { keepRaw: true }));
+  const served = acrossPort(new SqliteDestination(db, { keepRaw: true }));
   return {
-    destination: new RemoteDestination(port2, dbPath),
+    destination: served.destination,
     async close() {
-      await service.close();
+      await served.close();
       db.close();
     },
   };
+}
+
+/** A request as the sync's side sends it. */
+interface DestinationRequest {
+  id: number;
+  method: string;
+  args: unknown[];
+}
+
+/** The sync's side of a SQLite destination, with no destination behind it. */
+function unserved(port: MessagePort, location: string) {
+  return connectDestination(port, {
+    location,
+    methods: methodsOf(Object.create(SqliteDestination.prototype)),
+  });
 }
 
 async function syncAcrossPort(dbPath: string) {
@@ -123,7 +138,7 @@ describe("a sync whose writes cross to another thread", () => {
   it("fails every call with a DatabaseError naming the file once the other side is gone", async () => {
     const dbPath = tempPath();
     const { port1, port2 } = new MessageChannel();
-    const destination = new RemoteDestination(port2, dbPath);
+    const destination = unserved(port2, dbPath);
     const unanswered = destination.countStored(ORDERS, ["a"]);
     // The writing side ends as it would of a fatal error: the sync must stop, not wait.
     port1.close();
@@ -135,26 +150,22 @@ describe("a sync whose writes cross to another thread", () => {
 
   it("hands the writing side at most four pages at once", async () => {
     const { port1, port2 } = new MessageChannel();
-    const destination = new RemoteDestination(port2, "unused.sqlite");
+    const destination = unserved(port2, "unused.sqlite");
     const received: DestinationRequest[] = [];
-    port1.on("message", (request: DestinationRequest) => {
-      received.push(request);
-      // The location's clock and the archive's terms are asked once; the pages are left
-      // unanswered.
-      if (request.method === "timeZoneOf")
-        port1.postMessage({ type: "answer", id: request.id, value: null });
-      if (request.method === "archiveTerms")
-        port1.postMessage({ type: "answer", id: request.id, value: { keep: false } });
-    });
+    // The pages are left unanswered.
+    port1.on("message", (request: DestinationRequest) => received.push(request));
     const pages = Array.from({ length: 10 }, (_, i) =>
-      destination.writePage(ORDERS, {
-        locationId: "location",
-        day: `2026-01-${String(i + 1).padStart(2, "0")}`,
-        records: [],
-        rejects: [],
-        runId: null,
-        syncedAt: "2026-01-11T00:00:00.000Z",
-      }),
+      destination.writePage(
+        ORDERS,
+        {
+          locationId: "location",
+          day: `2026-01-${String(i + 1).padStart(2, "0")}`,
+          rejects: [],
+          runId: null,
+          syncedAt: "2026-01-11T00:00:00.000Z",
+        },
+        [],
+      ),
     );
     await until(
       () => received.filter((r) => r.method === "writePage").length === 4,
@@ -174,13 +185,18 @@ describe("a sync whose writes cross to another thread", () => {
   it("answers a call it cannot make with a failure rather than failing its thread", async () => {
     const db = openTestDb(tempPath());
     const { port1, port2 } = new MessageChannel();
-    const service = serveDestination(port1, new SqliteDestination(db));
+    const local = new SqliteDestination(db);
+    const service = serveDestination(port1, local, () => local.commit());
     const reply = new Promise((resolve) => port2.once("message", resolve));
-    port2.postMessage({ id: 1, method: "countStored", args: ["no-such-stream", ["a"]] });
+    port2.postMessage({
+      id: 1,
+      method: "countStored",
+      args: [{ described: "no-such-stream" }, ["a"]],
+    });
     expect(await reply).toMatchObject({
       type: "failure",
       id: 1,
-      error: { database: false, message: "no day stream is named no-such-stream" },
+      error: { database: false, message: "no stream or list is named no-such-stream" },
     });
     port2.close();
     await service.close();

@@ -8,25 +8,22 @@
  * full disk); the counting window waits until another window's write has met it. In the sync's own thread,
  * and across the message port a sync in a worker thread writes through.
  */
-import { MessageChannel } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { addDays } from "../src/dates.js";
-import type { PageHeader } from "../src/db/day-page.js";
 import { DatabaseError } from "../src/db/errors.js";
 import type { Db } from "../src/db/open.js";
 import { ROLLED_BACK, SqliteDestination } from "../src/db/sqlite-destination.js";
-import type { DayPage } from "../src/db/store.js";
+import type { PageHeader } from "../src/db/store.js";
 import type { DayStreamTables } from "../src/db/stream-tables.js";
 import type { IncomingRecord } from "../src/db/writers/replace.js";
 import { tableName } from "../src/db/writers/statements.js";
 import { runVerify } from "../src/read-models/verify.js";
-import { serveDestination } from "../src/runner/destination-service.js";
-import { RemoteDestination } from "../src/runner/remote-destination.js";
 import { FAST_RETRY } from "./helpers/client.js";
 import { openTestDb, rows, useTempDir } from "./helpers/db.js";
 import { compareWithDataset } from "./helpers/ground-truth.js";
 import { captureLogs } from "./helpers/logs.js";
+import { acrossPort } from "./helpers/port.js";
 import { TEST_TODAY, useSimulator } from "./helpers/simulator.js";
 import { simulatorConfig, simulatorNow, syncInto, syncOnce } from "./helpers/sync.js";
 
@@ -81,12 +78,12 @@ class DiskFillsAfterFirstCount extends SqliteDestination {
     await this.commit();
   }
 
-  override writePage(stream: DayStreamTables, page: DayPage) {
-    return this.noticing(super.writePage(stream, page));
-  }
-
-  override writePreparedPage(stream: DayStreamTables, page: PageHeader, records: IncomingRecord[]) {
-    return this.noticing(super.writePreparedPage(stream, page, records));
+  override writePage(
+    stream: DayStreamTables,
+    page: PageHeader,
+    records: readonly IncomingRecord[],
+  ) {
+    return this.noticing(super.writePage(stream, page, records));
   }
 
   private async noticing<T>(write: Promise<T>): Promise<T> {
@@ -104,14 +101,12 @@ class DiskFillsAfterFirstCount extends SqliteDestination {
 function destinationFor(db: Db, path: "in-process" | "across the port") {
   const local = new DiskFillsAfterFirstCount(db, { keepRaw: true });
   if (path === "in-process") return { destination: local, done: () => local.done() };
-  const { port1, port2 } = new MessageChannel();
-  const service = serveDestination(port1, local);
-  const destination = new RemoteDestination(port2, db.path);
+  const { destination, close } = acrossPort(local);
   return {
     destination,
     done: async () => {
       await destination.close();
-      await service.close();
+      await close();
       await local.done();
     },
   };

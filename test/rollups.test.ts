@@ -10,6 +10,7 @@ import type { Db } from "../src/db/open.js";
 import { Store } from "../src/db/store.js";
 import { ORDERS } from "../src/streams/index.js";
 import { openTestDb, rows, useTempDir } from "./helpers/db.js";
+import { writeDayPage } from "./helpers/pages.js";
 import { TEST_TODAY, useSimulator } from "./helpers/simulator.js";
 import { syncOnce } from "./helpers/sync.js";
 
@@ -21,7 +22,7 @@ const location = () => sim.current.dataset.locations[0]!;
 const dayBefore = addDays(TEST_TODAY, -1);
 
 function write(day: string, orders: readonly Order[]): void {
-  store.writePage(ORDERS, {
+  writeDayPage(store, ORDERS, {
     locationId: location().location.id,
     day,
     records: orders.map((order) => ({ record: order, raw: JSON.stringify(order) })),
@@ -88,7 +89,7 @@ describe("the daily summary tables", () => {
         .replace("Z", "+00:00"),
     }));
     for (const order of later) {
-      store.writePage(ORDERS, {
+      writeDayPage(store, ORDERS, {
         locationId: location().location.id,
         day: TEST_TODAY,
         records: [{ record: order, raw: JSON.stringify(order) }],

@@ -11,6 +11,7 @@ import { readCatalogList, testClient } from "./helpers/client.js";
 import { openTestDb, rows, scalar, useTempDir } from "./helpers/db.js";
 import { compareWithDataset } from "./helpers/ground-truth.js";
 import { loadLocation } from "./helpers/load.js";
+import { writeDayPage } from "./helpers/pages.js";
 import { TEST_TODAY, useSimulator } from "./helpers/simulator.js";
 
 const sim = useSimulator();
@@ -99,7 +100,7 @@ describe("changed records", () => {
       .find((o) => o.items.length >= 3)!;
     const lastItem = original.items.length - 1;
     const write = (order: typeof original) =>
-      own.writePage(ORDERS, {
+      writeDayPage(own, ORDERS, {
         locationId: location().location.id,
         day,
         records: [{ record: order, raw: JSON.stringify(order) }],
@@ -294,7 +295,7 @@ describe("rejected records", () => {
       const reject = { recordId: null, reason: "id: expected string", raw: '{"id":42}' };
       const locationId = location().location.id;
       const context = { locationId, runId: null, rejectedAt: "2026-03-15" };
-      separateStore.writePage(ORDERS, {
+      writeDayPage(separateStore, ORDERS, {
         locationId,
         day: "2026-03-14",
         records: [],

@@ -8,6 +8,7 @@ import { ORDERS } from "../src/streams/index.js";
 import { testClient } from "./helpers/client.js";
 import { openTestDb, rows, useTempDir } from "./helpers/db.js";
 import { loadLocation } from "./helpers/load.js";
+import { writeDayPage } from "./helpers/pages.js";
 import { SMALL_DATASET, TEST_TODAY, useSimulator } from "./helpers/simulator.js";
 
 const sim = useSimulator();
@@ -311,7 +312,7 @@ describe("v_report_reconciliation", () => {
         .toISOString()
         .replace("Z", "+00:00");
     const write = (version: Order) => {
-      store.writePage(ORDERS, {
+      writeDayPage(store, ORDERS, {
         locationId,
         day,
         records: [{ record: version, raw: JSON.stringify(version) }],

@@ -13,6 +13,8 @@ import type { RejectedRecord, ValidatedRecords, ValidRecord } from "../api/valid
 import type { RunStatus, RunTrigger, Stream, WindowStatus } from "../vocabulary.js";
 import type { WindowRecord } from "./checkpoints.js";
 import type { TimeZoneChange } from "./location-clocks.js";
+import type { PageHeader } from "./normalize/page.js";
+import type { ArchiveTerms } from "./raw/archive.js";
 import type {
   DailySalesRow,
   DaysCovered,
@@ -31,7 +33,6 @@ import type {
   WindowRow,
 } from "./read-queries.js";
 import type {
-  DayPage,
   ListContext,
   ListCounts,
   ListedDevices,
@@ -39,8 +40,10 @@ import type {
   PageCounts,
 } from "./store.js";
 import type { DayStreamTables, Identified, SnapshotListTables } from "./stream-tables.js";
+import type { IncomingRecord } from "./writers/replace.js";
 
 export type { WindowRecord } from "./checkpoints.js";
+export type { PageCounts } from "./store.js";
 
 /** The end of a run, as recorded. */
 export interface RunEnd {
@@ -95,7 +98,17 @@ export interface RecordSink {
     validated: ValidatedRecords<Identified>,
     context: ListContext,
   ): Promise<ListCounts>;
-  writePage(stream: DayStreamTables, page: DayPage): Promise<PageCounts>;
+  /** The time zone a location's new rows are stamped with (null: hours as the API sends them):
+   * the clock the sync normalizes its pages on (normalize/page.ts). */
+  timeZoneOf(locationId: string): Promise<string | null>;
+  /** What a stream's records bring to writePage for the raw archive (raw/archive.ts). */
+  archiveTerms(stream: DayStreamTables): Promise<ArchiveTerms>;
+  /** Stores a page of a day stream, its records normalized, and its rejects. */
+  writePage(
+    stream: DayStreamTables,
+    page: PageHeader,
+    records: readonly IncomingRecord[],
+  ): Promise<PageCounts>;
   /** How many of these records of a day stream are stored now. */
   countStored(stream: DayStreamTables, ids: readonly string[]): Promise<number>;
   settleWindowRejects(

@@ -8,10 +8,10 @@ import type { Location } from "../api/schemas.js";
 import type { RejectedRecord, ValidatedRecords, ValidRecord } from "../api/validate.js";
 import type { RunTrigger, Stream } from "../vocabulary.js";
 import { Checkpoints, type WindowRecord } from "./checkpoints.js";
-import type { PageHeader } from "./day-page.js";
 import type { Destination, RunEnd } from "./destination.js";
 import { databaseError, isStorageFailure } from "./errors.js";
 import { GroupCommit } from "./group-commit.js";
+import type { PageHeader } from "./normalize/page.js";
 import { type Db, openDatabase } from "./open.js";
 import {
   locationOffsetMinutes,
@@ -21,7 +21,7 @@ import {
   UTC_OFFSET_STATE,
 } from "./queries.js";
 import * as read from "./read-queries.js";
-import { type DayPage, type ListContext, type ListedDevices, Store } from "./store.js";
+import { type ListContext, type ListedDevices, Store } from "./store.js";
 import type { DayStreamTables, Identified, SnapshotListTables } from "./stream-tables.js";
 import type { IncomingRecord } from "./writers/replace.js";
 import { tableName } from "./writers/statements.js";
@@ -197,23 +197,12 @@ export class SqliteDestination implements Destination {
   ) {
     return this.write(() => this.store.writeList(list, validated, context));
   }
-  /** Normalizes the page and writes it in one transaction. */
-  writePage(stream: DayStreamTables, page: DayPage) {
-    return this.write(() => this.store.writePage(stream, page));
-  }
-
-  /** writePage for a page whose records were prepared already (day-page.ts), on the clock
-   * `timeZoneOf` names and on the terms `archiveTerms` gives. */
-  writePreparedPage(stream: DayStreamTables, page: PageHeader, records: IncomingRecord[]) {
+  writePage(stream: DayStreamTables, page: PageHeader, records: readonly IncomingRecord[]) {
     return this.write(() => this.store.writePage(stream, page, records));
   }
-
-  /** The time zone a location's new rows are stamped with (null: hours as the API sends them). */
   timeZoneOf(locationId: string) {
     return this.step(() => this.store.clockOf(locationId).timeZone);
   }
-
-  /** What a stream's records prepared elsewhere bring for the raw archive (raw/archive.ts). */
   archiveTerms(stream: DayStreamTables) {
     return this.step(() => this.store.archiveTerms(stream));
   }

@@ -9,10 +9,10 @@
 import type { Location } from "../api/schemas.js";
 import type { RejectedRecord, ValidatedRecords, ValidRecord } from "../api/validate.js";
 import type { LocalClock } from "../local-clock.js";
-import { type DayPage, type PageHeader, prepareRecords } from "./day-page.js";
 import { type ListContext, listSnapshot } from "./list-snapshot.js";
 import { LocationClocks, type TimeZoneChange } from "./location-clocks.js";
 import { normalizeLocation } from "./normalize/catalog.js";
+import type { PageHeader } from "./normalize/page.js";
 import type { Db } from "./open.js";
 import { type ArchiveTerms, RawArchive, type RawArchiveOptions } from "./raw/archive.js";
 import { Rollups } from "./rollups.js";
@@ -26,7 +26,7 @@ import { type IncomingRecord, ReplacingWriter, type WriteCounts } from "./writer
 import { type SnapshotCounts, SnapshotWriter } from "./writers/snapshot.js";
 import { type Row, tableName, upsertSql } from "./writers/statements.js";
 
-export type { DayPage, PageHeader } from "./day-page.js";
+export type { DayPage, PageHeader } from "./normalize/page.js";
 
 export interface PageCounts extends WriteCounts {
   rejected: number;
@@ -176,29 +176,14 @@ export class Store {
     };
   }
 
-  /**
-   * Stores a page of a day stream and its rejects in one transaction; `records` are its records
-   * as prepareRecords (day-page.ts) made them, when the caller prepared them ahead (outside the
-   * write, maybe on another thread).
-   */
-  writePage(stream: DayStreamTables, page: DayPage): PageCounts;
+  /** Stores a page of a day stream (its records normalized: normalize/page.ts) and its rejects
+   * in one transaction. */
   writePage(
     stream: DayStreamTables,
     page: PageHeader,
     records: readonly IncomingRecord[],
-  ): PageCounts;
-  writePage(
-    stream: DayStreamTables,
-    page: DayPage | PageHeader,
-    records?: readonly IncomingRecord[],
   ): PageCounts {
-    const rows = records ?? this.prepareRecords(stream, page as DayPage);
-    return this.writeDayPage(stream, page, rows);
-  }
-
-  /** A page's records normalized into rows: work that needs no transaction. */
-  private prepareRecords(stream: DayStreamTables, page: DayPage): IncomingRecord[] {
-    return prepareRecords(stream, page, this.clockOf(page.locationId));
+    return this.writeDayPage(stream, page, records);
   }
 
   /** The clock a location's new rows are stamped with (its applied time zone setting). */
@@ -206,8 +191,8 @@ export class Store {
     return this.clocks.clockOf(locationId);
   }
 
-  /** What a day stream's records should bring to their write for the raw archive, when they
-   * are prepared elsewhere (day-page.ts, compress-ahead.ts). */
+  /** What a day stream's records should bring to their write for the raw archive
+   * (compress-ahead.ts). */
   archiveTerms(stream: DayStreamTables): ArchiveTerms {
     return this.archive.termsFor(tableName(stream.table));
   }

@@ -6,6 +6,7 @@ import type { LogLevel } from "../log.js";
 import type { PlannedEvent, WindowEvent } from "../sync/progress.js";
 import type { RunResult } from "../sync/run.js";
 import type { DayRange, RunTrigger, Stream } from "../vocabulary.js";
+import type { DestinationShape } from "./destination-port.js";
 
 export interface WorkerInput {
   config: Config;
@@ -24,10 +25,11 @@ export interface WorkerInput {
 }
 
 /** What the thread is started with: the input, and the port its writes go through (to the
- * command's thread, which holds the SQLite database: destination-service.ts). A run into
- * PostgreSQL has none: the thread connects to the server itself. */
+ * command's thread, which holds the SQLite database: destination-port.ts), with the shape of the
+ * destination on the other side. A run into PostgreSQL has none: the thread connects to the
+ * server itself. */
 export interface WorkerData extends WorkerInput {
-  writes?: MessagePort;
+  writes?: { port: MessagePort; shape: DestinationShape };
 }
 
 /** From the command: stop the run (the page in hand is committed). */

@@ -3,10 +3,10 @@
  * otherwise lets the heap of a long backfill grow far past what it holds alive (the pages it
  * parses are garbage a moment later): measured over 100,000 orders, 280 MB resident without the
  * ceiling and 165 MB with it, at the same speed. The database work, more than half of a
- * backfill's CPU, runs here (destination-service.ts) beside the reading in the worker: a thread
+ * backfill's CPU, runs here (destination-port.ts) beside the reading in the worker: a thread
  * that was idle, rather than a new one with a heap of its own.
  */
-import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
+import { MessageChannel, Worker } from "node:worker_threads";
 import type { AttemptEvent } from "../api/transport.js";
 import { DEFAULTS } from "../config.js";
 import type { Db } from "../db/open.js";
@@ -15,7 +15,7 @@ import { EXIT, PosSyncError } from "../errors.js";
 import type { Progress } from "../sync/progress.js";
 import type { RunResult } from "../sync/run.js";
 import { RunStats } from "../sync/stats.js";
-import { serveDestination } from "./destination-service.js";
+import { methodsOf, serveDestination } from "./destination-port.js";
 import type { FromWorker, ToWorker, WorkerData, WorkerInput } from "./worker-protocol.js";
 
 /** The reading thread's young generation (V8 keeps two halves of a third each): 12 MB held
@@ -50,9 +50,10 @@ export async function runSyncInWorker(options: WorkerRunOptions): Promise<RunRes
     keepHistory: options.input.config.keepHistory,
   });
   const { port1, port2 } = new MessageChannel();
-  const service = serveDestination(port1, destination);
+  const service = serveDestination(port1, destination, () => destination.commit());
+  const shape = { location: options.db.path, methods: methodsOf(destination) };
   try {
-    return await runWorker(options, port2);
+    return await runWorker(options, { port: port2, shape });
   } finally {
     // The run commits before it answers; this commits the pages it wrote when the worker died
     // first. A failure here is one the run already met.
@@ -60,12 +61,15 @@ export async function runSyncInWorker(options: WorkerRunOptions): Promise<RunRes
   }
 }
 
-function runWorker(options: WorkerRunOptions, writes: MessagePort | undefined): Promise<RunResult> {
+function runWorker(
+  options: WorkerRunOptions,
+  writes: WorkerData["writes"] | undefined,
+): Promise<RunResult> {
   const heapMb = options.heapMb ?? DEFAULTS.memoryMb;
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL("./worker.js", import.meta.url), {
       workerData: { ...options.input, ...(writes ? { writes } : {}) } satisfies WorkerData,
-      transferList: writes ? [writes] : [],
+      transferList: writes ? [writes.port] : [],
       resourceLimits: {
         maxOldGenerationSizeMb: heapMb,
         maxYoungGenerationSizeMb: YOUNG_GENERATION_MB,

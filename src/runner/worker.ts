@@ -1,6 +1,6 @@
 /**
  * The worker thread that runs one sync: it reads the API and hands every write to the command's
- * thread, which holds the database (remote-destination.ts), and it reports progress and the
+ * thread, which holds the database (destination-port.ts), and it reports progress and the
  * result to the command. Running here lets the command give the run a heap ceiling and write
  * while the run reads (see worker-runner.ts).
  */
@@ -12,7 +12,7 @@ import { messageOf, PosSyncError } from "../errors.js";
 import { createLogger } from "../log.js";
 import type { Progress } from "../sync/progress.js";
 import { runSync } from "../sync/run.js";
-import { RemoteDestination } from "./remote-destination.js";
+import { connectDestination } from "./destination-port.js";
 import type { FromWorker, ToWorker, WorkerData } from "./worker-protocol.js";
 
 async function main(port: NonNullable<typeof parentPort>): Promise<void> {
@@ -86,7 +86,7 @@ async function openDestination(input: WorkerData): Promise<SyncDestination> {
     });
   }
   if (!input.writes) throw new Error("a SQLite run needs the port to the database's thread");
-  return new RemoteDestination(input.writes, config.dbPath);
+  return connectDestination(input.writes.port, input.writes.shape);
 }
 
 /** One line the user can act on: a failing disk is named as `sync` names it. */

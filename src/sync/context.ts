@@ -4,12 +4,15 @@ import type { SyncDestination } from "../db/destination.js";
 import type { Logger } from "../log.js";
 import type { CatalogListDescription, DayStreamDescription } from "../streams/index.js";
 import type { DayRange, Stream } from "../vocabulary.js";
+import type { PageNormalizer } from "./normalize-page.js";
 import type { Progress } from "./progress.js";
 import type { RunStats } from "./stats.js";
 
 export interface SyncContext {
   /** Where the run writes, and reads its checkpoints from. */
   destination: SyncDestination;
+  /** Normalizes the pages of day windows and has the destination store them. */
+  pages: PageNormalizer;
   stats: RunStats;
   logger: Logger;
   progress: Progress;

@@ -42,7 +42,7 @@ async function fetchOne(
     }
     // Outside a window, the day is the one the API lists the order under: the local calendar
     // date of its createdAt.
-    const counts = await context.destination.writePage(ORDERS, {
+    const counts = await context.pages.store(ORDERS, {
       locationId,
       day: result.valid.record.createdAt.slice(0, 10),
       records: [result.valid],

@@ -45,7 +45,7 @@ async function readWindow(
   const listedIds: string[] = [];
   const rejects: RejectedRecord[] = [];
   for await (const page of walk) {
-    const counts = await context.destination.writePage(stream, {
+    const counts = await context.pages.store(stream, {
       locationId,
       day,
       records: page.records,

@@ -200,7 +200,7 @@ async function applyTimeZone(
   locationId: string,
   timeZone: string | null,
 ): Promise<void> {
-  const change = await context.destination.useTimeZone(locationId, timeZone);
+  const change = await context.pages.useTimeZone(locationId, timeZone);
   if (change === null) return;
   context.logger.info(
     { locationId, from: change.from, to: change.to, orders: change.orders, days: change.days },

@@ -28,6 +28,7 @@ import {
 import type { SyncContext } from "./context.js";
 import { syncOneLocation } from "./location.js";
 import { locationsLeftNotice, syncInTurn } from "./location-turns.js";
+import { PageNormalizer } from "./normalize-page.js";
 import { LogProgress, type Progress } from "./progress.js";
 import { RunStats } from "./stats.js";
 
@@ -123,6 +124,7 @@ export async function runSync(options: SyncOptions): Promise<RunResult> {
   const progress = options.progress ?? new LogProgress(runLogger);
   const context: SyncContext = {
     destination,
+    pages: new PageNormalizer(destination),
     stats,
     logger: runLogger,
     progress,

@@ -7,6 +7,7 @@ import type { SyncDestination } from "../../src/db/destination.js";
 import { PgDestination } from "../../src/db/pg/pg-destination.js";
 import { SqliteDestination } from "../../src/db/sqlite-destination.js";
 import { openTestDb, useTempDir } from "./db.js";
+import { acrossPort } from "./port.js";
 import { usePostgres } from "./postgres.js";
 import { postgresData, type StoredData, sqliteData } from "./stored-data.js";
 
@@ -17,7 +18,7 @@ export const DESTINATION_KINDS: readonly DestinationKind[] = ["sqlite", "postgre
 export interface TestDestination {
   /** The environment that points the command line at it. */
   env: Record<string, string>;
-  /** The sync's port to it (the caller closes it). */
+  /** The sync's port to it, as a sync in production writes through it (the caller closes it). */
   open(options?: { keepRaw?: boolean; concurrency?: number }): Promise<SyncDestination>;
   /** Its stored data, read back; closed after the test file. */
   stored(): Promise<StoredData>;
@@ -41,8 +42,19 @@ export function useDestinations(): {
         const path = tempPath();
         return {
           env: { POS_DB_PATH: path },
-          open: async (options = {}) =>
-            SqliteDestination.open(path, { keepRaw: options.keepRaw ?? true }),
+          // Across the message port a sync in a worker thread writes through, as in production.
+          open: async (options = {}) => {
+            const local = SqliteDestination.open(path, { keepRaw: options.keepRaw ?? true });
+            const { destination, close } = acrossPort(local);
+            return {
+              ...destination,
+              close: async () => {
+                await destination.close();
+                await close();
+                await local.close();
+              },
+            };
+          },
           stored: async () => {
             const db = openTestDb(path);
             const data = sqliteData(db);

@@ -15,6 +15,7 @@ import {
   readDays,
   readList,
 } from "../../src/streams/index.js";
+import { writeDayPage } from "./pages.js";
 
 export interface LoadTotals {
   orders: PageCounts;
@@ -57,7 +58,7 @@ export async function loadLocation(
     for await (const page of readDays(REPORTS, client, { since: day, until: day })) {
       add(
         totals.reports,
-        store.writePage(REPORTS, {
+        writeDayPage(store, REPORTS, {
           locationId,
           day,
           records: page.records,
@@ -70,7 +71,7 @@ export async function loadLocation(
     for await (const page of readDays(ORDERS, client, { since: day, until: day })) {
       add(
         totals.orders,
-        store.writePage(ORDERS, {
+        writeDayPage(store, ORDERS, {
           locationId,
           day,
           records: page.records,

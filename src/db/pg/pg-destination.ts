@@ -4,7 +4,7 @@
  * written side by side. Each call is one transaction. A dedicated session holds the run's
  * advisory lock (checkpoints.ts), which dies with the connection if the process does.
  *
- * Rows are normalized as for SQLite (day-page.ts, the streams' toRows) and written set-based
+ * Rows come normalized by the sync (sync/normalize-page.ts, the streams' toRows) and are written set-based
  * (day-writer.ts, snapshot-writer.ts); the rules of what is inserted, replaced, kept, marked
  * deleted or set aside are the SQLite writers' own.
  */
@@ -13,15 +13,17 @@ import type { RejectedRecord, ValidatedRecords, ValidRecord } from "../../api/va
 import { describePostgresUrl, type PostgresTarget } from "../../config.js";
 import type { RunTrigger, Stream } from "../../vocabulary.js";
 import type { WindowRecord } from "../checkpoints.js";
-import { type DayPage, prepareRecords } from "../day-page.js";
 import type { RunEnd, SyncDestination } from "../destination.js";
 import { type ListContext, listSnapshot } from "../list-snapshot.js";
 import { normalizeLocation } from "../normalize/catalog.js";
+import type { PageHeader } from "../normalize/page.js";
 import { UTC_OFFSET_STATE } from "../queries.js";
+import type { ArchiveTerms } from "../raw/archive.js";
 import { locations } from "../schema/index.js";
 import type { ListCounts, ListedDevices, LocationCounts, PageCounts } from "../store.js";
 import type { DayStreamTables, Identified, SnapshotListTables } from "../stream-tables.js";
 import { locationRejectContext, rejectKey } from "../writers/rejects.js";
+import type { IncomingRecord } from "../writers/replace.js";
 import type { SnapshotCounts } from "../writers/snapshot.js";
 import { columnNames, tableName } from "../writers/statements.js";
 import * as checkpoints from "./checkpoints.js";
@@ -298,12 +300,21 @@ export class PgDestination implements SyncDestination {
     return writer;
   }
 
-  /** Normalizes the page and writes it, with its rejects, in one transaction. */
-  writePage(stream: DayStreamTables, page: DayPage): Promise<PageCounts> {
+  timeZoneOf(locationId: string) {
+    return this.read(async (client) => (await this.clocks.clockOf(client, locationId)).timeZone);
+  }
+  /** The archive keeps the text as it came: no dictionary to compress it with. */
+  archiveTerms(_stream: DayStreamTables): Promise<ArchiveTerms> {
+    return Promise.resolve(this.archive.keep ? { keep: true, dictionary: null } : { keep: false });
+  }
+  /** Writes the page, with its rejects, in one transaction. */
+  writePage(
+    stream: DayStreamTables,
+    page: PageHeader,
+    records: readonly IncomingRecord[],
+  ): Promise<PageCounts> {
     this.touched.add(page.locationId);
     return this.transaction(async (client) => {
-      const clock = await this.clocks.clockOf(client, page.locationId);
-      const records = prepareRecords(stream, page, clock);
       const { counts, earlierDays } = await this.dayWriter(stream).write(
         client,
         records,

@@ -30,7 +30,7 @@ const UPSERT = new RowsInserter(
 );
 
 export class PgRawArchive {
-  constructor(private readonly keep: boolean) {}
+  constructor(readonly keep: boolean) {}
 
   /** Archives (or, switched off, removes) the JSON of records just written, one document per
    * record (the writers pass each record once: the server refuses to update a row twice in one

@@ -1,8 +1,8 @@
 /**
- * A page's raw JSON compressed where it was read, before it crosses to the thread that writes
- * (runner/remote-destination.ts): that thread bounds a sync's wall time, and a page's JSON is
- * most of what would cross (about 3 KB an order against 0.5 KB compressed). The payloads of a
- * page share one buffer, handed over with the page rather than copied; the text stays behind.
+ * A page's raw JSON compressed where it was read (sync/normalize-page.ts), before it crosses to
+ * the thread that writes (runner/destination-port.ts): that thread bounds a sync's wall time, and
+ * a page's JSON is most of what would cross (about 3 KB an order against 0.5 KB compressed). The
+ * payloads of a page share one buffer, copied across at once; the text stays behind.
  *
  * Records the writer will find unchanged are compressed too (telling them apart needs the
  * database): a re-read of unchanged days costs this thread about 25 µs an order.
@@ -21,7 +21,7 @@ export class AheadCompressor {
   /**
    * Fits a page's records to the archive's terms: no JSON when it keeps none; compressed with
    * the table's dictionary when it has one; as text otherwise (the writer learns the table's
-   * dictionary from it). Returns the buffer that holds the payloads, to be transferred with them.
+   * dictionary from it). Returns the buffer that holds the payloads.
    */
   prepare(records: IncomingRecord[], terms: ArchiveTerms): ArrayBuffer | undefined {
     if (!terms.keep) {
@@ -58,8 +58,8 @@ export class AheadCompressor {
   }
 }
 
-/** Payloads laid end to end in one buffer of their own (never a pooled one: it is transferred,
- * which detaches it from this thread). */
+/** Payloads laid end to end in one buffer of their own (never a pooled one: a copy across threads
+ * would carry the whole pool). */
 class PageArea {
   private bytes: Buffer;
   private used = 0;

@@ -1,12 +1,11 @@
 /**
- * A page of a day window, and the part of writing it that needs no database: its records
- * normalized into rows on the clock of their location. Kept apart from the write so that the
- * thread that reads pages can do it while another thread writes (runner/remote-destination.ts).
+ * A page of a day window, and its records normalized into rows on the clock of their location:
+ * pure work, done by the sync (sync/normalize-page.ts) before the page is handed to storage.
  */
-import type { RejectedRecord, ValidRecord } from "../api/validate.js";
-import type { LocalClock } from "../local-clock.js";
-import type { DayStreamTables, Identified } from "./stream-tables.js";
-import type { IncomingRecord } from "./writers/replace.js";
+import type { RejectedRecord, ValidRecord } from "../../api/validate.js";
+import type { LocalClock } from "../../local-clock.js";
+import type { DayStreamTables, Identified } from "../stream-tables.js";
+import type { IncomingRecord } from "../writers/replace.js";
 
 /** A page of a day window, as the API client hands it over. */
 export interface DayPage {

@@ -1,0 +1,85 @@
+/**
+ * The normalize stage of a day page, between reading it (api/, streams/) and loading it (db/):
+ * its records made rows on their location's clock, their JSON fitted to the destination's raw
+ * archive (compressed with its dictionary when it has one), all on the sync's own thread, so
+ * that a destination on another thread is handed rows ready to load.
+ */
+import type { PageCounts, SyncDestination } from "../db/destination.js";
+import { DatabaseError } from "../db/errors.js";
+import { type DayPage, headerOf, prepareRecords } from "../db/normalize/page.js";
+import type { ArchiveTerms } from "../db/raw/archive.js";
+import { AheadCompressor } from "../db/raw/compress-ahead.js";
+import type { DayStreamTables } from "../db/stream-tables.js";
+import { LocalClock } from "../local-clock.js";
+import type { DayStream } from "../vocabulary.js";
+
+/** The destination's answer for each key, asked once: a failed ask is asked again next time, and
+ * so is an answer `settled` does not accept yet. */
+class AskedOnce<K, V> {
+  private readonly answers = new Map<K, Promise<V>>();
+
+  constructor(private readonly settled: (answer: V) => boolean = () => true) {}
+
+  get(key: K, ask: () => Promise<V>): Promise<V> {
+    const known = this.answers.get(key);
+    if (known) return known;
+    const answer = ask();
+    this.answers.set(key, answer);
+    const forget = () => {
+      if (this.answers.get(key) === answer) this.answers.delete(key);
+    };
+    answer.then((value) => {
+      if (!this.settled(value)) forget();
+    }, forget);
+    return answer;
+  }
+
+  forget(key: K): void {
+    this.answers.delete(key);
+  }
+
+  clear(): void {
+    this.answers.clear();
+  }
+}
+
+export class PageNormalizer {
+  /** Each location's time zone as the destination applies it. */
+  private readonly zones = new AskedOnce<string, string | null>();
+  /** What each stream's records bring for the raw archive: asked again until the table has a
+   * dictionary, which its first page written gives it. */
+  private readonly archiveTerms = new AskedOnce<DayStream, ArchiveTerms>(
+    (terms) => !terms.keep || terms.dictionary !== null,
+  );
+  private readonly compressor = new AheadCompressor();
+
+  constructor(private readonly destination: SyncDestination) {}
+
+  /** Normalizes a page and has the destination store it. */
+  async store(stream: DayStreamTables, page: DayPage): Promise<PageCounts> {
+    const { destination } = this;
+    const zone = await this.zones.get(page.locationId, () =>
+      destination.timeZoneOf(page.locationId),
+    );
+    const records = prepareRecords(stream, page, LocalClock.of(zone));
+    const terms = await this.archiveTerms.get(stream.name, () => destination.archiveTerms(stream));
+    this.compressor.prepare(records, terms);
+    try {
+      return await destination.writePage(stream, headerOf(page), records);
+    } catch (error) {
+      // A failed write may have rolled back a time zone applied, or a dictionary learned, with it.
+      if (error instanceof DatabaseError) {
+        this.zones.clear();
+        this.archiveTerms.clear();
+      }
+      throw error;
+    }
+  }
+
+  /** Has the destination apply a location's time zone setting; its pages are then normalized on
+   * the clock it applies. */
+  useTimeZone(locationId: string, timeZone: string | null) {
+    this.zones.forget(locationId);
+    return this.destination.useTimeZone(locationId, timeZone);
+  }
+}
