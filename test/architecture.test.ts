@@ -127,6 +127,32 @@ describe("the layers of src/", () => {
     expect(importersOf("sync", ["read-models", "ui", "runner", "commands", "daemon"])).toEqual([]);
   });
 
+  it("keep the folders of src/db in layers, and SQLite's files apart from PostgreSQL's", () => {
+    // A file of a folder of src/db (not db/'s own files, which sit above them all) → its folder.
+    const dbFolder = (name: string) => {
+      const parts = name.split("/");
+      return parts[0] === "db" && parts.length > 2 ? parts[1] : undefined;
+    };
+    const arrows = new Set<string>();
+    const sqliteToPg: string[] = [];
+    for (const module of modules.values()) {
+      if (folder(module.name) !== "db") continue;
+      for (const target of module.imports) {
+        const from = dbFolder(module.name);
+        const to = dbFolder(target);
+        if (from && to && from !== to) arrows.add(`${from} → ${to}`);
+        if (from !== "pg" && to === "pg") sqliteToPg.push(`${module.name} → ${target}`);
+      }
+    }
+    const mutual = [...arrows].filter((arrow) => {
+      const [from, to] = arrow.split(" → ");
+      return arrows.has(`${to} → ${from}`);
+    });
+    expect(arrows.size).toBeGreaterThan(3);
+    expect(mutual).toEqual([]);
+    expect(sqliteToPg).toEqual([]);
+  });
+
   it("name each method of the storage port in one file of src/runner at most", () => {
     const port = modules.get("db/destination.ts")?.text ?? "";
     // `close` is every port's and thread's word too: the port's own is told apart by nothing.

@@ -2,7 +2,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { orderSchema } from "../src/api/schemas.js";
-import { TABLE_DOCS, type TableDoc, VIEW_DOCS, type ViewDoc } from "../src/db/dictionary/index.js";
 import {
   checkDataDictionary,
   DATA_DICTIONARY_FILE,
@@ -10,6 +9,12 @@ import {
   renderDataDictionary,
   resolveApiPath,
 } from "../src/docs/data-dictionary.js";
+import {
+  TABLE_DOCS,
+  type TableDoc,
+  VIEW_DOCS,
+  type ViewDoc,
+} from "../src/docs/dictionary/index.js";
 
 const schema = readSchema();
 const docs = { tables: TABLE_DOCS, views: VIEW_DOCS };

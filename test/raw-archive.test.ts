@@ -15,11 +15,11 @@ import {
   DICTIONARY_BYTES,
   decompressRaw,
 } from "../src/db/raw/codec.js";
-import { AheadCompressor } from "../src/db/raw/compress-ahead.js";
 import { dictionaryDeflater } from "../src/db/raw/deflater.js";
 import { Store } from "../src/db/store.js";
 import { LocalClock } from "../src/local-clock.js";
 import { ORDERS } from "../src/streams/index.js";
+import { AheadCompressor } from "../src/sync/compress-ahead.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";
 import { openTestDb, rows, scalar, useTempDir } from "./helpers/db.js";
 import { compareWithDataset } from "./helpers/ground-truth.js";

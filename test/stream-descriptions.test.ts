@@ -30,10 +30,11 @@ function tablePrimaryKey(description: (typeof ALL)[number]): string[] {
 }
 
 describe("the stream descriptions", () => {
-  it("name the primary key their table has", () => {
-    for (const description of ALL) {
-      expect([...description.primaryKey], description.name).toEqual(tablePrimaryKey(description));
-    }
+  it("key their tables as the writers find records: a day stream's by id, a list's by location and id", () => {
+    for (const description of DAY_STREAM_DESCRIPTIONS)
+      expect(tablePrimaryKey(description), description.name).toEqual(["id"]);
+    for (const description of [...CATALOG_LISTS, DEVICES])
+      expect(tablePrimaryKey(description), description.name).toEqual(["location_id", "id"]);
   });
 
   it("name each stream once, the day streams in the vocabulary's order", () => {
@@ -76,7 +77,6 @@ const CATEGORY_COPIES: CatalogListDescription<Category> = {
   name: "categoryCopies",
   listing: { operation: "listCategories", path: "/v1/catalog/categories/" },
   schema: categorySchema,
-  primaryKey: ["location_id", "id"],
   table: categoryCopies,
   childTables: [],
   toRows: withoutChildren(normalizeCategory),

@@ -3,6 +3,7 @@
  * JSON as received (unknown fields included) for the `raw` column; invalid ones come back with
  * their id when they have one, the problems in plain words, and their JSON.
  */
+import { createHash } from "node:crypto";
 import type { z } from "zod";
 
 export interface ValidRecord<T> {
@@ -15,6 +16,11 @@ export interface RejectedRecord {
   recordId: string | null;
   reason: string;
   raw: string;
+}
+
+/** A rejected record's identity: its id, or a hash of its JSON when it has no usable id. */
+export function rejectKey(reject: RejectedRecord): string {
+  return reject.recordId ?? `sha1:${createHash("sha1").update(reject.raw).digest("hex")}`;
 }
 
 export interface ValidatedRecords<T> {

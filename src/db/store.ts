@@ -7,7 +7,12 @@
  * recomputed by `settleSummaries` (rollups.ts).
  */
 import type { Location } from "../api/schemas.js";
-import type { RejectedRecord, ValidatedRecords, ValidRecord } from "../api/validate.js";
+import {
+  type RejectedRecord,
+  rejectKey,
+  type ValidatedRecords,
+  type ValidRecord,
+} from "../api/validate.js";
 import type { LocalClock } from "../local-clock.js";
 import { type ListContext, listSnapshot } from "./list-snapshot.js";
 import { LocationClocks, type TimeZoneChange } from "./location-clocks.js";
@@ -21,7 +26,7 @@ import type { DayStreamTables, Identified, SnapshotListTables } from "./stream-t
 import { writeTransaction } from "./write-transaction.js";
 import { DayDeletions } from "./writers/day-deletions.js";
 import { VersionHistory } from "./writers/history.js";
-import { locationRejectContext, RejectWriter, rejectKey } from "./writers/rejects.js";
+import { locationRejectContext, RejectWriter } from "./writers/rejects.js";
 import { type IncomingRecord, ReplacingWriter, type WriteCounts } from "./writers/replace.js";
 import { type SnapshotCounts, SnapshotWriter } from "./writers/snapshot.js";
 import { type Row, tableName, upsertSql } from "./writers/statements.js";
@@ -192,7 +197,7 @@ export class Store {
   }
 
   /** What a day stream's records should bring to their write for the raw archive
-   * (compress-ahead.ts). */
+   * (sync/compress-ahead.ts). */
   archiveTerms(stream: DayStreamTables): ArchiveTerms {
     return this.archive.termsFor(tableName(stream.table));
   }

@@ -1,6 +1,6 @@
 /**
  * The data dictionary: the facts of the schema (from Drizzle and the migrated views) joined with
- * the hand-written meanings of src/db/dictionary/. `checkDataDictionary` says where the two
+ * the hand-written meanings of src/docs/dictionary/. `checkDataDictionary` says where the two
  * disagree; `renderDataDictionary` writes the markdown. Both are pure; only `readSchema` opens
  * a database (in memory).
  */
@@ -20,7 +20,6 @@ import {
   reportSchema,
   taxSchema,
 } from "../api/schemas.js";
-import type { ApiRecord, TableDoc, ViewDoc } from "../db/dictionary/types.js";
 import { openDatabase } from "../db/open.js";
 import { type PgColumnType, pgColumnType } from "../db/pg/types.js";
 import * as archiveTables from "../db/schema/archive.js";
@@ -33,6 +32,7 @@ import * as locationTables from "../db/schema/location.js";
 import * as orderTables from "../db/schema/orders.js";
 import * as reportTables from "../db/schema/reports.js";
 import * as rollupTables from "../db/schema/rollups.js";
+import type { ApiRecord, TableDoc, ViewDoc } from "./dictionary/types.js";
 
 /** docs/data-dictionary.md of the project, wherever the process runs from (src/ or dist/). */
 export const DATA_DICTIONARY_FILE = fileURLToPath(
@@ -379,7 +379,7 @@ const INTRO = `# Data dictionary
 
 Every table and view of the SQLite database that pos-sync fills from the Point-of-Sale Data Read
 API. This file is generated from the Drizzle schema (\`src/db/schema/\`), the views' migration
-(\`drizzle/0001_views.sql\`) and the meanings written in \`src/db/dictionary/\`: change those and
+(\`drizzle/0001_views.sql\`) and the meanings written in \`src/docs/dictionary/\`: change those and
 run \`npm run docs:schema\`; a test fails while this file is out of date.
 
 **Names.** Tables and columns are snake_case. A column is named after its API field

@@ -1,22 +1,22 @@
 /**
- * Writes docs/data-dictionary.md from the schema and src/db/dictionary/ (`npm run docs:schema`).
+ * Writes docs/data-dictionary.md from the schema and src/docs/dictionary/ (`npm run docs:schema`).
  * Refuses, with exit code 1, while the dictionary and the schema disagree.
  */
 import { writeFileSync } from "node:fs";
-import { TABLE_DOCS, VIEW_DOCS } from "../db/dictionary/index.js";
 import {
   checkDataDictionary,
   DATA_DICTIONARY_FILE,
   readSchema,
   renderDataDictionary,
 } from "./data-dictionary.js";
+import { TABLE_DOCS, VIEW_DOCS } from "./dictionary/index.js";
 
 const docs = { tables: TABLE_DOCS, views: VIEW_DOCS };
 const schema = readSchema();
 const problems = checkDataDictionary(schema, docs);
 if (problems.length > 0) {
   process.stderr.write(
-    `The data dictionary does not match the schema (fix src/db/dictionary/):\n${problems.map((p) => `- ${p}\n`).join("")}`,
+    `The data dictionary does not match the schema (fix src/docs/dictionary/):\n${problems.map((p) => `- ${p}\n`).join("")}`,
   );
   process.exitCode = 1;
 } else {

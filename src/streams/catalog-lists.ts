@@ -32,13 +32,10 @@ import {
 } from "../db/schema/index.js";
 import { type CatalogListDescription, withoutChildren } from "./description.js";
 
-const BY_LOCATION = ["location_id", "id"] as const;
-
 export const PRODUCTS: CatalogListDescription<Product> = {
   name: "products",
   listing: { operation: "listProducts", path: SHOWN_PATHS.products },
   schema: productSchema,
-  primaryKey: BY_LOCATION,
   table: products,
   childTables: [productSubCategories, productPrices],
   toRows(product, raw, context) {
@@ -51,7 +48,6 @@ export const CATEGORIES: CatalogListDescription<Category> = {
   name: "categories",
   listing: { operation: "listCategories", path: SHOWN_PATHS.categories },
   schema: categorySchema,
-  primaryKey: BY_LOCATION,
   table: categories,
   childTables: [],
   toRows: withoutChildren(normalizeCategory),
@@ -61,7 +57,6 @@ export const MODIFIERS: CatalogListDescription<Modifier> = {
   name: "modifiers",
   listing: { operation: "listModifiers", path: SHOWN_PATHS.modifiers },
   schema: modifierSchema,
-  primaryKey: BY_LOCATION,
   table: modifiers,
   childTables: [modifierOptions],
   toRows(modifier, raw, context) {
@@ -74,7 +69,6 @@ export const PAYMENT_METHODS: CatalogListDescription<PaymentMethod> = {
   name: "paymentMethods",
   listing: { operation: "listPaymentMethods", unshownPath: "paymentMethods" },
   schema: paymentMethodSchema,
-  primaryKey: BY_LOCATION,
   table: paymentMethods,
   childTables: [],
   toRows: withoutChildren(normalizePaymentMethod),
@@ -84,7 +78,6 @@ export const TAXES: CatalogListDescription<Tax> = {
   name: "taxes",
   listing: { operation: "listTaxes", unshownPath: "taxes" },
   schema: taxSchema,
-  primaryKey: BY_LOCATION,
   table: taxes,
   childTables: [],
   toRows: withoutChildren(normalizeTax),

@@ -25,8 +25,6 @@ export interface DayStreamDescription<T extends Identified = Identified>
   /** The list operation, read with since = until = the day. */
   readonly listing: Listing;
   readonly schema: z.ZodType<T>;
-  /** The columns that identify a record's row in its table. */
-  readonly primaryKey: readonly string[];
   /** Stored reports list this stream's records (orders): one missing from every list may still
    * exist, so it is asked for by id before it is marked deleted (see sync/vanished-records.ts). */
   readonly vouchedByReports?: boolean;
@@ -35,7 +33,6 @@ export interface DayStreamDescription<T extends Identified = Identified>
 export interface SnapshotListDescription<T extends Identified = Identified>
   extends SnapshotListTables<T> {
   readonly schema: z.ZodType<T>;
-  readonly primaryKey: readonly string[];
 }
 
 /** A catalog list: one request returns it whole. */

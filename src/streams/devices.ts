@@ -9,7 +9,6 @@ import type { SnapshotListDescription } from "./description.js";
 export const DEVICES: SnapshotListDescription<Device> = {
   name: "devices",
   schema: deviceSchema,
-  primaryKey: ["location_id", "id"],
   table: devices,
   childTables: [],
   toRows: (device, raw, context) => ({

@@ -17,7 +17,6 @@ export const ORDERS: DayStreamDescription<Order> = {
   name: "orders",
   listing: { operation: "listOrders", path: SHOWN_PATHS.orders },
   schema: orderSchema,
-  primaryKey: ["id"],
   vouchedByReports: true,
   summarized: "days",
   table: orders,

@@ -19,7 +19,6 @@ export const REPORTS: DayStreamDescription<Report> = {
   name: "reports",
   listing: { operation: "listReports", path: SHOWN_PATHS.reports },
   schema: reportSchema,
-  primaryKey: ["id"],
   summarized: "reports",
   table: reports,
   childTables: [

@@ -4,8 +4,7 @@
  * aside, and the count did not move) or read it again, a bounded number of times.
  */
 import type { PosApiClient } from "../api/client.js";
-import type { RejectedRecord } from "../api/validate.js";
-import { rejectKey } from "../db/writers/rejects.js";
+import { type RejectedRecord, rejectKey } from "../api/validate.js";
 import { type DayStreamDescription, readDays } from "../streams/index.js";
 import type { WindowStatus } from "../vocabulary.js";
 import { type SyncContext, timestamp } from "./context.js";

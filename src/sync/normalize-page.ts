@@ -8,10 +8,10 @@ import type { PageCounts, SyncDestination } from "../db/destination.js";
 import { DatabaseError } from "../db/errors.js";
 import { type DayPage, headerOf, prepareRecords } from "../db/normalize/page.js";
 import type { ArchiveTerms } from "../db/raw/archive.js";
-import { AheadCompressor } from "../db/raw/compress-ahead.js";
 import type { DayStreamTables } from "../db/stream-tables.js";
 import { LocalClock } from "../local-clock.js";
 import type { DayStream } from "../vocabulary.js";
+import { AheadCompressor } from "./compress-ahead.js";
 
 /** The destination's answer for each key, asked once: a failed ask is asked again next time, and
  * so is an answer `settled` does not accept yet. */

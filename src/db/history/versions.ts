@@ -6,8 +6,7 @@
  * SQLite 0/1, an instant in UTC and the API's local offset, jsonb and JSON text).
  */
 import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
-import { JSON_COLUMNS } from "../pg/types.js";
-import type { Row } from "../writers/statements.js";
+import { JSON_COLUMNS, type Row } from "../schema/columns.js";
 
 /** A stored value as a destination reads it back (PostgreSQL: booleans, objects for jsonb). */
 export type StoredValue = string | number | boolean | null | object;

@@ -9,7 +9,12 @@
  * deleted or set aside are the SQLite writers' own.
  */
 import type { Location } from "../../api/schemas.js";
-import type { RejectedRecord, ValidatedRecords, ValidRecord } from "../../api/validate.js";
+import {
+  type RejectedRecord,
+  rejectKey,
+  type ValidatedRecords,
+  type ValidRecord,
+} from "../../api/validate.js";
 import { describePostgresUrl, type PostgresTarget } from "../../config.js";
 import type { RunTrigger, Stream } from "../../vocabulary.js";
 import type { WindowRecord } from "../checkpoints.js";
@@ -22,7 +27,7 @@ import type { ArchiveTerms } from "../raw/archive.js";
 import { locations } from "../schema/index.js";
 import type { ListCounts, ListedDevices, LocationCounts, PageCounts } from "../store.js";
 import type { DayStreamTables, Identified, SnapshotListTables } from "../stream-tables.js";
-import { locationRejectContext, rejectKey } from "../writers/rejects.js";
+import { locationRejectContext } from "../writers/rejects.js";
 import type { IncomingRecord } from "../writers/replace.js";
 import type { SnapshotCounts } from "../writers/snapshot.js";
 import { columnNames, tableName } from "../writers/statements.js";

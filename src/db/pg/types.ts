@@ -16,6 +16,8 @@
  *   (a report number past 2^31, a 48-bit content hash); row ids SQLite numbers itself → bigint
  *   identity.
  */
+import { JSON_COLUMNS } from "../schema/columns.js";
+
 export type PgColumnType =
   | "text"
   | "bigint"
@@ -36,14 +38,6 @@ export interface SqliteColumnFacts {
 
 const DAY_COLUMNS = new Set(["business_date", "day"]);
 const SENT_DATE_TIMES = new Set(["clock_in_date", "clock_out_date"]);
-/** Columns SQLite keeps as JSON text (and PostgreSQL as jsonb). */
-export const JSON_COLUMNS: ReadonlySet<string> = new Set([
-  "menus",
-  "tips",
-  "stats",
-  "changed_fields",
-  "content",
-]);
 
 export function pgColumnType(column: SqliteColumnFacts, flags: ReadonlySet<string>): PgColumnType {
   const { name, sqlType } = column;

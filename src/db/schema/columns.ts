@@ -5,6 +5,18 @@ import { integer, text } from "drizzle-orm/sqlite-core";
 /** Names of the 0/1 columns, which PostgreSQL stores as boolean (pg/types.ts). */
 export const FLAG_COLUMNS = new Set<string>();
 
+/** A row as the writers bind it: column name to value. */
+export type Row = Record<string, string | number | null>;
+
+/** Columns SQLite keeps as JSON text (and PostgreSQL as jsonb: pg/types.ts). */
+export const JSON_COLUMNS: ReadonlySet<string> = new Set([
+  "menus",
+  "tips",
+  "stats",
+  "changed_fields",
+  "content",
+]);
+
 /** 0 or 1. Plain integers rather than Drizzle's boolean mode: rows go to SQLite as they are. */
 export const flag = (name: string) => {
   FLAG_COLUMNS.add(name);

@@ -1,8 +1,7 @@
 /** Records set aside because they broke the spec: one row per bad record, kept up to date, and
  * removed once the API sends a valid version or stops listing it. */
-import { createHash } from "node:crypto";
 import type Database from "better-sqlite3";
-import type { RejectedRecord } from "../../api/validate.js";
+import { type RejectedRecord, rejectKey } from "../../api/validate.js";
 import { rejectedRecords } from "../schema/index.js";
 import { upsertSql } from "./statements.js";
 
@@ -22,11 +21,6 @@ export function locationRejectContext(
   context: { runId: number | null; rejectedAt: string },
 ): RejectContext {
   return { ...context, locationId: reject.recordId ?? "unknown", stream: "location", day: null };
-}
-
-/** The record's id, or a hash of its JSON when it has no usable id. */
-export function rejectKey(reject: RejectedRecord): string {
-  return reject.recordId ?? `sha1:${createHash("sha1").update(reject.raw).digest("hex")}`;
 }
 
 export class RejectWriter {

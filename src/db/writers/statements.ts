@@ -2,9 +2,9 @@
  * Statements are prepared once per connection. */
 import type Database from "better-sqlite3";
 import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { Row } from "../schema/columns.js";
 
-/** A row as SQLite takes it: column name → value. */
-export type Row = Record<string, string | number | null>;
+export type { Row };
 
 export function tableName(table: SQLiteTable): string {
   return getTableConfig(table).name;

@@ -1,5 +1,5 @@
 /**
- * A page's raw JSON compressed where it was read (sync/normalize-page.ts), before it crosses to
+ * A page's raw JSON compressed where it was read (normalize-page.ts), before it crosses to
  * the thread that writes (runner/destination-port.ts): that thread bounds a sync's wall time, and
  * a page's JSON is most of what would cross (about 3 KB an order against 0.5 KB compressed). The
  * payloads of a page share one buffer, copied across at once; the text stays behind.
@@ -7,9 +7,10 @@
  * Records the writer will find unchanged are compressed too (telling them apart needs the
  * database): a re-read of unchanged days costs this thread about 25 µs an order.
  */
-import type { IncomingRecord } from "../writers/replace.js";
-import type { ArchiveTerms } from "./archive.js";
-import { type Deflater, dictionaryDeflater } from "./deflater.js";
+
+import type { ArchiveTerms } from "../db/raw/archive.js";
+import { type Deflater, dictionaryDeflater } from "../db/raw/deflater.js";
+import type { IncomingRecord } from "../db/writers/replace.js";
 
 /** A page's first guess at its payloads' total size: an order compresses to about 0.5 KB. */
 const GUESSED_BYTES_PER_RECORD = 1024;
