@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { openDatabase } from "../src/db/open.js";
-import { SqliteDestination } from "../src/db/sqlite-destination.js";
+import { sqliteReader } from "../src/db/reader.js";
 import { collectStatusPage } from "../src/read-models/status-page.js";
 import { startSimulator } from "../src/simulator/server.js";
 import { renderStatusPage } from "../src/ui/status-page/page.js";
@@ -99,7 +99,7 @@ export async function benchStatusPage(options: {
   const orders = await syncChain(path, locations, days);
   const now = new Date("2026-11-22T18:00:00.000Z");
   const inThread = await measure(async () => {
-    const destination = new SqliteDestination(openDatabase(path, { readonly: true }));
+    const destination = sqliteReader(openDatabase(path, { readonly: true }));
     try {
       const page = await collectStatusPage(destination, { schedule: SCHEDULE, now });
       return renderStatusPage(page, { refreshSeconds: 60 });

@@ -20,6 +20,7 @@ import {
 import { fixedOffsetZone } from "../src/simulator/clock.js";
 import { type Simulator, startSimulator } from "../src/simulator/server.js";
 import { ORDERS } from "../src/streams/index.js";
+import { PageNormalizer } from "../src/sync/normalize-page.js";
 import { runSync } from "../src/sync/run.js";
 import { FAST_RETRY } from "./helpers/client.js";
 import { openTestDb, rows, scalar, useTempDir } from "./helpers/db.js";
@@ -49,7 +50,7 @@ function zonedLocations(simulator: Simulator): LocationConfig[] {
  * structured copies all the same). */
 function connect(dbPath: string) {
   const db = openTestDb(dbPath);
-  const served = acrossPort(new SqliteDestination(db, { keepRaw: true }));
+  const served = acrossPort(new SqliteDestination(db, { keepRaw: true, compressAhead: true }));
   return {
     destination: served.destination,
     async close() {
@@ -152,20 +153,26 @@ describe("a sync whose writes cross to another thread", () => {
     const { port1, port2 } = new MessageChannel();
     const destination = unserved(port2, "unused.sqlite");
     const received: DestinationRequest[] = [];
-    // The pages are left unanswered.
-    port1.on("message", (request: DestinationRequest) => received.push(request));
+    port1.on("message", (request: DestinationRequest) => {
+      received.push(request);
+      // The location's clock and the archive's terms are asked once; the pages are left
+      // unanswered.
+      if (request.method === "timeZoneOf")
+        port1.postMessage({ type: "answer", id: request.id, value: null });
+      if (request.method === "archiveTerms")
+        port1.postMessage({ type: "answer", id: request.id, value: { keep: false } });
+    });
+    // As the sync hands pages over.
+    const normalizer = new PageNormalizer(destination);
     const pages = Array.from({ length: 10 }, (_, i) =>
-      destination.writePage(
-        ORDERS,
-        {
-          locationId: "location",
-          day: `2026-01-${String(i + 1).padStart(2, "0")}`,
-          rejects: [],
-          runId: null,
-          syncedAt: "2026-01-11T00:00:00.000Z",
-        },
-        [],
-      ),
+      normalizer.store(ORDERS, {
+        locationId: "location",
+        day: `2026-01-${String(i + 1).padStart(2, "0")}`,
+        records: [],
+        rejects: [],
+        runId: null,
+        syncedAt: "2026-01-11T00:00:00.000Z",
+      }),
     );
     await until(
       () => received.filter((r) => r.method === "writePage").length === 4,

@@ -99,7 +99,10 @@ class DiskFillsAfterFirstCount extends SqliteDestination {
 /** The destination a sync writes through, in its own thread or across a message port; `done`
  * commits what is in hand and leaves the connection open. */
 function destinationFor(db: Db, path: "in-process" | "across the port") {
-  const local = new DiskFillsAfterFirstCount(db, { keepRaw: true });
+  const local = new DiskFillsAfterFirstCount(db, {
+    keepRaw: true,
+    compressAhead: path === "across the port",
+  });
   if (path === "in-process") return { destination: local, done: () => local.done() };
   const { destination, close } = acrossPort(local);
   return {

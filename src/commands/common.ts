@@ -5,7 +5,7 @@ import { type Config, databaseFlag, loadConfig, type RawSettings } from "../conf
 import type { ReadableDestination } from "../db/destination.js";
 import { migrationState } from "../db/migration-state.js";
 import { type Db, openDatabase } from "../db/open.js";
-import { SqliteDestination } from "../db/sqlite-destination.js";
+import { sqliteReader } from "../db/reader.js";
 import { pendingUpgrades, type UpgradeProgress } from "../db/upgrades/index.js";
 import { ConfigError } from "../errors.js";
 import { createLogger, type Logger, type LogLevel } from "../log.js";
@@ -82,7 +82,7 @@ export async function openReadableDestination(config: Config): Promise<ReadableD
     const { PgReader } = await import("../db/pg/pg-reader.js");
     return PgReader.open(config.postgres);
   }
-  return new SqliteDestination(openDatabaseForReading(config));
+  return sqliteReader(openDatabaseForReading(config));
 }
 
 /**

@@ -11,7 +11,7 @@
  */
 import { statSync } from "node:fs";
 import { type Db, openDatabase } from "../db/open.js";
-import { tableRowCount } from "../db/read-queries.js";
+import { touchSharedMemory } from "../db/wal.js";
 import type { WriterLease } from "../db/writer-lease.js";
 
 /** The inode of each file, as this connection sees it ("-" for an absent file). */
@@ -89,10 +89,9 @@ export class DaemonConnection {
     }
   }
 
-  /** A read creates the -shm of a WAL database: its identity is then complete. Any read does;
-   * the run log is there in every migrated database, and small. */
+  /** A read creates the -shm of a WAL database: its identity is then complete. */
   private touch(db: Db): string {
-    tableRowCount(db, "sync_runs");
+    touchSharedMemory(db.sqlite);
     return fileIdentity(this.path);
   }
 }

@@ -4,14 +4,14 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { openDatabase } from "../db/open.js";
-import { SqliteDestination } from "../db/sqlite-destination.js";
+import { sqliteReader } from "../db/reader.js";
 import { messageOf } from "../errors.js";
 import { collectStatusPage } from "../read-models/status-page.js";
 import { renderStatusPage } from "../ui/status-page/page.js";
 import type { PageWorkerAnswer, PageWorkerData } from "./page-in-worker.js";
 
 async function render(data: PageWorkerData): Promise<string> {
-  const destination = new SqliteDestination(openDatabase(data.dbPath, { readonly: true }));
+  const destination = sqliteReader(openDatabase(data.dbPath, { readonly: true }));
   try {
     const page = await collectStatusPage(destination, {
       schedule: data.schedule,

@@ -5,7 +5,7 @@
  */
 import type { Config } from "../config.js";
 import { databaseError } from "../db/errors.js";
-import { SqliteDestination } from "../db/sqlite-destination.js";
+import { sqliteReader } from "../db/reader.js";
 import { checkpointAndTruncate } from "../db/wal.js";
 import type { WriterLease } from "../db/writer-lease.js";
 import { messageOf } from "../errors.js";
@@ -76,7 +76,7 @@ export class SqliteDaemonStorage implements DaemonStorage {
   }
 
   readable() {
-    return new SqliteDestination(this.connection.current);
+    return sqliteReader(this.connection.current, { lent: true });
   }
 
   renderStatusPage(request: PageRequest): Promise<string> {

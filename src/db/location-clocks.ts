@@ -7,7 +7,8 @@
  */
 import type Database from "better-sqlite3";
 import { LocalClock } from "../local-clock.js";
-import { HOURLY_SALES, type LocationDay, type Rollups } from "./rollups.js";
+import { HOURLY_SALES } from "./rollup-sql.js";
+import type { LocationDay, Rollups } from "./rollups.js";
 
 /** What applying a new time zone setting did. */
 export interface TimeZoneChange {
@@ -19,17 +20,35 @@ export interface TimeZoneChange {
   days: number;
 }
 
-interface ClosedTime {
-  rowid: number;
+/** A stored order's close as the API wrote it, with its hour as stored. */
+export interface ClosedTime<K> {
+  key: K;
   closed_at: string;
   closed_hour: number | null;
   business_date: string;
 }
 
+/** The orders whose hour is another on `clock`, and the days whose hourly summary follows. */
+export function movedHours<K>(
+  rows: readonly ClosedTime<K>[],
+  clock: LocalClock,
+  locationId: string,
+): { moved: { key: K; hour: number | null }[]; days: LocationDay[] } {
+  const moved: { key: K; hour: number | null }[] = [];
+  const days = new Map<string, LocationDay>();
+  for (const row of rows) {
+    const hour = clock.hourOf(row.closed_at);
+    if (hour === row.closed_hour) continue;
+    moved.push({ key: row.key, hour });
+    days.set(row.business_date, { locationId, day: row.business_date });
+  }
+  return { moved, days: [...days.values()] };
+}
+
 export class LocationClocks {
   private readonly clocks = new Map<string, LocalClock>();
   private readonly storedZone: Database.Statement<[string], { time_zone: string | null }>;
-  private readonly closedTimes: Database.Statement<[string], ClosedTime>;
+  private readonly closedTimes: Database.Statement<[string], ClosedTime<number>>;
   private readonly setHour: Database.Statement<[number | null, number]>;
   private readonly setZone: Database.Statement<[string | null, string]>;
 
@@ -39,7 +58,7 @@ export class LocationClocks {
   ) {
     this.storedZone = sqlite.prepare("SELECT time_zone FROM locations WHERE id = ?");
     this.closedTimes = sqlite.prepare(
-      "SELECT rowid, closed_at, closed_hour, business_date FROM orders WHERE location_id = ?",
+      "SELECT rowid AS key, closed_at, closed_hour, business_date FROM orders WHERE location_id = ?",
     );
     this.setHour = sqlite.prepare("UPDATE orders SET closed_hour = ? WHERE rowid = ?");
     this.setZone = sqlite.prepare("UPDATE locations SET time_zone = ? WHERE id = ?");
@@ -65,19 +84,12 @@ export class LocationClocks {
     const from = stored.time_zone;
     if (from === timeZone) return null;
     const clock = LocalClock.of(timeZone);
-    const movedDays = new Map<string, LocationDay>();
-    let orders = 0;
-    for (const row of this.closedTimes.all(locationId)) {
-      const hour = clock.hourOf(row.closed_at);
-      if (hour === row.closed_hour) continue;
-      this.setHour.run(hour, row.rowid);
-      orders++;
-      movedDays.set(row.business_date, { locationId, day: row.business_date });
-    }
-    this.rollups.refreshTable(HOURLY_SALES, movedDays.values());
+    const { moved, days } = movedHours(this.closedTimes.all(locationId), clock, locationId);
+    for (const { key, hour } of moved) this.setHour.run(hour, key);
+    this.rollups.refreshTable(HOURLY_SALES, days);
     this.setZone.run(timeZone, locationId);
     this.clocks.set(locationId, clock);
-    return { from, to: timeZone, orders, days: movedDays.size };
+    return { from, to: timeZone, orders: moved.length, days: days.length };
   }
 
   /** Drops what is remembered of a location (after a failed transaction). */

@@ -6,31 +6,30 @@
  */
 import type { Location } from "../api/schemas.js";
 import type { RejectedRecord, ValidatedRecords, ValidRecord } from "../api/validate.js";
-import type { RunTrigger, Stream } from "../vocabulary.js";
+import type { RunTrigger } from "../vocabulary.js";
 import { Checkpoints, type WindowRecord } from "./checkpoints.js";
 import type { Destination, RunEnd } from "./destination.js";
 import { databaseError, isStorageFailure } from "./errors.js";
 import { GroupCommit } from "./group-commit.js";
 import type { PageHeader } from "./normalize/page.js";
 import { type Db, openDatabase } from "./open.js";
-import {
-  locationOffsetMinutes,
-  missingReportOrders,
-  ordersListedByLiveReport,
-  storedLocationOfKey,
-  UTC_OFFSET_STATE,
-} from "./queries.js";
-import * as read from "./read-queries.js";
+import type { ArchiveTerms } from "./raw/archive.js";
+import { SqlReader, START_DATE_STATE, UTC_OFFSET_STATE } from "./reader.js";
+import { sqliteSession } from "./sql.js";
 import { type ListContext, type ListedDevices, Store } from "./store.js";
 import type { DayStreamTables, Identified, SnapshotListTables } from "./stream-tables.js";
 import type { IncomingRecord } from "./writers/replace.js";
-import { tableName } from "./writers/statements.js";
 
 export interface SqliteDestinationOptions {
   /** Keep every record's JSON as received (raw/archive.ts). */
   keepRaw: boolean;
   /** Keep the versions of changed and vanished orders (order_versions); default true. */
   keepHistory?: boolean;
+  /** Lend the archive's dictionaries, so that the sync compresses records' JSON before it hands
+   * them over (sync/compress-ahead.ts): for a sync on another thread, which then spares this
+   * one the work. Otherwise the JSON comes as text and only new and changed records' is
+   * compressed, here. */
+  compressAhead?: boolean;
 }
 
 /** How long the sync's writes share one transaction before they commit (group-commit.ts). */
@@ -47,8 +46,8 @@ function unproven(window: WindowRecord): WindowRecord {
   return { ...window, status: "failed", storedCount: null, lastError: ROLLED_BACK };
 }
 
-export class SqliteDestination implements Destination {
-  readonly location: string;
+/** Writes, and reads as every destination reads (SqlReader) through the same connection. */
+export class SqliteDestination extends SqlReader implements Destination {
   private writes: Store | undefined;
   private readonly checkpoints: Checkpoints;
   private readonly group: GroupCommit;
@@ -59,8 +58,8 @@ export class SqliteDestination implements Destination {
     readonly db: Db,
     private readonly options: SqliteDestinationOptions = { keepRaw: true, keepHistory: true },
   ) {
-    this.location = db.path;
-    this.checkpoints = new Checkpoints(db);
+    super(sqliteSession(db.sqlite), db.path);
+    this.checkpoints = new Checkpoints(db.sqlite);
     this.group = new GroupCommit(db.sqlite, GROUP_COMMIT_MS, (error) => {
       this.groupLoss = error;
       this.writes?.forgetUncommitted();
@@ -89,10 +88,14 @@ export class SqliteDestination implements Destination {
     try {
       return work();
     } catch (error) {
-      if (isStorageFailure(error) || error === this.groupLoss)
-        throw databaseError(error, this.location, "write to the database");
-      throw error;
+      throw this.failed(error);
     }
+  }
+
+  protected override failed(error: unknown): unknown {
+    if (isStorageFailure(error) || error === this.groupLoss)
+      return databaseError(error, this.location, "write to the database");
+    return error;
   }
 
   /** Runs a write of the sync inside the group of writes that commit together. */
@@ -106,7 +109,7 @@ export class SqliteDestination implements Destination {
     return this.step(() => this.group.flush());
   }
 
-  async close(): Promise<void> {
+  override async close(): Promise<void> {
     try {
       await this.commit();
     } finally {
@@ -136,41 +139,26 @@ export class SqliteDestination implements Destination {
     });
     await this.commit();
   }
-  windows(locationId: string, stream: Stream) {
-    return this.step(() => this.checkpoints.windows(locationId, stream));
-  }
   /** Records a window, and sums the days and reports its pages changed (rollups.ts). After a
    * group of the run was rolled back, a window is recorded failed whatever it proved. */
   recordWindow(window: WindowRecord, now: string) {
     return this.write(() => {
       this.store.settleSummaries(window.locationId);
       const proven = this.groupLoss === undefined;
-      this.checkpoints.record(proven ? window : unproven(window), now);
+      this.checkpoints.recordWindow(proven ? window : unproven(window), now);
     });
   }
-  startDate(locationId: string) {
-    return this.step(() => this.checkpoints.startDate(locationId));
-  }
   saveStartDate(locationId: string, day: string, now: string) {
-    return this.write(() => this.checkpoints.saveStartDate(locationId, day, now));
-  }
-  utcOffsetMinutes(locationId: string, at: Date) {
-    return this.step(() => locationOffsetMinutes(this.db, locationId, at));
+    return this.write(() => this.checkpoints.saveState(locationId, START_DATE_STATE, day, now));
   }
   saveUtcOffsetMinutes(locationId: string, minutes: number, now: string) {
     return this.write(() =>
       this.checkpoints.saveState(locationId, UTC_OFFSET_STATE, String(minutes), now),
     );
   }
-  firstRecordedDay(locationId: string) {
-    return this.step(() => this.checkpoints.firstRecordedDay(locationId));
-  }
 
   // Records.
 
-  storedLocationOfKey(fingerprint: string) {
-    return this.step(() => storedLocationOfKey(this.db, fingerprint));
-  }
   isLocationStored(locationId: string) {
     return this.step(() => this.store.isLocationStored(locationId));
   }
@@ -203,19 +191,23 @@ export class SqliteDestination implements Destination {
   timeZoneOf(locationId: string) {
     return this.step(() => this.store.clockOf(locationId).timeZone);
   }
-  archiveTerms(stream: DayStreamTables) {
+  archiveTerms(stream: DayStreamTables): Promise<ArchiveTerms> {
+    if (!this.options.compressAhead)
+      return Promise.resolve(
+        this.options.keepRaw ? { keep: true, dictionary: null } : { keep: false },
+      );
     return this.step(() => this.store.archiveTerms(stream));
   }
   countStored(stream: DayStreamTables, ids: readonly string[]) {
     return this.step(() => this.store.countStored(stream, ids));
   }
-  settleWindowRejects(
+  forgetFixedRejects(
     stream: DayStreamTables,
     locationId: string,
     day: string,
     rejects: readonly RejectedRecord[],
   ) {
-    return this.write(() => this.store.settleWindowRejects(stream, locationId, day, rejects));
+    return this.write(() => this.store.forgetFixedRejects(stream, locationId, day, rejects));
   }
   unlistedRecords(
     stream: DayStreamTables,
@@ -234,78 +226,5 @@ export class SqliteDestination implements Destination {
     context: { locationId: string; runId: number | null; rejectedAt: string; requestedId?: string },
   ) {
     return this.write(() => this.store.recordRejects(stream, rejects, context));
-  }
-  missingReportOrders(locationId: string, limit: number) {
-    return this.step(() => missingReportOrders(this.db, locationId, limit));
-  }
-  ordersListedByLiveReport(locationId: string, orderIds: readonly string[]) {
-    return this.step(() => ordersListedByLiveReport(this.db, locationId, orderIds));
-  }
-
-  // What status, verify and the demo read: failures come as SQLite raised them.
-
-  async knownLocations() {
-    return read.knownLocations(this.db);
-  }
-  async windowRows(locationId: string, stream: Stream) {
-    return read.windowRows(this.db, locationId, stream);
-  }
-  async latestWindow(locationId: string, stream: Stream) {
-    return read.latestWindow(this.db, locationId, stream);
-  }
-  async lastRun() {
-    return read.lastRunRow(this.db);
-  }
-  async recentRuns(limit: number) {
-    return read.recentRuns(this.db, limit);
-  }
-  async lastSuccessAt() {
-    return read.lastSuccessAt(this.db);
-  }
-  async lastRunLocations() {
-    return read.lastRunLocations(this.db);
-  }
-  async rejectedByDay(stream: DayStreamTables, locationId: string) {
-    return read.rejectedByDay(this.db, stream, locationId);
-  }
-  async dailySales(locationId: string, since: string, until: string) {
-    return read.dailySales(this.db, locationId, since, until);
-  }
-  async reportStates(locationId: string, since: string, until: string) {
-    return read.reportStates(this.db, locationId, since, until);
-  }
-  async rowCounts(owner: DayStreamTables | SnapshotListTables, locationId: string) {
-    const table = tableName(owner.table);
-    return { table, counts: read.countRows(this.db, table, locationId) };
-  }
-  async rejectedCount(stream: DayStreamTables, locationId: string) {
-    return read.countRejected(this.db, stream, locationId);
-  }
-  async storedForDay(stream: DayStreamTables, locationId: string, day: string) {
-    return read.storedForDay(this.db, stream, locationId, day);
-  }
-  async reconciliationProblems(locationId: string, since: string, until: string) {
-    return read.reconciliationProblems(this.db, locationId, since, until);
-  }
-  async rejectedReportOrders(reportId: string) {
-    return read.rejectedReportOrders(this.db, reportId);
-  }
-  async tableRowCount(table: string) {
-    return read.tableRowCount(this.db, table);
-  }
-  async completeWindowCount(stream: Stream) {
-    return read.completeWindowCount(this.db, stream);
-  }
-  async daysCovered(stream: Stream) {
-    return read.daysCovered(this.db, stream);
-  }
-  async reconciliationTally() {
-    return read.reconciliationTally(this.db);
-  }
-  async orderChanges(filter: read.OrderChangeFilter) {
-    return read.orderChanges(this.db, filter);
-  }
-  async runQuery(sql: string) {
-    return read.runQuery(this.db, sql);
   }
 }

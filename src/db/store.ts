@@ -20,13 +20,19 @@ import { normalizeLocation } from "./normalize/catalog.js";
 import type { PageHeader } from "./normalize/page.js";
 import type { Db } from "./open.js";
 import { type ArchiveTerms, RawArchive, type RawArchiveOptions } from "./raw/archive.js";
+import { summariesToMark } from "./rollup-sql.js";
 import { Rollups } from "./rollups.js";
 import { locations } from "./schema/index.js";
 import type { DayStreamTables, Identified, SnapshotListTables } from "./stream-tables.js";
 import { writeTransaction } from "./write-transaction.js";
 import { DayDeletions } from "./writers/day-deletions.js";
 import { VersionHistory } from "./writers/history.js";
-import { locationRejectContext, RejectWriter } from "./writers/rejects.js";
+import {
+  listRejectContext,
+  locationRejectContext,
+  pageRejectContext,
+  RejectWriter,
+} from "./writers/rejects.js";
 import { type IncomingRecord, ReplacingWriter, type WriteCounts } from "./writers/replace.js";
 import { type SnapshotCounts, SnapshotWriter } from "./writers/snapshot.js";
 import { type Row, tableName, upsertSql } from "./writers/statements.js";
@@ -208,29 +214,14 @@ export class Store {
     records: readonly IncomingRecord[],
   ): PageCounts {
     const { counts, earlierDays } = this.dayWriters.get(stream).write(records, page.syncedAt);
+    const ids = records.map((r) => r.rows.parent.id);
     if (counts.inserted + counts.updated > 0) {
-      if (stream.summarized === "days") {
-        const days = [page.day, ...earlierDays];
-        this.rollups.markDays(days.map((day) => ({ locationId: page.locationId, day })));
-      } else if (stream.summarized === "reports") {
-        this.rollups.markReports(
-          page.locationId,
-          records.map((r) => r.rows.parent.id),
-        );
-      }
+      const marks = summariesToMark(stream, page, { ids, earlierDays });
+      this.rollups.markDays(marks.days);
+      this.rollups.markReports(page.locationId, marks.reports);
     }
-    this.rejectWriter.resolveStored(
-      page.locationId,
-      stream.name,
-      records.map((r) => r.rows.parent.id),
-    );
-    this.rejectWriter.record(page.rejects, {
-      runId: page.runId,
-      locationId: page.locationId,
-      stream: stream.name,
-      day: page.day,
-      rejectedAt: page.syncedAt,
-    });
+    this.rejectWriter.resolveStored(page.locationId, stream.name, ids);
+    this.rejectWriter.record(page.rejects, pageRejectContext(stream.name, page));
     return { ...counts, rejected: page.rejects.length };
   }
 
@@ -241,7 +232,7 @@ export class Store {
 
   /** After a complete read of a day window: forgets the window's rejects that the read did not
    * return again (the API fixed or dropped those records). */
-  settleWindowRejects(
+  forgetFixedRejects(
     stream: DayStreamTables,
     locationId: string,
     day: string,
@@ -312,12 +303,7 @@ export class Store {
       null,
       validated.rejects.map(rejectKey),
     );
-    this.rejectWriter.record(validated.rejects, {
-      ...context,
-      stream: list.name,
-      day: null,
-      rejectedAt: context.syncedAt,
-    });
+    this.rejectWriter.record(validated.rejects, listRejectContext(list.name, context));
     return { ...counts, rejected: validated.rejects.length };
   }
 

@@ -52,3 +52,9 @@ export function checkpointAndTruncate(
     sqlite.pragma(`busy_timeout = ${timeout}`);
   }
 }
+
+/** Has a connection read the database, which creates the -shm of a WAL database: the files are
+ * then all there. Any read does; the run log is there in every migrated database, and small. */
+export function touchSharedMemory(sqlite: Database.Database): void {
+  sqlite.prepare("SELECT COUNT(*) FROM sync_runs").get();
+}

@@ -1,7 +1,7 @@
 /** What a synced database holds, in a few lines: rows per table, the days each location covers,
  * and whether the reports add up with the stored orders. */
-import type { StoredFacts } from "../db/destination.js";
-import type { DaysCovered } from "../db/read-queries.js";
+import type { ReadableDestination } from "../db/destination.js";
+import type { DaysCovered } from "../db/reader.js";
 import { formatTable } from "../text-table.js";
 import { visible } from "../ui/terminal-text.js";
 import { number } from "../ui/text.js";
@@ -34,7 +34,7 @@ export interface DatabaseSummary {
   reconciliation: Reconciliation;
 }
 
-export async function summarizeDatabase(facts: StoredFacts): Promise<DatabaseSummary> {
+export async function summarizeDatabase(facts: ReadableDestination): Promise<DatabaseSummary> {
   const rows: DatabaseSummary["rows"] = [];
   for (const table of SUMMARY_TABLES) rows.push({ table, rows: await facts.tableRowCount(table) });
   return {

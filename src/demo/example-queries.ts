@@ -1,7 +1,7 @@
 /** Three questions people ask of sales data first, answered in SQL over the views; the demo
  * prints them with their results, and the README shows the same SQL. */
-import type { StoredFacts } from "../db/destination.js";
-import type { QueryResult } from "../db/read-queries.js";
+import type { ReadableDestination } from "../db/destination.js";
+import type { QueryResult } from "../db/reader.js";
 import { formatTable } from "../text-table.js";
 
 export interface ExampleQuery {
@@ -62,7 +62,7 @@ export function formatQueryResult(result: QueryResult): string[] {
 }
 
 /** Each query: its title, its SQL, its result, indented under the title. */
-export async function formatExampleQueries(facts: StoredFacts): Promise<string> {
+export async function formatExampleQueries(facts: ReadableDestination): Promise<string> {
   const blocks: string[] = [];
   for (const [index, query] of EXAMPLE_QUERIES.entries()) {
     const result = formatQueryResult(await facts.runQuery(query.sql));

@@ -6,7 +6,7 @@
 
 import { utcOffsetOf } from "../dates.js";
 import type { ReadableDestination } from "../db/destination.js";
-import type { OrderChangeRow, StoredItem } from "../db/read-queries.js";
+import type { OrderChangeRow, StoredItem } from "../db/reader.js";
 import { UsageError } from "../errors.js";
 
 export type ChangeKind =

@@ -6,7 +6,7 @@
  */
 import { addDays, eachDay } from "../dates.js";
 import type { ReadableDestination } from "../db/destination.js";
-import type { DailySalesRow, ReportStateRow, RunLocationOutcome } from "../db/read-queries.js";
+import type { DailySalesRow, ReportStateRow, RunLocationOutcome } from "../db/reader.js";
 import { scheduledTimesBetween } from "../schedule-times.js";
 import { isIn } from "./coverage.js";
 import {

@@ -2,7 +2,7 @@
 
 import { addDays, today } from "../dates.js";
 import type { LocationTurn, ReadableDestination } from "../db/destination.js";
-import type { RowCounts, RunRow, WindowRow } from "../db/read-queries.js";
+import type { RowCounts, RunRow, WindowRow } from "../db/reader.js";
 import {
   CATALOG_LISTS,
   DAY_STREAM_DESCRIPTIONS,

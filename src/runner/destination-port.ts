@@ -10,17 +10,17 @@
  *
  * Calls are answered in the order the database settles them. Stream and list descriptions hold
  * functions, so they travel by name; errors travel as plain data, rebuilt on arrival, so that a
- * database failure is still a DatabaseError on the sync's side. At most a few calls wait for the
- * writing thread at once, so that its queue (pages, mostly) stays short whatever the concurrency.
+ * database failure is still a DatabaseError on the sync's side. The sync hands over at most a few
+ * pages at once (PAGES_IN_HAND), so that the writing thread's queue stays short whatever the
+ * concurrency.
  */
 import type { MessagePort } from "node:worker_threads";
-import pLimit from "p-limit";
 import type { SyncDestination } from "../db/destination.js";
 import { DatabaseError } from "../db/errors.js";
 import { CATALOG_LISTS, DAY_STREAM_DESCRIPTIONS, DEVICES } from "../streams/index.js";
 
-/** Calls handed over and not yet answered: enough to keep the writing thread busy. */
-const CALLS_IN_HAND = 4;
+/** Pages handed over and not yet written: enough to keep the writing thread busy. */
+const PAGES_IN_HAND = 4;
 
 /** What the sync's side needs to know of the destination it stands for. */
 export interface DestinationShape {
@@ -174,7 +174,6 @@ export function serveDestination(
 /** The sync's side: a destination whose every method is a call across `port`. */
 export function connectDestination(port: MessagePort, shape: DestinationShape): SyncDestination {
   const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
-  const inHand = pLimit(CALLS_IN_HAND);
   let nextId = 1;
   /** Set once the other side is gone: every call after fails with it. */
   let lost: Error | undefined;
@@ -199,17 +198,19 @@ export function connectDestination(port: MessagePort, shape: DestinationShape): 
     if (!closing) lose();
   });
 
-  const call = (method: string, args: unknown[]) =>
-    inHand(() => {
-      if (lost) return Promise.reject(lost);
-      const id = nextId++;
-      return new Promise<unknown>((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        port.postMessage({ id, method, args: args.map(encode) } satisfies Request);
-      });
+  const call = (method: string, args: unknown[]) => {
+    if (lost) return Promise.reject(lost);
+    const id = nextId++;
+    return new Promise<unknown>((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      port.postMessage({ id, method, args: args.map(encode) } satisfies Request);
     });
+  };
 
-  const remote: Record<string, unknown> = { location: shape.location };
+  const remote: Record<string, unknown> = {
+    location: shape.location,
+    pagesInHand: PAGES_IN_HAND,
+  };
   for (const method of shape.methods) remote[method] = (...args: unknown[]) => call(method, args);
   // Has what is in hand committed, then lets go of the port.
   remote.close = async () => {

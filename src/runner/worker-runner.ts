@@ -48,6 +48,7 @@ export async function runSyncInWorker(options: WorkerRunOptions): Promise<RunRes
   const destination = new SqliteDestination(options.db, {
     keepRaw: options.input.config.keepRaw,
     keepHistory: options.input.config.keepHistory,
+    compressAhead: true,
   });
   const { port1, port2 } = new MessageChannel();
   const service = serveDestination(port1, destination, () => destination.commit());

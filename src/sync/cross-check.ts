@@ -8,7 +8,7 @@ import { ORDERS } from "../streams/index.js";
 import { type SyncContext, timestamp } from "./context.js";
 import { escalateOrDescribe } from "./failures.js";
 import { addCounts, type StreamStats } from "./stats.js";
-import { settleAll } from "./tasks.js";
+import { runAll } from "./tasks.js";
 
 /** At most this many orders fetched one by one per location and run. */
 export const MAX_ORDERS_BY_ID = 500;
@@ -70,7 +70,7 @@ export async function fetchMissingReportOrders(
     { locationId, orders: missing.length },
     "fetching orders that stored reports list but no window returned",
   );
-  await settleAll(
+  await runAll(
     missing,
     context.windowLimit,
     (orderId) => fetchOne(context, client, locationId, orderId, stats),

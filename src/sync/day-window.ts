@@ -10,7 +10,7 @@ import type { WindowStatus } from "../vocabulary.js";
 import { type SyncContext, timestamp } from "./context.js";
 import { escalateOrDescribe } from "./failures.js";
 import { addCounts, type StreamStats } from "./stats.js";
-import { settleVanishedRecords } from "./vanished-records.js";
+import { markVanishedRecords } from "./vanished-records.js";
 
 /** Reads of one window in a run before it is left incomplete for the next run. */
 export const MAX_READS = 3;
@@ -120,8 +120,8 @@ export async function syncDayWindow(
         error: reason,
       };
       if (!reason) {
-        await context.destination.settleWindowRejects(stream, locationId, day, result.rejects);
-        const suspicion = await settleVanishedRecords(
+        await context.destination.forgetFixedRejects(stream, locationId, day, result.rejects);
+        const suspicion = await markVanishedRecords(
           context,
           client,
           stream,

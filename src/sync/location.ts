@@ -16,7 +16,7 @@ import { planDays } from "./plan.js";
 import { syncCatalog, syncLocationRecord } from "./snapshot-streams.js";
 import { discoverHistory, FALLBACK_HISTORY_DAYS, type History } from "./start-date.js";
 import { addProblem } from "./stats.js";
-import { settleAll } from "./tasks.js";
+import { runAll } from "./tasks.js";
 
 interface WindowTask {
   stream: DayStreamDescription;
@@ -185,7 +185,7 @@ async function syncWindows(
   streams: readonly DayStreamDescription[],
 ): Promise<void> {
   const { tasks, locationToday } = await planWindows(context, client, locationId, streams);
-  await settleAll(
+  await runAll(
     tasks,
     context.windowLimit,
     (task) => syncWindow(context, client, locationId, task, locationToday),

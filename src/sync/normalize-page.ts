@@ -4,6 +4,7 @@
  * archive (compressed with its dictionary when it has one), all on the sync's own thread, so
  * that a destination on another thread is handed rows ready to load.
  */
+import pLimit from "p-limit";
 import type { PageCounts, SyncDestination } from "../db/destination.js";
 import { DatabaseError } from "../db/errors.js";
 import { type DayPage, headerOf, prepareRecords } from "../db/normalize/page.js";
@@ -52,11 +53,20 @@ export class PageNormalizer {
     (terms) => !terms.keep || terms.dictionary !== null,
   );
   private readonly compressor = new AheadCompressor();
+  /** Pages normalized and handed over, not yet stored (pagesInHand). */
+  private readonly inHand: <T>(work: () => Promise<T>) => Promise<T>;
 
-  constructor(private readonly destination: SyncDestination) {}
+  constructor(private readonly destination: SyncDestination) {
+    const slots = destination.pagesInHand ? pLimit(destination.pagesInHand) : undefined;
+    this.inHand = slots ? (work) => slots(work) : (work) => work();
+  }
 
   /** Normalizes a page and has the destination store it. */
-  async store(stream: DayStreamTables, page: DayPage): Promise<PageCounts> {
+  store(stream: DayStreamTables, page: DayPage): Promise<PageCounts> {
+    return this.inHand(() => this.normalizeAndStore(stream, page));
+  }
+
+  private async normalizeAndStore(stream: DayStreamTables, page: DayPage): Promise<PageCounts> {
     const { destination } = this;
     const zone = await this.zones.get(page.locationId, () =>
       destination.timeZoneOf(page.locationId),

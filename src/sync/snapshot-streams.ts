@@ -11,7 +11,7 @@ import { type CatalogListDescription, DEVICES, devicesOf, readList } from "../st
 import { type SyncContext, timestamp } from "./context.js";
 import { escalateOrDescribe } from "./failures.js";
 import { addCounts } from "./stats.js";
-import { settleAll } from "./tasks.js";
+import { runAll } from "./tasks.js";
 
 /** The API answered for the location with a record that breaks the spec: nothing of this
  * location can be synced until the API sends a valid one (the record is in rejected_records). */
@@ -98,7 +98,7 @@ export async function syncCatalog(
     }
   };
   const lists = context.catalogLists;
-  await settleAll(lists, pLimit(lists.length), syncList, () => context.signal.aborted);
+  await runAll(lists, pLimit(lists.length), syncList, () => context.signal.aborted);
   if (context.signal.aborted) return;
   stats.errors.push(...failures);
   if (failures.length === 0) stats.windows.complete++;

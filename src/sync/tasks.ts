@@ -7,7 +7,7 @@ import type { LimitFunction } from "p-limit";
  * first failure is thrown when the others are done. `Promise.all` would return at the first
  * failure and leave the rest writing to a database the caller is about to close.
  */
-export async function settleAll<T>(
+export async function runAll<T>(
   items: readonly T[],
   limit: LimitFunction,
   run: (item: T) => Promise<void>,

@@ -21,7 +21,7 @@ export interface CompleteRead {
 }
 
 /** Marks what vanished; returns why the window is suspicious, or null. */
-export async function settleVanishedRecords(
+export async function markVanishedRecords(
   context: SyncContext,
   client: PosApiClient,
   stream: DayStreamDescription,

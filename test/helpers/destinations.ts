@@ -44,7 +44,10 @@ export function useDestinations(): {
           env: { POS_DB_PATH: path },
           // Across the message port a sync in a worker thread writes through, as in production.
           open: async (options = {}) => {
-            const local = SqliteDestination.open(path, { keepRaw: options.keepRaw ?? true });
+            const local = SqliteDestination.open(path, {
+              keepRaw: options.keepRaw ?? true,
+              compressAhead: true,
+            });
             const { destination, close } = acrossPort(local);
             return {
               ...destination,

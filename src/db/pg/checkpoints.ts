@@ -1,15 +1,23 @@
 /**
  * The run log, the day-window checkpoints and the remembered facts of each location on
- * PostgreSQL (sync_runs, sync_windows, sync_state), as ../checkpoints.ts keeps them on SQLite.
+ * PostgreSQL (sync_runs, sync_windows, sync_state), in the SQL both share (../checkpoint-sql.ts).
  *
  * Several workers share the log: a run holds an advisory lock named after it on its worker's
  * session for as long as it runs, so a run whose lock is free is one whose worker died, and only
  * such runs are recorded as interrupted.
  */
 import { hostname } from "node:os";
-import { DAY_STREAMS, type RunTrigger, type Stream, type WindowStatus } from "../../vocabulary.js";
-import type { WindowRecord } from "../checkpoints.js";
-import type { RunEnd } from "../destination.js";
+import type { RunTrigger } from "../../vocabulary.js";
+import {
+  finishRunParams,
+  finishRunSql,
+  type RunEnd,
+  recordWindowParams,
+  recordWindowSql,
+  saveStateSql,
+  type WindowRecord,
+} from "../checkpoint-sql.js";
+import { POSTGRES_DIALECT } from "../sql.js";
 import type { PgClient } from "./connect.js";
 
 /** The advisory lock key of a run ($1 its id). */
@@ -70,11 +78,7 @@ export async function startRun(
 }
 
 export async function finishRun(client: PgClient, runId: number, end: RunEnd): Promise<void> {
-  await client.query(
-    `UPDATE sync_runs SET status = $2, finished_at = $3, stats = $4, requests = $5, error = $6
-     WHERE id = $1`,
-    [runId, end.status, end.finishedAt, JSON.stringify(end.stats), end.requests, end.error],
-  );
+  await client.query(finishRunSql(POSTGRES_DIALECT), finishRunParams(runId, end));
 }
 
 /** Lets go of a finished run's lock. */
@@ -82,56 +86,12 @@ export async function releaseRun(session: PgClient, runId: number): Promise<void
   await session.query(`SELECT pg_advisory_unlock(${RUN_LOCK})`, [runId]);
 }
 
-export async function windows(
-  client: PgClient,
-  locationId: string,
-  stream: Stream,
-): Promise<Map<string, WindowStatus>> {
-  const { rows } = await client.query<{ day: string; status: WindowStatus }>(
-    "SELECT day, status FROM sync_windows WHERE location_id = $1 AND stream = $2",
-    [locationId, stream],
-  );
-  return new Map(rows.map((r) => [r.day, r.status]));
-}
-
 export async function recordWindow(
   client: PgClient,
   window: WindowRecord,
   now: string,
 ): Promise<void> {
-  await client.query(
-    `INSERT INTO sync_windows (location_id, stream, day, status, api_total_count, stored_count,
-       attempts, last_error, run_id, synced_at)
-     VALUES ($1, $2, $3, $4, $5, $6, 1, $7, $8, $9)
-     ON CONFLICT (location_id, stream, day) DO UPDATE SET
-       status = excluded.status, api_total_count = excluded.api_total_count,
-       stored_count = excluded.stored_count, attempts = sync_windows.attempts + 1,
-       last_error = excluded.last_error, run_id = excluded.run_id, synced_at = excluded.synced_at`,
-    [
-      window.locationId,
-      window.stream,
-      window.day,
-      window.status,
-      window.apiTotalCount,
-      window.storedCount,
-      window.lastError,
-      window.runId,
-      now,
-    ],
-  );
-}
-
-/** One named value remembered for a location (sync_state). */
-export async function state(
-  client: PgClient,
-  locationId: string,
-  name: string,
-): Promise<string | undefined> {
-  const { rows } = await client.query<{ value: string }>(
-    "SELECT value FROM sync_state WHERE location_id = $1 AND name = $2",
-    [locationId, name],
-  );
-  return rows[0]?.value;
+  await client.query(recordWindowSql(POSTGRES_DIALECT), recordWindowParams(window, now));
 }
 
 export async function saveState(
@@ -141,21 +101,5 @@ export async function saveState(
   value: string,
   now: string,
 ): Promise<void> {
-  await client.query(
-    `INSERT INTO sync_state (location_id, name, value, updated_at) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (location_id, name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-    [locationId, name, value, now],
-  );
-}
-
-/** The first day ever recorded for a location's day streams, if any. */
-export async function firstRecordedDay(
-  client: PgClient,
-  locationId: string,
-): Promise<string | undefined> {
-  const { rows } = await client.query<{ first: string | null }>(
-    "SELECT min(day) AS first FROM sync_windows WHERE location_id = $1 AND stream = ANY($2::text[])",
-    [locationId, [...DAY_STREAMS]],
-  );
-  return rows[0]?.first ?? undefined;
+  await client.query(saveStateSql(POSTGRES_DIALECT), [locationId, name, value, now]);
 }

@@ -6,18 +6,21 @@
  * and not the offset; with the archive off, from the instant.
  */
 import { LocalClock } from "../../local-clock.js";
-import type { TimeZoneChange } from "../location-clocks.js";
-import type { LocationDay } from "../rollups.js";
+import { type ClosedTime, movedHours, type TimeZoneChange } from "../location-clocks.js";
+import { HOURLY_SALES } from "../rollup-sql.js";
 import type { PgClient } from "./connect.js";
-import { storedTimeZone } from "./location-queries.js";
-import { HOURLY_SALES, refreshTable } from "./rollups.js";
+import { refreshTable } from "./rollups.js";
 
-interface ClosedTime {
-  id: string;
-  closed_at: string;
-  sent: string | null;
-  closed_hour: number | null;
-  business_date: string;
+/** The location's time zone setting as applied, or null; undefined when it is not stored. */
+async function storedTimeZone(
+  client: PgClient,
+  locationId: string,
+): Promise<string | null | undefined> {
+  const { rows } = await client.query<{ time_zone: string | null }>(
+    "SELECT time_zone FROM locations WHERE id = $1",
+    [locationId],
+  );
+  return rows[0] === undefined ? undefined : rows[0].time_zone;
 }
 
 export class PgLocationClocks {
@@ -42,32 +45,28 @@ export class PgLocationClocks {
     const from = await storedTimeZone(client, locationId);
     if (from === undefined || from === timeZone) return null;
     const clock = LocalClock.of(timeZone);
-    const { rows } = await client.query<ClosedTime>(
-      `SELECT o.id, o.closed_at, r.document ->> 'closedAt' AS sent, o.closed_hour, o.business_date
+    const { rows } = await client.query<ClosedTime<string> & { sent: string | null }>(
+      `SELECT o.id AS key, o.closed_at, r.document ->> 'closedAt' AS sent, o.closed_hour,
+         o.business_date
        FROM orders o LEFT JOIN raw_records r
          ON r.table_name = 'orders' AND r.location_id = o.location_id AND r.id = o.id
        WHERE o.location_id = $1`,
       [locationId],
     );
-    const moved: { id: string; hour: number | null }[] = [];
-    const movedDays = new Map<string, LocationDay>();
-    for (const row of rows) {
-      const hour = clock.hourOf(row.sent ?? row.closed_at);
-      if (hour === row.closed_hour) continue;
-      moved.push({ id: row.id, hour });
-      movedDays.set(row.business_date, { locationId, day: row.business_date });
-    }
+    // The close as the API wrote it, offset and all; the stored instant when the archive is off.
+    const closes = rows.map((row) => ({ ...row, closed_at: row.sent ?? row.closed_at }));
+    const { moved, days } = movedHours(closes, clock, locationId);
     if (moved.length > 0) {
       await client.query(
         `UPDATE orders SET closed_hour = m.hour FROM unnest($1::text[], $2::bigint[]) AS m(id, hour)
          WHERE orders.id = m.id`,
-        [moved.map((m) => m.id), moved.map((m) => m.hour)],
+        [moved.map((m) => m.key), moved.map((m) => m.hour)],
       );
     }
-    await refreshTable(client, HOURLY_SALES, [...movedDays.values()]);
+    await refreshTable(client, HOURLY_SALES, days);
     await client.query("UPDATE locations SET time_zone = $2 WHERE id = $1", [locationId, timeZone]);
     this.clocks.set(locationId, clock);
-    return { from, to: timeZone, orders: moved.length, days: movedDays.size };
+    return { from, to: timeZone, orders: moved.length, days: days.length };
   }
 
   forget(locationId: string): void {

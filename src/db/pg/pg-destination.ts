@@ -16,18 +16,19 @@ import {
   type ValidRecord,
 } from "../../api/validate.js";
 import { describePostgresUrl, type PostgresTarget } from "../../config.js";
-import type { RunTrigger, Stream } from "../../vocabulary.js";
-import type { WindowRecord } from "../checkpoints.js";
+import type { RunTrigger } from "../../vocabulary.js";
+import type { WindowRecord } from "../checkpoint-sql.js";
 import type { RunEnd, SyncDestination } from "../destination.js";
 import { type ListContext, listSnapshot } from "../list-snapshot.js";
 import { normalizeLocation } from "../normalize/catalog.js";
 import type { PageHeader } from "../normalize/page.js";
-import { UTC_OFFSET_STATE } from "../queries.js";
 import type { ArchiveTerms } from "../raw/archive.js";
+import { SqlReader, START_DATE_STATE, UTC_OFFSET_STATE } from "../reader.js";
+import { summariesToMark } from "../rollup-sql.js";
 import { locations } from "../schema/index.js";
 import type { ListCounts, ListedDevices, LocationCounts, PageCounts } from "../store.js";
 import type { DayStreamTables, Identified, SnapshotListTables } from "../stream-tables.js";
-import { locationRejectContext } from "../writers/rejects.js";
+import { listRejectContext, locationRejectContext, pageRejectContext } from "../writers/rejects.js";
 import type { IncomingRecord } from "../writers/replace.js";
 import type { SnapshotCounts } from "../writers/snapshot.js";
 import { columnNames, tableName } from "../writers/statements.js";
@@ -38,8 +39,8 @@ import { PgDayWriter } from "./day-writer.js";
 import { isPostgresStorageFailure, postgresError } from "./errors.js";
 import { PgVersionHistory } from "./history.js";
 import { PgLocationClocks } from "./location-clocks.js";
-import * as queries from "./location-queries.js";
 import { openPostgres } from "./open.js";
+import { pgSession } from "./pg-reader.js";
 import { PgRawArchive } from "./raw-archive.js";
 import { keepOnlyRejects, recordRejects, resolveStoredRejects } from "./rejects.js";
 import { markDays, markReports, settle } from "./rollups.js";
@@ -65,8 +66,32 @@ export interface PgDestinationOptions {
   poolSize: number;
 }
 
-export class PgDestination implements SyncDestination {
-  readonly location: string;
+/** Runs `work`; a failure of the server or the connection becomes a DatabaseError, which stops
+ * the run, anything else (a record the server refused) fails the work at hand. */
+async function guarded<T>(target: PostgresTarget, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isPostgresStorageFailure(error)) throw postgresError(error, target, "write to");
+    throw error;
+  }
+}
+
+/** A read, or a single statement: no transaction of its own needed. */
+function guardedReads(pool: PgPool, target: PostgresTarget) {
+  return <T>(work: (client: PgClient) => Promise<T>): Promise<T> =>
+    guarded(target, async () => {
+      const client = await connect(pool, target);
+      try {
+        return await work(client);
+      } finally {
+        client.release();
+      }
+    });
+}
+
+/** Writes, and reads as every destination reads (SqlReader). */
+export class PgDestination extends SqlReader implements SyncDestination {
   private readonly archive: PgRawArchive;
   private readonly keepHistory: boolean;
   private readonly clocks = new PgLocationClocks();
@@ -74,6 +99,7 @@ export class PgDestination implements SyncDestination {
   private readonly listWriters = new Map<SnapshotListTables, PgSnapshotWriter>();
   /** Locations this destination wrote, whose summaries the end of the run settles. */
   private readonly touched = new Set<string>();
+  private readonly read: ReturnType<typeof guardedReads>;
   readonly claims: PgLocationClaims;
 
   private constructor(
@@ -83,7 +109,9 @@ export class PgDestination implements SyncDestination {
     private readonly session: LockSession,
     options: PgDestinationOptions,
   ) {
-    this.location = `${describePostgresUrl(target.url)} (schema ${target.schema})`;
+    const read = guardedReads(pool, target);
+    super(pgSession(read), `${describePostgresUrl(target.url)} (schema ${target.schema})`);
+    this.read = read;
     this.archive = new PgRawArchive(options.keepRaw);
     this.keepHistory = options.keepHistory ?? true;
     this.claims = new PgLocationClaims(session, (work) => this.read(work));
@@ -102,36 +130,13 @@ export class PgDestination implements SyncDestination {
     }
   }
 
-  async close(): Promise<void> {
+  override async close(): Promise<void> {
     this.session.release();
     await this.pool.end();
   }
 
-  /** A failure of the server or the connection becomes a DatabaseError, which stops the run;
-   * anything else (a record the server refused) fails the work at hand. */
-  private async guard<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      if (isPostgresStorageFailure(error)) throw postgresError(error, this.target, "write to");
-      throw error;
-    }
-  }
-
   private transaction<T>(work: (client: PgClient) => Promise<T>): Promise<T> {
-    return this.guard(() => inTransaction(this.pool, this.target, work));
-  }
-
-  /** A read, or a single statement: no transaction of its own needed. */
-  private read<T>(work: (client: PgClient) => Promise<T>): Promise<T> {
-    return this.guard(async () => {
-      const client = await connect(this.pool, this.target);
-      try {
-        return await work(client);
-      } finally {
-        client.release();
-      }
-    });
+    return guarded(this.target, () => inTransaction(this.pool, this.target, work));
   }
 
   // The run log and checkpoints.
@@ -140,7 +145,7 @@ export class PgDestination implements SyncDestination {
     return this.transaction((client) => checkpoints.closeAbandonedRuns(client, now));
   }
   async startRun(trigger: RunTrigger, startedAt: string) {
-    const started = await this.guard(() =>
+    const started = await guarded(this.target, () =>
       this.session.use((session) => checkpoints.startRun(session, trigger, startedAt)),
     );
     this.claims.startRun(started.serverStartedAt);
@@ -154,10 +159,9 @@ export class PgDestination implements SyncDestination {
     await this.transaction((client) => checkpoints.finishRun(client, runId, end));
     // A worker that died during this run (its locks gone) is recorded now, not at the next start.
     await this.transaction((client) => checkpoints.closeAbandonedRuns(client, end.finishedAt));
-    await this.guard(() => this.session.use((session) => checkpoints.releaseRun(session, runId)));
-  }
-  windows(locationId: string, stream: Stream) {
-    return this.read((client) => checkpoints.windows(client, locationId, stream));
+    await guarded(this.target, () =>
+      this.session.use((session) => checkpoints.releaseRun(session, runId)),
+    );
   }
   /** Records a window, and sums its day and the reports its pages changed (the days other than
    * its own that its pages changed are summed by their own windows, or the end of the run). */
@@ -167,31 +171,26 @@ export class PgDestination implements SyncDestination {
       await checkpoints.recordWindow(client, window, now);
     });
   }
-  startDate(locationId: string) {
-    return this.read((client) => checkpoints.state(client, locationId, "start_date"));
-  }
   saveStartDate(locationId: string, day: string, now: string) {
-    return this.read((client) => checkpoints.saveState(client, locationId, "start_date", day, now));
-  }
-  utcOffsetMinutes(locationId: string, at: Date) {
-    return this.read((client) => queries.locationOffsetMinutes(client, locationId, at));
+    return this.read((client) =>
+      checkpoints.saveState(client, locationId, START_DATE_STATE, day, now),
+    );
   }
   saveUtcOffsetMinutes(locationId: string, minutes: number, now: string) {
     return this.read((client) =>
       checkpoints.saveState(client, locationId, UTC_OFFSET_STATE, String(minutes), now),
     );
   }
-  firstRecordedDay(locationId: string) {
-    return this.read((client) => checkpoints.firstRecordedDay(client, locationId));
-  }
 
   // Records.
 
-  storedLocationOfKey(fingerprint: string) {
-    return this.read((client) => queries.storedLocationOfKey(client, fingerprint));
-  }
   isLocationStored(locationId: string) {
-    return this.read((client) => queries.isLocationStored(client, locationId));
+    return this.read(async (client) => {
+      const { rowCount } = await client.query("SELECT 1 FROM locations WHERE id = $1", [
+        locationId,
+      ]);
+      return (rowCount ?? 0) > 0;
+    });
   }
 
   writeLocation(
@@ -264,12 +263,7 @@ export class PgDestination implements SyncDestination {
         null,
         validated.rejects.map(rejectKey),
       );
-      await recordRejects(client, validated.rejects, {
-        ...context,
-        stream: list.name,
-        day: null,
-        rejectedAt: context.syncedAt,
-      });
+      await recordRejects(client, validated.rejects, listRejectContext(list.name, context));
       return { ...counts, rejected: validated.rejects.length };
     });
   }
@@ -327,24 +321,12 @@ export class PgDestination implements SyncDestination {
       );
       const ids = records.map((r) => r.rows.parent.id);
       if (counts.inserted + counts.updated > 0) {
-        if (stream.summarized === "days") {
-          const days = [page.day, ...earlierDays];
-          await markDays(
-            client,
-            days.map((day) => ({ locationId: page.locationId, day })),
-          );
-        } else if (stream.summarized === "reports") {
-          await markReports(client, page.locationId, ids);
-        }
+        const marks = summariesToMark(stream, page, { ids, earlierDays });
+        await markDays(client, marks.days);
+        await markReports(client, page.locationId, marks.reports);
       }
       await resolveStoredRejects(client, page.locationId, stream.name, ids);
-      await recordRejects(client, page.rejects, {
-        runId: page.runId,
-        locationId: page.locationId,
-        stream: stream.name,
-        day: page.day,
-        rejectedAt: page.syncedAt,
-      });
+      await recordRejects(client, page.rejects, pageRejectContext(stream.name, page));
       return { ...counts, rejected: page.rejects.length };
     });
   }
@@ -360,7 +342,7 @@ export class PgDestination implements SyncDestination {
     });
   }
 
-  settleWindowRejects(
+  forgetFixedRejects(
     stream: DayStreamTables,
     locationId: string,
     day: string,
@@ -417,16 +399,5 @@ export class PgDestination implements SyncDestination {
     return this.transaction((client) =>
       recordRejects(client, rejects, { ...context, stream, day: null }),
     );
-  }
-
-  missingReportOrders(locationId: string, limit: number) {
-    return this.read(async (client) => {
-      const offset = (await queries.locationOffsetMinutes(client, locationId, new Date())) ?? 0;
-      return queries.missingReportOrders(client, locationId, limit, offset);
-    });
-  }
-
-  ordersListedByLiveReport(locationId: string, orderIds: readonly string[]) {
-    return this.read((client) => queries.ordersListedByLiveReport(client, locationId, orderIds));
   }
 }

@@ -1,115 +1,21 @@
 /**
- * The summary tables on PostgreSQL, by the rules of ../rollups.ts (the rule of a sale and of a
- * line, the same columns in the same order): a write marks the days and reports it changed
- * (summary_pending); `settle` recomputes them, all of a location's marked days in one statement
- * per table. A window's end settles its own day and the location's reports, so that windows of
+ * The summary tables on PostgreSQL, in the SQL both destinations share (../rollup-sql.ts): a
+ * write marks the days and reports it changed (summary_pending); `settle` recomputes them, all
+ * of a location's marked days in one statement per table. A window's end settles its own day and the location's reports, so that windows of
  * one location ending at once work side by side; each day is recomputed under an advisory lock of
  * its own (taken in order: no deadlock), so that two never recompute the same day at once. A
  * report's reconciliation is an upsert, which the server's row locks keep apart.
  */
+import { ROLLUPS, reportSums, reportsOfDays } from "../rollup-sql.js";
 import type { LocationDay } from "../rollups.js";
 import type { PgClient } from "./connect.js";
 
-/** An order that counts in sales: neither cancelled, nor training, nor transferred. */
-const SALE = "NOT o.is_canceled AND NOT o.is_training AND NOT o.is_transferred";
-const TRANSFERRED = "NOT o.is_canceled AND NOT o.is_training AND o.is_transferred";
-
-/** The days to recompute ($1 locations, $2 days, pairwise) and their orders that stand. */
+/** The days to recompute ($1 locations, $2 days, pairwise). */
 const DAYS = "unnest($1::text[], $2::date[]) AS d(location_id, business_date)";
-const ORDERS_OF_DAYS = `${DAYS}
-  JOIN orders o ON o.location_id = d.location_id AND o.business_date = d.business_date
-    AND o.deleted_at IS NULL`;
-
-const sum = (expression: string, filter?: string) =>
-  `ROUND(COALESCE(SUM(${expression})${filter ? ` FILTER (WHERE ${filter})` : ""}, 0), 2)`;
-
-export const HOURLY_SALES = "hourly_sales";
-
-/** Each summary table and the SELECT that gives its rows for the days, in its column order. */
-const ROLLUPS: readonly { table: string; select: string }[] = [
-  {
-    table: "daily_sales",
-    select: `SELECT o.location_id, o.business_date,
-      COUNT(*) FILTER (WHERE ${SALE}),
-      COALESCE(SUM(o.guests) FILTER (WHERE ${SALE}), 0),
-      ${sum("o.total", SALE)}, ${sum("o.total_tax", SALE)}, ${sum("o.total - o.total_tax", SALE)},
-      ${sum("o.total_discount", SALE)},
-      COUNT(*) FILTER (WHERE ${TRANSFERRED}), ${sum("o.total", TRANSFERRED)},
-      COUNT(*) FILTER (WHERE o.is_canceled), ${sum("o.total", "o.is_canceled")},
-      COUNT(*) FILTER (WHERE o.is_training)
-    FROM ${ORDERS_OF_DAYS}
-    GROUP BY o.location_id, o.business_date`,
-  },
-  {
-    table: "daily_product_sales",
-    select: `SELECT o.location_id, o.business_date, i.item_catalog_id,
-      MAX(i.description), MAX(i.category), MAX(i.sub_category),
-      COALESCE(SUM(i.quantity), 0), ${sum("i.total")}, ${sum("i.tax_amount")},
-      ${sum("i.total - i.tax_amount")}, COUNT(DISTINCT i.order_id)
-    FROM ${ORDERS_OF_DAYS} JOIN order_items i ON i.order_id = o.id
-    WHERE ${SALE} AND NOT i.is_canceled
-    GROUP BY o.location_id, o.business_date, i.item_catalog_id`,
-  },
-  {
-    table: "daily_payment_sales",
-    select: `SELECT o.location_id, o.business_date, p.payment_name,
-      COUNT(*), ${sum("p.payment_amount")}
-    FROM ${ORDERS_OF_DAYS} JOIN order_payments p ON p.order_id = o.id
-    WHERE ${SALE}
-    GROUP BY o.location_id, o.business_date, p.payment_name`,
-  },
-  {
-    table: "daily_tax_sales",
-    select: `SELECT o.location_id, o.business_date, i.tax_rate_bp, MAX(i.tax_name),
-      ${sum("i.total")}, ${sum("i.tax_amount")}, ${sum("i.total - i.tax_amount")}
-    FROM ${ORDERS_OF_DAYS} JOIN order_items i ON i.order_id = o.id
-    WHERE ${SALE} AND NOT i.is_canceled
-    GROUP BY o.location_id, o.business_date, i.tax_rate_bp`,
-  },
-  {
-    table: HOURLY_SALES,
-    // The hour on the location's clock, stored with the order (local-clock.ts).
-    select: `SELECT o.location_id, o.business_date, o.closed_hour, COUNT(*), ${sum("o.total")}
-    FROM ${ORDERS_OF_DAYS}
-    WHERE ${SALE} AND o.closed_hour IS NOT NULL
-    GROUP BY o.location_id, o.business_date, o.closed_hour`,
-  },
-  {
-    table: "daily_operator_sales",
-    select: `SELECT o.location_id, o.business_date, o.operator_id, MAX(o.operator_name),
-      COUNT(*) FILTER (WHERE ${SALE}),
-      ${sum("o.total", SALE)}, ${sum("o.total_discount", SALE)},
-      COUNT(*) FILTER (WHERE o.is_canceled), ${sum("o.total", "o.is_canceled")},
-      COALESCE(SUM(c.items) FILTER (WHERE NOT o.is_canceled), 0),
-      ${sum("c.amount", "NOT o.is_canceled")}
-    FROM ${ORDERS_OF_DAYS}
-    CROSS JOIN LATERAL (
-      SELECT COUNT(*) AS items, SUM(i.total) AS amount
-      FROM order_items i WHERE i.order_id = o.id AND i.is_canceled
-    ) c
-    WHERE NOT o.is_training
-    GROUP BY o.location_id, o.business_date, o.operator_id`,
-  },
-];
-
-/** The reports the days' orders belong to, or are listed by. */
-const REPORTS_OF_DAYS = `SELECT o.report_id FROM ${DAYS}
-    JOIN orders o ON o.location_id = d.location_id AND o.business_date = d.business_date
-  UNION
-  SELECT ro.report_id FROM ${DAYS}
-    JOIN orders o ON o.location_id = d.location_id AND o.business_date = d.business_date
-    JOIN report_orders ro ON ro.order_id = o.id`;
 
 /** Reports against their stored orders, recomputed whole ($1 report ids). */
 const REPORT_SUMS = `INSERT INTO report_order_sums AS s
-  SELECT r.id, r.location_id,
-    (SELECT COUNT(*) FROM report_orders ro WHERE ro.report_id = r.id),
-    (SELECT COUNT(*) FROM orders o WHERE o.report_id = r.id AND o.deleted_at IS NULL),
-    (SELECT COUNT(*) FROM report_orders ro WHERE ro.report_id = r.id
-       AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.id = ro.order_id AND o.deleted_at IS NULL)),
-    (SELECT ${sum("o.total")} FROM orders o
-       WHERE o.report_id = r.id AND o.deleted_at IS NULL AND ${SALE})
-  FROM reports r WHERE r.id = ANY($1::text[]) ORDER BY r.id
+  ${reportSums("r.id = ANY($1::text[])")} ORDER BY r.id
   ON CONFLICT (report_id) DO UPDATE SET location_id = excluded.location_id,
     orders_listed = excluded.orders_listed, orders_stored = excluded.orders_stored,
     orders_missing = excluded.orders_missing, stored_total_sales = excluded.stored_total_sales`;
@@ -152,7 +58,7 @@ export async function refreshDays(
   if (days.length === 0) return [];
   const parameters = dayParameters(days);
   for (const { table } of ROLLUPS) await refreshTable(client, table, days);
-  const { rows } = await client.query<{ report_id: string }>(REPORTS_OF_DAYS, parameters);
+  const { rows } = await client.query<{ report_id: string }>(reportsOfDays(DAYS), parameters);
   return rows.map((row) => row.report_id);
 }
 
@@ -171,7 +77,7 @@ export async function refreshTable(
      WHERE t.location_id = d.location_id AND t.business_date = d.business_date`,
     parameters,
   );
-  await client.query(`INSERT INTO ${table} ${rollup.select}`, parameters);
+  await client.query(`INSERT INTO ${table} ${rollup.select(DAYS)}`, parameters);
 }
 
 export async function refreshReports(

@@ -5,7 +5,12 @@
  * the caller's transaction.
  */
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { Snapshot, SnapshotCounts, SnapshotRowSet } from "../writers/snapshot.js";
+import {
+  emptySnapshotCounts,
+  type Snapshot,
+  type SnapshotCounts,
+  type SnapshotRowSet,
+} from "../writers/snapshot.js";
 import { tableName } from "../writers/statements.js";
 import type { PgClient } from "./connect.js";
 import type { PgRawArchive } from "./raw-archive.js";
@@ -41,13 +46,7 @@ export class PgSnapshotWriter {
       [locationId],
     );
     const stored = new Map(rows.map((row) => [row.id, row]));
-    const counts: SnapshotCounts = {
-      inserted: 0,
-      updated: 0,
-      unchanged: 0,
-      deleted: 0,
-      restored: 0,
-    };
+    const counts = emptySnapshotCounts();
     const restored: string[] = [];
     const replaced = new Set<string>();
     const written = new Map<string, { rows: SnapshotRowSet; raw: string }>();

@@ -23,6 +23,23 @@ export function locationRejectContext(
   return { ...context, locationId: reject.recordId ?? "unknown", stream: "location", day: null };
 }
 
+/** Where the rejects of a page of a day window are set aside: under its stream and day. */
+export function pageRejectContext(
+  stream: string,
+  page: { runId: number | null; locationId: string; day: string; syncedAt: string },
+): RejectContext {
+  const { runId, locationId, day, syncedAt } = page;
+  return { runId, locationId, stream, day, rejectedAt: syncedAt };
+}
+
+/** Where the rejects of a list the API returns whole are set aside: under the list, no day. */
+export function listRejectContext(
+  list: string,
+  context: { runId: number | null; locationId: string; syncedAt: string },
+): RejectContext {
+  return { ...context, stream: list, day: null, rejectedAt: context.syncedAt };
+}
+
 export class RejectWriter {
   private readonly upsert: Database.Statement;
   private readonly resolve: Database.Statement<[string, string, string]>;

@@ -37,6 +37,10 @@ export interface SnapshotCounts {
   restored: number;
 }
 
+export function emptySnapshotCounts(): SnapshotCounts {
+  return { inserted: 0, updated: 0, unchanged: 0, deleted: 0, restored: 0 };
+}
+
 export interface Snapshot {
   locationId: string;
   records: readonly IncomingListRecord[];
@@ -97,13 +101,7 @@ export class SnapshotWriter {
   private writeSnapshot(snapshot: Snapshot): SnapshotCounts {
     const { locationId, syncedAt } = snapshot;
     const stored = new Map(this.selectStored.all(locationId).map((row) => [row.id, row]));
-    const counts: SnapshotCounts = {
-      inserted: 0,
-      updated: 0,
-      unchanged: 0,
-      deleted: 0,
-      restored: 0,
-    };
+    const counts = emptySnapshotCounts();
 
     this.archive.learnFrom(this.name, snapshot.records, syncedAt);
     for (const { rows: rowSet, raw } of snapshot.records) {

@@ -1,0 +1,135 @@
+/**
+ * The summary tables' rows as SQL both destinations run (schema/rollups.ts): each table's rows
+ * for a set of days, each report's reconciliation with its stored orders, and the reports a set
+ * of days touches. The rule of a sale and of a line lives here, once. The days come as a relation
+ * `d(location_id, business_date)` that each destination writes its own way: SQLite one day at a
+ * time (rollups.ts), PostgreSQL a location's marked days at once (pg/rollups.ts). A write
+ * marks what it leaves to recompute (summariesToMark).
+ */
+import type { DayStreamTables } from "./stream-tables.js";
+
+/** A day of a location whose orders changed. */
+export interface LocationDay {
+  locationId: string;
+  day: string;
+}
+
+/** What a page that inserted or replaced records leaves to recompute: the days its records are
+ * listed under now and were before (orders), or the records themselves (reports). */
+export function summariesToMark(
+  stream: DayStreamTables,
+  page: { locationId: string; day: string },
+  changed: { ids: readonly string[]; earlierDays: readonly string[] },
+): { days: LocationDay[]; reports: readonly string[] } {
+  if (stream.summarized === "days") {
+    const days = [page.day, ...changed.earlierDays];
+    return { days: days.map((day) => ({ locationId: page.locationId, day })), reports: [] };
+  }
+  return { days: [], reports: stream.summarized === "reports" ? changed.ids : [] };
+}
+
+/** An order that counts in sales: neither cancelled, nor training, nor transferred. */
+export const SALE = "NOT o.is_canceled AND NOT o.is_training AND NOT o.is_transferred";
+const TRANSFERRED = "NOT o.is_canceled AND NOT o.is_training AND o.is_transferred";
+
+/** The summary table that groups by the hour on the location's clock. */
+export const HOURLY_SALES = "hourly_sales";
+
+/** A sum rounded to the cent, 0 over no rows. */
+const sum = (expression: string, filter?: string) =>
+  `ROUND(COALESCE(SUM(${expression})${filter ? ` FILTER (WHERE ${filter})` : ""}, 0), 2)`;
+
+/** The orders that stand (not deleted upstream) of the days `d`. */
+const ordersOf = (days: string) => `${days}
+  JOIN orders o ON o.location_id = d.location_id AND o.business_date = d.business_date
+    AND o.deleted_at IS NULL`;
+
+/** Each summary table and the SELECT that gives its rows for the days, in its column order. */
+export const ROLLUPS: readonly { table: string; select(days: string): string }[] = [
+  {
+    table: "daily_sales",
+    select: (days) => `SELECT o.location_id, o.business_date,
+      COUNT(*) FILTER (WHERE ${SALE}),
+      COALESCE(SUM(o.guests) FILTER (WHERE ${SALE}), 0),
+      ${sum("o.total", SALE)}, ${sum("o.total_tax", SALE)}, ${sum("o.total - o.total_tax", SALE)},
+      ${sum("o.total_discount", SALE)},
+      COUNT(*) FILTER (WHERE ${TRANSFERRED}), ${sum("o.total", TRANSFERRED)},
+      COUNT(*) FILTER (WHERE o.is_canceled), ${sum("o.total", "o.is_canceled")},
+      COUNT(*) FILTER (WHERE o.is_training)
+    FROM ${ordersOf(days)}
+    GROUP BY o.location_id, o.business_date`,
+  },
+  {
+    table: "daily_product_sales",
+    select: (days) => `SELECT o.location_id, o.business_date, i.item_catalog_id,
+      MAX(i.description), MAX(i.category), MAX(i.sub_category),
+      COALESCE(SUM(i.quantity), 0), ${sum("i.total")}, ${sum("i.tax_amount")},
+      ${sum("i.total - i.tax_amount")}, COUNT(DISTINCT i.order_id)
+    FROM ${ordersOf(days)} JOIN order_items i ON i.order_id = o.id
+    WHERE ${SALE} AND NOT i.is_canceled
+    GROUP BY o.location_id, o.business_date, i.item_catalog_id`,
+  },
+  {
+    table: "daily_payment_sales",
+    select: (days) => `SELECT o.location_id, o.business_date, p.payment_name,
+      COUNT(*), ${sum("p.payment_amount")}
+    FROM ${ordersOf(days)} JOIN order_payments p ON p.order_id = o.id
+    WHERE ${SALE}
+    GROUP BY o.location_id, o.business_date, p.payment_name`,
+  },
+  {
+    table: "daily_tax_sales",
+    select: (days) => `SELECT o.location_id, o.business_date, i.tax_rate_bp, MAX(i.tax_name),
+      ${sum("i.total")}, ${sum("i.tax_amount")}, ${sum("i.total - i.tax_amount")}
+    FROM ${ordersOf(days)} JOIN order_items i ON i.order_id = o.id
+    WHERE ${SALE} AND NOT i.is_canceled
+    GROUP BY o.location_id, o.business_date, i.tax_rate_bp`,
+  },
+  {
+    table: HOURLY_SALES,
+    // The hour on the location's clock, stored with the order (local-clock.ts).
+    select: (days) => `SELECT o.location_id, o.business_date, o.closed_hour, COUNT(*),
+      ${sum("o.total")}
+    FROM ${ordersOf(days)}
+    WHERE ${SALE} AND o.closed_hour IS NOT NULL
+    GROUP BY o.location_id, o.business_date, o.closed_hour`,
+  },
+  {
+    table: "daily_operator_sales",
+    select: (days) => `SELECT o.location_id, o.business_date, o.operator_id, MAX(o.operator_name),
+      COUNT(*) FILTER (WHERE ${SALE}),
+      ${sum("o.total", SALE)}, ${sum("o.total_discount", SALE)},
+      COUNT(*) FILTER (WHERE o.is_canceled), ${sum("o.total", "o.is_canceled")},
+      COALESCE(SUM(c.items) FILTER (WHERE NOT o.is_canceled), 0),
+      ${sum("c.amount", "NOT o.is_canceled")}
+    FROM ${ordersOf(days)}
+    LEFT JOIN (
+      SELECT i.order_id, COUNT(*) AS items, SUM(i.total) AS amount
+      FROM ${ordersOf(days)} JOIN order_items i ON i.order_id = o.id
+      WHERE i.is_canceled
+      GROUP BY i.order_id
+    ) c ON c.order_id = o.id
+    WHERE NOT o.is_training
+    GROUP BY o.location_id, o.business_date, o.operator_id`,
+  },
+];
+
+/** The reports the days' orders belong to, or are listed by. */
+export const reportsOfDays = (days: string) => `SELECT o.report_id FROM ${days}
+    JOIN orders o ON o.location_id = d.location_id AND o.business_date = d.business_date
+  UNION
+  SELECT ro.report_id FROM ${days}
+    JOIN orders o ON o.location_id = d.location_id AND o.business_date = d.business_date
+    JOIN report_orders ro ON ro.order_id = o.id`;
+
+/** Reports `r` (those `where` picks) against their stored orders, in report_order_sums' column
+ * order: the orders each lists, those stored for it, those it lists that are not stored, and
+ * the total of its sales orders. */
+export const reportSums = (where: string) => `SELECT r.id, r.location_id,
+    (SELECT COUNT(*) FROM report_orders ro WHERE ro.report_id = r.id),
+    (SELECT COUNT(*) FROM orders o WHERE o.report_id = r.id AND o.deleted_at IS NULL),
+    (SELECT COUNT(*) FROM report_orders ro WHERE ro.report_id = r.id
+       AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.id = ro.order_id AND o.deleted_at IS NULL)),
+    (SELECT ${sum("o.total")} FROM orders o
+       WHERE o.report_id = r.id AND o.deleted_at IS NULL AND ${SALE})
+  FROM reports r WHERE ${where}`;

@@ -1,0 +1,105 @@
+/**
+ * One SQL text for both destinations. A dialect writes the few things SQLite and PostgreSQL spell
+ * differently (parameters, lists, JSON fields, a sent date-time); a session runs a text on a
+ * connection of either and answers rows alike (pg/connect.ts reads PostgreSQL's values back as
+ * SQLite gives them). Everything else is written once, in the SQL both accept: flags tested as
+ * `NOT o.is_canceled` (SQLite's 0/1 read as false/true), aliases in double quotes, NULLS FIRST.
+ */
+import type Database from "better-sqlite3";
+
+export interface SqlDialect {
+  /** The n-th parameter (1-based), usable more than once: `?n` for SQLite, `$n` for PostgreSQL. */
+  param(n: number): string;
+  /** Whether `column` is in the list given as the n-th parameter (an array of text). */
+  inList(column: string, n: number): string;
+  /** An integer field of sync_runs.stats (a JSON document). */
+  statsField(field: string): string;
+  /** The rows of orders `o` with the createdAt each was sent with, offset and all, as `sent`:
+   * SQLite keeps the text, PostgreSQL the instant (the text stays in the raw archive). */
+  ordersWithSentCreatedAt: string;
+  /** The local calendar day of a date-time column as the API wrote it; PostgreSQL, which keeps
+   * the instant, needs the location's UTC offset in minutes as the n-th parameter. */
+  sentDay(column: string, offsetParam: number): string;
+}
+
+export const SQLITE_DIALECT: SqlDialect = {
+  param: (n) => `?${n}`,
+  inList: (column, n) => `${column} IN (SELECT value FROM json_each(?${n}))`,
+  statsField: (field) => `json_extract(stats, '$.${field}')`,
+  ordersWithSentCreatedAt: "(SELECT o.*, o.created_at AS sent FROM orders o) o",
+  sentDay: (column) => `substr(${column}, 1, 10)`,
+};
+
+export const POSTGRES_DIALECT: SqlDialect = {
+  param: (n) => `$${n}`,
+  inList: (column, n) => `${column} = ANY($${n}::text[])`,
+  statsField: (field) => `(stats->>'${field}')::int`,
+  ordersWithSentCreatedAt: `(SELECT o.*, r.document ->> 'createdAt' AS sent FROM orders o
+    JOIN raw_records r ON r.table_name = 'orders' AND r.location_id = o.location_id AND r.id = o.id) o`,
+  sentDay: (column, offsetParam) =>
+    `(${column} AT TIME ZONE 'UTC' + make_interval(mins => $${offsetParam}))::date`,
+};
+
+/** An analyst's query answered: the columns as it names them, the rows as arrays. */
+export interface QueryResult {
+  columns: string[];
+  rows: unknown[][];
+}
+
+/** Runs SQL of its dialect on one destination's connection. */
+export interface SqlSession {
+  readonly dialect: SqlDialect;
+  /** Parameters in order: `param(1)` is the first. Arrays are lists (`inList`). */
+  all<T>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /** Rows as arrays, with the column names: an analyst's query. */
+  table(sql: string): Promise<QueryResult>;
+}
+
+/** A statement with the numbers of the parameters it names (SQLite binds `?n` by number). */
+interface Prepared {
+  statement: Database.Statement;
+  numbers: number[];
+}
+
+/** A session on a SQLite connection: statements prepared once; a list travels as JSON text. */
+export function sqliteSession(sqlite: Database.Database): SqlSession {
+  const prepared = new Map<string, Prepared>();
+  const prepare = (sql: string): Prepared => {
+    let found = prepared.get(sql);
+    if (!found) {
+      const numbers = [...new Set([...sql.matchAll(/\?(\d+)/g)].map((m) => Number(m[1])))];
+      found = { statement: sqlite.prepare(sql), numbers };
+      prepared.set(sql, found);
+    }
+    return found;
+  };
+  return {
+    dialect: SQLITE_DIALECT,
+    async all<T>(sql: string, params: readonly unknown[] = []) {
+      const { statement, numbers } = prepare(sql);
+      if (numbers.length === 0) return statement.all() as T[];
+      const bound: Record<number, unknown> = {};
+      for (const n of numbers) {
+        const value = params[n - 1];
+        bound[n] = Array.isArray(value) ? JSON.stringify(value) : value;
+      }
+      return statement.all(bound) as T[];
+    },
+    async table(sql: string) {
+      const statement = sqlite.prepare(sql).raw(true);
+      return {
+        columns: statement.columns().map((c) => c.name),
+        rows: statement.all() as unknown[][],
+      };
+    },
+  };
+}
+
+/** Parameters in order as SQLite binds `?1`, `?2`…: by number. */
+export function numbered(params: readonly unknown[]): Record<number, unknown> {
+  const bound: Record<number, unknown> = {};
+  params.forEach((value, i) => {
+    bound[i + 1] = value;
+  });
+  return bound;
+}
