@@ -7,12 +7,29 @@
  * made before they existed. The SQL is both destinations' (rollup-sql.ts).
  */
 import type Database from "better-sqlite3";
-import { type LocationDay, ROLLUPS, reportSums, reportsOfDays } from "./rollup-sql.js";
+import {
+  type DaysToRecompute,
+  type LocationDay,
+  ROLLUPS,
+  reportSums,
+  reportsOfDays,
+} from "./rollup-sql.js";
 
 export type { LocationDay } from "./rollup-sql.js";
 
+const DAY = "o.location_id = @location AND o.business_date = @day AND o.deleted_at IS NULL";
+
 /** The day the statements recompute: one, named by their parameters. */
-const ONE_DAY = "(SELECT @location AS location_id, @day AS business_date) d";
+const ONE_DAY: DaysToRecompute = {
+  from: "(SELECT @location AS location_id, @day AS business_date) d",
+  groupedBy: "",
+  cancelledItems: `LEFT JOIN (
+      SELECT i.order_id, COUNT(*) AS items, SUM(i.total) AS amount
+      FROM orders o JOIN order_items i ON i.order_id = o.id
+      WHERE ${DAY} AND i.is_canceled
+      GROUP BY i.order_id
+    ) c ON c.order_id = o.id`,
+};
 
 interface DayParameters {
   location: string;

@@ -1,8 +1,8 @@
 /**
  * The storage port across a message port, for a sync whose reading thread is not the thread that
  * holds its database (worker-runner.ts): the reading thread (HTTP, JSON, validation, normalizing)
- * and the writing thread then work side by side, which measured 14-35 % less wall time than one
- * thread doing both (docs/benchmarks.md).
+ * and the writing thread then work side by side: one thread doing both took 12-37 % longer
+ * (docs/benchmarks.md).
  *
  * Nothing here names a method of the port: the sync's side is built from the list of methods the
  * destination has, and the writing side calls whatever method a request names. Adding a method

@@ -8,15 +8,8 @@
  */
 import { hostname } from "node:os";
 import type { RunTrigger } from "../../vocabulary.js";
-import {
-  finishRunParams,
-  finishRunSql,
-  type RunEnd,
-  recordWindowParams,
-  recordWindowSql,
-  saveStateSql,
-  type WindowRecord,
-} from "../checkpoint-sql.js";
+import type { RunEnd, WindowRecord } from "../checkpoint-sql.js";
+import * as shared from "../checkpoint-sql.js";
 import { POSTGRES_DIALECT } from "../sql.js";
 import type { PgClient } from "./connect.js";
 
@@ -78,7 +71,7 @@ export async function startRun(
 }
 
 export async function finishRun(client: PgClient, runId: number, end: RunEnd): Promise<void> {
-  await client.query(finishRunSql(POSTGRES_DIALECT), finishRunParams(runId, end));
+  await client.query(shared.finishRunSql(POSTGRES_DIALECT), shared.finishRunParams(runId, end));
 }
 
 /** Lets go of a finished run's lock. */
@@ -91,7 +84,10 @@ export async function recordWindow(
   window: WindowRecord,
   now: string,
 ): Promise<void> {
-  await client.query(recordWindowSql(POSTGRES_DIALECT), recordWindowParams(window, now));
+  await client.query(
+    shared.recordWindowSql(POSTGRES_DIALECT),
+    shared.recordWindowParams(window, now),
+  );
 }
 
 export async function saveState(
@@ -101,5 +97,5 @@ export async function saveState(
   value: string,
   now: string,
 ): Promise<void> {
-  await client.query(saveStateSql(POSTGRES_DIALECT), [locationId, name, value, now]);
+  await client.query(shared.saveStateSql(POSTGRES_DIALECT), [locationId, name, value, now]);
 }

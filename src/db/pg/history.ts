@@ -5,13 +5,8 @@
  * transaction, and their history rows inserted in one statement.
  */
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
-import {
-  type HistoryShape,
-  historyShape,
-  type StoredRow,
-  type VersionRows,
-  versionRow,
-} from "../history/versions.js";
+import type { HistoryShape, StoredRow, VersionRows } from "../history/versions.js";
+import * as versions from "../history/versions.js";
 import type { PgClient } from "./connect.js";
 import { RowsInserter } from "./rows.js";
 
@@ -24,7 +19,7 @@ export class PgVersionHistory {
     childTables: readonly SQLiteTable[],
     history: { table: SQLiteTable; paidFrom: SQLiteTable },
   ) {
-    this.shape = historyShape(table, childTables, history);
+    this.shape = versions.historyShape(table, childTables, history);
     this.inserter = RowsInserter.of(history.table);
   }
 
@@ -78,7 +73,7 @@ export class PgVersionHistory {
     if (stored.size === 0) return 0;
     const last = await this.lastVersions(client, [...stored.keys()]);
     const rows = [...stored].map(([id, rows]) =>
-      versionRow({
+      versions.versionRow({
         shape: this.shape,
         version: (last.get(id) ?? 0) + 1,
         rows,

@@ -6,12 +6,19 @@
  * its own (taken in order: no deadlock), so that two never recompute the same day at once. A
  * report's reconciliation is an upsert, which the server's row locks keep apart.
  */
-import { ROLLUPS, reportSums, reportsOfDays } from "../rollup-sql.js";
+import { type DaysToRecompute, ROLLUPS, reportSums, reportsOfDays } from "../rollup-sql.js";
 import type { LocationDay } from "../rollups.js";
 import type { PgClient } from "./connect.js";
 
 /** The days to recompute ($1 locations, $2 days, pairwise). */
-const DAYS = "unnest($1::text[], $2::date[]) AS d(location_id, business_date)";
+const DAYS: DaysToRecompute = {
+  from: "unnest($1::text[], $2::date[]) AS d(location_id, business_date)",
+  groupedBy: "o.location_id, o.business_date, ",
+  cancelledItems: `CROSS JOIN LATERAL (
+      SELECT COUNT(*) AS items, SUM(i.total) AS amount
+      FROM order_items i WHERE i.order_id = o.id AND i.is_canceled
+    ) c`,
+};
 
 /** Reports against their stored orders, recomputed whole ($1 report ids). */
 const REPORT_SUMS = `INSERT INTO report_order_sums AS s
@@ -73,7 +80,7 @@ export async function refreshTable(
   if (days.length === 0) return;
   const parameters = dayParameters(days);
   await client.query(
-    `DELETE FROM ${table} t USING ${DAYS}
+    `DELETE FROM ${table} t USING ${DAYS.from}
      WHERE t.location_id = d.location_id AND t.business_date = d.business_date`,
     parameters,
   );
