@@ -429,31 +429,25 @@ export class SqlReader {
   /**
    * Rejects counted once per record (a record set aside twice under two keys, by a window read
    * and by a read by id, is one record), leaving out those whose record is stored live now.
-   * Parameters: location, stream, then the caller's.
+   * Parameters: location, stream, then the caller's; `by` groups them (a column of rr).
    */
-  private distinctRejectsSql(stream: DayStreamTables, where: string, select = "COUNT"): string {
-    return `SELECT ${select}(DISTINCT COALESCE(rr.record_id, rr.record_key)) AS n
+  private distinctRejectsSql(stream: DayStreamTables, where: string, by?: string): string {
+    return `SELECT ${by ? `${by}, ` : ""}COUNT(DISTINCT COALESCE(rr.record_id, rr.record_key)) AS n
       FROM rejected_records rr
       WHERE rr.location_id = ${this.p(1)} AND rr.stream = ${this.p(2)} AND ${where}
         AND NOT EXISTS (
           SELECT 1 FROM "${tableName(stream.table)}" t
           WHERE t.id = rr.record_id AND t.location_id = rr.location_id AND t.deleted_at IS NULL
-        )`;
+        )${by ? ` GROUP BY ${by}` : ""}`;
   }
 
   /** Distinct records set aside per day (those stored live since left out). */
-  rejectedByDay(stream: DayStreamTables, locationId: string): Promise<RejectedOnDay[]> {
-    return this.all(
-      `SELECT rr.day AS day, COUNT(DISTINCT COALESCE(rr.record_id, rr.record_key)) AS count
-       FROM rejected_records rr
-       WHERE rr.location_id = ${this.p(1)} AND rr.stream = ${this.p(2)} AND rr.day IS NOT NULL
-         AND NOT EXISTS (
-           SELECT 1 FROM "${tableName(stream.table)}" t
-           WHERE t.id = rr.record_id AND t.location_id = rr.location_id AND t.deleted_at IS NULL
-         )
-       GROUP BY rr.day`,
+  async rejectedByDay(stream: DayStreamTables, locationId: string): Promise<RejectedOnDay[]> {
+    const rows = await this.all<{ day: string; n: number }>(
+      this.distinctRejectsSql(stream, "rr.day IS NOT NULL", "rr.day"),
       [locationId, stream.name],
     );
+    return rows.map(({ day, n }) => ({ day, count: n }));
   }
 
   /** A location's sales per business day, both days included (days without orders absent). */

@@ -95,14 +95,23 @@ function encode(value: unknown): unknown {
   return Object.fromEntries(entries.map(([k, v]) => [k, encode(v)]));
 }
 
+function isDescribed(value: unknown): value is Described {
+  return (
+    isPlainObject(value) && typeof value.described === "string" && Object.keys(value).length === 1
+  );
+}
+
+/** An argument as encode left it, its descriptions found again by name. */
 function decode(value: unknown): unknown {
-  if (!isPlainObject(value)) return value;
-  if (typeof value.described === "string" && Object.keys(value).length === 1) {
+  if (isDescribed(value)) {
     const description = DESCRIPTIONS.get(value.described);
     if (!description) throw new Error(`no stream or list is named ${value.described}`);
     return description;
   }
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, decode(v)]));
+  if (!isPlainObject(value)) return value;
+  const entries = Object.entries(value);
+  if (!entries.some(([, v]) => isDescribed(v))) return value;
+  return Object.fromEntries(entries.map(([k, v]) => [k, decode(v)]));
 }
 
 export function toCrossing(error: unknown): CrossingError {
