@@ -21,7 +21,6 @@ import {
   orders,
 } from "../src/db/schema/index.js";
 import { SqliteDestination } from "../src/db/sqlite-destination.js";
-import { Store } from "../src/db/store.js";
 import { columnNames, tableName } from "../src/db/writers/statements.js";
 import { LocalClock } from "../src/local-clock.js";
 import { Dataset } from "../src/simulator/dataset.js";
@@ -117,7 +116,7 @@ async function realPath(
   }
   await Promise.all(inFlight);
   // The daily summaries, as the engine sums them at the end of each day window.
-  new Store(destination.db).settleSummaries();
+  await destination.settleSummaries();
   // Durable, as at the end of a run: the writes commit in groups (group-commit.ts).
   await destination.commit();
   const elapsed = seconds(start) - parseSeconds;

@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { addDays } from "../src/dates.js";
 import { DatabaseError } from "../src/db/errors.js";
 import { MIGRATIONS_FOLDER, openDatabase } from "../src/db/open.js";
-import { Store } from "../src/db/store.js";
+import { SqliteDestination } from "../src/db/sqlite-destination.js";
 import { testClient } from "./helpers/client.js";
 import { rows, scalar, useTempDir } from "./helpers/db.js";
 import { loadLocation } from "./helpers/load.js";
@@ -191,11 +191,12 @@ describe("upgrading", () => {
     // The data is written by this version, then copied column by column into the older schema.
     const current = openDatabase(tempPath());
     const { client } = testClient(sim.current);
-    await loadLocation(client, new Store(current), sim.current.keys[0] as string, {
+    const store = new SqliteDestination(current);
+    await loadLocation(client, store, sim.current.keys[0] as string, {
       since: addDays(TEST_TODAY, -3),
       until: TEST_TODAY,
     });
-    current.close();
+    await store.close();
     path = tempPath();
     const older = openDatabase(path, { migrationsFolder: olderMigrations(1) });
     copyCommonColumns(older.sqlite, current.path);
@@ -246,7 +247,7 @@ describe("writers beside the writer", () => {
   it("waits for another connection's small writes instead of failing a page", async () => {
     const path = tempPath();
     const db = openDatabase(path);
-    const store = new Store(db);
+    const store = new SqliteDestination(db);
     // Another connection commits a lease heartbeat every millisecond or so, in another thread.
     const beat = new Worker(
       `const Database = require(${JSON.stringify(require.resolve("better-sqlite3"))});
@@ -266,7 +267,7 @@ describe("writers beside the writer", () => {
     });
     expect(totals.orders.inserted).toBeGreaterThan(100);
     await new Promise((resolve) => beat.once("exit", resolve));
-    db.close();
+    await store.close();
   });
 });
 
@@ -274,7 +275,7 @@ describe("readers beside the writer", () => {
   it("lets a long read transaction run while a sync writes, and neither breaks", async () => {
     const path = tempPath();
     const writer = openDatabase(path);
-    const store = new Store(writer);
+    const store = new SqliteDestination(writer);
     const { client } = testClient(sim.current);
     const apiKey = sim.current.keys[0] as string;
     await loadLocation(client, store, apiKey, {
@@ -291,6 +292,7 @@ describe("readers beside the writer", () => {
       until: TEST_TODAY,
     });
     expect(totals.orders.inserted).toBeGreaterThan(0);
+    await store.commit();
     expect(performance.now() - started).toBeLessThan(10_000);
     // The reader still sees its snapshot, then the new data once it ends its transaction.
     expect(reader.prepare("SELECT COUNT(*) FROM orders").pluck().get()).toBe(seen);
@@ -299,6 +301,6 @@ describe("readers beside the writer", () => {
       scalar(writer, "SELECT COUNT(*) FROM orders"),
     );
     reader.close();
-    writer.close();
+    await store.close();
   });
 });

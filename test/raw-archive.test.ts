@@ -8,6 +8,7 @@ import { validateRecords } from "../src/api/validate.js";
 import { contentHash } from "../src/content-hash.js";
 import { toEpochDay } from "../src/dates.js";
 import { headerOf, prepareRecords } from "../src/db/normalize/page.js";
+import type { Db } from "../src/db/open.js";
 import { readRawRecords } from "../src/db/raw/archive.js";
 import {
   buildDictionary,
@@ -16,14 +17,14 @@ import {
   decompressRaw,
 } from "../src/db/raw/codec.js";
 import { dictionaryDeflater } from "../src/db/raw/deflater.js";
-import { Store } from "../src/db/store.js";
+import { SqliteDestination } from "../src/db/sqlite-destination.js";
 import { LocalClock } from "../src/local-clock.js";
 import { ORDERS } from "../src/streams/index.js";
 import { AheadCompressor } from "../src/sync/compress-ahead.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";
 import { openTestDb, rows, scalar, useTempDir } from "./helpers/db.js";
 import { compareWithDataset } from "./helpers/ground-truth.js";
-import { writeDayPage } from "./helpers/pages.js";
+import { storeDayPage } from "./helpers/pages.js";
 import { TEST_TODAY, useSimulator } from "./helpers/simulator.js";
 import { syncOnce } from "./helpers/sync.js";
 
@@ -101,22 +102,39 @@ function pageOfOrders(orders: readonly unknown[], syncedAt: string) {
   return { page, records, prepared: prepareRecords(ORDERS, page, LocalClock.of(null)) };
 }
 
+/** A destination that lends the archive's dictionaries, as to a sync on another thread. */
+const compressingAhead = (db: Db, keepRaw = true) =>
+  new SqliteDestination(db, { keepRaw, compressAhead: true });
+
+/** What SQLite does to a group of writes on a full disk: rolls it back whole, under the
+ * destination's feet, and the write that meets it fails. */
+async function loseGroup(db: Db, destination: SqliteDestination): Promise<void> {
+  db.sqlite.exec("ROLLBACK");
+  db.sqlite.exec(
+    "CREATE TEMP TRIGGER full BEFORE INSERT ON main.rejected_records BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END",
+  );
+  const reject = { recordId: "x", reason: "test", raw: "{}" };
+  const context = { locationId: "loc", runId: null, rejectedAt: "2026-03-16" };
+  await expect(destination.recordRejects("orders", [reject], context)).rejects.toThrow();
+  db.sqlite.exec("DROP TRIGGER temp.full");
+}
+
 describe("compressing ahead, where the page was read", () => {
-  it("hands over one buffer of payloads and no text, and the archive stores them as they are", () => {
+  it("hands over one buffer of payloads and no text, and the archive stores them as they are", async () => {
     const db = openTestDb(tempPath());
+    const store = compressingAhead(db);
     try {
-      const store = new Store(db);
       const orders = servedOrders();
       const first = pageOfOrders(orders.slice(0, 20), "2026-03-16T12:00:00.000Z");
       // The first page comes as text: the table learns its dictionary from it.
       const compressor = new AheadCompressor();
-      const before = store.archiveTerms(ORDERS);
+      const before = await store.archiveTerms(ORDERS);
       expect(before).toEqual({ keep: true, dictionary: null });
       expect(compressor.prepare(first.prepared, before)).toBeUndefined();
-      store.writePage(ORDERS, headerOf(first.page), first.prepared);
+      await store.writePage(ORDERS, headerOf(first.page), first.prepared);
 
       const second = pageOfOrders(orders.slice(20), "2026-03-16T12:00:00.000Z");
-      const terms = store.archiveTerms(ORDERS);
+      const terms = await store.archiveTerms(ORDERS);
       const buffer = compressor.prepare(second.prepared, terms);
       expect(buffer).toBeInstanceOf(ArrayBuffer);
       for (const record of second.prepared) {
@@ -125,7 +143,7 @@ describe("compressing ahead, where the page was read", () => {
       }
       const payloadOf = (id: string) =>
         scalar(db, "SELECT payload FROM raw_records WHERE id = ?", id) as Buffer;
-      store.writePage(ORDERS, headerOf(second.page), second.prepared);
+      await store.writePage(ORDERS, headerOf(second.page), second.prepared);
       second.prepared.forEach((record, i) => {
         const stored = payloadOf(record.rows.parent.id);
         expect(stored.equals(Buffer.from(record.compressed?.payload ?? []))).toBe(true);
@@ -134,75 +152,75 @@ describe("compressing ahead, where the page was read", () => {
         );
       });
     } finally {
-      db.close();
+      await store.close();
     }
   });
 
-  it("sends neither text nor payloads when the archive keeps no JSON", () => {
+  it("sends neither text nor payloads when the archive keeps no JSON", async () => {
     const db = openTestDb(tempPath());
+    const store = compressingAhead(db, false);
     try {
-      const store = new Store(db, { keep: false });
       const { page, prepared } = pageOfOrders(servedOrders(), "2026-03-16T12:00:00.000Z");
-      const terms = store.archiveTerms(ORDERS);
+      const terms = await store.archiveTerms(ORDERS);
       expect(terms).toEqual({ keep: false });
       expect(new AheadCompressor().prepare(prepared, terms)).toBeUndefined();
       expect(prepared.every((record) => record.raw === undefined && !record.compressed)).toBe(true);
-      expect(store.writePage(ORDERS, headerOf(page), prepared).inserted).toBe(prepared.length);
+      expect((await store.writePage(ORDERS, headerOf(page), prepared)).inserted).toBe(
+        prepared.length,
+      );
       expect(scalar(db, "SELECT COUNT(*) FROM raw_records")).toBe(0);
     } finally {
-      db.close();
+      await store.close();
     }
   });
 
-  it("reads back and compresses again what was compressed with a dictionary rolled back since", () => {
+  it("reads back and compresses again what was compressed with a dictionary rolled back since", async () => {
     const db = openTestDb(tempPath());
+    const store = compressingAhead(db);
     try {
-      const store = new Store(db);
       const orders = servedOrders();
       const syncedAt = "2026-03-16T12:00:00.000Z";
-      // Inside a group of writes that will fail: the table learns a dictionary, lent at once.
-      db.sqlite.exec("BEGIN");
+      // Inside a group of writes that will be lost: the table learns a dictionary, lent at once.
       const early = pageOfOrders(orders.slice(0, 20), syncedAt);
-      store.writePage(ORDERS, headerOf(early.page), early.prepared);
+      await store.writePage(ORDERS, headerOf(early.page), early.prepared);
       const late = pageOfOrders(orders.slice(40), syncedAt);
-      new AheadCompressor().prepare(late.prepared, store.archiveTerms(ORDERS));
+      new AheadCompressor().prepare(late.prepared, await store.archiveTerms(ORDERS));
       expect(late.prepared[0]?.compressed).toBeDefined();
-      db.sqlite.exec("ROLLBACK");
-      store.forgetUncommitted();
+      await loseGroup(db, store);
 
       // Another page teaches the table another dictionary, under the same row id.
       const other = pageOfOrders(orders.slice(20, 40), syncedAt);
-      store.writePage(ORDERS, headerOf(other.page), other.prepared);
+      await store.writePage(ORDERS, headerOf(other.page), other.prepared);
       expect(scalar(db, "SELECT COUNT(*) FROM raw_dictionaries")).toBe(1);
-      store.writePage(ORDERS, headerOf(late.page), late.prepared);
+      await store.writePage(ORDERS, headerOf(late.page), late.prepared);
       late.records.forEach(({ record, raw }) => {
         expect(readRawRecords(db.sqlite, "orders", record.id)[0]?.json).toBe(raw);
       });
     } finally {
-      db.close();
+      await store.close();
     }
   });
 });
 
 describe("a page write that fails", () => {
-  it("takes the dictionary it learned along, and the next write learns one that reads back", () => {
+  it("takes the dictionary it learned along, and the next write learns one that reads back", async () => {
     const db = openTestDb(tempPath());
+    const store = new SqliteDestination(db);
     try {
-      const store = new Store(db);
       const { page, records } = pageOfOrders(servedOrders(), "2026-03-16T12:00:00.000Z");
       // A real failure inside the page's transaction, after the archive learned its dictionary.
       db.sqlite.exec(
         "CREATE TEMP TRIGGER fail_items BEFORE INSERT ON main.order_items BEGIN SELECT RAISE(ABORT, 'disk trouble'); END",
       );
-      expect(() => writeDayPage(store, ORDERS, page)).toThrow(/disk trouble/);
+      await expect(storeDayPage(store, ORDERS, page)).rejects.toThrow(/disk trouble/);
       db.sqlite.exec("DROP TRIGGER temp.fail_items");
       expect(scalar(db, "SELECT COUNT(*) FROM raw_dictionaries")).toBe(0);
 
-      expect(writeDayPage(store, ORDERS, page).inserted).toBe(records.length);
+      expect((await storeDayPage(store, ORDERS, page)).inserted).toBe(records.length);
       for (const { record, raw } of records)
         expect(readRawRecords(db.sqlite, "orders", record.id)[0]?.json).toBe(raw);
     } finally {
-      db.close();
+      await store.close();
     }
   });
 });

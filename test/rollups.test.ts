@@ -7,22 +7,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Order } from "../src/api/schemas.js";
 import { addDays, toEpochDay } from "../src/dates.js";
 import type { Db } from "../src/db/open.js";
-import { Store } from "../src/db/store.js";
+import { SqliteDestination } from "../src/db/sqlite-destination.js";
 import { ORDERS } from "../src/streams/index.js";
 import { openTestDb, rows, useTempDir } from "./helpers/db.js";
-import { writeDayPage } from "./helpers/pages.js";
+import { storeDayPage } from "./helpers/pages.js";
 import { TEST_TODAY, useSimulator } from "./helpers/simulator.js";
 import { syncOnce } from "./helpers/sync.js";
 
 const sim = useSimulator({ locations: 1, days: 4 });
 const tempPath = useTempDir();
 let db: Db;
-let store: Store;
+let store: SqliteDestination;
 const location = () => sim.current.dataset.locations[0]!;
 const dayBefore = addDays(TEST_TODAY, -1);
 
-function write(day: string, orders: readonly Order[]): void {
-  writeDayPage(store, ORDERS, {
+async function write(day: string, orders: readonly Order[]): Promise<void> {
+  await storeDayPage(store, ORDERS, {
     locationId: location().location.id,
     day,
     records: orders.map((order) => ({ record: order, raw: JSON.stringify(order) })),
@@ -30,7 +30,7 @@ function write(day: string, orders: readonly Order[]): void {
     runId: null,
     syncedAt: new Date().toISOString(),
   });
-  store.settleSummaries();
+  await store.settleSummaries();
 }
 
 /** Each summary, and the same figures recomputed from the order tables. */
@@ -70,16 +70,16 @@ function disagreements(of: Db = db): string[] {
   });
 }
 
-beforeAll(() => {
+beforeAll(async () => {
   db = openTestDb(tempPath());
-  store = new Store(db);
+  store = new SqliteDestination(db);
   for (const day of [dayBefore, TEST_TODAY])
-    write(day, sim.current.dataset.ordersCreatedOn(location(), toEpochDay(day)));
+    await write(day, sim.current.dataset.ordersCreatedOn(location(), toEpochDay(day)));
 });
-afterAll(() => db.close());
+afterAll(() => store.close());
 
 describe("the daily summary tables", () => {
-  it("sum a day once, when it is settled, however many pages it took", () => {
+  it("sum a day once, when it is settled, however many pages it took", async () => {
     const orders = sim.current.dataset.ordersCreatedOn(location(), toEpochDay(TEST_TODAY));
     const later = orders.slice(0, 4).map((order) => ({
       ...structuredClone(order),
@@ -89,7 +89,7 @@ describe("the daily summary tables", () => {
         .replace("Z", "+00:00"),
     }));
     for (const order of later) {
-      writeDayPage(store, ORDERS, {
+      await storeDayPage(store, ORDERS, {
         locationId: location().location.id,
         day: TEST_TODAY,
         records: [{ record: order, raw: JSON.stringify(order) }],
@@ -103,7 +103,7 @@ describe("the daily summary tables", () => {
       { kind: "day", key: TEST_TODAY },
     ]);
     expect(disagreements()).toEqual(["daily_sales disagrees with the orders"]);
-    expect(store.settleSummaries()).toBeGreaterThanOrEqual(1);
+    expect(await store.settleSummaries()).toBeGreaterThanOrEqual(1);
     expect(rows(db, "SELECT * FROM summary_pending")).toEqual([]);
     expect(disagreements()).toEqual([]);
   });
@@ -113,31 +113,31 @@ describe("the daily summary tables", () => {
     expect(disagreements()).toEqual([]);
   });
 
-  it("follow an order that changes, and one the API moves to another day", () => {
+  it("follow an order that changes, and one the API moves to another day", async () => {
     const [first, second] = sim.current.dataset.ordersCreatedOn(location(), toEpochDay(TEST_TODAY));
     const later = (order: Order) =>
       new Date(Date.parse(order.updatedAt) + 3_600_000).toISOString().replace("Z", "+00:00");
     const changed = { ...structuredClone(first!), total: 999.99, updatedAt: later(first!) };
     changed.items = changed.items.slice(0, 1);
-    write(TEST_TODAY, [changed]);
+    await write(TEST_TODAY, [changed]);
     expect(disagreements()).toEqual([]);
     // Listed under the day before now: both days' summaries change.
     const moved = { ...structuredClone(second!), updatedAt: later(second!) };
-    write(dayBefore, [moved]);
+    await write(dayBefore, [moved]);
     expect(
       rows(db, "SELECT business_date FROM orders WHERE id = ?", moved.id)[0].business_date,
     ).toBe(dayBefore);
     expect(disagreements()).toEqual([]);
   });
 
-  it("leave out an order deleted upstream", () => {
+  it("leave out an order deleted upstream", async () => {
     const [gone] = rows(
       db,
       "SELECT id FROM orders WHERE is_canceled = 0 AND is_training = 0 LIMIT 1",
     );
     const before = rows(db, "SELECT SUM(orders) AS n FROM daily_sales")[0].n;
-    store.markDeleted(ORDERS, [gone.id], new Date().toISOString());
-    store.settleSummaries();
+    await store.markDeleted(ORDERS, [gone.id], new Date().toISOString());
+    await store.settleSummaries();
     expect(disagreements()).toEqual([]);
     expect(rows(db, "SELECT SUM(orders) AS n FROM daily_sales")[0].n).toBeLessThanOrEqual(before);
   });

@@ -5,13 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, toEpochDay } from "../src/dates.js";
 import type { Db } from "../src/db/open.js";
 import { readRawRecords } from "../src/db/raw/archive.js";
-import { Store } from "../src/db/store.js";
+import { SqliteDestination } from "../src/db/sqlite-destination.js";
 import { ORDERS, PRODUCTS, readList } from "../src/streams/index.js";
 import { readCatalogList, testClient } from "./helpers/client.js";
 import { openTestDb, rows, scalar, useTempDir } from "./helpers/db.js";
 import { compareWithDataset } from "./helpers/ground-truth.js";
 import { loadLocation } from "./helpers/load.js";
-import { writeDayPage } from "./helpers/pages.js";
+import { storeDayPage } from "./helpers/pages.js";
 import { TEST_TODAY, useSimulator } from "./helpers/simulator.js";
 
 const sim = useSimulator();
@@ -19,7 +19,7 @@ const tempPath = useTempDir();
 const since = addDays(TEST_TODAY, -11);
 const days = { since, until: TEST_TODAY };
 let db: Db;
-let store: Store;
+let store: SqliteDestination;
 
 const location = () => sim.current.dataset.locations[0]!;
 const key = () => sim.current.keys[0] as string;
@@ -30,11 +30,11 @@ function totalChanges(): number {
 
 beforeAll(async () => {
   db = openTestDb(tempPath());
-  store = new Store(db);
+  store = new SqliteDestination(db);
   await loadLocation(testClient(sim.current).client, store, key(), days);
 });
 
-afterAll(() => db.close());
+afterAll(() => store.close());
 
 describe("a stored location", () => {
   it("equals the API's data field by field", async () => {
@@ -92,15 +92,15 @@ describe("idempotent writes", () => {
 });
 
 describe("changed records", () => {
-  it("replaces a changed order and all its child rows in one go, and ignores an older version", () => {
-    const own = new Store(openTestDb(tempPath()));
+  it("replaces a changed order and all its child rows in one go, and ignores an older version", async () => {
+    const own = new SqliteDestination(openTestDb(tempPath()));
     const day = addDays(TEST_TODAY, -2);
     const original = sim.current.dataset
       .ordersCreatedOn(location(), toEpochDay(day))
       .find((o) => o.items.length >= 3)!;
     const lastItem = original.items.length - 1;
     const write = (order: typeof original) =>
-      writeDayPage(own, ORDERS, {
+      storeDayPage(own, ORDERS, {
         locationId: location().location.id,
         day,
         records: [{ record: order, raw: JSON.stringify(order) }],
@@ -109,7 +109,7 @@ describe("changed records", () => {
         syncedAt: new Date().toISOString(),
       });
     const count = (sql: string) => scalar(own.db, sql, original.id);
-    expect(write(original)).toMatchObject({ inserted: 1 });
+    expect(await write(original)).toMatchObject({ inserted: 1 });
     const modifiersOfLast = original.items[lastItem]!.modifiers.length;
     expect(
       scalar(
@@ -127,7 +127,7 @@ describe("changed records", () => {
       .toISOString()
       .replace("Z", "+00:00");
     changed.total = 1.23;
-    expect(write(changed)).toMatchObject({ inserted: 0, updated: 1, unchanged: 0 });
+    expect(await write(changed)).toMatchObject({ inserted: 0, updated: 1, unchanged: 0 });
     expect(count("SELECT COUNT(*) FROM order_items WHERE order_id = ?")).toBe(
       original.items.length - 1,
     );
@@ -140,11 +140,11 @@ describe("changed records", () => {
     expect(count("SELECT total FROM orders WHERE id = ?")).toBe(1.23);
 
     // The older version arriving late changes nothing.
-    expect(write(original)).toMatchObject({ updated: 0, unchanged: 1 });
+    expect(await write(original)).toMatchObject({ updated: 0, unchanged: 1 });
     expect(count("SELECT COUNT(*) FROM order_items WHERE order_id = ?")).toBe(
       original.items.length - 1,
     );
-    own.db.close();
+    await own.close();
   });
 
   it("picks up late updates made by the POS", async () => {
@@ -200,7 +200,7 @@ describe("snapshots", () => {
       const { client } = testClient(sim.current);
       const list = await readCatalogList(client, "products");
       expect(list.rejects.length).toBeGreaterThan(0);
-      const counts = store.writeList(PRODUCTS, list, {
+      const counts = await store.writeList(PRODUCTS, list, {
         locationId: location().location.id,
         syncedAt: new Date().toISOString(),
         runId: null,
@@ -215,7 +215,7 @@ describe("snapshots", () => {
     }
     // Valid again: the rejects are resolved.
     const { client } = testClient(sim.current);
-    store.writeList(PRODUCTS, await readCatalogList(client, "products"), {
+    await store.writeList(PRODUCTS, await readCatalogList(client, "products"), {
       locationId: location().location.id,
       syncedAt: new Date().toISOString(),
       runId: null,
@@ -226,7 +226,7 @@ describe("snapshots", () => {
 
 describe("lists that repeat themselves", () => {
   it("store a record listed twice once, and a child repeated inside a record once", async () => {
-    const own = new Store(openTestDb(tempPath()));
+    const own = new SqliteDestination(openTestDb(tempPath()));
     const { client } = testClient(sim.current);
     const list = await readList(PRODUCTS, client);
     const [first] = list.records;
@@ -234,7 +234,7 @@ describe("lists that repeat themselves", () => {
     const doubled = structuredClone(first.record);
     doubled.priceList.push(structuredClone(doubled.priceList[0]!));
     const repeated = { record: doubled, raw: JSON.stringify(doubled) };
-    const counts = own.writeList(
+    const counts = await own.writeList(
       PRODUCTS,
       { records: [...list.records, repeated, repeated], rejects: [] },
       { locationId: "loc", syncedAt: new Date().toISOString(), runId: null },
@@ -249,7 +249,7 @@ describe("lists that repeat themselves", () => {
     expect(JSON.parse(archived?.json ?? "{}").priceList).toHaveLength(
       first.record.priceList.length + 1,
     );
-    own.db.close();
+    await own.close();
   });
 });
 
@@ -257,7 +257,7 @@ describe("rejected records", () => {
   it("stores malformed orders apart with their reason and JSON, once each", async () => {
     const separate = openTestDb(tempPath());
     try {
-      const separateStore = new Store(separate);
+      const separateStore = new SqliteDestination(separate);
       sim.current.faults.set({ malformedRate: 0.05 });
       const { client } = testClient(sim.current);
       const range = { since: addDays(TEST_TODAY, -2), until: addDays(TEST_TODAY, -1) };
@@ -287,15 +287,15 @@ describe("rejected records", () => {
     }
   });
 
-  it("keeps the window's day when a read by id rejects the same record again", () => {
+  it("keeps the window's day when a read by id rejects the same record again", async () => {
     const separate = openTestDb(tempPath());
     try {
-      const separateStore = new Store(separate);
+      const separateStore = new SqliteDestination(separate);
       // A record whose id is unusable: its key is a hash of its JSON.
       const reject = { recordId: null, reason: "id: expected string", raw: '{"id":42}' };
       const locationId = location().location.id;
       const context = { locationId, runId: null, rejectedAt: "2026-03-15" };
-      writeDayPage(separateStore, ORDERS, {
+      await storeDayPage(separateStore, ORDERS, {
         locationId,
         day: "2026-03-14",
         records: [],
@@ -303,7 +303,7 @@ describe("rejected records", () => {
         runId: null,
         syncedAt: "2026-03-15",
       });
-      separateStore.recordRejects("orders", [reject], { ...context, requestedId: "order-1" });
+      await separateStore.recordRejects("orders", [reject], { ...context, requestedId: "order-1" });
       expect(rows(separate, "SELECT day, record_id FROM rejected_records")).toEqual([
         { day: "2026-03-14", record_id: "order-1" },
       ]);
@@ -317,10 +317,11 @@ describe("rows deleted behind pos-sync's back", () => {
   it("stores an order again after a client with foreign keys off deleted it but not its items", async () => {
     const separate = openTestDb(tempPath());
     try {
-      const separateStore = new Store(separate);
+      const separateStore = new SqliteDestination(separate);
       const { client } = testClient(sim.current);
       const range = { since: addDays(TEST_TODAY, -1), until: addDays(TEST_TODAY, -1) };
       await loadLocation(client, separateStore, key(), range);
+      await separateStore.commit();
       const id = scalar(separate, "SELECT order_id FROM order_items LIMIT 1") as string;
       // What the sqlite3 shell does by default: no foreign keys, so no cascade.
       separate.sqlite.pragma("foreign_keys = OFF");
@@ -349,7 +350,7 @@ describe("two locations in one file", () => {
   it("keeps each location's rows apart", async () => {
     const shared = openTestDb(tempPath());
     try {
-      const sharedStore = new Store(shared);
+      const sharedStore = new SqliteDestination(shared);
       const range = { since: addDays(TEST_TODAY, -1), until: TEST_TODAY };
       for (const [index, apiKey] of sim.current.keys.entries()) {
         await loadLocation(

@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Order } from "../src/api/schemas.js";
 import { addDays, eachDay, toEpochDay } from "../src/dates.js";
 import type { Db } from "../src/db/open.js";
-import { Store } from "../src/db/store.js";
+import { SqliteDestination } from "../src/db/sqlite-destination.js";
 import { ORDERS } from "../src/streams/index.js";
 import { testClient } from "./helpers/client.js";
 import { openTestDb, rows, useTempDir } from "./helpers/db.js";
 import { loadLocation } from "./helpers/load.js";
-import { writeDayPage } from "./helpers/pages.js";
+import { storeDayPage } from "./helpers/pages.js";
 import { SMALL_DATASET, TEST_TODAY, useSimulator } from "./helpers/simulator.js";
 
 const sim = useSimulator();
@@ -16,11 +16,11 @@ const tempPath = useTempDir();
 // The simulator's whole history, so that every report's orders are stored.
 const days = { since: addDays(TEST_TODAY, -(SMALL_DATASET.days - 1)), until: TEST_TODAY };
 let db: Db;
-let store: Store;
+let store: SqliteDestination;
 
 beforeAll(async () => {
   db = openTestDb(tempPath());
-  store = new Store(db);
+  store = new SqliteDestination(db);
   const loadAll = async () => {
     for (const [index, key] of sim.current.keys.entries()) {
       await loadLocation(testClient(sim.current, { keyIndex: index }).client, store, key, days);
@@ -32,7 +32,7 @@ beforeAll(async () => {
   await loadAll();
 });
 
-afterAll(() => db.close());
+afterAll(() => store.close());
 
 const isSale = (o: Order) => !o.isCanceled && o.isTraining !== true && !o.isTransferred;
 const cents = (n: number) => Math.round(n * 100);
@@ -278,15 +278,15 @@ describe("v_report_reconciliation", () => {
     }
   });
 
-  it("counts the orders a report lists that the API no longer lists", () => {
+  it("counts the orders a report lists that the API no longer lists", async () => {
     const [row] = rows(db, "SELECT report_id, orders_listed FROM v_report_reconciliation LIMIT 1");
     const [order] = rows(
       db,
       "SELECT order_id FROM report_orders WHERE report_id = ? LIMIT 1",
       row.report_id,
     );
-    store.markDeleted(ORDERS, [order.order_id], new Date().toISOString());
-    store.settleSummaries();
+    await store.markDeleted(ORDERS, [order.order_id], new Date().toISOString());
+    await store.settleSummaries();
     const [after] = rows(
       db,
       "SELECT * FROM v_report_reconciliation WHERE report_id = ?",
@@ -299,7 +299,7 @@ describe("v_report_reconciliation", () => {
     });
   });
 
-  it("shows the difference when a stored order changed after its report", () => {
+  it("shows the difference when a stored order changed after its report", async () => {
     const [row] = rows(db, "SELECT * FROM v_report_reconciliation WHERE status = 'ok' LIMIT 1");
     const stored = rows(db, "SELECT id FROM orders WHERE report_id = ?", row.report_id).map(
       (r) => r.id,
@@ -311,8 +311,8 @@ describe("v_report_reconciliation", () => {
       new Date(Date.parse(order.updatedAt) + hours * 3_600_000)
         .toISOString()
         .replace("Z", "+00:00");
-    const write = (version: Order) => {
-      writeDayPage(store, ORDERS, {
+    const write = async (version: Order) => {
+      await storeDayPage(store, ORDERS, {
         locationId,
         day,
         records: [{ record: version, raw: JSON.stringify(version) }],
@@ -320,13 +320,13 @@ describe("v_report_reconciliation", () => {
         runId: null,
         syncedAt: new Date().toISOString(),
       });
-      store.settleSummaries();
+      await store.settleSummaries();
     };
     const reconciliation = () =>
       rows(db, "SELECT * FROM v_report_reconciliation WHERE report_id = ?", row.report_id)[0];
-    write({ ...order, total: order.total + 5, updatedAt: later(1) });
+    await write({ ...order, total: order.total + 5, updatedAt: later(1) });
     expect(reconciliation()).toMatchObject({ difference: -5, status: "totals differ" });
-    write({ ...order, updatedAt: later(2) });
+    await write({ ...order, updatedAt: later(2) });
     expect(reconciliation()).toMatchObject({ difference: 0, status: "ok" });
   });
 });

@@ -13,23 +13,33 @@ import type { Location } from "../api/schemas.js";
 import type { RejectedRecord, ValidatedRecords, ValidRecord } from "../api/validate.js";
 import type { RunTrigger } from "../vocabulary.js";
 import type { RunEnd, WindowRecord } from "./checkpoint-sql.js";
+import type { ListContext } from "./list-snapshot.js";
 import type { TimeZoneChange } from "./location-clocks.js";
 import type { PageHeader } from "./normalize/page.js";
 import type { ArchiveTerms } from "./raw/archive.js";
 import type { SqlReader } from "./reader.js";
-import type {
-  ListContext,
-  ListCounts,
-  ListedDevices,
-  LocationCounts,
-  PageCounts,
-} from "./store.js";
 import type { DayStreamTables, Identified, SnapshotListTables } from "./stream-tables.js";
-import type { IncomingRecord } from "./writers/replace.js";
+import type { IncomingRecord, WriteCounts } from "./writers/replace.js";
+import type { SnapshotCounts } from "./writers/snapshot.js";
 
 export type { RunEnd, WindowRecord } from "./checkpoint-sql.js";
+export type { ListContext } from "./list-snapshot.js";
 export type { LocationTurn } from "./reader.js";
-export type { PageCounts } from "./store.js";
+
+export type PageCounts = WriteCounts & { rejected: number };
+export type ListCounts = SnapshotCounts & { rejected: number };
+
+export interface LocationCounts {
+  location: "inserted" | "updated" | "unchanged";
+  /** Absent when the API did not list devices. */
+  devices: SnapshotCounts | undefined;
+}
+
+/** The devices listed inside the location record, and the list that stores them. */
+export interface ListedDevices {
+  list: SnapshotListTables;
+  records: readonly ValidRecord<Identified>[];
+}
 
 /** The run log, and the checkpoints and facts a run resumes from. */
 interface RunState {

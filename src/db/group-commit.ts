@@ -1,6 +1,6 @@
 /**
  * Group commit: the sync's writes (a page, a window's record, a run's row: each one transaction
- * of its own in the Store) share one SQLite transaction for up to `windowMs`, then commit
+ * of its own, sqlite-destination.ts) share one SQLite transaction for up to `windowMs`, then commit
  * together. A commit writes every page it changed to the WAL, and a page of orders changes
  * hundreds of index pages keyed by random ids: committing a few hundred milliseconds of work at
  * once writes each of those pages once instead of once per page of orders (measured: commits

@@ -20,6 +20,31 @@ export interface SqlDialect {
   /** The local calendar day of a date-time column as the API wrote it; PostgreSQL, which keeps
    * the instant, needs the location's UTC offset in minutes as the n-th parameter. */
   sentDay(column: string, offsetParam: number): string;
+
+  // What the views (views.ts) spell differently.
+  /** A condition's truth as the dialect stores a flag: 0/1 on SQLite, a boolean on PostgreSQL. */
+  flag(condition: string): string;
+  /** The ISO 8601 weekday of a day: 1 = Monday … 7 = Sunday. */
+  weekday(day: string): string;
+  /** A number as an integer when it is whole (SQLite's REAL guests read 2, not 2.0). */
+  integerWhenWhole(value: string): string;
+  /** A field of a JSON document, by a dotted path, as the type given. */
+  jsonValue(
+    document: string,
+    path: string,
+    type: "text" | "integer" | "numeric" | "boolean",
+  ): string;
+  /** A join to the elements of a JSON array (at `path` in the document, if given), as
+   * `alias.value`; `elementPosition(alias)` is each one's 0-based position. */
+  jsonElements(document: string, alias: string, path?: string): string;
+  elementPosition(alias: string): string;
+  isJsonArray(document: string): string;
+  /** A date-time column as a value that compares as an instant (SQLite keeps offsets in text). */
+  instant(column: string): string;
+  /** Whole minutes from one date-time to a later one. */
+  minutesBetween(later: string, earlier: string): string;
+  /** The larger of two numbers. */
+  greatest(a: string, b: string): string;
 }
 
 export const SQLITE_DIALECT: SqlDialect = {
@@ -28,7 +53,30 @@ export const SQLITE_DIALECT: SqlDialect = {
   statsField: (field) => `json_extract(stats, '$.${field}')`,
   ordersWithSentCreatedAt: "(SELECT o.*, o.created_at AS sent FROM orders o) o",
   sentDay: (column) => `substr(${column}, 1, 10)`,
+  flag: (condition) => `IIF(${condition}, 1, 0)`,
+  weekday: (day) => `(CAST(strftime('%w', ${day}) AS INTEGER) + 6) % 7 + 1`,
+  integerWhenWhole: (value) =>
+    `IIF(${value} = CAST(${value} AS INTEGER), CAST(${value} AS INTEGER), ${value})`,
+  jsonValue: (document, path, type) => {
+    const value = `json_extract(${document}, '$.${path}')`;
+    return type === "integer" ? `CAST(${value} AS INTEGER)` : value;
+  },
+  jsonElements: (document, alias, path) =>
+    `JOIN json_each(${document}${path ? `, '$.${path}'` : ""}) ${alias}`,
+  elementPosition: (alias) => `CAST(${alias}.key AS INTEGER)`,
+  isJsonArray: (document) => `json_type(${document}) = 'array'`,
+  instant: (column) => `julianday(${column})`,
+  minutesBetween: (later, earlier) =>
+    `CAST(ROUND((julianday(${later}) - julianday(${earlier})) * 1440) AS INTEGER)`,
+  greatest: (a, b) => `MAX(${a}, ${b})`,
 };
+
+/** `document -> 'a' ->> 'b'` for the path a.b. */
+function pgJsonText(document: string, path: string): string {
+  const keys = path.split(".").map((key) => `'${key}'`);
+  const last = keys.pop();
+  return `${[document, ...keys].join(" -> ")} ->> ${last}`;
+}
 
 export const POSTGRES_DIALECT: SqlDialect = {
   param: (n) => `$${n}`,
@@ -38,6 +86,19 @@ export const POSTGRES_DIALECT: SqlDialect = {
     JOIN raw_records r ON r.table_name = 'orders' AND r.location_id = o.location_id AND r.id = o.id) o`,
   sentDay: (column, offsetParam) =>
     `(${column} AT TIME ZONE 'UTC' + make_interval(mins => $${offsetParam}))::date`,
+  flag: (condition) => condition,
+  weekday: (day) => `EXTRACT(ISODOW FROM ${day})::integer`,
+  integerWhenWhole: (value) => value,
+  jsonValue: (document, path, type) =>
+    type === "text" ? pgJsonText(document, path) : `(${pgJsonText(document, path)})::${type}`,
+  jsonElements: (document, alias, path) =>
+    `CROSS JOIN LATERAL jsonb_array_elements(${document}${path ? ` -> '${path}'` : ""}) WITH ORDINALITY AS ${alias}(value, ordinality)`,
+  elementPosition: (alias) => `(${alias}.ordinality - 1)::integer`,
+  isJsonArray: (document) => `jsonb_typeof(${document}) = 'array'`,
+  instant: (column) => column,
+  minutesBetween: (later, earlier) =>
+    `ROUND(EXTRACT(EPOCH FROM ${later} - ${earlier}) / 60)::integer`,
+  greatest: (a, b) => `GREATEST(${a}, ${b})`,
 };
 
 /** An analyst's query answered: the columns as it names them, the rows as arrays. */

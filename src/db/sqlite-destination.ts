@@ -1,24 +1,54 @@
 /**
- * The SQLite destination: the storage port (destination.ts) over one database file. Writes go
- * through the Store (statements prepared once), the run log and checkpoints through Checkpoints,
- * reads through the query modules. SQLite answers synchronously; the promises only keep the
- * port's shape.
+ * The SQLite destination: the storage port (destination.ts) over one database file. Each write
+ * is one transaction (a savepoint inside the group of writes that commit together,
+ * group-commit.ts), through statements prepared once per stream or list (writers/); records'
+ * JSON is archived apart (raw/archive.ts); the days and reports a write changed are marked, and
+ * summed when their window is recorded (rollups.ts). Reads are the reader's (reader.ts), on the
+ * same connection. SQLite answers synchronously; the promises only keep the port's shape.
  */
 import type { Location } from "../api/schemas.js";
-import type { RejectedRecord, ValidatedRecords, ValidRecord } from "../api/validate.js";
+import {
+  type RejectedRecord,
+  rejectKey,
+  type ValidatedRecords,
+  type ValidRecord,
+} from "../api/validate.js";
 import type { RunTrigger } from "../vocabulary.js";
 import { Checkpoints, type WindowRecord } from "./checkpoints.js";
-import type { Destination, RunEnd } from "./destination.js";
+import type {
+  Destination,
+  ListCounts,
+  ListedDevices,
+  LocationCounts,
+  PageCounts,
+  RunEnd,
+} from "./destination.js";
 import { databaseError, isStorageFailure } from "./errors.js";
 import { GroupCommit } from "./group-commit.js";
+import { type ListContext, listSnapshot } from "./list-snapshot.js";
+import { LocationClocks } from "./location-clocks.js";
+import { normalizeLocation } from "./normalize/catalog.js";
 import type { PageHeader } from "./normalize/page.js";
 import { type Db, openDatabase } from "./open.js";
-import type { ArchiveTerms } from "./raw/archive.js";
+import { type ArchiveTerms, RawArchive } from "./raw/archive.js";
 import { SqlReader, START_DATE_STATE, UTC_OFFSET_STATE } from "./reader.js";
+import { summariesToMark } from "./rollup-sql.js";
+import { Rollups } from "./rollups.js";
+import { locations } from "./schema/index.js";
 import { sqliteSession } from "./sql.js";
-import { type ListContext, type ListedDevices, Store } from "./store.js";
 import type { DayStreamTables, Identified, SnapshotListTables } from "./stream-tables.js";
-import type { IncomingRecord } from "./writers/replace.js";
+import { writeTransaction } from "./write-transaction.js";
+import { DayDeletions } from "./writers/day-deletions.js";
+import { VersionHistory } from "./writers/history.js";
+import {
+  listRejectContext,
+  locationRejectContext,
+  pageRejectContext,
+  RejectWriter,
+} from "./writers/rejects.js";
+import { type IncomingRecord, ReplacingWriter } from "./writers/replace.js";
+import { type SnapshotCounts, SnapshotWriter } from "./writers/snapshot.js";
+import { type Row, tableName, upsertSql } from "./writers/statements.js";
 
 export interface SqliteDestinationOptions {
   /** Keep every record's JSON as received (raw/archive.ts). */
@@ -46,10 +76,89 @@ function unproven(window: WindowRecord): WindowRecord {
   return { ...window, status: "failed", storedCount: null, lastError: ROLLED_BACK };
 }
 
+/** Made on first use, one per stream or list. */
+class Cache<K, V> extends Map<K, V> {
+  constructor(private readonly make: (key: K) => V) {
+    super();
+  }
+  of(key: K): V {
+    if (!this.has(key)) this.set(key, this.make(key));
+    return this.get(key) as V;
+  }
+}
+
+/** What the writes use: statements prepared once, and what the file's rows say kept in memory
+ * (the archive's dictionaries, the locations' clocks). */
+class Writers {
+  readonly archive: RawArchive;
+  readonly rollups: Rollups;
+  readonly clocks: LocationClocks;
+  readonly checkpoints: Checkpoints;
+  readonly rejects: RejectWriter;
+  readonly histories: Cache<DayStreamTables, VersionHistory | undefined>;
+  readonly days: Cache<DayStreamTables, ReplacingWriter>;
+  readonly deletions: Cache<DayStreamTables, DayDeletions>;
+  readonly lists: Cache<SnapshotListTables, SnapshotWriter>;
+  // The time zone is a setting, applied by useTimeZone alone.
+  readonly upsertLocation;
+  readonly storedLocation;
+  /** Runs a write as one transaction (a savepoint inside the group). */
+  readonly transaction: <T>(work: () => T) => T;
+
+  constructor(db: Db, options: SqliteDestinationOptions) {
+    const { sqlite } = db;
+    this.archive = new RawArchive(sqlite, { keep: options.keepRaw });
+    this.rollups = new Rollups(sqlite);
+    this.clocks = new LocationClocks(sqlite, this.rollups);
+    this.checkpoints = new Checkpoints(sqlite);
+    this.rejects = new RejectWriter(sqlite);
+    this.histories = new Cache((stream) =>
+      (options.keepHistory ?? true) && stream.history
+        ? new VersionHistory(sqlite, stream.table, stream.childTables, stream.history)
+        : undefined,
+    );
+    this.days = new Cache(
+      (stream) =>
+        new ReplacingWriter(
+          sqlite,
+          stream.table,
+          stream.childTables,
+          this.archive,
+          this.histories.of(stream),
+        ),
+    );
+    this.deletions = new Cache((stream) => new DayDeletions(sqlite, tableName(stream.table)));
+    this.lists = new Cache(
+      (list) => new SnapshotWriter(sqlite, list.table, list.childTables, this.archive),
+    );
+    this.upsertLocation = sqlite.prepare<[Row]>(upsertSql(locations, ["id"], ["time_zone"]));
+    this.storedLocation = sqlite.prepare<
+      [string],
+      { content_hash: number | null; api_key_fingerprint: string | null }
+    >("SELECT content_hash, api_key_fingerprint FROM locations WHERE id = ?");
+    const transaction = writeTransaction(sqlite, (work: () => unknown) => work());
+    this.transaction = <T>(work: () => T) => transaction(work) as T;
+  }
+
+  /** Forgets what it remembers of writes that were rolled back: the archive's dictionaries and
+   * the locations' clocks are read again from the file. */
+  forgetUncommitted(): void {
+    this.archive.forgetDictionaries();
+    this.clocks.forgetAll();
+  }
+
+  snapshot(
+    list: SnapshotListTables,
+    validated: ValidatedRecords<Identified>,
+    context: ListContext,
+  ): SnapshotCounts {
+    return this.lists.of(list).write(listSnapshot(list, validated, context));
+  }
+}
+
 /** Writes, and reads as every destination reads (SqlReader) through the same connection. */
 export class SqliteDestination extends SqlReader implements Destination {
-  private writes: Store | undefined;
-  private readonly checkpoints: Checkpoints;
+  private prepared: Writers | undefined;
   private readonly group: GroupCommit;
   /** The error with which SQLite rolled back a group of this run's writes, if it did. */
   private groupLoss: unknown;
@@ -59,22 +168,17 @@ export class SqliteDestination extends SqlReader implements Destination {
     private readonly options: SqliteDestinationOptions = { keepRaw: true, keepHistory: true },
   ) {
     super(sqliteSession(db.sqlite), db.path);
-    this.checkpoints = new Checkpoints(db.sqlite);
     this.group = new GroupCommit(db.sqlite, GROUP_COMMIT_MS, (error) => {
       this.groupLoss = error;
-      this.writes?.forgetUncommitted();
+      this.prepared?.forgetUncommitted();
     });
   }
 
   /** Prepared on first write: status, verify and the daemon's metrics only read, and a
    * read-only connection has no use for the write statements. */
-  private get store(): Store {
-    this.writes ??= new Store(
-      this.db,
-      { keep: this.options.keepRaw },
-      { keepHistory: this.options.keepHistory ?? true },
-    );
-    return this.writes;
+  private get writers(): Writers {
+    this.prepared ??= new Writers(this.db, this.options);
+    return this.prepared;
   }
 
   /** Opens (creating and migrating when needed) the database file for writing. */
@@ -84,9 +188,9 @@ export class SqliteDestination extends SqlReader implements Destination {
 
   /** Runs one step of the sync; a failure of the file itself, or whatever made SQLite roll back
    * a group (other windows' writes went with it), becomes a DatabaseError: the run stops. */
-  private async step<T>(work: () => T): Promise<T> {
+  private async step<T>(work: (writers: Writers) => T): Promise<T> {
     try {
-      return work();
+      return work(this.writers);
     } catch (error) {
       throw this.failed(error);
     }
@@ -98,9 +202,19 @@ export class SqliteDestination extends SqlReader implements Destination {
     return error;
   }
 
-  /** Runs a write of the sync inside the group of writes that commit together. */
-  private write<T>(work: () => T): Promise<T> {
-    return this.step(() => this.group.write(work));
+  /** Runs a write of the sync as one transaction inside the group of writes that commit
+   * together. Should it fail, the archive also forgets the dictionaries it learned inside. */
+  private write<T>(work: (writers: Writers) => T): Promise<T> {
+    return this.step((writers) =>
+      this.group.write(() => {
+        try {
+          return writers.transaction(() => work(writers));
+        } catch (error) {
+          writers.archive.forgetDictionaries();
+          throw error;
+        }
+      }),
+    );
   }
 
   /** Commits the writes in hand (finishRun and close do; so does a command that lent its
@@ -120,86 +234,141 @@ export class SqliteDestination extends SqlReader implements Destination {
   // The run log and checkpoints.
 
   closeAbandonedRuns(now: string) {
-    return this.write(() => this.checkpoints.closeAbandonedRuns(now));
+    return this.write((w) => w.checkpoints.closeAbandonedRuns(now));
   }
   /** Records the start of a run, committed at once: a run killed before its first commit of
    * data still shows in the run log (as interrupted, once the next run finds it). */
   async startRun(trigger: RunTrigger, startedAt: string) {
     this.groupLoss = undefined;
-    const runId = await this.write(() => this.checkpoints.startRun(trigger, startedAt));
+    const runId = await this.write((w) => w.checkpoints.startRun(trigger, startedAt));
     await this.commit();
     return runId;
   }
   /** Records the end of a run, and commits everything the run wrote. */
   async finishRun(runId: number, end: RunEnd) {
-    await this.write(() => {
+    await this.write((w) => {
       // Whatever a window left marked (a window that failed midway) is summed before the end.
-      this.store.settleSummaries();
-      this.checkpoints.finishRun(runId, end);
+      w.rollups.settle();
+      w.checkpoints.finishRun(runId, end);
     });
     await this.commit();
   }
   /** Records a window, and sums the days and reports its pages changed (rollups.ts). After a
    * group of the run was rolled back, a window is recorded failed whatever it proved. */
   recordWindow(window: WindowRecord, now: string) {
-    return this.write(() => {
-      this.store.settleSummaries(window.locationId);
+    return this.write((w) => {
+      w.rollups.settle(window.locationId);
       const proven = this.groupLoss === undefined;
-      this.checkpoints.recordWindow(proven ? window : unproven(window), now);
+      w.checkpoints.recordWindow(proven ? window : unproven(window), now);
     });
   }
+  /** Recomputes the summaries of the days and reports changed since (one location's, or all);
+   * how many it recomputed. recordWindow and finishRun do it as they record. */
+  settleSummaries(locationId?: string): Promise<number> {
+    return this.write((w) => w.rollups.settle(locationId));
+  }
   saveStartDate(locationId: string, day: string, now: string) {
-    return this.write(() => this.checkpoints.saveState(locationId, START_DATE_STATE, day, now));
+    return this.write((w) => w.checkpoints.saveState(locationId, START_DATE_STATE, day, now));
   }
   saveUtcOffsetMinutes(locationId: string, minutes: number, now: string) {
-    return this.write(() =>
-      this.checkpoints.saveState(locationId, UTC_OFFSET_STATE, String(minutes), now),
+    return this.write((w) =>
+      w.checkpoints.saveState(locationId, UTC_OFFSET_STATE, String(minutes), now),
     );
   }
 
   // Records.
 
   isLocationStored(locationId: string) {
-    return this.step(() => this.store.isLocationStored(locationId));
+    return this.step((w) => w.storedLocation.get(locationId) !== undefined);
   }
   writeLocation(
-    location: ValidRecord<Location>,
+    valid: ValidRecord<Location>,
     context: { syncedAt: string; apiKeyFingerprint: string },
     devices?: ListedDevices,
-  ) {
-    return this.write(() => this.store.writeLocation(location, context, devices));
+  ): Promise<LocationCounts> {
+    return this.write((w) => {
+      const row = normalizeLocation(valid.record, valid.raw, context);
+      const stored = w.storedLocation.get(row.id);
+      const unchanged =
+        stored?.content_hash === row.content_hash &&
+        stored.api_key_fingerprint === row.api_key_fingerprint;
+      if (!unchanged) {
+        w.upsertLocation.run(row);
+        const { id, synced_at: syncedAt } = row;
+        w.archive.put({
+          tableName: tableName(locations),
+          locationId: id,
+          id,
+          raw: valid.raw,
+          syncedAt,
+        });
+      }
+      const location: LocationCounts["location"] =
+        stored === undefined ? "inserted" : unchanged ? "unchanged" : "updated";
+      if (!devices) return { location, devices: undefined };
+      const listed = { records: [...devices.records], rejects: [] };
+      const listContext = { locationId: row.id, syncedAt: context.syncedAt, runId: null };
+      return { location, devices: w.snapshot(devices.list, listed, listContext) };
+    });
   }
-  useTimeZone(locationId: string, timeZone: string | null) {
-    return this.write(() => this.store.useTimeZone(locationId, timeZone));
+  async useTimeZone(locationId: string, timeZone: string | null) {
+    try {
+      return await this.write((w) => w.clocks.apply(locationId, timeZone));
+    } catch (error) {
+      this.prepared?.clocks.forget(locationId);
+      throw error;
+    }
   }
   recordLocationReject(
     reject: RejectedRecord,
     context: { runId: number | null; rejectedAt: string },
   ) {
-    return this.write(() => this.store.recordLocationReject(reject, context));
+    return this.write((w) => w.rejects.record([reject], locationRejectContext(reject, context)));
   }
+  /** Stores one whole list of a location (a catalog list) as a snapshot, with its rejects. */
   writeList(
     list: SnapshotListTables,
     validated: ValidatedRecords<Identified>,
     context: ListContext,
-  ) {
-    return this.write(() => this.store.writeList(list, validated, context));
+  ): Promise<ListCounts> {
+    return this.write((w) => {
+      const counts = w.snapshot(list, validated, context);
+      // The list is whole: its rejects replace the earlier ones.
+      w.rejects.keepOnly(context.locationId, list.name, null, validated.rejects.map(rejectKey));
+      w.rejects.record(validated.rejects, listRejectContext(list.name, context));
+      return { ...counts, rejected: validated.rejects.length };
+    });
   }
-  writePage(stream: DayStreamTables, page: PageHeader, records: readonly IncomingRecord[]) {
-    return this.write(() => this.store.writePage(stream, page, records));
+  writePage(
+    stream: DayStreamTables,
+    page: PageHeader,
+    records: readonly IncomingRecord[],
+  ): Promise<PageCounts> {
+    return this.write((w) => {
+      const { counts, earlierDays } = w.days.of(stream).write(records, page.syncedAt);
+      const ids = records.map((r) => r.rows.parent.id);
+      if (counts.inserted + counts.updated > 0) {
+        const marks = summariesToMark(stream, page, { ids, earlierDays });
+        w.rollups.markDays(marks.days);
+        w.rollups.markReports(page.locationId, marks.reports);
+      }
+      w.rejects.resolveStored(page.locationId, stream.name, ids);
+      w.rejects.record(page.rejects, pageRejectContext(stream.name, page));
+      return { ...counts, rejected: page.rejects.length };
+    });
   }
   timeZoneOf(locationId: string) {
-    return this.step(() => this.store.clockOf(locationId).timeZone);
+    return this.step((w) => w.clocks.clockOf(locationId).timeZone);
   }
   archiveTerms(stream: DayStreamTables): Promise<ArchiveTerms> {
     if (!this.options.compressAhead)
       return Promise.resolve(
         this.options.keepRaw ? { keep: true, dictionary: null } : { keep: false },
       );
-    return this.step(() => this.store.archiveTerms(stream));
+    return this.step((w) => w.archive.termsFor(tableName(stream.table)));
   }
   countStored(stream: DayStreamTables, ids: readonly string[]) {
-    return this.step(() => this.store.countStored(stream, ids));
+    return this.step((w) => w.deletions.of(stream).countStored(ids));
   }
   forgetFixedRejects(
     stream: DayStreamTables,
@@ -207,7 +376,9 @@ export class SqliteDestination extends SqlReader implements Destination {
     day: string,
     rejects: readonly RejectedRecord[],
   ) {
-    return this.write(() => this.store.forgetFixedRejects(stream, locationId, day, rejects));
+    return this.write((w) =>
+      w.rejects.keepOnly(locationId, stream.name, day, rejects.map(rejectKey)),
+    );
   }
   unlistedRecords(
     stream: DayStreamTables,
@@ -215,16 +386,31 @@ export class SqliteDestination extends SqlReader implements Destination {
     day: string,
     listedIds: readonly string[],
   ) {
-    return this.step(() => this.store.unlistedRecords(stream, locationId, day, listedIds));
+    return this.step((w) => {
+      const deletions = w.deletions.of(stream);
+      return {
+        live: deletions.liveCount(locationId, day),
+        unlisted: deletions.unlisted(locationId, day, listedIds),
+      };
+    });
   }
-  markDeleted(stream: DayStreamTables, ids: readonly string[], at: string) {
-    return this.write(() => this.store.markDeleted(stream, ids, at));
+  /** Marks records deleted upstream (soft: the rows stay, every view leaves them out). */
+  async markDeleted(stream: DayStreamTables, ids: readonly string[], at: string) {
+    if (ids.length === 0) return 0;
+    return this.write((w) => {
+      const deletions = w.deletions.of(stream);
+      const days = stream.summarized === "days" ? deletions.daysOf([...ids]) : [];
+      w.histories.of(stream)?.keepVanished([...ids], at);
+      const marked = deletions.markDeleted([...ids], at);
+      if (marked > 0) w.rollups.markDays(days);
+      return marked;
+    });
   }
   recordRejects(
     stream: string,
     rejects: readonly RejectedRecord[],
     context: { locationId: string; runId: number | null; rejectedAt: string; requestedId?: string },
   ) {
-    return this.write(() => this.store.recordRejects(stream, rejects, context));
+    return this.write((w) => w.rejects.record(rejects, { ...context, stream, day: null }));
   }
 }

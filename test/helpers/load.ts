@@ -1,10 +1,11 @@
 /**
- * Pushes a simulator's data through the real path (client → validation → store) day by day,
+ * Pushes a simulator's data through the real path (client → validation → destination) day by day,
  * without the sync engine: the storage tests need stored data, not scheduling.
  */
 import type { PosApiClient } from "../../src/api/client.js";
 import { eachDay } from "../../src/dates.js";
-import type { PageCounts, Store } from "../../src/db/store.js";
+import type { PageCounts } from "../../src/db/destination.js";
+import type { SqliteDestination } from "../../src/db/sqlite-destination.js";
 import { keyFingerprint } from "../../src/secrets.js";
 import {
   CATALOG_LISTS,
@@ -15,7 +16,7 @@ import {
   readDays,
   readList,
 } from "../../src/streams/index.js";
-import { writeDayPage } from "./pages.js";
+import { storeDayPage } from "./pages.js";
 
 export interface LoadTotals {
   orders: PageCounts;
@@ -36,7 +37,7 @@ function zero(): PageCounts {
 
 export async function loadLocation(
   client: PosApiClient,
-  store: Store,
+  store: SqliteDestination,
   apiKey: string,
   days: { since: string; until: string },
   syncedAt = new Date().toISOString(),
@@ -45,20 +46,24 @@ export async function loadLocation(
   if (!location.ok) throw new Error(`location rejected: ${location.reject.reason}`);
   const locationId = location.valid.record.id;
   const devices = devicesOf(location.valid);
-  store.writeLocation(
+  await store.writeLocation(
     location.valid,
     { syncedAt, apiKeyFingerprint: keyFingerprint(apiKey) },
     devices ? { list: DEVICES, records: devices } : undefined,
   );
   for (const list of CATALOG_LISTS) {
-    store.writeList(list, await readList(list, client), { locationId, syncedAt, runId: null });
+    await store.writeList(list, await readList(list, client), {
+      locationId,
+      syncedAt,
+      runId: null,
+    });
   }
   const totals: LoadTotals = { orders: zero(), reports: zero() };
   for (const day of eachDay(days.since, days.until)) {
     for await (const page of readDays(REPORTS, client, { since: day, until: day })) {
       add(
         totals.reports,
-        writeDayPage(store, REPORTS, {
+        await storeDayPage(store, REPORTS, {
           locationId,
           day,
           records: page.records,
@@ -71,7 +76,7 @@ export async function loadLocation(
     for await (const page of readDays(ORDERS, client, { since: day, until: day })) {
       add(
         totals.orders,
-        writeDayPage(store, ORDERS, {
+        await storeDayPage(store, ORDERS, {
           locationId,
           day,
           records: page.records,
@@ -82,7 +87,7 @@ export async function loadLocation(
       );
     }
     // As the engine does at the end of each day window.
-    store.settleSummaries(locationId);
+    await store.settleSummaries(locationId);
   }
   return { ...totals, locationId };
 }

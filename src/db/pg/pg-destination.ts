@@ -18,7 +18,14 @@ import {
 import { describePostgresUrl, type PostgresTarget } from "../../config.js";
 import type { RunTrigger } from "../../vocabulary.js";
 import type { WindowRecord } from "../checkpoint-sql.js";
-import type { RunEnd, SyncDestination } from "../destination.js";
+import type {
+  ListCounts,
+  ListedDevices,
+  LocationCounts,
+  PageCounts,
+  RunEnd,
+  SyncDestination,
+} from "../destination.js";
 import { type ListContext, listSnapshot } from "../list-snapshot.js";
 import { normalizeLocation } from "../normalize/catalog.js";
 import type { PageHeader } from "../normalize/page.js";
@@ -26,7 +33,6 @@ import type { ArchiveTerms } from "../raw/archive.js";
 import { SqlReader, START_DATE_STATE, UTC_OFFSET_STATE } from "../reader.js";
 import { summariesToMark } from "../rollup-sql.js";
 import { locations } from "../schema/index.js";
-import type { ListCounts, ListedDevices, LocationCounts, PageCounts } from "../store.js";
 import type { DayStreamTables, Identified, SnapshotListTables } from "../stream-tables.js";
 import { listRejectContext, locationRejectContext, pageRejectContext } from "../writers/rejects.js";
 import type { IncomingRecord } from "../writers/replace.js";

@@ -1,0 +1,304 @@
+/**
+ * The views for BI tools and analysts, written once and rendered for each dialect: the migrations
+ * that create them (drizzle/, drizzle/pg/) are generated from this file by `npm run db:views`
+ * (scripts/write-view-migrations.ts), and a test fails when they fall behind it. What each view
+ * and column means is told in src/docs/dictionary. Every view leaves out the orders and reports a
+ * complete re-read no longer listed (deleted_at) and names the location.
+ */
+import { SALE } from "./rollup-sql.js";
+import type { SqlDialect } from "./sql.js";
+
+export interface ViewSource {
+  name: string;
+  /** The SELECT that defines the view. */
+  select(d: SqlDialect): string;
+}
+
+/** A location's name beside its id: every view has it. */
+const LOCATION = "LEFT JOIN locations l ON l.id";
+
+/** The columns that name an order `o` (with `l` its location) in the order views. */
+const AN_ORDER = "o.id AS order_id, o.location_id, l.name AS location_name, o.business_date";
+/** …and, in the loss-prevention views, its number and who served it. */
+const AN_OPERATORS_ORDER = `${AN_ORDER}, o.order_number, o.operator_id, o.operator_name`;
+
+/** A view of one summary table (rollup-sql.ts) of a location's days, with the location's name. */
+function summaryView(
+  name: string,
+  table: string,
+  alias: string,
+  columns: (d: SqlDialect) => string,
+): ViewSource {
+  return {
+    name,
+    select: (d) => `SELECT ${alias}.location_id, l.name AS location_name, ${alias}.business_date,
+  ${columns(d)}
+FROM ${table} ${alias}
+${LOCATION} = ${alias}.location_id`,
+  };
+}
+
+const SALES_VIEWS: readonly ViewSource[] = [
+  summaryView(
+    "v_daily_sales",
+    "daily_sales",
+    "d",
+    (d) => `${d.weekday("d.business_date")} AS weekday,
+  d.orders, d.guests, d.total_sales, d.total_tax, d.net_sales, d.total_discount,
+  ROUND(d.total_sales / NULLIF(d.orders, 0), 2) AS average_order,
+  d.transferred_orders, d.transferred_sales, d.cancelled_orders, d.cancelled_total,
+  d.training_orders`,
+  ),
+  summaryView(
+    "v_product_sales",
+    "daily_product_sales",
+    "p",
+    () => `p.product_id, p.product_name, p.category, p.sub_category,
+  p.quantity, p.sales, p.tax, p.net_sales, p.orders`,
+  ),
+  summaryView(
+    "v_payment_mix",
+    "daily_payment_sales",
+    "m",
+    () => `m.payment_name, m.payments, m.amount,
+  ROUND(100.0 * m.amount / NULLIF(SUM(m.amount) OVER (PARTITION BY m.location_id, m.business_date), 0), 2) AS share_percent`,
+  ),
+  summaryView(
+    "v_tax_summary",
+    "daily_tax_sales",
+    "t",
+    () => "t.tax_rate_bp, t.tax_name, t.gross_sales, t.tax_amount, t.taxable_amount",
+  ),
+  summaryView(
+    "v_hourly_sales",
+    "hourly_sales",
+    "h",
+    (d) => `${d.weekday("h.business_date")} AS weekday, h.hour, h.orders, h.total_sales,
+  ROUND(h.total_sales / NULLIF(h.orders, 0), 2) AS average_order`,
+  ),
+  summaryView(
+    "v_operator_sales",
+    "daily_operator_sales",
+    "s",
+    () => `s.operator_id, s.operator_name, s.orders, s.total_sales, s.total_discount,
+  s.cancelled_orders, s.cancelled_total, s.cancelled_items, s.cancelled_items_total`,
+  ),
+  {
+    name: "v_report_reconciliation",
+    select:
+      () => `SELECT r.id AS report_id, r.location_id, l.name AS location_name, r.business_date,
+  r.report_number, r.total_sales AS api_total_sales, s.stored_total_sales,
+  ROUND(r.total_sales - s.stored_total_sales, 2) AS difference,
+  s.orders_listed, s.orders_stored, s.orders_missing,
+  CASE
+    WHEN s.orders_missing > 0 THEN 'orders missing'
+    WHEN ROUND(r.total_sales - s.stored_total_sales, 2) <> 0 THEN 'totals differ'
+    ELSE 'ok'
+  END AS status
+FROM reports r
+JOIN report_order_sums s ON s.report_id = r.id
+${LOCATION} = r.location_id
+WHERE r.deleted_at IS NULL`,
+  },
+];
+
+/** Orders one row each, with their clock in columns rather than in string functions. */
+const ORDER_VIEWS: readonly ViewSource[] = [
+  {
+    name: "v_orders",
+    select: (d) => `SELECT ${AN_ORDER},
+  ${d.weekday("o.business_date")} AS weekday,
+  CASE ${d.weekday("o.business_date")}
+    WHEN 1 THEN 'Monday' WHEN 2 THEN 'Tuesday' WHEN 3 THEN 'Wednesday' WHEN 4 THEN 'Thursday'
+    WHEN 5 THEN 'Friday' WHEN 6 THEN 'Saturday' ELSE 'Sunday'
+  END AS weekday_name,
+  o.closed_hour, -- on the location's clock, computed when the order is stored (local-clock.ts)
+  o.order_number, o.operator_id, o.operator_name, o.device_name, o.order_place, o.channel,
+  o.service_type, ${d.integerWhenWhole("o.guests")} AS guests, o.total, o.total_tax,
+  ROUND(o.total - o.total_tax, 2) AS net_total, o.total_discount, ${d.flag(SALE)} AS is_sale,
+  o.is_canceled, o.is_transferred, o.is_training, o.created_at, o.closed_at, o.report_id
+FROM orders o
+${LOCATION} = o.location_id
+WHERE o.deleted_at IS NULL`,
+  },
+  {
+    name: "v_order_tips",
+    select: (d) => `SELECT ${AN_ORDER}, ${d.elementPosition("t")} AS position,
+  ${d.jsonValue("t.value", "amount", "numeric")} AS amount, t.value AS tip
+FROM orders o
+${d.jsonElements("o.tips", "t")}
+${LOCATION} = o.location_id
+WHERE o.deleted_at IS NULL AND o.tips IS NOT NULL AND ${d.isJsonArray("o.tips")}`,
+  },
+];
+
+/** An item of an order's first stored version (order_versions.content), as a column. */
+const firstItem = (d: SqlDialect, field: string, type: "text" | "numeric" | "integer") =>
+  d.jsonValue("i.value", field, type);
+
+/** The questions an owner asks after "how much did we sell". The views that compare versions
+ * read order_versions: with POS_ORDER_HISTORY=false they only see what the current versions
+ * show. */
+const LOSS_PREVENTION_VIEWS: readonly ViewSource[] = [
+  {
+    name: "v_order_changes",
+    select: () => `SELECT h.order_id, h.location_id, l.name AS location_name, h.business_date,
+  h.order_number, h.version AS from_version, h.ended_by AS change,
+  h.next_updated_at AS changed_at, h.next_operator_id AS changed_by_id,
+  h.next_operator_name AS changed_by, h.ended_at AS seen_at, h.closed_at,
+  h.operator_name AS previous_operator_name, h.total AS previous_total,
+  h.next_total AS new_total, ROUND(COALESCE(h.next_total, 0) - h.total, 2) AS total_change,
+  h.paid AS previous_paid, h.is_canceled AS was_canceled, h.next_is_canceled AS is_canceled,
+  h.changed_fields
+FROM order_versions h
+${LOCATION} = h.location_id`,
+  },
+  {
+    name: "v_cancelled_after_payment",
+    select: (d) => `SELECT ${AN_ORDER}, o.order_number,
+  COALESCE(b.next_operator_id, o.operator_id) AS operator_id,
+  COALESCE(b.next_operator_name, o.operator_name) AS operator_name,
+  COALESCE(b.operator_name, o.operator_name) AS served_by,
+  o.total,
+  COALESCE(
+    b.paid,
+    (SELECT ROUND(SUM(p.payment_amount), 2) FROM order_payments p WHERE p.order_id = o.id)
+  ) AS paid,
+  COALESCE(b.closed_at, o.closed_at) AS paid_at,
+  COALESCE(b.next_updated_at, o.updated_at) AS cancelled_at,
+  o.cancel_reason,
+  ${d.flag("b.order_id IS NOT NULL")} AS seen_paid
+FROM orders o
+-- The last version seen paid and not cancelled, if history kept one.
+LEFT JOIN order_versions b ON b.order_id = o.id AND b.version = (
+  SELECT MAX(x.version) FROM order_versions x
+  WHERE x.order_id = o.id AND NOT x.is_canceled AND x.paid > 0
+)
+${LOCATION} = o.location_id
+WHERE o.deleted_at IS NULL AND o.is_canceled AND NOT o.is_training
+  AND (
+    b.order_id IS NOT NULL
+    OR EXISTS (SELECT 1 FROM order_payments p WHERE p.order_id = o.id AND p.payment_amount > 0)
+  )`,
+  },
+  {
+    name: "v_items_voided_after_close",
+    // Told apart by product, since a line taken off moves the positions after it.
+    select: (d) => `WITH first_items AS (
+  SELECT
+    h.order_id,
+    h.closed_at,
+    ${firstItem(d, "position", "integer")} AS position,
+    ${firstItem(d, "item_catalog_id", "text")} AS item_catalog_id,
+    ${firstItem(d, "description", "text")} AS description,
+    ${firstItem(d, "quantity", "numeric")} AS quantity,
+    ${firstItem(d, "total", "numeric")} AS amount,
+    ROW_NUMBER() OVER (
+      PARTITION BY h.order_id, ${firstItem(d, "item_catalog_id", "text")}
+      ORDER BY ${firstItem(d, "position", "integer")}
+    ) AS nth
+  FROM order_versions h
+  ${d.jsonElements("h.content", "i", "order_items")}
+  WHERE h.version = 1 AND NOT ${d.jsonValue("i.value", "is_canceled", "boolean")}
+)
+SELECT ${AN_OPERATORS_ORDER},
+  f.position AS first_position, f.item_catalog_id, f.description, f.quantity, f.amount,
+  f.closed_at, o.updated_at AS changed_at
+FROM first_items f
+JOIN orders o ON o.id = f.order_id
+${LOCATION} = o.location_id
+WHERE o.deleted_at IS NULL
+  AND f.nth > (
+    SELECT COUNT(*) FROM order_items c
+    WHERE c.order_id = f.order_id AND c.item_catalog_id = f.item_catalog_id AND NOT c.is_canceled
+  )`,
+  },
+  {
+    name: "v_discounts_by_operator",
+    select: (d) => `SELECT o.location_id, l.name AS location_name, o.business_date,
+  o.operator_id, o.operator_name,
+  COUNT(*) AS orders,
+  COUNT(*) FILTER (WHERE o.total_discount > 0) AS discounted_orders,
+  ROUND(SUM(o.total), 2) AS sales,
+  ROUND(SUM(o.total_discount), 2) AS discounts,
+  ROUND(SUM(o.total_discount) / NULLIF(SUM(o.total) + SUM(o.total_discount), 0), 4)
+    AS discount_share,
+  ROUND(SUM(${d.greatest("0", "o.total_discount - COALESCE(f.total_discount, o.total_discount)")}), 2)
+    AS discounts_added_later
+FROM orders o
+LEFT JOIN (
+  SELECT order_id, ${d.jsonValue("content", "orders.total_discount", "numeric")} AS total_discount
+  FROM order_versions WHERE version = 1
+) f ON f.order_id = o.id
+${LOCATION} = o.location_id
+WHERE o.deleted_at IS NULL AND ${SALE}
+GROUP BY o.location_id, l.name, o.business_date, o.operator_id, o.operator_name`,
+  },
+  {
+    name: "v_changed_after_report",
+    select: (d) => `SELECT ${AN_OPERATORS_ORDER},
+  o.report_id, r.finalized_at AS report_finalized_at, o.updated_at AS changed_at,
+  ${d.minutesBetween("o.updated_at", "r.finalized_at")} AS minutes_after,
+  o.total, o.is_canceled,
+  (SELECT COUNT(*) FROM order_versions v WHERE v.order_id = o.id) AS earlier_versions
+FROM orders o
+JOIN reports r ON r.id = o.report_id AND r.deleted_at IS NULL
+${LOCATION} = o.location_id
+WHERE o.deleted_at IS NULL AND ${d.instant("o.updated_at")} > ${d.instant("r.finalized_at")}`,
+  },
+  {
+    name: "v_room_transfers",
+    select: () => `SELECT ${AN_OPERATORS_ORDER},
+  o.transfer_reason, o.total, o.closed_at, o.is_canceled
+FROM orders o
+${LOCATION} = o.location_id
+WHERE o.deleted_at IS NULL AND o.is_transferred`,
+  },
+  {
+    name: "v_payment_mismatches",
+    select: () => `SELECT ${AN_OPERATORS_ORDER}, o.total,
+  ROUND(COALESCE(SUM(p.payment_amount), 0), 2) AS paid,
+  ROUND(COALESCE(SUM(p.payment_amount), 0) - o.total, 2) AS difference,
+  COUNT(p.order_id) AS payments
+FROM orders o
+LEFT JOIN order_payments p ON p.order_id = o.id
+${LOCATION} = o.location_id
+WHERE o.deleted_at IS NULL AND ${SALE}
+GROUP BY o.id, l.name
+HAVING ABS(COALESCE(SUM(p.payment_amount), 0) - o.total) >= 0.005`,
+  },
+  {
+    name: "v_training_with_payments",
+    select: () => `SELECT ${AN_OPERATORS_ORDER}, o.total,
+  ROUND(SUM(p.payment_amount), 2) AS paid, COUNT(*) AS payments
+FROM orders o
+JOIN order_payments p ON p.order_id = o.id
+${LOCATION} = o.location_id
+WHERE o.deleted_at IS NULL AND o.is_training
+GROUP BY o.id, l.name
+HAVING SUM(p.payment_amount) > 0`,
+  },
+];
+
+/** Every view of the contract (design.md), in the order the migrations create them. */
+export const VIEWS: readonly ViewSource[] = [
+  ...SALES_VIEWS,
+  ...ORDER_VIEWS,
+  ...LOSS_PREVENTION_VIEWS,
+];
+
+/** Views once in the contract and no longer: a generated migration drops them too. */
+const RETIRED_VIEWS: readonly string[] = [];
+
+/** The first line of a generated view migration. */
+export const GENERATED_VIEWS_HEADER =
+  "-- Generated by `npm run db:views` from src/db/views.ts: edit that file, not this one.";
+
+/** A migration that drops every view and creates each again as this file defines it. */
+export function viewsMigration(dialect: SqlDialect): string {
+  const drops = [...RETIRED_VIEWS, ...VIEWS.map((view) => view.name)].map(
+    (name) => `DROP VIEW IF EXISTS ${name};`,
+  );
+  const creates = VIEWS.map((view) => `CREATE VIEW ${view.name} AS\n${view.select(dialect)};`);
+  return `${GENERATED_VIEWS_HEADER}\n${[...drops, ...creates].join("\n--> statement-breakpoint\n")}\n`;
+}
