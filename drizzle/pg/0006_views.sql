@@ -45,8 +45,7 @@ LEFT JOIN locations l ON l.id = d.location_id;
 --> statement-breakpoint
 CREATE VIEW v_product_sales AS
 SELECT p.location_id, l.name AS location_name, p.business_date,
-  p.product_id, p.product_name, p.category, p.sub_category,
-  p.quantity, p.sales, p.tax, p.net_sales, p.orders
+  p.product_id, p.product_name, p.category, p.sub_category, p.quantity, p.sales, p.tax, p.net_sales, p.orders
 FROM daily_product_sales p
 LEFT JOIN locations l ON l.id = p.location_id;
 --> statement-breakpoint
@@ -65,15 +64,15 @@ LEFT JOIN locations l ON l.id = t.location_id;
 --> statement-breakpoint
 CREATE VIEW v_hourly_sales AS
 SELECT h.location_id, l.name AS location_name, h.business_date,
-  EXTRACT(ISODOW FROM h.business_date)::integer AS weekday, h.hour, h.orders, h.total_sales,
+  EXTRACT(ISODOW FROM h.business_date)::integer AS weekday,
+  h.hour, h.orders, h.total_sales,
   ROUND(h.total_sales / NULLIF(h.orders, 0), 2) AS average_order
 FROM hourly_sales h
 LEFT JOIN locations l ON l.id = h.location_id;
 --> statement-breakpoint
 CREATE VIEW v_operator_sales AS
 SELECT s.location_id, l.name AS location_name, s.business_date,
-  s.operator_id, s.operator_name, s.orders, s.total_sales, s.total_discount,
-  s.cancelled_orders, s.cancelled_total, s.cancelled_items, s.cancelled_items_total
+  s.operator_id, s.operator_name, s.orders, s.total_sales, s.total_discount, s.cancelled_orders, s.cancelled_total, s.cancelled_items, s.cancelled_items_total
 FROM daily_operator_sales s
 LEFT JOIN locations l ON l.id = s.location_id;
 --> statement-breakpoint

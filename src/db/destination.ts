@@ -35,14 +35,71 @@ export interface LocationCounts {
   devices: SnapshotCounts | undefined;
 }
 
+/** What either destination keeps beside the rows. */
+export interface KeptBesideRows {
+  /** Keep every record's JSON as received (raw/archive.ts). */
+  keepRaw: boolean;
+  /** Keep the versions of changed and vanished orders (order_versions); default true. */
+  keepHistory?: boolean;
+}
+
 /** The devices listed inside the location record, and the list that stores them. */
 export interface ListedDevices {
   list: SnapshotListTables;
   records: readonly ValidRecord<Identified>[];
 }
 
-/** The run log, and the checkpoints and facts a run resumes from. */
-interface RunState {
+/** The answer to a claim on a location: the turn is this worker's; another worker holds it;
+ * or a turn on it finished since this worker's run started (nothing left to do). */
+export type ClaimAnswer =
+  | { outcome: "granted"; claimId: number }
+  | { outcome: "held"; holder: string | null }
+  /** A turn of another worker (`by`, host:pid) finished the location since this run started. */
+  | { outcome: "done"; by: string | null };
+
+/** How a location's turn ended. */
+export type ClaimEnd = "done" | "failed" | "interrupted";
+
+/**
+ * Several workers sharing one destination take turns on each location (PostgreSQL): a worker
+ * syncs a location only while it holds it, and a worker that dies lets go of it at once.
+ */
+export interface LocationClaims {
+  /** Takes the location of a key (by its fingerprint) for this run, unless another worker holds
+   * it or finished a turn on it since this run started. The destination stamps the turn's start
+   * and end on one clock, its own. */
+  claim(fingerprint: string, runId: number): Promise<ClaimAnswer>;
+  release(claimId: number, end: ClaimEnd): Promise<void>;
+}
+
+/** The reads the sync makes (reader.ts says what each answers). */
+type SyncReads = Pick<
+  SqlReader,
+  | "windows"
+  | "startDate"
+  | "utcOffsetMinutes"
+  | "firstRecordedDay"
+  | "storedLocationOfKey"
+  | "missingReportOrders"
+  | "ordersListedByLiveReport"
+  | "isLocationStored"
+  | "countStored"
+  | "unlistedRecords"
+>;
+
+/** What a sync needs of its destination: the run log and checkpoints, the writes (each call one
+ * transaction), and the reads above. */
+export interface SyncDestination extends SyncReads {
+  /** Where the data goes, for messages (the database file's path). */
+  readonly location: string;
+  /** Pages the sync hands over at once, the others waiting unnormalized: set where the
+   * destination is on another thread, so that its queue stays short whatever the concurrency. */
+  readonly pagesInHand?: number;
+  /** Present where several workers may share the destination; absent where one writer holds
+   * all of it (SQLite's writer lease). */
+  readonly claims?: LocationClaims;
+  close(): Promise<void>;
+  // The run log, and the checkpoints and facts a run resumes from.
   /** Runs left "running" by a process that died are recorded as interrupted. */
   closeAbandonedRuns(now: string): Promise<number>;
   startRun(trigger: RunTrigger, startedAt: string): Promise<number>;
@@ -50,11 +107,7 @@ interface RunState {
   recordWindow(window: WindowRecord, now: string): Promise<void>;
   saveStartDate(locationId: string, day: string, now: string): Promise<void>;
   saveUtcOffsetMinutes(locationId: string, minutes: number, now: string): Promise<void>;
-}
-
-/** What the sync writes, each call one transaction. */
-interface RecordSink {
-  isLocationStored(locationId: string): Promise<boolean>;
+  // The records.
   writeLocation(
     location: ValidRecord<Location>,
     context: { syncedAt: string; apiKeyFingerprint: string },
@@ -83,74 +136,18 @@ interface RecordSink {
     page: PageHeader,
     records: readonly IncomingRecord[],
   ): Promise<PageCounts>;
-  /** How many of these records of a day stream are stored now. */
-  countStored(stream: DayStreamTables, ids: readonly string[]): Promise<number>;
   forgetFixedRejects(
     stream: DayStreamTables,
     locationId: string,
     day: string,
     rejects: readonly RejectedRecord[],
   ): Promise<number>;
-  unlistedRecords(
-    stream: DayStreamTables,
-    locationId: string,
-    day: string,
-    listedIds: readonly string[],
-  ): Promise<{ live: number; unlisted: string[] }>;
   markDeleted(stream: DayStreamTables, ids: readonly string[], at: string): Promise<number>;
   recordRejects(
     stream: string,
     rejects: readonly RejectedRecord[],
     context: { locationId: string; runId: number | null; rejectedAt: string; requestedId?: string },
   ): Promise<void>;
-}
-
-/** The answer to a claim on a location: the turn is this worker's; another worker holds it;
- * or a turn on it finished since this worker's run started (nothing left to do). */
-export type ClaimAnswer =
-  | { outcome: "granted"; claimId: number }
-  | { outcome: "held"; holder: string | null }
-  /** A turn of another worker (`by`, host:pid) finished the location since this run started. */
-  | { outcome: "done"; by: string | null };
-
-/** How a location's turn ended. */
-export type ClaimEnd = "done" | "failed" | "interrupted";
-
-/**
- * Several workers sharing one destination take turns on each location (PostgreSQL): a worker
- * syncs a location only while it holds it, and a worker that dies lets go of it at once.
- */
-export interface LocationClaims {
-  /** Takes the location of a key (by its fingerprint) for this run, unless another worker holds
-   * it or finished a turn on it since this run started. The destination stamps the turn's start
-   * and end on one clock, its own. */
-  claim(fingerprint: string, runId: number): Promise<ClaimAnswer>;
-  release(claimId: number, end: ClaimEnd): Promise<void>;
-}
-
-/** What a sync needs of its destination: the run log and checkpoints, and the writes. */
-/** The reads the sync makes (reader.ts says what each answers). */
-type SyncReads = Pick<
-  SqlReader,
-  | "windows"
-  | "startDate"
-  | "utcOffsetMinutes"
-  | "firstRecordedDay"
-  | "storedLocationOfKey"
-  | "missingReportOrders"
-  | "ordersListedByLiveReport"
->;
-
-export interface SyncDestination extends RunState, RecordSink, SyncReads {
-  /** Where the data goes, for messages (the database file's path). */
-  readonly location: string;
-  /** Pages the sync hands over at once, the others waiting unnormalized: set where the
-   * destination is on another thread, so that its queue stays short whatever the concurrency. */
-  readonly pagesInHand?: number;
-  /** Present where several workers may share the destination; absent where one writer holds
-   * all of it (SQLite's writer lease). */
-  readonly claims?: LocationClaims;
-  close(): Promise<void>;
 }
 
 /** What status, verify and the demo read: either destination's reader (reader.ts). */

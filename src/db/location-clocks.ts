@@ -76,7 +76,7 @@ export class LocationClocks {
   /**
    * Makes `timeZone` (canonical, or null for hours as sent) the location's clock; null when it
    * already was, or when the location is not stored yet. Call inside a write transaction, and
-   * `forget` the location should it fail.
+   * `forgetAll` should it fail.
    */
   apply(locationId: string, timeZone: string | null): TimeZoneChange | null {
     const stored = this.storedZone.get(locationId);
@@ -90,11 +90,6 @@ export class LocationClocks {
     this.setZone.run(timeZone, locationId);
     this.clocks.set(locationId, clock);
     return { from, to: timeZone, orders: moved.length, days: days.length };
-  }
-
-  /** Drops what is remembered of a location (after a failed transaction). */
-  forget(locationId: string): void {
-    this.clocks.delete(locationId);
   }
 
   /** Drops what is remembered of every location (after a rolled-back group of writes). */

@@ -264,6 +264,37 @@ export class SqlReader {
     );
   }
 
+  /** Whether a run stored this location already. */
+  async isLocationStored(locationId: string): Promise<boolean> {
+    const sql = `SELECT 1 AS found FROM locations WHERE id = ${this.p(1)}`;
+    return (await this.one(sql, [locationId])) !== undefined;
+  }
+
+  /** How many of these records of a day stream are stored now, live or not. */
+  async countStored(stream: DayStreamTables, ids: readonly string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    return this.count(
+      `SELECT COUNT(*) AS n FROM ${tableName(stream.table)} WHERE ${this.sql.dialect.inList("id", 1)}`,
+      [[...ids]],
+    );
+  }
+
+  /** What a complete read of a day means for the records stored for it: how many are live,
+   * and which of those the read did not list (neither as a record nor as a reject). */
+  async unlistedRecords(
+    stream: DayStreamTables,
+    locationId: string,
+    day: string,
+    listedIds: readonly string[],
+  ): Promise<{ live: number; unlisted: string[] }> {
+    const rows = await this.all<{ id: string; listed: unknown }>(
+      `SELECT id, ${this.sql.dialect.inList("id", 3)} AS listed FROM ${tableName(stream.table)}
+       WHERE location_id = ${this.p(1)} AND business_date = ${this.p(2)} AND deleted_at IS NULL`,
+      [locationId, day, [...listedIds]],
+    );
+    return { live: rows.length, unlisted: rows.filter((r) => !r.listed).map((r) => r.id) };
+  }
+
   /**
    * The UTC offset of a location at an instant, in minutes: its applied time zone setting's, else
    * the one its latest stored order was sent with, else the one the first run learned from its

@@ -17,6 +17,7 @@ import type { RunTrigger } from "../vocabulary.js";
 import { Checkpoints, type WindowRecord } from "./checkpoints.js";
 import type {
   Destination,
+  KeptBesideRows,
   ListCounts,
   ListedDevices,
   LocationCounts,
@@ -36,9 +37,13 @@ import { summariesToMark } from "./rollup-sql.js";
 import { Rollups } from "./rollups.js";
 import { locations } from "./schema/index.js";
 import { sqliteSession } from "./sql.js";
-import type { DayStreamTables, Identified, SnapshotListTables } from "./stream-tables.js";
+import {
+  type DayStreamTables,
+  type Identified,
+  PerStream,
+  type SnapshotListTables,
+} from "./stream-tables.js";
 import { writeTransaction } from "./write-transaction.js";
-import { DayDeletions } from "./writers/day-deletions.js";
 import { VersionHistory } from "./writers/history.js";
 import {
   listRejectContext,
@@ -50,11 +55,7 @@ import { type IncomingRecord, ReplacingWriter } from "./writers/replace.js";
 import { type SnapshotCounts, SnapshotWriter } from "./writers/snapshot.js";
 import { type Row, tableName, upsertSql } from "./writers/statements.js";
 
-export interface SqliteDestinationOptions {
-  /** Keep every record's JSON as received (raw/archive.ts). */
-  keepRaw: boolean;
-  /** Keep the versions of changed and vanished orders (order_versions); default true. */
-  keepHistory?: boolean;
+export interface SqliteDestinationOptions extends KeptBesideRows {
   /** Lend the archive's dictionaries, so that the sync compresses records' JSON before it hands
    * them over (sync/compress-ahead.ts): for a sync on another thread, which then spares this
    * one the work. Otherwise the JSON comes as text and only new and changed records' is
@@ -76,85 +77,60 @@ function unproven(window: WindowRecord): WindowRecord {
   return { ...window, status: "failed", storedCount: null, lastError: ROLLED_BACK };
 }
 
-/** Made on first use, one per stream or list. */
-class Cache<K, V> extends Map<K, V> {
-  constructor(private readonly make: (key: K) => V) {
-    super();
-  }
-  of(key: K): V {
-    if (!this.has(key)) this.set(key, this.make(key));
-    return this.get(key) as V;
-  }
-}
-
 /** What the writes use: statements prepared once, and what the file's rows say kept in memory
  * (the archive's dictionaries, the locations' clocks). */
-class Writers {
-  readonly archive: RawArchive;
-  readonly rollups: Rollups;
-  readonly clocks: LocationClocks;
-  readonly checkpoints: Checkpoints;
-  readonly rejects: RejectWriter;
-  readonly histories: Cache<DayStreamTables, VersionHistory | undefined>;
-  readonly days: Cache<DayStreamTables, ReplacingWriter>;
-  readonly deletions: Cache<DayStreamTables, DayDeletions>;
-  readonly lists: Cache<SnapshotListTables, SnapshotWriter>;
-  // The time zone is a setting, applied by useTimeZone alone.
-  readonly upsertLocation;
-  readonly storedLocation;
-  /** Runs a write as one transaction (a savepoint inside the group). */
-  readonly transaction: <T>(work: () => T) => T;
-
-  constructor(db: Db, options: SqliteDestinationOptions) {
-    const { sqlite } = db;
-    this.archive = new RawArchive(sqlite, { keep: options.keepRaw });
-    this.rollups = new Rollups(sqlite);
-    this.clocks = new LocationClocks(sqlite, this.rollups);
-    this.checkpoints = new Checkpoints(sqlite);
-    this.rejects = new RejectWriter(sqlite);
-    this.histories = new Cache((stream) =>
-      (options.keepHistory ?? true) && stream.history
-        ? new VersionHistory(sqlite, stream.table, stream.childTables, stream.history)
-        : undefined,
-    );
-    this.days = new Cache(
+function prepareWriters({ sqlite }: Db, options: SqliteDestinationOptions) {
+  const archive = new RawArchive(sqlite, { keep: options.keepRaw });
+  const rollups = new Rollups(sqlite);
+  const clocks = new LocationClocks(sqlite, rollups);
+  const keepHistory = options.keepHistory ?? true;
+  const lists = new PerStream<SnapshotListTables, SnapshotWriter>(
+    (list) => new SnapshotWriter(sqlite, list.table, list.childTables, archive),
+  );
+  const transaction = writeTransaction(sqlite, (work: () => unknown) => work());
+  return {
+    archive,
+    rollups,
+    clocks,
+    checkpoints: new Checkpoints(sqlite),
+    rejects: new RejectWriter(sqlite),
+    days: new PerStream<DayStreamTables, ReplacingWriter>(
       (stream) =>
         new ReplacingWriter(
           sqlite,
           stream.table,
           stream.childTables,
-          this.archive,
-          this.histories.of(stream),
+          archive,
+          keepHistory && stream.history
+            ? new VersionHistory(sqlite, stream.table, stream.childTables, stream.history)
+            : undefined,
         ),
-    );
-    this.deletions = new Cache((stream) => new DayDeletions(sqlite, tableName(stream.table)));
-    this.lists = new Cache(
-      (list) => new SnapshotWriter(sqlite, list.table, list.childTables, this.archive),
-    );
-    this.upsertLocation = sqlite.prepare<[Row]>(upsertSql(locations, ["id"], ["time_zone"]));
-    this.storedLocation = sqlite.prepare<
+    ),
+    // The time zone is a setting, applied by useTimeZone alone.
+    upsertLocation: sqlite.prepare<[Row]>(upsertSql(locations, ["id"], ["time_zone"])),
+    storedLocation: sqlite.prepare<
       [string],
       { content_hash: number | null; api_key_fingerprint: string | null }
-    >("SELECT content_hash, api_key_fingerprint FROM locations WHERE id = ?");
-    const transaction = writeTransaction(sqlite, (work: () => unknown) => work());
-    this.transaction = <T>(work: () => T) => transaction(work) as T;
-  }
-
-  /** Forgets what it remembers of writes that were rolled back: the archive's dictionaries and
-   * the locations' clocks are read again from the file. */
-  forgetUncommitted(): void {
-    this.archive.forgetDictionaries();
-    this.clocks.forgetAll();
-  }
-
-  snapshot(
-    list: SnapshotListTables,
-    validated: ValidatedRecords<Identified>,
-    context: ListContext,
-  ): SnapshotCounts {
-    return this.lists.of(list).write(listSnapshot(list, validated, context));
-  }
+    >("SELECT content_hash, api_key_fingerprint FROM locations WHERE id = ?"),
+    /** Runs a write as one transaction (a savepoint inside the group). */
+    transaction: <T>(work: () => T) => transaction(work) as T,
+    /** Forgets what it remembers of writes that were rolled back: the archive's dictionaries
+     * and the locations' clocks are read again from the file. */
+    forgetUncommitted(): void {
+      archive.forgetDictionaries();
+      clocks.forgetAll();
+    },
+    snapshot(
+      list: SnapshotListTables,
+      validated: ValidatedRecords<Identified>,
+      context: ListContext,
+    ): SnapshotCounts {
+      return lists.of(list).write(listSnapshot(list, validated, context));
+    },
+  };
 }
+
+type Writers = ReturnType<typeof prepareWriters>;
 
 /** Writes, and reads as every destination reads (SqlReader) through the same connection. */
 export class SqliteDestination extends SqlReader implements Destination {
@@ -177,7 +153,7 @@ export class SqliteDestination extends SqlReader implements Destination {
   /** Prepared on first write: status, verify and the daemon's metrics only read, and a
    * read-only connection has no use for the write statements. */
   private get writers(): Writers {
-    this.prepared ??= new Writers(this.db, this.options);
+    this.prepared ??= prepareWriters(this.db, this.options);
     return this.prepared;
   }
 
@@ -203,14 +179,15 @@ export class SqliteDestination extends SqlReader implements Destination {
   }
 
   /** Runs a write of the sync as one transaction inside the group of writes that commit
-   * together. Should it fail, the archive also forgets the dictionaries it learned inside. */
+   * together. Should it fail, what the writers remember of the file (a dictionary or a clock it
+   * set inside) is read from the file again. */
   private write<T>(work: (writers: Writers) => T): Promise<T> {
     return this.step((writers) =>
       this.group.write(() => {
         try {
           return writers.transaction(() => work(writers));
         } catch (error) {
-          writers.archive.forgetDictionaries();
+          writers.forgetUncommitted();
           throw error;
         }
       }),
@@ -278,9 +255,6 @@ export class SqliteDestination extends SqlReader implements Destination {
 
   // Records.
 
-  isLocationStored(locationId: string) {
-    return this.step((w) => w.storedLocation.get(locationId) !== undefined);
-  }
   writeLocation(
     valid: ValidRecord<Location>,
     context: { syncedAt: string; apiKeyFingerprint: string },
@@ -311,13 +285,8 @@ export class SqliteDestination extends SqlReader implements Destination {
       return { location, devices: w.snapshot(devices.list, listed, listContext) };
     });
   }
-  async useTimeZone(locationId: string, timeZone: string | null) {
-    try {
-      return await this.write((w) => w.clocks.apply(locationId, timeZone));
-    } catch (error) {
-      this.prepared?.clocks.forget(locationId);
-      throw error;
-    }
+  useTimeZone(locationId: string, timeZone: string | null) {
+    return this.write((w) => w.clocks.apply(locationId, timeZone));
   }
   recordLocationReject(
     reject: RejectedRecord,
@@ -367,9 +336,6 @@ export class SqliteDestination extends SqlReader implements Destination {
       );
     return this.step((w) => w.archive.termsFor(tableName(stream.table)));
   }
-  countStored(stream: DayStreamTables, ids: readonly string[]) {
-    return this.step((w) => w.deletions.of(stream).countStored(ids));
-  }
   forgetFixedRejects(
     stream: DayStreamTables,
     locationId: string,
@@ -380,29 +346,12 @@ export class SqliteDestination extends SqlReader implements Destination {
       w.rejects.keepOnly(locationId, stream.name, day, rejects.map(rejectKey)),
     );
   }
-  unlistedRecords(
-    stream: DayStreamTables,
-    locationId: string,
-    day: string,
-    listedIds: readonly string[],
-  ) {
-    return this.step((w) => {
-      const deletions = w.deletions.of(stream);
-      return {
-        live: deletions.liveCount(locationId, day),
-        unlisted: deletions.unlisted(locationId, day, listedIds),
-      };
-    });
-  }
   /** Marks records deleted upstream (soft: the rows stay, every view leaves them out). */
   async markDeleted(stream: DayStreamTables, ids: readonly string[], at: string) {
     if (ids.length === 0) return 0;
     return this.write((w) => {
-      const deletions = w.deletions.of(stream);
-      const days = stream.summarized === "days" ? deletions.daysOf([...ids]) : [];
-      w.histories.of(stream)?.keepVanished([...ids], at);
-      const marked = deletions.markDeleted([...ids], at);
-      if (marked > 0) w.rollups.markDays(days);
+      const { marked, days } = w.days.of(stream).markDeleted(ids, at);
+      if (marked > 0 && stream.summarized === "days") w.rollups.markDays(days);
       return marked;
     });
   }

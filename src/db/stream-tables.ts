@@ -49,3 +49,14 @@ export interface SnapshotListTables<T extends Identified = Identified> {
   readonly childTables: readonly SQLiteTable[];
   toRows(record: T, raw: string, context: ListRowContext): SnapshotRowSet;
 }
+
+/** What a destination makes once per stream or list (its writers), on first use. */
+export class PerStream<K extends DayStreamTables | SnapshotListTables, V> extends Map<K, V> {
+  constructor(private readonly make: (stream: K) => V) {
+    super();
+  }
+  of(stream: K): V {
+    if (!this.has(stream)) this.set(stream, this.make(stream));
+    return this.get(stream) as V;
+  }
+}

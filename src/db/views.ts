@@ -5,8 +5,17 @@
  * and column means is told in src/docs/dictionary. Every view leaves out the orders and reports a
  * complete re-read no longer listed (deleted_at) and names the location.
  */
+import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import { SALE } from "./rollup-sql.js";
+import {
+  dailyOperatorSales,
+  dailyPaymentSales,
+  dailyProductSales,
+  dailyTaxSales,
+  hourlySales,
+} from "./schema/index.js";
 import type { SqlDialect } from "./sql.js";
+import { tableName } from "./writers/statements.js";
 
 export interface ViewSource {
   name: string;
@@ -22,67 +31,48 @@ const AN_ORDER = "o.id AS order_id, o.location_id, l.name AS location_name, o.bu
 /** …and, in the loss-prevention views, its number and who served it. */
 const AN_OPERATORS_ORDER = `${AN_ORDER}, o.order_number, o.operator_id, o.operator_name`;
 
-/** A view of one summary table (rollup-sql.ts) of a location's days, with the location's name. */
+/** A view of one summary table (rollup-sql.ts) of a location's days, with the location's name:
+ * the table's columns, and others `first` and `last`. */
 function summaryView(
   name: string,
-  table: string,
+  table: SQLiteTable,
   alias: string,
-  columns: (d: SqlDialect) => string,
+  more: { first?: (d: SqlDialect) => string; last?: string } = {},
 ): ViewSource {
+  const own = getTableConfig(table)
+    .columns.map((column) => `${alias}.${column.name}`)
+    .filter((column) => !column.endsWith(".location_id") && !column.endsWith(".business_date"));
   return {
     name,
     select: (d) => `SELECT ${alias}.location_id, l.name AS location_name, ${alias}.business_date,
-  ${columns(d)}
-FROM ${table} ${alias}
+  ${[more.first?.(d), own.join(", "), more.last].filter(Boolean).join(",\n  ")}
+FROM ${tableName(table)} ${alias}
 ${LOCATION} = ${alias}.location_id`,
   };
 }
 
 const SALES_VIEWS: readonly ViewSource[] = [
-  summaryView(
-    "v_daily_sales",
-    "daily_sales",
-    "d",
-    (d) => `${d.weekday("d.business_date")} AS weekday,
+  {
+    name: "v_daily_sales",
+    select: (d) => `SELECT d.location_id, l.name AS location_name, d.business_date,
+  ${d.weekday("d.business_date")} AS weekday,
   d.orders, d.guests, d.total_sales, d.total_tax, d.net_sales, d.total_discount,
   ROUND(d.total_sales / NULLIF(d.orders, 0), 2) AS average_order,
   d.transferred_orders, d.transferred_sales, d.cancelled_orders, d.cancelled_total,
-  d.training_orders`,
-  ),
-  summaryView(
-    "v_product_sales",
-    "daily_product_sales",
-    "p",
-    () => `p.product_id, p.product_name, p.category, p.sub_category,
-  p.quantity, p.sales, p.tax, p.net_sales, p.orders`,
-  ),
-  summaryView(
-    "v_payment_mix",
-    "daily_payment_sales",
-    "m",
-    () => `m.payment_name, m.payments, m.amount,
-  ROUND(100.0 * m.amount / NULLIF(SUM(m.amount) OVER (PARTITION BY m.location_id, m.business_date), 0), 2) AS share_percent`,
-  ),
-  summaryView(
-    "v_tax_summary",
-    "daily_tax_sales",
-    "t",
-    () => "t.tax_rate_bp, t.tax_name, t.gross_sales, t.tax_amount, t.taxable_amount",
-  ),
-  summaryView(
-    "v_hourly_sales",
-    "hourly_sales",
-    "h",
-    (d) => `${d.weekday("h.business_date")} AS weekday, h.hour, h.orders, h.total_sales,
-  ROUND(h.total_sales / NULLIF(h.orders, 0), 2) AS average_order`,
-  ),
-  summaryView(
-    "v_operator_sales",
-    "daily_operator_sales",
-    "s",
-    () => `s.operator_id, s.operator_name, s.orders, s.total_sales, s.total_discount,
-  s.cancelled_orders, s.cancelled_total, s.cancelled_items, s.cancelled_items_total`,
-  ),
+  d.training_orders
+FROM daily_sales d
+${LOCATION} = d.location_id`,
+  },
+  summaryView("v_product_sales", dailyProductSales, "p"),
+  summaryView("v_payment_mix", dailyPaymentSales, "m", {
+    last: "ROUND(100.0 * m.amount / NULLIF(SUM(m.amount) OVER (PARTITION BY m.location_id, m.business_date), 0), 2) AS share_percent",
+  }),
+  summaryView("v_tax_summary", dailyTaxSales, "t"),
+  summaryView("v_hourly_sales", hourlySales, "h", {
+    first: (d) => `${d.weekday("h.business_date")} AS weekday`,
+    last: "ROUND(h.total_sales / NULLIF(h.orders, 0), 2) AS average_order",
+  }),
+  summaryView("v_operator_sales", dailyOperatorSales, "s"),
   {
     name: "v_report_reconciliation",
     select:

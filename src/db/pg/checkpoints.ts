@@ -1,6 +1,6 @@
 /**
- * The run log, the day-window checkpoints and the remembered facts of each location on
- * PostgreSQL (sync_runs, sync_windows, sync_state), in the SQL both share (../checkpoint-sql.ts).
+ * The run log on PostgreSQL (sync_runs); its other statements, and the day-window checkpoints,
+ * are the SQL both destinations share (../checkpoint-sql.ts).
  *
  * Several workers share the log: a run holds an advisory lock named after it on its worker's
  * session for as long as it runs, so a run whose lock is free is one whose worker died, and only
@@ -8,9 +8,6 @@
  */
 import { hostname } from "node:os";
 import type { RunTrigger } from "../../vocabulary.js";
-import type { RunEnd, WindowRecord } from "../checkpoint-sql.js";
-import * as shared from "../checkpoint-sql.js";
-import { POSTGRES_DIALECT } from "../sql.js";
 import type { PgClient } from "./connect.js";
 
 /** The advisory lock key of a run ($1 its id). */
@@ -70,32 +67,7 @@ export async function startRun(
   }
 }
 
-export async function finishRun(client: PgClient, runId: number, end: RunEnd): Promise<void> {
-  await client.query(shared.finishRunSql(POSTGRES_DIALECT), shared.finishRunParams(runId, end));
-}
-
 /** Lets go of a finished run's lock. */
 export async function releaseRun(session: PgClient, runId: number): Promise<void> {
   await session.query(`SELECT pg_advisory_unlock(${RUN_LOCK})`, [runId]);
-}
-
-export async function recordWindow(
-  client: PgClient,
-  window: WindowRecord,
-  now: string,
-): Promise<void> {
-  await client.query(
-    shared.recordWindowSql(POSTGRES_DIALECT),
-    shared.recordWindowParams(window, now),
-  );
-}
-
-export async function saveState(
-  client: PgClient,
-  locationId: string,
-  name: string,
-  value: string,
-  now: string,
-): Promise<void> {
-  await client.query(shared.saveStateSql(POSTGRES_DIALECT), [locationId, name, value, now]);
 }

@@ -57,3 +57,18 @@ export async function connect(pool: PgPool, target: PostgresTarget): Promise<PgC
     throw postgresError(error, target, "connect to");
   }
 }
+
+/** Runs each work on a connection of the pool, released after; `failed` is what a failure of
+ * the work becomes. */
+export function lending(pool: PgPool, target: PostgresTarget, failed: (error: unknown) => unknown) {
+  return async <T>(work: (client: PgClient) => Promise<T>): Promise<T> => {
+    const client = await connect(pool, target);
+    try {
+      return await work(client);
+    } catch (error) {
+      throw failed(error);
+    } finally {
+      client.release();
+    }
+  };
+}

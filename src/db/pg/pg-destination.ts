@@ -17,8 +17,16 @@ import {
 } from "../../api/validate.js";
 import { describePostgresUrl, type PostgresTarget } from "../../config.js";
 import type { RunTrigger } from "../../vocabulary.js";
-import type { WindowRecord } from "../checkpoint-sql.js";
+import {
+  finishRunParams,
+  finishRunSql,
+  recordWindowParams,
+  recordWindowSql,
+  saveStateSql,
+  type WindowRecord,
+} from "../checkpoint-sql.js";
 import type {
+  KeptBesideRows,
   ListCounts,
   ListedDevices,
   LocationCounts,
@@ -33,14 +41,20 @@ import type { ArchiveTerms } from "../raw/archive.js";
 import { SqlReader, START_DATE_STATE, UTC_OFFSET_STATE } from "../reader.js";
 import { summariesToMark } from "../rollup-sql.js";
 import { locations } from "../schema/index.js";
-import type { DayStreamTables, Identified, SnapshotListTables } from "../stream-tables.js";
+import { POSTGRES_DIALECT } from "../sql.js";
+import {
+  type DayStreamTables,
+  type Identified,
+  PerStream,
+  type SnapshotListTables,
+} from "../stream-tables.js";
 import { listRejectContext, locationRejectContext, pageRejectContext } from "../writers/rejects.js";
 import type { IncomingRecord } from "../writers/replace.js";
 import type { SnapshotCounts } from "../writers/snapshot.js";
 import { columnNames, tableName } from "../writers/statements.js";
 import * as checkpoints from "./checkpoints.js";
 import { PgLocationClaims, recordClaimLocation } from "./claims.js";
-import { connect, type PgClient, type PgPool } from "./connect.js";
+import { connect, lending, type PgClient, type PgPool } from "./connect.js";
 import { PgDayWriter } from "./day-writer.js";
 import { isPostgresStorageFailure, postgresError } from "./errors.js";
 import { PgVersionHistory } from "./history.js";
@@ -64,12 +78,16 @@ const UPSERT_LOCATION = RowsInserter.of(
   ["time_zone"],
 );
 
-export interface PgDestinationOptions {
-  keepRaw: boolean;
-  /** Keep the versions of changed and vanished orders (order_versions); default true. */
-  keepHistory?: boolean;
+export interface PgDestinationOptions extends KeptBesideRows {
   /** Connections for the writes: the run's concurrency. */
   poolSize: number;
+}
+
+const PG = POSTGRES_DIALECT;
+
+/** Runs a statement of the run log or the checkpoints (checkpoint-sql.ts). */
+async function run(client: PgClient, sql: string, params: unknown[]): Promise<void> {
+  await client.query(sql, params);
 }
 
 /** Runs `work`; a failure of the server or the connection becomes a DatabaseError, which stops
@@ -83,29 +101,25 @@ async function guarded<T>(target: PostgresTarget, work: () => Promise<T>): Promi
   }
 }
 
-/** A read, or a single statement: no transaction of its own needed. */
-function guardedReads(pool: PgPool, target: PostgresTarget) {
-  return <T>(work: (client: PgClient) => Promise<T>): Promise<T> =>
-    guarded(target, async () => {
-      const client = await connect(pool, target);
-      try {
-        return await work(client);
-      } finally {
-        client.release();
-      }
-    });
-}
-
 /** Writes, and reads as every destination reads (SqlReader). */
 export class PgDestination extends SqlReader implements SyncDestination {
   private readonly archive: PgRawArchive;
   private readonly keepHistory: boolean;
   private readonly clocks = new PgLocationClocks();
-  private readonly dayWriters = new Map<DayStreamTables, PgDayWriter>();
-  private readonly listWriters = new Map<SnapshotListTables, PgSnapshotWriter>();
+  private readonly dayWriters = new PerStream<DayStreamTables, PgDayWriter>((stream) => {
+    const history =
+      this.keepHistory && stream.history
+        ? new PgVersionHistory(stream.table, stream.childTables, stream.history)
+        : undefined;
+    return new PgDayWriter(stream.table, stream.childTables, this.archive, history);
+  });
+  private readonly listWriters = new PerStream<SnapshotListTables, PgSnapshotWriter>(
+    (list) => new PgSnapshotWriter(list.table, list.childTables, this.archive),
+  );
   /** Locations this destination wrote, whose summaries the end of the run settles. */
   private readonly touched = new Set<string>();
-  private readonly read: ReturnType<typeof guardedReads>;
+  /** Runs a read, or a single statement: no transaction of its own needed. */
+  private readonly read: ReturnType<typeof lending>;
   readonly claims: PgLocationClaims;
 
   private constructor(
@@ -115,7 +129,9 @@ export class PgDestination extends SqlReader implements SyncDestination {
     private readonly session: LockSession,
     options: PgDestinationOptions,
   ) {
-    const read = guardedReads(pool, target);
+    const read = lending(pool, target, (error) =>
+      isPostgresStorageFailure(error) ? postgresError(error, target, "write to") : error,
+    );
     super(pgSession(read), `${describePostgresUrl(target.url)} (schema ${target.schema})`);
     this.read = read;
     this.archive = new PgRawArchive(options.keepRaw);
@@ -162,7 +178,7 @@ export class PgDestination extends SqlReader implements SyncDestination {
     for (const locationId of this.touched) {
       await this.transaction((client) => settle(client, locationId));
     }
-    await this.transaction((client) => checkpoints.finishRun(client, runId, end));
+    await this.transaction((client) => run(client, finishRunSql(PG), finishRunParams(runId, end)));
     // A worker that died during this run (its locks gone) is recorded now, not at the next start.
     await this.transaction((client) => checkpoints.closeAbandonedRuns(client, end.finishedAt));
     await guarded(this.target, () =>
@@ -174,30 +190,21 @@ export class PgDestination extends SqlReader implements SyncDestination {
   recordWindow(window: WindowRecord, now: string) {
     return this.transaction(async (client) => {
       await settle(client, window.locationId, window.day);
-      await checkpoints.recordWindow(client, window, now);
+      await run(client, recordWindowSql(PG), recordWindowParams(window, now));
     });
   }
   saveStartDate(locationId: string, day: string, now: string) {
     return this.read((client) =>
-      checkpoints.saveState(client, locationId, START_DATE_STATE, day, now),
+      run(client, saveStateSql(PG), [locationId, START_DATE_STATE, day, now]),
     );
   }
   saveUtcOffsetMinutes(locationId: string, minutes: number, now: string) {
     return this.read((client) =>
-      checkpoints.saveState(client, locationId, UTC_OFFSET_STATE, String(minutes), now),
+      run(client, saveStateSql(PG), [locationId, UTC_OFFSET_STATE, String(minutes), now]),
     );
   }
 
   // Records.
-
-  isLocationStored(locationId: string) {
-    return this.read(async (client) => {
-      const { rowCount } = await client.query("SELECT 1 FROM locations WHERE id = $1", [
-        locationId,
-      ]);
-      return (rowCount ?? 0) > 0;
-    });
-  }
 
   writeLocation(
     valid: ValidRecord<Location>,
@@ -280,29 +287,7 @@ export class PgDestination extends SqlReader implements SyncDestination {
     validated: ValidatedRecords<Identified>,
     context: ListContext,
   ): Promise<SnapshotCounts> {
-    return this.listWriter(list).write(client, listSnapshot(list, validated, context));
-  }
-
-  private listWriter(list: SnapshotListTables): PgSnapshotWriter {
-    let writer = this.listWriters.get(list);
-    if (!writer) {
-      writer = new PgSnapshotWriter(list.table, list.childTables, this.archive);
-      this.listWriters.set(list, writer);
-    }
-    return writer;
-  }
-
-  private dayWriter(stream: DayStreamTables): PgDayWriter {
-    let writer = this.dayWriters.get(stream);
-    if (!writer) {
-      const history =
-        this.keepHistory && stream.history
-          ? new PgVersionHistory(stream.table, stream.childTables, stream.history)
-          : undefined;
-      writer = new PgDayWriter(stream.table, stream.childTables, this.archive, history);
-      this.dayWriters.set(stream, writer);
-    }
-    return writer;
+    return this.listWriters.of(list).write(client, listSnapshot(list, validated, context));
   }
 
   timeZoneOf(locationId: string) {
@@ -320,11 +305,9 @@ export class PgDestination extends SqlReader implements SyncDestination {
   ): Promise<PageCounts> {
     this.touched.add(page.locationId);
     return this.transaction(async (client) => {
-      const { counts, earlierDays } = await this.dayWriter(stream).write(
-        client,
-        records,
-        page.syncedAt,
-      );
+      const { counts, earlierDays } = await this.dayWriters
+        .of(stream)
+        .write(client, records, page.syncedAt);
       const ids = records.map((r) => r.rows.parent.id);
       if (counts.inserted + counts.updated > 0) {
         const marks = summariesToMark(stream, page, { ids, earlierDays });
@@ -334,17 +317,6 @@ export class PgDestination extends SqlReader implements SyncDestination {
       await resolveStoredRejects(client, page.locationId, stream.name, ids);
       await recordRejects(client, page.rejects, pageRejectContext(stream.name, page));
       return { ...counts, rejected: page.rejects.length };
-    });
-  }
-
-  countStored(stream: DayStreamTables, ids: readonly string[]) {
-    return this.read(async (client) => {
-      if (ids.length === 0) return 0;
-      const { rows } = await client.query<{ n: number }>(
-        `SELECT count(*) AS n FROM "${tableName(stream.table)}" WHERE id = ANY($1::text[])`,
-        [ids],
-      );
-      return rows[0]?.n ?? 0;
     });
   }
 
@@ -359,28 +331,11 @@ export class PgDestination extends SqlReader implements SyncDestination {
     );
   }
 
-  unlistedRecords(
-    stream: DayStreamTables,
-    locationId: string,
-    day: string,
-    listedIds: readonly string[],
-  ) {
-    const table = tableName(stream.table);
-    return this.read(async (client) => {
-      const { rows } = await client.query<{ id: string; listed: boolean }>(
-        `SELECT id, id = ANY($3::text[]) AS listed FROM "${table}"
-         WHERE location_id = $1 AND business_date = $2 AND deleted_at IS NULL`,
-        [locationId, day, listedIds],
-      );
-      return { live: rows.length, unlisted: rows.filter((r) => !r.listed).map((r) => r.id) };
-    });
-  }
-
   markDeleted(stream: DayStreamTables, ids: readonly string[], at: string) {
     if (ids.length === 0) return Promise.resolve(0);
     const table = tableName(stream.table);
     return this.transaction(async (client) => {
-      await this.dayWriter(stream).keepVanished(client, ids, at);
+      await this.dayWriters.of(stream).keepVanished(client, ids, at);
       const { rows } = await client.query<{ location_id: string; business_date: string }>(
         `UPDATE "${table}" SET deleted_at = $1 WHERE id = ANY($2::text[]) AND deleted_at IS NULL
          RETURNING location_id, business_date`,

@@ -9,7 +9,7 @@ import { ConfigError } from "../../errors.js";
 import type { LocationTurn } from "../destination.js";
 import { SqlReader } from "../reader.js";
 import { POSTGRES_DIALECT, type SqlSession } from "../sql.js";
-import { connect, openPool, type PgClient, type PgPool } from "./connect.js";
+import { connect, lending, openPool, type PgClient, type PgPool } from "./connect.js";
 import { postgresError } from "./errors.js";
 import { pendingMigrations } from "./migrate.js";
 
@@ -29,25 +29,11 @@ export function pgSession(
   };
 }
 
-/** Lends a connection of the pool for each read; a failure is told as a failed read of the
- * destination. */
-function readsOf(pool: PgPool, target: PostgresTarget) {
-  return async <T>(work: (client: PgClient) => Promise<T>): Promise<T> => {
-    const client = await connect(pool, target);
-    try {
-      return await work(client);
-    } catch (error) {
-      throw postgresError(error, target, "read");
-    } finally {
-      client.release();
-    }
-  };
-}
-
 export class PgReader extends SqlReader {
   private constructor(target: PostgresTarget, pool: PgPool) {
     super(
-      pgSession(readsOf(pool, target)),
+      // A failure is told as a failed read of the destination.
+      pgSession(lending(pool, target, (error) => postgresError(error, target, "read"))),
       `${describePostgresUrl(target.url)} (schema ${target.schema})`,
       () => pool.end(),
     );

@@ -4,7 +4,7 @@
 
 import { type RejectedRecord, rejectKey } from "../../api/validate.js";
 import { rejectedRecords } from "../schema/index.js";
-import type { RejectContext } from "../writers/rejects.js";
+import { type RejectContext, rejectRow } from "../writers/rejects.js";
 import type { PgClient } from "./connect.js";
 import { RowsInserter } from "./rows.js";
 
@@ -29,17 +29,7 @@ export async function recordRejects(
   const byKey = new Map(rejects.map((reject) => [rejectKey(reject), reject]));
   await UPSERT.insert(
     client,
-    [...byKey].map(([key, reject]) => ({
-      run_id: context.runId,
-      location_id: context.locationId,
-      stream: context.stream,
-      day: context.day,
-      record_id: reject.recordId ?? context.requestedId ?? null,
-      record_key: key,
-      reason: reject.reason,
-      raw: reject.raw,
-      rejected_at: context.rejectedAt,
-    })),
+    [...byKey.values()].map((reject) => rejectRow(reject, context)),
   );
 }
 

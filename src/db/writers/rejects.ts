@@ -40,6 +40,21 @@ export function listRejectContext(
   return { ...context, stream: list, day: null, rejectedAt: context.syncedAt };
 }
 
+/** The row of rejected_records that sets a reject aside. */
+export function rejectRow(reject: RejectedRecord, context: RejectContext) {
+  return {
+    run_id: context.runId,
+    location_id: context.locationId,
+    stream: context.stream,
+    day: context.day,
+    record_id: reject.recordId ?? context.requestedId ?? null,
+    record_key: rejectKey(reject),
+    reason: reject.reason,
+    raw: reject.raw,
+    rejected_at: context.rejectedAt,
+  };
+}
+
 export class RejectWriter {
   private readonly upsert: Database.Statement;
   private readonly resolve: Database.Statement<[string, string, string]>;
@@ -75,19 +90,7 @@ export class RejectWriter {
 
   /** Records rejects; call inside the transaction that stores the rest of their page. */
   record(rejects: readonly RejectedRecord[], context: RejectContext): void {
-    for (const reject of rejects) {
-      this.upsert.run({
-        run_id: context.runId,
-        location_id: context.locationId,
-        stream: context.stream,
-        day: context.day,
-        record_id: reject.recordId ?? context.requestedId ?? null,
-        record_key: rejectKey(reject),
-        reason: reject.reason,
-        raw: reject.raw,
-        rejected_at: context.rejectedAt,
-      });
-    }
+    for (const reject of rejects) this.upsert.run(rejectRow(reject, context));
   }
 
   /** Forgets the rejects of records that have now been stored valid. */

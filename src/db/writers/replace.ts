@@ -1,13 +1,14 @@
 /**
  * Writing records that have an id of their own (orders, reports): new ones are inserted, changed
  * ones replaced with all their child rows, unchanged ones left alone (told apart by their content
- * hash). The JSON of each record written goes to the raw archive. One call is one transaction,
- * so a page is stored entirely or not at all.
+ * hash). The JSON of each record written goes to the raw archive. Records a complete read of
+ * their day no longer lists are marked deleted (soft: their rows stay for audit, every view
+ * leaves them out) and come back when listed again. Runs inside the caller's transaction, so a
+ * page is stored entirely or not at all.
  */
 import type Database from "better-sqlite3";
 import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { CompressedRaw, RawArchive } from "../raw/archive.js";
-import { writeTransaction } from "../write-transaction.js";
 import type { VersionHistory } from "./history.js";
 import { prepareRowInsert, type Row, type RowInserter, tableName } from "./statements.js";
 
@@ -81,7 +82,8 @@ export class ReplacingWriter {
   private readonly insertParent: RowInserter;
   private readonly insertChildren: RowInserter[];
   private readonly deleteOrphans: Database.Statement<[string]>[];
-  private readonly writeAll: (records: readonly IncomingRecord[], syncedAt: string) => WriteOutcome;
+  private readonly listedDays: Database.Statement<[string], { locationId: string; day: string }>;
+  private readonly markVanished: Database.Statement<[string, string]>;
   private readonly name: string;
 
   constructor(
@@ -105,16 +107,31 @@ export class ReplacingWriter {
     this.deleteOrphans = children.map((table) =>
       sqlite.prepare(`DELETE FROM "${tableName(table)}" WHERE "${parentKeyColumn(table)}" = ?`),
     );
-    this.writeAll = writeTransaction(
-      sqlite,
-      (records: readonly IncomingRecord[], syncedAt: string) => this.writeRows(records, syncedAt),
+    const byIds = "id IN (SELECT value FROM json_each(?))";
+    this.listedDays = sqlite.prepare(
+      `SELECT DISTINCT location_id AS locationId, business_date AS day FROM "${name}" WHERE ${byIds}`,
+    );
+    this.markVanished = sqlite.prepare(
+      `UPDATE "${name}" SET deleted_at = ? WHERE ${byIds} AND deleted_at IS NULL`,
     );
   }
 
-  /** Writes a page of records in one transaction (a savepoint inside the caller's, if any). */
+  /** Writes a page of records. */
   write(records: readonly IncomingRecord[], syncedAt: string): WriteOutcome {
     if (records.length === 0) return { counts: emptyCounts(), earlierDays: [] };
-    return this.writeAll(records, syncedAt);
+    return this.writeRows(records, syncedAt);
+  }
+
+  /** Marks records deleted upstream, keeping their versions: how many, and the location days
+   * they were listed under. */
+  markDeleted(
+    ids: readonly string[],
+    at: string,
+  ): { marked: number; days: { locationId: string; day: string }[] } {
+    const json = JSON.stringify(ids);
+    const days = this.listedDays.all(json);
+    this.history?.keepVanished(ids, at);
+    return { marked: this.markVanished.run(at, json).changes, days };
   }
 
   private storedVersions(records: readonly IncomingRecord[]): Map<string, StoredVersion> {

@@ -7,7 +7,6 @@
 import type Database from "better-sqlite3";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { RawArchive } from "../raw/archive.js";
-import { writeTransaction } from "../write-transaction.js";
 import { prepareRowInsert, type Row, type RowInserter, tableName } from "./statements.js";
 
 export interface SnapshotRowSet {
@@ -64,7 +63,6 @@ export class SnapshotWriter {
   private readonly markDeleted: Database.Statement<[string, string, string]>;
   private readonly insertParent: RowInserter;
   private readonly insertChildren: RowInserter[];
-  private readonly writeAll: (snapshot: Snapshot) => SnapshotCounts;
   private readonly name: string;
 
   constructor(
@@ -91,11 +89,11 @@ export class SnapshotWriter {
     this.insertChildren = children.map((table) =>
       prepareRowInsert(sqlite, table, "ON CONFLICT DO NOTHING"),
     );
-    this.writeAll = writeTransaction(sqlite, (snapshot: Snapshot) => this.writeSnapshot(snapshot));
   }
 
+  /** Writes a snapshot, inside the caller's transaction. */
   write(snapshot: Snapshot): SnapshotCounts {
-    return this.writeAll(snapshot);
+    return this.writeSnapshot(snapshot);
   }
 
   private writeSnapshot(snapshot: Snapshot): SnapshotCounts {
