@@ -40,8 +40,8 @@ function summaryView(
   more: { first?: (d: SqlDialect) => string; last?: string } = {},
 ): ViewSource {
   const own = getTableConfig(table)
-    .columns.map((column) => `${alias}.${column.name}`)
-    .filter((column) => !column.endsWith(".location_id") && !column.endsWith(".business_date"));
+    .columns.filter(({ name }) => name !== "location_id" && name !== "business_date")
+    .map(({ name }) => `${alias}.${name}`);
   return {
     name,
     select: (d) => `SELECT ${alias}.location_id, l.name AS location_name, ${alias}.business_date,

@@ -86,7 +86,7 @@ export interface PgDestinationOptions extends KeptBesideRows {
 const PG = POSTGRES_DIALECT;
 
 /** Runs a statement of the run log or the checkpoints (checkpoint-sql.ts). */
-async function run(client: PgClient, sql: string, params: unknown[]): Promise<void> {
+async function execute(client: PgClient, sql: string, params: unknown[]): Promise<void> {
   await client.query(sql, params);
 }
 
@@ -178,7 +178,9 @@ export class PgDestination extends SqlReader implements SyncDestination {
     for (const locationId of this.touched) {
       await this.transaction((client) => settle(client, locationId));
     }
-    await this.transaction((client) => run(client, finishRunSql(PG), finishRunParams(runId, end)));
+    await this.transaction((client) =>
+      execute(client, finishRunSql(PG), finishRunParams(runId, end)),
+    );
     // A worker that died during this run (its locks gone) is recorded now, not at the next start.
     await this.transaction((client) => checkpoints.closeAbandonedRuns(client, end.finishedAt));
     await guarded(this.target, () =>
@@ -190,17 +192,17 @@ export class PgDestination extends SqlReader implements SyncDestination {
   recordWindow(window: WindowRecord, now: string) {
     return this.transaction(async (client) => {
       await settle(client, window.locationId, window.day);
-      await run(client, recordWindowSql(PG), recordWindowParams(window, now));
+      await execute(client, recordWindowSql(PG), recordWindowParams(window, now));
     });
   }
   saveStartDate(locationId: string, day: string, now: string) {
     return this.read((client) =>
-      run(client, saveStateSql(PG), [locationId, START_DATE_STATE, day, now]),
+      execute(client, saveStateSql(PG), [locationId, START_DATE_STATE, day, now]),
     );
   }
   saveUtcOffsetMinutes(locationId: string, minutes: number, now: string) {
     return this.read((client) =>
-      run(client, saveStateSql(PG), [locationId, UTC_OFFSET_STATE, String(minutes), now]),
+      execute(client, saveStateSql(PG), [locationId, UTC_OFFSET_STATE, String(minutes), now]),
     );
   }
 
