@@ -4,6 +4,8 @@
  * concurrency), then again with nothing new; and a chain's week (many locations, concurrency 16).
  * Wall time against the network bound (requests × latency ÷ concurrency), the sync process's CPU
  * time per order (every thread; the simulator's CPU is its own process's), and its peak memory.
+ * The backfill's CPU per order is also stated as a ratio to its floor (floor-sync.mjs, the same
+ * work hand-written), the two run alternately.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { rmSync } from "node:fs";
@@ -14,6 +16,8 @@ import { dec, int, log, mb, now, processMemory, seconds } from "./lib.js";
 export const CLI = join(import.meta.dirname, "..", "dist", "cli.js");
 /** Preloaded into the sync's process: reports its CPU time when it exits. */
 const CPU_AT_EXIT = join(import.meta.dirname, "cpu-at-exit.mjs");
+/** The hand-written program that does the same work as a sync (its floor). */
+const FLOOR = join(import.meta.dirname, "floor-sync.mjs");
 
 export interface SimulatorProcess {
   url: string;
@@ -66,9 +70,14 @@ export interface SyncProcessResult {
 
 /** Runs `pos-sync sync` and watches its memory. */
 export function runSyncProcess(env: Record<string, string>): Promise<SyncProcessResult> {
+  return runWatched([CLI, "sync"], env);
+}
+
+/** Runs a node program, watching its memory and its CPU time. */
+function runWatched(args: string[], env: Record<string, string>): Promise<SyncProcessResult> {
   return new Promise((resolve, reject) => {
     const start = now();
-    const child = spawn(process.execPath, ["--import", CPU_AT_EXIT, CLI, "sync"], {
+    const child = spawn(process.execPath, ["--import", CPU_AT_EXIT, ...args], {
       stdio: ["ignore", "pipe", "pipe", "pipe"],
       env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "info", ...env },
     });
@@ -135,10 +144,22 @@ export interface ScenarioResult {
   cpuMicrosPerOrder: number;
 }
 
+/** The backfill's CPU per order against its floor's, measured alternately in one session. */
+export interface FloorComparison {
+  /** pos-sync's CPU per order in each round (µs). */
+  syncMicros: number[];
+  /** The floor's (floor-sync.mjs), in the rounds between. */
+  floorMicros: number[];
+  /** Mean against mean. */
+  ratio: number;
+}
+
 export interface E2eResult {
   ordersPerDay: number;
   /** 180 days of one location at 20 ms, default concurrency. */
   backfill: ScenarioResult;
+  /** The same backfill's CPU against the hand-written floor's. */
+  floor: FloorComparison;
   /** The same at 100 ms. */
   slowNetwork: ScenarioResult;
   /** Many locations over a week, 20 ms, concurrency 16. */
@@ -163,11 +184,15 @@ function orderCount(dbPath: string): number {
   return orders;
 }
 
+function removeDatabase(dbPath: string): void {
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(`${dbPath}${suffix}`, { force: true });
+}
+
 /** Syncs a scenario into a fresh file; `then` runs against the same simulator and file. */
 async function runScenario<T>(
   scenario: Scenario,
   dir: string,
-  then?: (env: Record<string, string>, dbPath: string) => Promise<T>,
+  then?: (env: Record<string, string>, dbPath: string, result: ScenarioResult) => Promise<T>,
 ): Promise<{ result: ScenarioResult; after: T | undefined }> {
   log(`3. end to end: ${scenario.label}…`);
   const simulator = await startSimulatorProcess([
@@ -183,7 +208,7 @@ async function runScenario<T>(
     String(scenario.latencyMs),
   ]);
   const dbPath = join(dir, "e2e.sqlite");
-  for (const suffix of ["", "-wal", "-shm"]) rmSync(`${dbPath}${suffix}`, { force: true });
+  removeDatabase(dbPath);
   const env = {
     POS_API_URL: simulator.url,
     POS_API_KEYS: simulator.key,
@@ -212,10 +237,46 @@ async function runScenario<T>(
     log(
       `   CPU ${dec(run.cpuSeconds)} s, ${int(result.cpuMicrosPerOrder)} µs per order (all threads of the sync's process); peak RSS ${mb(run.peakRss)}`,
     );
-    return { result, after: then ? await then(env, dbPath) : undefined };
+    return { result, after: then ? await then(env, dbPath, result) : undefined };
   } finally {
     await simulator.stop();
   }
+}
+
+/** One run of the floor into a fresh file: its CPU per order. */
+async function floorRun(env: Record<string, string>, dbPath: string): Promise<number> {
+  removeDatabase(dbPath);
+  const run = await runWatched([FLOOR], { ...env, POS_DB_PATH: dbPath });
+  if (run.exitCode !== 0) throw new Error(`the floor exited ${run.exitCode}:\n${run.summary}`);
+  return (run.cpuSeconds * 1e6) / orderCount(dbPath);
+}
+
+/**
+ * The backfill's CPU per order as a ratio to the floor's, alternating: the scenario's run, the
+ * floor, pos-sync again, the floor again, each into a fresh file, so that a machine that slows
+ * down in between weighs on both alike.
+ */
+async function againstFloor(
+  env: Record<string, string>,
+  dir: string,
+  first: ScenarioResult,
+): Promise<FloorComparison> {
+  log("   the same work, hand-written (bench/floor-sync.mjs), alternating with pos-sync…");
+  const dbPath = join(dir, "floor.sqlite");
+  const syncMicros = [first.cpuMicrosPerOrder];
+  const floorMicros = [await floorRun(env, dbPath)];
+  removeDatabase(dbPath);
+  const again = await runSyncProcess({ ...env, POS_DB_PATH: dbPath });
+  if (again.exitCode !== 0) throw new Error(`sync exited ${again.exitCode}:\n${again.summary}`);
+  syncMicros.push((again.cpuSeconds * 1e6) / orderCount(dbPath));
+  floorMicros.push(await floorRun(env, dbPath));
+  removeDatabase(dbPath);
+  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+  const ratio = mean(syncMicros) / mean(floorMicros);
+  log(
+    `   CPU per order: pos-sync ${syncMicros.map(int).join(", ")} µs, the floor ${floorMicros.map(int).join(", ")} µs; ${dec(ratio)} x the floor`,
+  );
+  return { syncMicros, floorMicros, ratio };
 }
 
 /** Benchmark 4: a second run with nothing new writes no order or report row. */
@@ -251,7 +312,10 @@ export async function benchEndToEnd(options: {
       concurrency: 4,
     },
     options.dir,
-    incrementalRun,
+    async (env, dbPath, result) => ({
+      incremental: await incrementalRun(env, dbPath),
+      floor: await againstFloor(env, options.dir, result),
+    }),
   );
   const slowNetwork = await runScenario(
     {
@@ -279,6 +343,7 @@ export async function benchEndToEnd(options: {
     backfill: backfill.result,
     slowNetwork: slowNetwork.result,
     chain: chain.result,
-    incremental: backfill.after,
+    incremental: backfill.after.incremental,
+    floor: backfill.after.floor,
   };
 }
