@@ -11,7 +11,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { dec, int, log, mb, now, processMemory, seconds } from "./lib.js";
+import { bytesPerOrder, dec, int, log, mb, now, processMemory, seconds } from "./lib.js";
 
 export const CLI = join(import.meta.dirname, "..", "dist", "cli.js");
 /** Preloaded into the sync's process: reports its CPU time when it exits. */
@@ -160,6 +160,8 @@ export interface E2eResult {
   backfill: ScenarioResult;
   /** The same backfill's CPU against the hand-written floor's. */
   floor: FloorComparison;
+  /** The backfill's file, in bytes per order. */
+  bytes: { withArchive: number; withoutArchive: number };
   /** The same at 100 ms. */
   slowNetwork: ScenarioResult;
   /** Many locations over a week, 20 ms, concurrency 16. */
@@ -243,6 +245,15 @@ async function runScenario<T>(
   }
 }
 
+/** The backfill's bytes per order, before anything else writes to the file. */
+function fileBytes(dbPath: string): { withArchive: number; withoutArchive: number } {
+  const bytes = bytesPerOrder(dbPath);
+  log(
+    `   the file: ${int(bytes.withArchive)} bytes per order with the raw archive, ${int(bytes.withoutArchive)} without it`,
+  );
+  return bytes;
+}
+
 /** One run of the floor into a fresh file: its CPU per order. */
 async function floorRun(env: Record<string, string>, dbPath: string): Promise<number> {
   removeDatabase(dbPath);
@@ -313,6 +324,7 @@ export async function benchEndToEnd(options: {
     },
     options.dir,
     async (env, dbPath, result) => ({
+      bytes: fileBytes(dbPath),
       incremental: await incrementalRun(env, dbPath),
       floor: await againstFloor(env, options.dir, result),
     }),
@@ -344,6 +356,7 @@ export async function benchEndToEnd(options: {
     slowNetwork: slowNetwork.result,
     chain: chain.result,
     incremental: backfill.after.incremental,
+    bytes: backfill.after.bytes,
     floor: backfill.after.floor,
   };
 }

@@ -222,25 +222,24 @@ const ORDERS = {
     columns`id location_id business_date created_at updated_at customer_id device_id device_name report_id opened_at closed_at closed_hour guests order_place order_number operator_id operator_name total total_tax total_discount menus tips is_canceled is_transferred transfer_reason cancel_reason channel service_type is_training source external_order_id external_location_id content_hash synced_at`,
   ),
   item: insertInto(
-    "order_items",
-    columns`order_id position location_id description quantity weight unit_price total category sub_category is_canceled cancel_reason tier is_transferred transfer_reason stock_impact_indicator tax_name tax_rate tax_rate_bp tax_amount tax_catalog_id item_catalog_id is_loss loss_reason combo_parent_id`,
+    "order_item_rows",
+    columns`order_key position description quantity weight unit_price total category sub_category is_canceled cancel_reason tier is_transferred transfer_reason stock_impact_indicator tax_name tax_rate tax_rate_bp tax_amount tax_catalog_id item_catalog_id is_loss loss_reason combo_parent_id`,
   ),
   modifier: insertInto(
-    "order_item_modifiers",
-    columns`order_id item_position position location_id modifier_group_id modifier_id name`,
+    "order_item_modifier_rows",
+    columns`order_key item_position position modifier_group_id modifier_id name`,
   ),
   discount: insertInto(
-    "order_item_discounts",
-    columns`order_id item_position position location_id discount_name discount_value discount_catalog_id`,
+    "order_item_discount_rows",
+    columns`order_key item_position position discount_name discount_value discount_catalog_id`,
   ),
   payment: insertInto(
-    "order_payments",
-    columns`order_id position location_id payment_amount payment_name payment_catalog_id`,
+    "order_payment_rows",
+    columns`order_key position payment_amount payment_name payment_catalog_id`,
   ),
   write(o, day, contentHash) {
-    const id = o.id;
-    this.insert.run(
-      id,
+    const key = this.insert.run(
+      o.id,
       locationId,
       day,
       o.createdAt,
@@ -274,13 +273,12 @@ const ORDERS = {
       o.externalLocationId,
       contentHash,
       syncedAt,
-    );
+    ).lastInsertRowid;
     for (let i = 0; i < o.items.length; i++) {
       const t = o.items[i];
       this.item.run(
-        id,
+        key,
         i,
-        locationId,
         t.description,
         t.quantity,
         t.weight,
@@ -306,31 +304,22 @@ const ORDERS = {
       );
       for (let m = 0; m < t.modifiers.length; m++) {
         const x = t.modifiers[m];
-        this.modifier.run(id, i, m, locationId, x.modifierGroupId, x.modifierId, x.name);
+        this.modifier.run(key, i, m, x.modifierGroupId, x.modifierId, x.name);
       }
       for (let d = 0; d < t.discountsApplied.length; d++) {
         const x = t.discountsApplied[d];
-        this.discount.run(
-          id,
-          i,
-          d,
-          locationId,
-          x.discountName,
-          x.discountValue,
-          x.discountCatalogId,
-        );
+        this.discount.run(key, i, d, x.discountName, x.discountValue, x.discountCatalogId);
       }
     }
     for (let p = 0; p < o.payments.length; p++) {
       const x = o.payments[p];
-      this.payment.run(id, p, locationId, x.paymentAmount, x.paymentName, x.paymentCatalogId);
+      this.payment.run(key, p, x.paymentAmount, x.paymentName, x.paymentCatalogId);
     }
   },
 };
 
 /** Reports: the row (header flattened) and its seven arrays, positional. */
-const child = (table, names) =>
-  insertInto(table, ["report_id", "position", "location_id", ...names]);
+const child = (table, names) => insertInto(table, ["report_key", "position", ...names]);
 const REPORTS = {
   path: "/v1/reports/",
   table: "reports",
@@ -340,20 +329,22 @@ const REPORTS = {
     columns`id location_id business_date created_at updated_at started_at finalized_at device_name device_identifier report_number guests_number total_sales header_address header_city header_country header_name header_phone header_naf header_siret header_text header_tva header_zip header_url clerk_name clerk_id initial_cash_balance final_cash_balance content_hash synced_at`,
   ),
   product: child(
-    "report_products",
+    "report_product_rows",
     columns`product_name product_sales category sub_category product_quantity product_catalog_id`,
   ),
-  shift: child("report_clerk_shifts", columns`clerk_id name clock_in_date clock_out_date`),
-  discount: child("report_discounts", columns`discount_name discount_value discount_catalog_id`),
-  tax: child("report_taxes", columns`tax_name tax_rate tax_rate_bp tax_amount taxable_amount`),
-  payment: child("report_payments", columns`payment_name payment_amount`),
-  entry: child("report_entries", columns`entry_name entry_amount entry_type`),
-  order: child("report_orders", columns`order_id`),
+  shift: child("report_clerk_shift_rows", columns`clerk_id name clock_in_date clock_out_date`),
+  discount: child(
+    "report_discount_rows",
+    columns`discount_name discount_value discount_catalog_id`,
+  ),
+  tax: child("report_tax_rows", columns`tax_name tax_rate tax_rate_bp tax_amount taxable_amount`),
+  payment: child("report_payment_rows", columns`payment_name payment_amount`),
+  entry: child("report_entry_rows", columns`entry_name entry_amount entry_type`),
+  order: child("report_order_rows", columns`order_id`),
   write(r, day, contentHash) {
-    const id = r.id;
     const h = r.reportHeaderInfo;
-    this.insert.run(
-      id,
+    const key = this.insert.run(
+      r.id,
       locationId,
       day,
       r.createdAt,
@@ -382,12 +373,11 @@ const REPORTS = {
       r.finalCashBalance,
       contentHash,
       syncedAt,
-    );
+    ).lastInsertRowid;
     for (const [i, x] of r.reportProducts.entries())
       this.product.run(
-        id,
+        key,
         i,
-        locationId,
         x.productName,
         x.productSales,
         x.category,
@@ -396,14 +386,13 @@ const REPORTS = {
         x.productCatalogId,
       );
     for (const [i, x] of r.reportClerksShift.entries())
-      this.shift.run(id, i, locationId, x.id, x.name, x.clockInDate, x.clockOutDate);
+      this.shift.run(key, i, x.id, x.name, x.clockInDate, x.clockOutDate);
     for (const [i, x] of r.reportDiscounts.entries())
-      this.discount.run(id, i, locationId, x.discountName, x.discountValue, x.discountCatalogId);
+      this.discount.run(key, i, x.discountName, x.discountValue, x.discountCatalogId);
     for (const [i, x] of r.reportTaxes.entries())
       this.tax.run(
-        id,
+        key,
         i,
-        locationId,
         x.taxName,
         x.taxRate,
         Math.round(x.taxRate),
@@ -411,10 +400,10 @@ const REPORTS = {
         x.taxableAmount,
       );
     for (const [i, x] of r.reportPayments.entries())
-      this.payment.run(id, i, locationId, x.paymentName, x.paymentAmount);
+      this.payment.run(key, i, x.paymentName, x.paymentAmount);
     for (const [i, x] of r.reportEntries.entries())
-      this.entry.run(id, i, locationId, x.entryName, x.entryAmount, x.entryType);
-    for (const [i, orderId] of r.orders.entries()) this.order.run(id, i, locationId, orderId);
+      this.entry.run(key, i, x.entryName, x.entryAmount, x.entryType);
+    for (const [i, orderId] of r.orders.entries()) this.order.run(key, i, orderId);
   },
 };
 

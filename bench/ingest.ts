@@ -14,14 +14,14 @@ import { normalizeOrder, type OrderRows } from "../src/db/normalize/order.js";
 import { openDatabase } from "../src/db/open.js";
 import { buildDictionary, compressRaw } from "../src/db/raw/codec.js";
 import {
-  orderItemDiscounts,
-  orderItemModifiers,
-  orderItems,
-  orderPayments,
+  orderItemDiscountRows,
+  orderItemModifierRows,
+  orderItemRows,
+  orderPaymentRows,
   orders,
 } from "../src/db/schema/index.js";
 import { SqliteDestination } from "../src/db/sqlite-destination.js";
-import { columnNames, tableName } from "../src/db/writers/statements.js";
+import { tableName, writtenColumns } from "../src/db/writers/statements.js";
 import { LocalClock } from "../src/local-clock.js";
 import { Dataset } from "../src/simulator/dataset.js";
 import { ORDERS } from "../src/streams/index.js";
@@ -127,7 +127,7 @@ async function realPath(
 
 /** INSERT INTO t (a, b, …) VALUES (?, ?, …), written out for one table. */
 function handWritten(sqlite: Database.Database, table: Parameters<typeof tableName>[0]) {
-  const columns = columnNames(table);
+  const columns = writtenColumns(table);
   const statement = sqlite.prepare(
     `INSERT INTO ${tableName(table)} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
   );
@@ -143,9 +143,13 @@ function baseline(
   sqlite: Database.Database,
   pages: readonly string[],
 ): { seconds: number; rows: number } {
-  const tables = [orders, orderItems, orderItemModifiers, orderItemDiscounts, orderPayments].map(
-    (t) => handWritten(sqlite, t),
-  );
+  const parent = handWritten(sqlite, orders);
+  const children = [
+    orderItemRows,
+    orderItemModifierRows,
+    orderItemDiscountRows,
+    orderPaymentRows,
+  ].map((t) => handWritten(sqlite, t));
   const archive = sqlite.prepare(
     "INSERT INTO raw_records (table_name, location_id, id, dictionary_id, payload, synced_at) VALUES ('orders', ?, ?, 1, ?, ?)",
   );
@@ -161,8 +165,8 @@ function baseline(
   let rows = 0;
   for (const text of pages) {
     // Untimed: turning the page into rows (as positional arrays) is the real path's job, not the
-    // baseline's.
-    const pageRows: unknown[][][] = tables.map(() => []);
+    // baseline's. A child row's first value, its order's key, is filled in as the order is.
+    const pageOrders: { order: unknown[]; children: unknown[][][] }[] = [];
     const raws: { id: string; raw: string }[] = [];
     for (const value of JSON.parse(text) as unknown[]) {
       const record = orderSchema.parse(value);
@@ -173,33 +177,43 @@ function baseline(
         clock: LocalClock.AS_SENT,
         syncedAt,
       });
+      const positional = (columns: string[], row: object) =>
+        columns.map((c) => (row as Record<string, unknown>)[c]);
       const groups = [
-        [normalized.order],
         normalized.items,
         normalized.modifiers,
         normalized.discounts,
         normalized.payments,
       ];
-      groups.forEach((group, i) => {
-        const { columns } = tables[i] as (typeof tables)[number];
-        for (const row of group)
-          (pageRows[i] as unknown[][]).push(
-            columns.map((c) => (row as Record<string, unknown>)[c]),
-          );
+      pageOrders.push({
+        order: positional(parent.columns, normalized.order),
+        children: groups.map((group, i) =>
+          group.map((row) => positional((children[i] as (typeof children)[number]).columns, row)),
+        ),
       });
     }
     const insertPage = sqlite.transaction(() => {
-      pageRows.forEach((group, i) => {
-        const { statement } = tables[i] as (typeof tables)[number];
-        for (const values of group) statement.run(values);
-      });
+      for (const { order, children: groups } of pageOrders) {
+        const key = parent.statement.run(order).lastInsertRowid;
+        groups.forEach((group, i) => {
+          const { statement } = children[i] as (typeof children)[number];
+          for (const values of group) {
+            values[0] = key;
+            statement.run(values);
+          }
+        });
+      }
       for (const { id, raw } of raws)
         archive.run(LOCATION_ID, id, compressRaw(raw, dictionary), syncedAt);
     });
     const start = now();
     insertPage();
     elapsed += seconds(start);
-    rows += pageRows.reduce((sum, group) => sum + group.length, 0) + raws.length;
+    rows +=
+      pageOrders.reduce(
+        (sum, { children: groups }) => sum + 1 + groups.reduce((n, g) => n + g.length, 0),
+        0,
+      ) + raws.length;
   }
   return { seconds: elapsed, rows };
 }

@@ -61,3 +61,21 @@ export function processMemory(pid: number): { rss: number; peak: number } | unde
 export function log(line = ""): void {
   process.stdout.write(`${line}\n`);
 }
+
+/** A synced file's bytes per order, with its raw archive and without it (SQLite's dbstat). */
+export function bytesPerOrder(path: string): { withArchive: number; withoutArchive: number } {
+  const db = new Database(path);
+  try {
+    db.pragma("wal_checkpoint(TRUNCATE)");
+    const orders = Number(db.prepare("SELECT COUNT(*) FROM orders").pluck().get());
+    const pages = (names: string) =>
+      Number(
+        db.prepare(`SELECT COALESCE(SUM(pgsize), 0) FROM dbstat WHERE ${names}`).pluck().get(),
+      );
+    const file = pages("1");
+    const archive = pages("name LIKE '%raw_records%' OR name = 'raw_dictionaries'");
+    return { withArchive: file / orders, withoutArchive: (file - archive) / orders };
+  } finally {
+    db.close();
+  }
+}

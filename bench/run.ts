@@ -108,7 +108,7 @@ async function runAll(): Promise<void> {
     `  no-change run ${e2e.incremental.requests} requests, ${e2e.incremental.rowsWritten} rows written; peak RSS ${mb(memory.peakRss)} (< 200 MB)`,
   );
   log(
-    `  storage ${int(storage.bytesPerOrder)} bytes per order (<= 2,000), ${int(storage.bytesPerOrderRawOff)} without the raw archive (<= 1,200); slowest question ${dec(Math.max(...storage.queries.map((q) => q.warmSeconds)))} s warm (< 1)`,
+    `  backfill ${int(e2e.bytes.withArchive)} bytes per order (<= 2,000), ${int(e2e.bytes.withoutArchive)} without the raw archive (<= 1,200); storage ${int(storage.bytesPerOrder)} and ${int(storage.bytesPerOrderRawOff)} at ${storage.locations} locations; slowest question ${dec(Math.max(...storage.queries.map((q) => q.warmSeconds)))} s warm (< 1)`,
   );
   const twoWorkers = postgres.workers.runs.find((r) => r.workers === 2);
   log(

@@ -210,7 +210,7 @@ describe("a page write that fails", () => {
       const { page, records } = pageOfOrders(servedOrders(), "2026-03-16T12:00:00.000Z");
       // A real failure inside the page's transaction, after the archive learned its dictionary.
       db.sqlite.exec(
-        "CREATE TEMP TRIGGER fail_items BEFORE INSERT ON main.order_items BEGIN SELECT RAISE(ABORT, 'disk trouble'); END",
+        "CREATE TEMP TRIGGER fail_items BEFORE INSERT ON main.order_item_rows BEGIN SELECT RAISE(ABORT, 'disk trouble'); END",
       );
       await expect(storeDayPage(store, ORDERS, page)).rejects.toThrow(/disk trouble/);
       db.sqlite.exec("DROP TRIGGER temp.fail_items");

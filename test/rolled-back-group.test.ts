@@ -5,16 +5,18 @@
  * stores every row, and verify is clean. The disk fills at the worst moment every time: right
  * after the first window counted rows that are not committed yet, and before it records itself
  * (`PRAGMA max_page_count`, so that the next write to grow the file meets SQLITE_FULL, as on a
- * full disk); the counting window waits until another window's write has met it. In the sync's own thread,
+ * full disk); the counting window waits until another window's write (a page or a window's
+ * record) has met it. In the sync's own thread,
  * and across the message port a sync in a worker thread writes through.
  */
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { addDays } from "../src/dates.js";
+import type { WindowRecord } from "../src/db/checkpoint-sql.js";
 import { DatabaseError } from "../src/db/errors.js";
 import type { PageHeader } from "../src/db/normalize/page.js";
 import type { Db } from "../src/db/open.js";
-import { ROLLED_BACK, SqliteDestination } from "../src/db/sqlite-destination.js";
+import { SqliteDestination } from "../src/db/sqlite-destination.js";
 import type { DayStreamTables } from "../src/db/stream-tables.js";
 import type { IncomingRecord } from "../src/db/writers/replace.js";
 import { tableName } from "../src/db/writers/statements.js";
@@ -52,10 +54,14 @@ class DiskFillsAfterFirstCount extends SqliteDestination {
     this.diskFull = resolve;
   });
 
+  /** The records of the window that counted rows of the group the disk then lost. */
+  counted: { table: string; ids: readonly string[] } | undefined;
+
   override async countStored(stream: DayStreamTables, ids: readonly string[]) {
     const stored = await super.countStored(stream, ids);
     if (this.filled || stored === this.committedCount(stream, ids)) return stored;
     this.filled = true;
+    this.counted = { table: tableName(stream.table), ids };
     const { sqlite } = this.db;
     const room = sqlite.pragma("max_page_count", { simple: true });
     sqlite.pragma(`max_page_count = ${sqlite.pragma("page_count", { simple: true })}`);
@@ -86,6 +92,11 @@ class DiskFillsAfterFirstCount extends SqliteDestination {
     return this.noticing(super.writePage(stream, page, records));
   }
 
+  // Another window's record may be the write that needs a new page first.
+  override recordWindow(window: WindowRecord, now: string) {
+    return this.noticing(super.recordWindow(window, now));
+  }
+
   private async noticing<T>(write: Promise<T>): Promise<T> {
     try {
       return await write;
@@ -103,10 +114,11 @@ function destinationFor(db: Db, path: "in-process" | "across the port") {
     keepRaw: true,
     compressAhead: path === "across the port",
   });
-  if (path === "in-process") return { destination: local, done: () => local.done() };
+  if (path === "in-process") return { destination: local, local, done: () => local.done() };
   const { destination, close } = acrossPort(local);
   return {
     destination,
+    local,
     done: async () => {
       await destination.close();
       await close();
@@ -120,15 +132,16 @@ describe.each(["in-process", "across the port"] as const)(
   (path) => {
     it("records no window proven after the loss, and the next run stores every row", async () => {
       const db = openTestDb(tempPath());
-      const { destination, done } = destinationFor(db, path);
-      const failed = await syncInto(sim.current, destination, { range: RANGE });
+      const destination = destinationFor(db, path);
+      const { done } = destination;
+      const failed = await syncInto(sim.current, destination.destination, { range: RANGE });
       await done();
       expect(failed.result.status).toBe("failed");
       expect(failed.result.error).toMatch(/the disk is full \(SQLITE_FULL\)/);
       expect(rows(db, UNBACKED_WINDOWS)).toEqual([]);
-      // The window that counted before the loss is among those recorded failed for it.
-      const unproven = rows(db, "SELECT day FROM sync_windows WHERE last_error = ?", ROLLED_BACK);
-      expect(unproven.length).toBeGreaterThan(0);
+      // The windows as the failed run left them: the one that counted before the loss (recorded
+      // failed for it, or stopped by the run's end, whichever came first) is not proven.
+      const recorded = rows(db, "SELECT stream, day, status, last_error FROM sync_windows");
 
       // A plain incremental run with no lookback reads only what is not proven.
       const again = await syncOnce(sim.current, db, {
@@ -136,6 +149,17 @@ describe.each(["in-process", "across the port"] as const)(
       });
       expect(again.result.status).toBe("succeeded");
       expect(await compareWithDataset(db, sim.current.dataset, RANGE)).toEqual([]);
+      const { counted } = destination.local;
+      if (!counted) throw new Error("no window counted rows before the disk filled");
+      const [countedDay] = rows(
+        db,
+        `SELECT DISTINCT business_date AS day FROM ${counted.table} WHERE id IN (SELECT value FROM json_each(?))`,
+        JSON.stringify(counted.ids),
+      );
+      const countedWindow = recorded.find(
+        (w) => w.stream === counted.table && w.day === countedDay?.day,
+      );
+      expect(["failed", "interrupted", undefined]).toContain(countedWindow?.status);
       const verified = await runVerify({
         config: simulatorConfig(sim.current),
         destination: new SqliteDestination(db, { keepRaw: true }),

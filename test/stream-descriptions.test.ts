@@ -30,9 +30,12 @@ function tablePrimaryKey(description: (typeof ALL)[number]): string[] {
 }
 
 describe("the stream descriptions", () => {
-  it("key their tables as the writers find records: a day stream's by id, a list's by location and id", () => {
-    for (const description of DAY_STREAM_DESCRIPTIONS)
-      expect(tablePrimaryKey(description), description.name).toEqual(["id"]);
+  it("key their tables as the writers find records: a day stream's by a unique id (its arrays' rows by an integer key), a list's by location and id", () => {
+    for (const description of DAY_STREAM_DESCRIPTIONS) {
+      expect(tablePrimaryKey(description), description.name).toEqual(["key"]);
+      const id = getTableConfig(description.table).columns.find((c) => c.name === "id");
+      expect(id?.isUnique, description.name).toBe(true);
+    }
     for (const description of [...CATALOG_LISTS, DEVICES])
       expect(tablePrimaryKey(description), description.name).toEqual(["location_id", "id"]);
   });

@@ -52,9 +52,16 @@ function postgresOutcome(target: PostgresTarget, outcome: MigrationOutcome): str
   return `upgraded ${where}: applied ${outcome.applied} migration${plural} (${outcome.total} in all)`;
 }
 
+/** Progress redrawn on a terminal's standard error, or told line by line on standard output. */
+function progressWriter(io: CommandIo) {
+  return isInteractive(io)
+    ? upgradeProgressWriter(io.stderr, true)
+    : upgradeProgressWriter(io.stdout, false);
+}
+
 async function migrateToPostgres(target: PostgresTarget, io: CommandIo): Promise<number> {
   const { openPostgres } = await import("../db/pg/open.js");
-  const { pool, migration } = await openPostgres(target, 1);
+  const { pool, migration } = await openPostgres(target, 1, progressWriter(io));
   await pool.end();
   io.stdout.write(`${postgresOutcome(target, migration)}\n`);
   return 0;
@@ -65,12 +72,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const config = commandConfig(values, io, false);
   if (config.postgres) return migrateToPostgres(config.postgres, io);
   const pending = pendingBefore(config.dbPath);
-  const db = openConfiguredDatabase(
-    config,
-    isInteractive(io)
-      ? upgradeProgressWriter(io.stderr, true)
-      : upgradeProgressWriter(io.stdout, false),
-  );
+  const db = openConfiguredDatabase(config, progressWriter(io));
   try {
     const applied = migrationState(db).applied;
     io.stdout.write(`${outcome(config.dbPath, pending, applied)}\n`);

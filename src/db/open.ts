@@ -7,11 +7,11 @@ import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
-import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { databaseError } from "./errors.js";
+import { migrateSqlite } from "./migrate.js";
 import { openSqliteReadOnly } from "./open-read-only.js";
 import * as schema from "./schema/index.js";
-import { runUpgrades, type UpgradeProgress } from "./upgrades/index.js";
+import { runUpgrades, UPGRADES_BEFORE, type UpgradeProgress } from "./upgrades/index.js";
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL("../../drizzle", import.meta.url));
 
@@ -35,7 +35,8 @@ export interface OpenOptions {
   migrate?: boolean;
   readonly?: boolean;
   migrationsFolder?: string;
-  /** Told how a long upgrade of stored data goes (upgrades/): a progress display, or logs. */
+  /** Told how an upgrade of a file that holds data goes (migrations, then upgrades/): a progress
+   * display, or logs. */
   onUpgradeProgress?: (progress: UpgradeProgress) => void;
 }
 
@@ -75,10 +76,23 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
     applyPragmas(sqlite, readonly);
     const orm = drizzle(sqlite, { schema });
     if (!readonly && options.migrate !== false) {
-      migrate(orm, { migrationsFolder: options.migrationsFolder ?? MIGRATIONS_FOLDER });
       // The upgrades need this version's schema: a file migrated from another folder (an
       // older release's, in tests) is left as that release would leave it.
-      if (options.migrationsFolder === undefined) runUpgrades(sqlite, options.onUpgradeProgress);
+      const ours = options.migrationsFolder === undefined;
+      const { onUpgradeProgress } = options;
+      const before = Object.fromEntries(
+        Object.entries(UPGRADES_BEFORE).map(([migration, upgrades]) => [
+          migration,
+          () => runUpgrades(sqlite, onUpgradeProgress, upgrades),
+        ]),
+      );
+      migrateSqlite(
+        sqlite,
+        options.migrationsFolder ?? MIGRATIONS_FOLDER,
+        onUpgradeProgress,
+        ours ? before : {},
+      );
+      if (ours) runUpgrades(sqlite, onUpgradeProgress);
     }
     return { path, sqlite, orm, close: () => sqlite.close() };
   } catch (error) {

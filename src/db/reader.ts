@@ -364,7 +364,7 @@ export class SqlReader {
         AND w.day = ${dialect.sentDay(`r.${column}`, 3)})`;
     const offset = (await this.utcOffsetMinutes(locationId, new Date())) ?? 0;
     const rows = await this.all<{ order_id: string }>(
-      `SELECT DISTINCT ro.order_id FROM report_orders ro JOIN reports r ON r.id = ro.report_id
+      `SELECT DISTINCT ro.order_id FROM report_order_rows ro JOIN reports r ON r.key = ro.report_key
        WHERE r.location_id = ${this.p(1)}
          AND ${windowComplete("started_at")} AND ${windowComplete("finalized_at")}
          AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.id = ro.order_id)
@@ -385,7 +385,7 @@ export class SqlReader {
   ): Promise<string[]> {
     if (orderIds.length === 0) return [];
     const rows = await this.all<{ order_id: string }>(
-      `SELECT DISTINCT ro.order_id FROM report_orders ro JOIN reports r ON r.id = ro.report_id
+      `SELECT DISTINCT ro.order_id FROM report_order_rows ro JOIN reports r ON r.key = ro.report_key
        WHERE r.location_id = ${this.p(1)} AND r.deleted_at IS NULL
          AND ${this.sql.dialect.inList("ro.order_id", 2)}`,
       [locationId, orderIds],
@@ -560,7 +560,7 @@ export class SqlReader {
              SELECT ROUND(COALESCE(SUM(o.total), 0), 2) FROM orders o
              WHERE o.report_id = r.id AND o.deleted_at IS NULL AND ${SALE}
            ), 2) AS difference,
-           (SELECT COUNT(*) FROM report_orders ro WHERE ro.report_id = r.id
+           (SELECT COUNT(*) FROM report_order_rows ro WHERE ro.report_key = r.key
               AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.id = ro.order_id AND o.deleted_at IS NULL)
            ) AS "ordersMissing"
          FROM reports r
@@ -576,8 +576,8 @@ export class SqlReader {
   /** Of a report's orders that are not stored live, how many were set aside as rejected. */
   rejectedReportOrders(reportId: string): Promise<number> {
     return this.count(
-      `SELECT COUNT(*) AS n FROM report_orders ro JOIN reports r ON r.id = ro.report_id
-       WHERE ro.report_id = ${this.p(1)}
+      `SELECT COUNT(*) AS n FROM report_order_rows ro JOIN reports r ON r.key = ro.report_key
+       WHERE r.id = ${this.p(1)}
          AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.id = ro.order_id AND o.deleted_at IS NULL)
          AND EXISTS (
            SELECT 1 FROM rejected_records rr

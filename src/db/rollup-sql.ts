@@ -76,8 +76,8 @@ export const ROLLUPS: readonly { table: string; select(days: DaysToRecompute): s
     select: (days) => `SELECT o.location_id, o.business_date, i.item_catalog_id,
       MAX(i.description), MAX(i.category), MAX(i.sub_category),
       COALESCE(SUM(i.quantity), 0), ${sum("i.total")}, ${sum("i.tax_amount")},
-      ${sum("i.total - i.tax_amount")}, COUNT(DISTINCT i.order_id)
-    FROM ${ordersOf(days)} JOIN order_items i ON i.order_id = o.id
+      ${sum("i.total - i.tax_amount")}, COUNT(DISTINCT i.order_key)
+    FROM ${ordersOf(days)} JOIN order_item_rows i ON i.order_key = o.key
     WHERE ${SALE} AND NOT i.is_canceled
     GROUP BY ${days.groupedBy}i.item_catalog_id`,
   },
@@ -85,7 +85,7 @@ export const ROLLUPS: readonly { table: string; select(days: DaysToRecompute): s
     table: "daily_payment_sales",
     select: (days) => `SELECT o.location_id, o.business_date, p.payment_name,
       COUNT(*), ${sum("p.payment_amount")}
-    FROM ${ordersOf(days)} JOIN order_payments p ON p.order_id = o.id
+    FROM ${ordersOf(days)} JOIN order_payment_rows p ON p.order_key = o.key
     WHERE ${SALE}
     GROUP BY ${days.groupedBy}p.payment_name`,
   },
@@ -93,7 +93,7 @@ export const ROLLUPS: readonly { table: string; select(days: DaysToRecompute): s
     table: "daily_tax_sales",
     select: (days) => `SELECT o.location_id, o.business_date, i.tax_rate_bp, MAX(i.tax_name),
       ${sum("i.total")}, ${sum("i.tax_amount")}, ${sum("i.total - i.tax_amount")}
-    FROM ${ordersOf(days)} JOIN order_items i ON i.order_id = o.id
+    FROM ${ordersOf(days)} JOIN order_item_rows i ON i.order_key = o.key
     WHERE ${SALE} AND NOT i.is_canceled
     GROUP BY ${days.groupedBy}i.tax_rate_bp`,
   },
@@ -124,17 +124,18 @@ export const ROLLUPS: readonly { table: string; select(days: DaysToRecompute): s
 export const reportsOfDays = (days: DaysToRecompute) => `SELECT o.report_id FROM ${days.from}
     JOIN orders o ON o.location_id = d.location_id AND o.business_date = d.business_date
   UNION
-  SELECT ro.report_id FROM ${days.from}
+  SELECT r.id FROM ${days.from}
     JOIN orders o ON o.location_id = d.location_id AND o.business_date = d.business_date
-    JOIN report_orders ro ON ro.order_id = o.id`;
+    JOIN report_order_rows ro ON ro.order_id = o.id
+    JOIN reports r ON r.key = ro.report_key`;
 
 /** Reports `r` (those `where` picks) against their stored orders, in report_order_sums' column
  * order: the orders each lists, those stored for it, those it lists that are not stored, and
  * the total of its sales orders. */
 export const reportSums = (where: string) => `SELECT r.id, r.location_id,
-    (SELECT COUNT(*) FROM report_orders ro WHERE ro.report_id = r.id),
+    (SELECT COUNT(*) FROM report_order_rows ro WHERE ro.report_key = r.key),
     (SELECT COUNT(*) FROM orders o WHERE o.report_id = r.id AND o.deleted_at IS NULL),
-    (SELECT COUNT(*) FROM report_orders ro WHERE ro.report_id = r.id
+    (SELECT COUNT(*) FROM report_order_rows ro WHERE ro.report_key = r.key
        AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.id = ro.order_id AND o.deleted_at IS NULL)),
     (SELECT ${sum("o.total")} FROM orders o
        WHERE o.report_id = r.id AND o.deleted_at IS NULL AND ${SALE})

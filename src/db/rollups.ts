@@ -24,11 +24,11 @@ const ONE_DAY: DaysToRecompute = {
   from: "(SELECT @location AS location_id, @day AS business_date) d",
   groupedBy: "",
   cancelledItems: `LEFT JOIN (
-      SELECT i.order_id, COUNT(*) AS items, SUM(i.total) AS amount
-      FROM orders o JOIN order_items i ON i.order_id = o.id
+      SELECT i.order_key, COUNT(*) AS items, SUM(i.total) AS amount
+      FROM orders o JOIN order_item_rows i ON i.order_key = o.key
       WHERE ${DAY} AND i.is_canceled
-      GROUP BY i.order_id
-    ) c ON c.order_id = o.id`,
+      GROUP BY i.order_key
+    ) c ON c.order_key = o.key`,
 };
 
 interface DayParameters {

@@ -1,5 +1,6 @@
 /**
- * The views for BI tools and analysts, written once and rendered for each dialect: the migrations
+ * The views for BI tools and analysts, and the contract's relations of orders' and reports' arrays
+ * over the tables that store them, written once and rendered for each dialect: the migrations
  * that create them (drizzle/, drizzle/pg/) are generated from this file by `npm run db:views`
  * (scripts/write-view-migrations.ts), and a test fails when they fall behind it. What each view
  * and column means is told in src/docs/dictionary. Every view leaves out the orders and reports a
@@ -8,6 +9,8 @@
 import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import { SALE } from "./rollup-sql.js";
 import {
+  CHILD_RELATIONS,
+  type ChildRelation,
   dailyOperatorSales,
   dailyPaymentSales,
   dailyProductSales,
@@ -152,7 +155,7 @@ ${LOCATION} = h.location_id`,
   o.total,
   COALESCE(
     b.paid,
-    (SELECT ROUND(SUM(p.payment_amount), 2) FROM order_payments p WHERE p.order_id = o.id)
+    (SELECT ROUND(SUM(p.payment_amount), 2) FROM order_payment_rows p WHERE p.order_key = o.key)
   ) AS paid,
   COALESCE(b.closed_at, o.closed_at) AS paid_at,
   COALESCE(b.next_updated_at, o.updated_at) AS cancelled_at,
@@ -168,7 +171,7 @@ ${LOCATION} = o.location_id
 WHERE o.deleted_at IS NULL AND o.is_canceled AND NOT o.is_training
   AND (
     b.order_id IS NOT NULL
-    OR EXISTS (SELECT 1 FROM order_payments p WHERE p.order_id = o.id AND p.payment_amount > 0)
+    OR EXISTS (SELECT 1 FROM order_payment_rows p WHERE p.order_key = o.key AND p.payment_amount > 0)
   )`,
   },
   {
@@ -199,8 +202,8 @@ JOIN orders o ON o.id = f.order_id
 ${LOCATION} = o.location_id
 WHERE o.deleted_at IS NULL
   AND f.nth > (
-    SELECT COUNT(*) FROM order_items c
-    WHERE c.order_id = f.order_id AND c.item_catalog_id = f.item_catalog_id AND NOT c.is_canceled
+    SELECT COUNT(*) FROM order_item_rows c
+    WHERE c.order_key = o.key AND c.item_catalog_id = f.item_catalog_id AND NOT c.is_canceled
   )`,
   },
   {
@@ -249,12 +252,12 @@ WHERE o.deleted_at IS NULL AND o.is_transferred`,
     select: () => `SELECT ${AN_OPERATORS_ORDER}, o.total,
   ROUND(COALESCE(SUM(p.payment_amount), 0), 2) AS paid,
   ROUND(COALESCE(SUM(p.payment_amount), 0) - o.total, 2) AS difference,
-  COUNT(p.order_id) AS payments
+  COUNT(p.order_key) AS payments
 FROM orders o
-LEFT JOIN order_payments p ON p.order_id = o.id
+LEFT JOIN order_payment_rows p ON p.order_key = o.key
 ${LOCATION} = o.location_id
 WHERE o.deleted_at IS NULL AND ${SALE}
-GROUP BY o.id, l.name
+GROUP BY o.key, l.name
 HAVING ABS(COALESCE(SUM(p.payment_amount), 0) - o.total) >= 0.005`,
   },
   {
@@ -262,16 +265,44 @@ HAVING ABS(COALESCE(SUM(p.payment_amount), 0) - o.total) >= 0.005`,
     select: () => `SELECT ${AN_OPERATORS_ORDER}, o.total,
   ROUND(SUM(p.payment_amount), 2) AS paid, COUNT(*) AS payments
 FROM orders o
-JOIN order_payments p ON p.order_id = o.id
+JOIN order_payment_rows p ON p.order_key = o.key
 ${LOCATION} = o.location_id
 WHERE o.deleted_at IS NULL AND o.is_training
-GROUP BY o.id, l.name
+GROUP BY o.key, l.name
 HAVING SUM(p.payment_amount) > 0`,
   },
 ];
 
+/**
+ * A relation of the contract over the table that stores it (schema/relations.ts): the parent's
+ * id, the row's positions, the parent's location, then the row's own columns. Rows of records
+ * marked deleted are there too, as in the tables they replace.
+ */
+function relationView({ name, table, parent, parentId, parentKey }: ChildRelation): ViewSource {
+  const config = getTableConfig(table);
+  const positions = (config.primaryKeys[0]?.columns ?? [])
+    .map((column) => column.name)
+    .filter((column) => column !== parentKey);
+  const own = config.columns
+    .map((column) => column.name)
+    .filter((column) => column !== parentKey && !positions.includes(column));
+  const columns = [
+    `p.id AS ${parentId}`,
+    ...positions.map((column) => `c.${column}`),
+    "p.location_id",
+    ...own.map((column) => `c.${column}`),
+  ];
+  return {
+    name,
+    select: () => `SELECT ${columns.join(", ")}
+FROM ${tableName(table)} c
+JOIN ${tableName(parent)} p ON p.key = c.${parentKey}`,
+  };
+}
+
 /** Every view of the contract (design.md), in the order the migrations create them. */
 export const VIEWS: readonly ViewSource[] = [
+  ...CHILD_RELATIONS.map(relationView),
   ...SALES_VIEWS,
   ...ORDER_VIEWS,
   ...LOSS_PREVENTION_VIEWS,

@@ -30,8 +30,10 @@ import * as historyTables from "../db/schema/history.js";
 import * as allTables from "../db/schema/index.js";
 import * as locationTables from "../db/schema/location.js";
 import * as orderTables from "../db/schema/orders.js";
+import { CHILD_RELATIONS, type ChildRelation } from "../db/schema/relations.js";
 import * as reportTables from "../db/schema/reports.js";
 import * as rollupTables from "../db/schema/rollups.js";
+import { tableName } from "../db/writers/statements.js";
 import type { ApiRecord, TableDoc, ViewDoc } from "./dictionary/types.js";
 
 /** docs/data-dictionary.md of the project, wherever the process runs from (src/ or dist/). */
@@ -68,6 +70,9 @@ export interface TableFacts {
   primaryKey: string[];
   foreignKeys: ForeignKeyFacts[];
   indexes: IndexFacts[];
+  /** For a relation of an array (schema/relations.ts): the table that stores its rows, which
+   * refers to the parent by `parentKey`. */
+  storedIn?: { table: string; parentKey: string; parent: string };
 }
 
 export interface TableGroup {
@@ -159,6 +164,47 @@ export function tableFacts(table: SQLiteTable): TableFacts {
   };
 }
 
+/** What a relation of an array shows (a view over the table that stores it: relations.ts): its
+ * parent's id for the parent's key, then the stored columns, keys and indexes alike. */
+export function relationFacts(relation: ChildRelation): TableFacts {
+  const stored = tableFacts(relation.table);
+  const parent = tableFacts(relation.parent);
+  const asShown = (column: string) => (column === relation.parentKey ? relation.parentId : column);
+  const positions = stored.primaryKey.filter((c) => c !== relation.parentKey);
+  const column = (name: string) => stored.columns.find((c) => c.name === name);
+  const parentColumn = (name: string) => parent.columns.find((c) => c.name === name);
+  const shown = [
+    { ...(parentColumn("id") as ColumnFacts), name: relation.parentId },
+    ...positions.map((name) => column(name) as ColumnFacts),
+    parentColumn("location_id") as ColumnFacts,
+    ...stored.columns.filter((c) => c.name !== relation.parentKey && !positions.includes(c.name)),
+  ];
+  const shownTable = (table: string) =>
+    table === parent.name
+      ? table
+      : (CHILD_RELATIONS.find((r) => tableName(r.table) === table)?.name ?? table);
+  return {
+    name: relation.name,
+    columns: shown,
+    primaryKey: stored.primaryKey.map(asShown),
+    foreignKeys: stored.foreignKeys.map((fk) => ({
+      columns: fk.columns.map(asShown),
+      table: shownTable(fk.table),
+      foreignColumns: fk.foreignColumns.map((c) =>
+        fk.table === parent.name ? (c === "key" ? "id" : c) : asShown(c),
+      ),
+    })),
+    indexes: stored.indexes,
+    storedIn: { table: stored.name, parentKey: relation.parentKey, parent: parent.name },
+  };
+}
+
+/** A table as the dictionary shows it: a relation of an array under its contract name. */
+function shownFacts(table: SQLiteTable): TableFacts {
+  const relation = CHILD_RELATIONS.find((r) => r.table === table);
+  return relation ? relationFacts(relation) : tableFacts(table);
+}
+
 /** The views as the project's own migrations create them, in that order, columns in theirs. */
 export function viewFacts(): ViewFacts[] {
   const db = openDatabase(":memory:");
@@ -168,13 +214,17 @@ export function viewFacts(): ViewFacts[] {
       .prepare<[], string>("SELECT name FROM sqlite_schema WHERE type = 'view' ORDER BY name")
       .pluck()
       .all();
-    return names.map((name) => ({
-      name,
-      columns: db.sqlite
-        .prepare<[string], string>("SELECT name FROM pragma_table_info(?) ORDER BY cid")
-        .pluck()
-        .all(name),
-    }));
+    const relations = new Set(CHILD_RELATIONS.map((r) => r.name));
+    // The relations of arrays are views too, shown among the tables (relationFacts).
+    return names
+      .filter((name) => !relations.has(name))
+      .map((name) => ({
+        name,
+        columns: db.sqlite
+          .prepare<[string], string>("SELECT name FROM pragma_table_info(?) ORDER BY cid")
+          .pluck()
+          .all(name),
+      }));
   } finally {
     db.close();
   }
@@ -186,12 +236,12 @@ const tablesOf = (module: Record<string, unknown>): SQLiteTable[] =>
 export function readSchema(): SchemaFacts {
   const groups = SCHEMA_GROUPS.map(({ title, module }) => ({
     title,
-    tables: tablesOf(module).map(tableFacts),
+    tables: tablesOf(module).map(shownFacts),
   }));
   // A table from a schema module no group names still gets checked (and reported undocumented).
   const grouped = new Set(SCHEMA_GROUPS.flatMap(({ module }) => tablesOf(module)));
   const others = tablesOf(allTables).filter((table) => !grouped.has(table));
-  if (others.length > 0) groups.push({ title: "Other tables", tables: others.map(tableFacts) });
+  if (others.length > 0) groups.push({ title: "Other tables", tables: others.map(shownFacts) });
   return { groups, views: viewFacts() };
 }
 
@@ -385,7 +435,10 @@ run \`npm run docs:schema\`; a test fails while this file is out of date.
 **Names.** Tables and columns are snake_case. A column is named after its API field
 (\`orderNumber\` → \`order_number\`); a nested single object is flattened with its field names
 (an item's \`tax.taxName\` → \`tax_name\`, \`reportHeaderInfo.headerCity\` → \`header_city\`);
-an array becomes a child table keyed by its parent's key and \`position\`, the index in the array.
+an array becomes a child relation keyed by its parent's id and \`position\`, the index in the
+array. A child relation is a view over the table that stores it, whose rows refer to their
+parent by the parent's integer \`key\` (so that the 36-character ids are not repeated on every
+row): query the relation; the tables behind (\`…_rows\`) are named under each.
 
 **Types.** INTEGER columns described as 1/0 are booleans. Date-times are TEXT exactly as the API
 sent them (ISO 8601 with the location's offset); pos-sync's own times (\`synced_at\`,
@@ -462,6 +515,15 @@ function indexLines(table: TableFacts): string[] {
   ];
 }
 
+function storedInLines(table: TableFacts): string[] {
+  const { storedIn } = table;
+  if (!storedIn) return [];
+  return [
+    `**Stored in:** ${code(storedIn.table)}, whose rows refer to their ${storedIn.parentKey.replace(/_key$/, "")} by ${code(storedIn.parentKey)} (${code(`${storedIn.parent}.key`)}) instead of repeating its id and location; ${code(table.name)} is a view that joins them back.`,
+    "",
+  ];
+}
+
 function renderTable(table: TableFacts, docs: DictionaryDocs): string {
   const doc = requireDoc(docs.tables[table.name], `table ${table.name}`);
   const key = table.primaryKey.length === 0 ? "none" : table.primaryKey.map(code).join(", ");
@@ -474,6 +536,7 @@ function renderTable(table: TableFacts, docs: DictionaryDocs): string {
     "",
     `**Key:** ${key}.`,
     "",
+    ...storedInLines(table),
     "| column | type | PostgreSQL | key | API field | meaning |",
     "|---|---|---|---|---|---|",
     ...table.columns.map((column) => columnRow(table, column, doc)),

@@ -4,10 +4,10 @@ import { SHOWN_PATHS } from "../api/paths.js";
 import { type Order, orderSchema } from "../api/schemas.js";
 import { normalizeOrder } from "../db/normalize/order.js";
 import {
-  orderItemDiscounts,
-  orderItemModifiers,
-  orderItems,
-  orderPayments,
+  orderItemDiscountRows,
+  orderItemModifierRows,
+  orderItemRows,
+  orderPaymentRows,
   orders,
   orderVersions,
 } from "../db/schema/index.js";
@@ -20,8 +20,8 @@ export const ORDERS: DayStreamDescription<Order> = {
   vouchedByReports: true,
   summarized: "days",
   table: orders,
-  childTables: [orderItems, orderItemModifiers, orderItemDiscounts, orderPayments],
-  history: { table: orderVersions, paidFrom: orderPayments },
+  childTables: [orderItemRows, orderItemModifierRows, orderItemDiscountRows, orderPaymentRows],
+  history: { table: orderVersions, paidFrom: orderPaymentRows },
   toRows(order, raw, context) {
     const rows = normalizeOrder(order, raw, context);
     return {

@@ -4,14 +4,14 @@ import { SHOWN_PATHS } from "../api/paths.js";
 import { type Report, reportSchema } from "../api/schemas.js";
 import { normalizeReport } from "../db/normalize/report.js";
 import {
-  reportClerkShifts,
-  reportDiscounts,
-  reportEntries,
-  reportOrders,
-  reportPayments,
-  reportProducts,
+  reportClerkShiftRows,
+  reportDiscountRows,
+  reportEntryRows,
+  reportOrderRows,
+  reportPaymentRows,
+  reportProductRows,
   reports,
-  reportTaxes,
+  reportTaxRows,
 } from "../db/schema/index.js";
 import type { DayStreamDescription } from "./description.js";
 
@@ -22,13 +22,13 @@ export const REPORTS: DayStreamDescription<Report> = {
   summarized: "reports",
   table: reports,
   childTables: [
-    reportProducts,
-    reportClerkShifts,
-    reportDiscounts,
-    reportTaxes,
-    reportPayments,
-    reportEntries,
-    reportOrders,
+    reportProductRows,
+    reportClerkShiftRows,
+    reportDiscountRows,
+    reportTaxRows,
+    reportPaymentRows,
+    reportEntryRows,
+    reportOrderRows,
   ],
   toRows(report, raw, context) {
     const rows = normalizeReport(report, raw, context);

@@ -1,5 +1,5 @@
 /**
- * How a long upgrade of stored data shows (db/upgrades/): on a terminal, one line redrawn in
+ * How a long upgrade shows (db/migrate.ts, db/upgrades/): on a terminal, one line redrawn in
  * place with its percentage; elsewhere, one line when a part is done. Upgrades run
  * synchronously, so the line is drawn from the progress callback itself, at most every 200 ms.
  */
@@ -7,6 +7,7 @@ import {
   ARCHIVE_RAW_COLUMNS,
   FILL_CLOSED_HOURS,
   FILL_ROLLUPS,
+  SCHEMA_MIGRATIONS,
   type UpgradeProgress,
 } from "../db/upgrades/index.js";
 import { number } from "./text.js";
@@ -17,6 +18,11 @@ const REDRAW_MS = 200;
 function describe(progress: UpgradeProgress): { doing: string; done: string } {
   const items = number.format(progress.items);
   switch (progress.upgrade) {
+    case SCHEMA_MIGRATIONS:
+      return {
+        doing: `applying schema migrations${progress.part ? ` (${progress.part})` : ""}`,
+        done: `applied ${items} schema migration${progress.items === 1 ? "" : "s"}${progress.part ? ` (${progress.part})` : ""}`,
+      };
     case ARCHIVE_RAW_COLUMNS:
       return {
         doing: `moving the raw JSON of ${progress.part} into the archive`,

@@ -1,7 +1,9 @@
-/** A database as an older pos-sync left it: every migration but the newest applied. */
+/** A database as an older pos-sync left it: every migration but the newest applied, and the data
+ * of a newer one copied into it. */
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type Database from "better-sqlite3";
 import { MIGRATIONS_FOLDER } from "../../src/db/open.js";
 import { openTestDb } from "./db.js";
 
@@ -9,8 +11,19 @@ interface Journal {
   entries: { tag: string }[];
 }
 
-/** A migrations folder holding all but the last `missing` migrations of this version. */
-function olderMigrationsFolder(missing: number): string {
+/** How many of this version's migrations come from `tag` on. */
+export function migrationsFrom(tag: string): number {
+  const journal = JSON.parse(
+    readFileSync(join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8"),
+  ) as Journal;
+  const at = journal.entries.findIndex((entry) => entry.tag === tag);
+  if (at < 0) throw new Error(`no migration ${tag}`);
+  return journal.entries.length - at;
+}
+
+/** A migrations folder holding all but the last `missing` migrations of this version (the caller
+ * removes it). */
+export function olderMigrationsFolder(missing: number): string {
   const folder = mkdtempSync(join(tmpdir(), "pos-sync-migrations-"));
   mkdirSync(join(folder, "meta"));
   const journal = JSON.parse(
@@ -32,4 +45,30 @@ export function createOlderDatabase(path: string, missing = 1): void {
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
+}
+
+/** Copies every row of the tables an older schema has, in the columns both have, from a database
+ * of this version. The older schema's `raw` columns (JSON the typed tables held before the raw
+ * archive) get a small JSON of the record's id. */
+export function copyCommonColumns(target: Database.Database, sourcePath: string): void {
+  target.exec(`ATTACH DATABASE '${sourcePath}' AS source`);
+  target.pragma("foreign_keys = OFF");
+  const tables = target
+    .prepare(
+      "SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite_%'",
+    )
+    .pluck()
+    .all() as string[];
+  const columnsOf = (schema: string, table: string) =>
+    (target.pragma(`${schema}.table_info("${table}")`) as { name: string }[]).map((c) => c.name);
+  for (const table of tables) {
+    const sourceColumns = new Set(columnsOf("source", table));
+    const columns = columnsOf("main", table).filter((c) => sourceColumns.has(c) || c === "raw");
+    const values = columns.map((c) => (sourceColumns.has(c) ? `"${c}"` : `json_object('id', id)`));
+    target.exec(
+      `INSERT INTO main."${table}" (${columns.map((c) => `"${c}"`).join(", ")}) SELECT ${values.join(", ")} FROM source."${table}"`,
+    );
+  }
+  target.pragma("foreign_keys = ON");
+  target.exec("DETACH DATABASE source");
 }

@@ -89,3 +89,50 @@ export async function migrateAsEarlierRelease(
     rmSync(folder, { recursive: true, force: true });
   }
 }
+
+/** Copies every row of the tables schema `to` has, in the columns both have, from the tables or
+ * views of the same names in schema `from` (parents before the tables that refer to them). */
+export async function copyCommonColumnsBetweenSchemas(
+  db: TestDatabase,
+  from: string,
+  to: string,
+): Promise<void> {
+  const tables: string[] = (
+    await db.query(
+      `SELECT table_name FROM information_schema.tables
+       WHERE table_schema = $1 AND table_type = 'BASE TABLE' AND table_name <> '__drizzle_migrations'`,
+      [to],
+    )
+  ).map((row) => row.table_name);
+  const references: { child: string; parent: string }[] = await db.query(
+    `SELECT c.relname AS child, p.relname AS parent
+     FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid JOIN pg_class p ON p.oid = k.confrelid
+     JOIN pg_namespace n ON n.oid = k.connamespace
+     WHERE k.contype = 'f' AND n.nspname = $1`,
+    [to],
+  );
+  const ordered: string[] = [];
+  const visit = (table: string) => {
+    if (ordered.includes(table)) return;
+    for (const { child, parent } of references)
+      if (child === table && parent !== table) visit(parent);
+    ordered.push(table);
+  };
+  for (const table of tables) visit(table);
+  const columnsOf = async (schema: string, table: string): Promise<string[]> =>
+    (
+      await db.query(
+        `SELECT column_name FROM information_schema.columns
+         WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position`,
+        [schema, table],
+      )
+    ).map((row) => row.column_name);
+  for (const table of ordered) {
+    const source = new Set(await columnsOf(from, table));
+    const columns = (await columnsOf(to, table)).filter((c) => source.has(c)).map((c) => `"${c}"`);
+    if (columns.length === 0) continue;
+    await db.query(
+      `INSERT INTO "${to}"."${table}" (${columns.join(", ")}) SELECT ${columns.join(", ")} FROM "${from}"."${table}"`,
+    );
+  }
+}

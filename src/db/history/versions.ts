@@ -7,6 +7,7 @@
  */
 import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import { JSON_COLUMNS, type Row } from "../schema/columns.js";
+import { relationOf } from "../schema/relations.js";
 
 /** A stored value as a destination reads it back (PostgreSQL: booleans, objects for jsonb). */
 export type StoredValue = string | number | boolean | null | object;
@@ -20,6 +21,7 @@ export interface VersionRows {
 
 /** What a table contributes to a version's document and comparison. */
 export interface ChildShape {
+  /** The relation of the contract (schema/relations.ts). */
   name: string;
   /** The column holding the parent's id. */
   parentKey: string;
@@ -27,17 +29,21 @@ export interface ChildShape {
   keys: string[];
 }
 
-/** Columns that are pos-sync's bookkeeping, not the record's content. */
-const BOOKKEEPING = new Set(["synced_at", "content_hash", "deleted_at", "location_id"]);
+/** Columns that are pos-sync's bookkeeping, not the record's content (`key`: the row's key). */
+const BOOKKEEPING = new Set(["key", "synced_at", "content_hash", "deleted_at", "location_id"]);
 /** Columns left out of "what changed": they change with every version, or follow from others. */
 const NOT_CHANGES = new Set(["updated_at", "closed_hour"]);
 
+/** A child table as history reads and keeps it: through its relation of the contract, so that a
+ * version reads as the contract names it, however it is stored. */
 function childShape(table: SQLiteTable): ChildShape {
-  const config = getTableConfig(table);
-  const parentKey = config.foreignKeys[0]?.reference().columns[0]?.name;
-  const primary = config.primaryKeys[0]?.columns.map((c) => c.name) ?? [];
-  if (!parentKey) throw new Error(`${config.name} has no foreign key to its parent`);
-  return { name: config.name, parentKey, keys: primary.filter((c) => c !== parentKey) };
+  const relation = relationOf(table);
+  const primary = getTableConfig(table).primaryKeys[0]?.columns.map((c) => c.name) ?? [];
+  return {
+    name: relation.name,
+    parentKey: relation.parentId,
+    keys: primary.filter((c) => c !== relation.parentKey),
+  };
 }
 
 /** A row for the document: without the columns dropped, its JSON text (SQLite's menus, tips)

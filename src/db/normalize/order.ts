@@ -2,19 +2,22 @@
 import type { Order } from "../../api/schemas.js";
 import { contentHash } from "../../content-hash.js";
 import type {
-  orderItemDiscounts,
-  orderItemModifiers,
-  orderItems,
-  orderPayments,
+  orderItemDiscountRows,
+  orderItemModifierRows,
+  orderItemRows,
+  orderPaymentRows,
   orders,
+  RelationRow,
 } from "../schema/index.js";
 import { basisPointsFromFraction, bit, type DayRowContext, optional } from "./values.js";
 
-export type OrderRow = typeof orders.$inferSelect;
-export type OrderItemRow = typeof orderItems.$inferSelect;
-export type OrderItemModifierRow = typeof orderItemModifiers.$inferSelect;
-export type OrderItemDiscountRow = typeof orderItemDiscounts.$inferSelect;
-export type OrderPaymentRow = typeof orderPayments.$inferSelect;
+/** An order's row, less its key: the database gives it. */
+export type OrderRow = Omit<typeof orders.$inferSelect, "key">;
+type OfOrder<T extends { $inferSelect: object }> = RelationRow<T, "order_key", "order_id">;
+export type OrderItemRow = OfOrder<typeof orderItemRows>;
+export type OrderItemModifierRow = OfOrder<typeof orderItemModifierRows>;
+export type OrderItemDiscountRow = OfOrder<typeof orderItemDiscountRows>;
+export type OrderPaymentRow = OfOrder<typeof orderPaymentRows>;
 
 export interface OrderRows {
   order: OrderRow;

@@ -2,28 +2,31 @@
 import type { Report } from "../../api/schemas.js";
 import { contentHash } from "../../content-hash.js";
 import type {
-  reportClerkShifts,
-  reportDiscounts,
-  reportEntries,
-  reportOrders,
-  reportPayments,
-  reportProducts,
+  RelationRow,
+  reportClerkShiftRows,
+  reportDiscountRows,
+  reportEntryRows,
+  reportOrderRows,
+  reportPaymentRows,
+  reportProductRows,
   reports,
-  reportTaxes,
+  reportTaxRows,
 } from "../schema/index.js";
 import { basisPointsFromHundredths, type DayRowContext, optional } from "./values.js";
 
-export type ReportRow = typeof reports.$inferSelect;
+/** A report's row, less its key: the database gives it. */
+export type ReportRow = Omit<typeof reports.$inferSelect, "key">;
+type OfReport<T extends { $inferSelect: object }> = RelationRow<T, "report_key", "report_id">[];
 
 export interface ReportRows {
   report: ReportRow;
-  products: (typeof reportProducts.$inferSelect)[];
-  clerkShifts: (typeof reportClerkShifts.$inferSelect)[];
-  discounts: (typeof reportDiscounts.$inferSelect)[];
-  taxes: (typeof reportTaxes.$inferSelect)[];
-  payments: (typeof reportPayments.$inferSelect)[];
-  entries: (typeof reportEntries.$inferSelect)[];
-  orders: (typeof reportOrders.$inferSelect)[];
+  products: OfReport<typeof reportProductRows>;
+  clerkShifts: OfReport<typeof reportClerkShiftRows>;
+  discounts: OfReport<typeof reportDiscountRows>;
+  taxes: OfReport<typeof reportTaxRows>;
+  payments: OfReport<typeof reportPaymentRows>;
+  entries: OfReport<typeof reportEntryRows>;
+  orders: OfReport<typeof reportOrderRows>;
 }
 
 export function normalizeReport(report: Report, raw: string, context: DayRowContext): ReportRows {

@@ -35,7 +35,7 @@ export class PgDayWriter {
   ) {
     this.name = tableName(table);
     this.parent = RowsInserter.of(table);
-    this.children = childTables.map((child) => RowsInserter.of(child));
+    this.children = childTables.map((child) => RowsInserter.ofChild(child));
   }
 
   private async storedVersions(

@@ -7,6 +7,7 @@
 import { fileURLToPath } from "node:url";
 import { type MigrationMeta, readMigrationFiles } from "drizzle-orm/migrator";
 import type { PostgresTarget } from "../../config.js";
+import { SCHEMA_MIGRATIONS, type UpgradeProgress } from "../upgrades/progress.js";
 import type { PgClient } from "./connect.js";
 import { postgresError } from "./errors.js";
 
@@ -40,9 +41,14 @@ async function appliedMigrations(client: PgClient): Promise<number[]> {
   return rows.map((row) => Number(row.created_at));
 }
 
-async function apply(client: PgClient, migration: MigrationMeta): Promise<void> {
+async function apply(
+  client: PgClient,
+  migration: MigrationMeta,
+  onStatement: () => void,
+): Promise<void> {
   for (const statement of migration.sql) {
     if (statement.trim() !== "") await client.query(unqualified(statement));
+    onStatement();
   }
   await client.query(`INSERT INTO ${JOURNAL} (hash, created_at) VALUES ($1, $2)`, [
     migration.hash,
@@ -65,11 +71,13 @@ export async function pendingMigrations(
     .length;
 }
 
-/** Creates the schema if needed and applies what it lacks, in one transaction. */
+/** Creates the schema if needed and applies what it lacks, in one transaction; an upgrade of a
+ * schema that has tables already tells how far it is, statement by statement (migrate.ts). */
 export async function migratePostgres(
   client: PgClient,
   target: PostgresTarget,
   folder = PG_MIGRATIONS_FOLDER,
+  onProgress: (progress: UpgradeProgress) => void = () => {},
 ): Promise<MigrationOutcome> {
   const migrations = readMigrationFiles({ migrationsFolder: folder });
   try {
@@ -90,7 +98,17 @@ export async function migratePostgres(
     }
     const done = new Set(await appliedMigrations(client));
     const pending = migrations.filter((m) => !done.has(m.folderMillis));
-    for (const migration of pending) await apply(client, migration);
+    const report = done.size === 0 ? () => {} : onProgress;
+    const statements = pending.reduce((sum, m) => sum + m.sql.length, 0);
+    let applied = 0;
+    for (const migration of pending) {
+      await apply(client, migration, () => {
+        applied++;
+        report({ upgrade: SCHEMA_MIGRATIONS, part: "", done: applied / statements, items: 0 });
+      });
+    }
+    if (pending.length > 0)
+      report({ upgrade: SCHEMA_MIGRATIONS, part: "", done: 1, items: pending.length });
     await client.query("COMMIT");
     return { applied: pending.length, total: done.size + pending.length, created: done.size === 0 };
   } catch (error) {

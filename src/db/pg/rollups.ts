@@ -16,7 +16,7 @@ const DAYS: DaysToRecompute = {
   groupedBy: "o.location_id, o.business_date, ",
   cancelledItems: `CROSS JOIN LATERAL (
       SELECT COUNT(*) AS items, SUM(i.total) AS amount
-      FROM order_items i WHERE i.order_id = o.id AND i.is_canceled
+      FROM order_item_rows i WHERE i.order_key = o.key AND i.is_canceled
     ) c`,
 };
 

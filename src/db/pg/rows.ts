@@ -15,7 +15,8 @@
  */
 import { createHash } from "node:crypto";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
-import { columnNames, type Row, tableName } from "../writers/statements.js";
+import { type ChildRelation, relationOf } from "../schema/relations.js";
+import { type Row, tableName, writtenColumns } from "../writers/statements.js";
 import type { PgClient } from "./connect.js";
 import { pgColumnTypes } from "./schema.js";
 import { storableJson, storableText } from "./text.js";
@@ -49,27 +50,56 @@ export class RowsInserter {
   private readonly sql: string;
   private readonly statementName: string;
 
-  /** @param suffix e.g. "ON CONFLICT DO NOTHING" */
-  constructor(table: string, columns: readonly ColumnOf[], suffix = "") {
-    this.names = columns.map((c) => c.name);
-    this.types = columns.map((c) => c.type);
-    this.storable = columns.map((c) => storableOf(c.type));
+  /**
+   * @param suffix e.g. "ON CONFLICT DO NOTHING"
+   * @param parent for a child table (relations.ts): its rows carry their parent's id where the
+   * table has the parent's key, which the statement looks up
+   */
+  constructor(
+    table: string,
+    columns: readonly ColumnOf[],
+    suffix = "",
+    parent?: { table: string; relation: ChildRelation },
+  ) {
+    const keyAt = parent ? columns.findIndex((c) => c.name === parent.relation.parentKey) : -1;
+    this.names = columns.map((c, i) => (i === keyAt && parent ? parent.relation.parentId : c.name));
+    this.types = columns.map((c, i) => (i === keyAt ? "text" : c.type));
+    this.storable = this.types.map(storableOf);
     const names = columns.map((c) => `"${c.name}"`).join(", ");
-    const values = columns.map((c, i) => readValue(c.type, i)).join(", ");
-    this.sql = `INSERT INTO "${table}" (${names}) SELECT ${values} FROM jsonb_array_elements($1::jsonb) AS r ${suffix}`;
+    const values = this.types.map((type, i) => (i === keyAt ? "p.key" : readValue(type, i)));
+    const from = parent
+      ? `jsonb_array_elements($1::jsonb) AS r JOIN "${parent.table}" p ON p.id = ${readValue("text", keyAt)}`
+      : "jsonb_array_elements($1::jsonb) AS r";
+    this.sql = `INSERT INTO "${table}" (${names}) SELECT ${values.join(", ")} FROM ${from} ${suffix}`;
     // Named statements are prepared once per connection; the name stands for the text.
     this.statementName = `rows_${createHash("sha1").update(this.sql).digest("hex").slice(0, 20)}`;
   }
 
-  /** For a table of the contract: its columns (less `omit`) in their PostgreSQL types. */
+  /** For a table of the contract: the columns it writes (less `omit`) in their PostgreSQL types. */
   static of(table: SQLiteTable, suffix = "", omit: readonly string[] = []): RowsInserter {
     const types = pgColumnTypes(table);
-    const columns = columnNames(table, omit).map((name) => {
-      const type = types.get(name);
-      if (!type) throw new Error(`${tableName(table)}.${name} has no PostgreSQL type`);
-      return { name, type };
-    });
+    const columns = writtenColumns(table)
+      .filter((name) => !omit.includes(name))
+      .map((name) => {
+        const type = types.get(name);
+        if (!type) throw new Error(`${tableName(table)}.${name} has no PostgreSQL type`);
+        return { name, type };
+      });
     return new RowsInserter(tableName(table), columns, suffix);
+  }
+
+  /** For a child table of orders or reports: rows in its relation's shape (relations.ts). */
+  static ofChild(table: SQLiteTable): RowsInserter {
+    const relation = relationOf(table);
+    const types = pgColumnTypes(table);
+    const columns = writtenColumns(table).map((name) => ({
+      name,
+      type: types.get(name) ?? "text",
+    }));
+    return new RowsInserter(tableName(table), columns, "", {
+      table: tableName(relation.parent),
+      relation,
+    });
   }
 
   /** Inserts the rows; returns how many the server wrote. */

@@ -82,6 +82,7 @@ function mirror(table: SQLiteTable): MirroredTable {
     let builder = columnBuilder(types.get(column.name)!, column.name) as ReturnType<typeof text>;
     if (column.notNull && !isAutoIncrement(column)) builder = builder.notNull();
     if (column.primary) builder = builder.primaryKey();
+    if (column.isUnique) builder = builder.unique(column.uniqueName);
     columns[column.name] = builder;
   }
   const made = pgTable(config.name, columns, (t) => {
@@ -127,18 +128,18 @@ export const modifierOptions = mirror(sqlite.modifierOptions);
 export const paymentMethods = mirror(sqlite.paymentMethods);
 export const taxes = mirror(sqlite.taxes);
 export const orders = mirror(sqlite.orders);
-export const orderItems = mirror(sqlite.orderItems);
-export const orderItemModifiers = mirror(sqlite.orderItemModifiers);
-export const orderItemDiscounts = mirror(sqlite.orderItemDiscounts);
-export const orderPayments = mirror(sqlite.orderPayments);
+export const orderItemRows = mirror(sqlite.orderItemRows);
+export const orderItemModifierRows = mirror(sqlite.orderItemModifierRows);
+export const orderItemDiscountRows = mirror(sqlite.orderItemDiscountRows);
+export const orderPaymentRows = mirror(sqlite.orderPaymentRows);
 export const reports = mirror(sqlite.reports);
-export const reportProducts = mirror(sqlite.reportProducts);
-export const reportClerkShifts = mirror(sqlite.reportClerkShifts);
-export const reportDiscounts = mirror(sqlite.reportDiscounts);
-export const reportTaxes = mirror(sqlite.reportTaxes);
-export const reportPayments = mirror(sqlite.reportPayments);
-export const reportEntries = mirror(sqlite.reportEntries);
-export const reportOrders = mirror(sqlite.reportOrders);
+export const reportProductRows = mirror(sqlite.reportProductRows);
+export const reportClerkShiftRows = mirror(sqlite.reportClerkShiftRows);
+export const reportDiscountRows = mirror(sqlite.reportDiscountRows);
+export const reportTaxRows = mirror(sqlite.reportTaxRows);
+export const reportPaymentRows = mirror(sqlite.reportPaymentRows);
+export const reportEntryRows = mirror(sqlite.reportEntryRows);
+export const reportOrderRows = mirror(sqlite.reportOrderRows);
 export const orderVersions = mirror(sqlite.orderVersions);
 export const dailySales = mirror(sqlite.dailySales);
 export const dailyProductSales = mirror(sqlite.dailyProductSales);

@@ -1,4 +1,9 @@
-/** Orders and their arrays: items (with their modifiers and discounts) and payments. */
+/**
+ * Orders and their arrays: items (with their modifiers and discounts) and payments. A row of an
+ * array refers to its order by the order's integer key, not by the API's 36-character id and
+ * the location's: the contract's relations with those columns (`order_items` …) are views that
+ * join them back (relations.ts, views.ts).
+ */
 import {
   foreignKey,
   index,
@@ -13,7 +18,10 @@ import { contentHash, deletedAt, flag, locationId, syncedAt } from "./columns.js
 export const orders = sqliteTable(
   "orders",
   {
-    id: text("id").primaryKey(),
+    /** What the rows of the order's arrays refer to it by: never reused, so that rows a client
+     * left behind (deleting an order with foreign keys off) never join a later order. */
+    key: integer("key").primaryKey({ autoIncrement: true }),
+    id: text("id").notNull().unique(),
     location_id: locationId(),
     /** The day the API lists the order under: the local calendar date of createdAt. */
     business_date: text("business_date").notNull(),
@@ -62,18 +70,17 @@ export const orders = sqliteTable(
   (t) => [
     index("orders_location_day").on(t.location_id, t.business_date),
     index("orders_report").on(t.report_id),
-    index("orders_updated_at").on(t.updated_at),
   ],
 );
 
-export const orderItems = sqliteTable(
-  "order_items",
+/** The order a row of its arrays belongs to. */
+const orderKey = () => integer("order_key").notNull();
+
+export const orderItemRows = sqliteTable(
+  "order_item_rows",
   {
-    order_id: text("order_id")
-      .notNull()
-      .references(() => orders.id, { onDelete: "cascade" }),
+    order_key: orderKey().references(() => orders.key, { onDelete: "cascade" }),
     position: integer("position").notNull(),
-    location_id: locationId(),
     description: text("description").notNull(),
     quantity: real("quantity").notNull(),
     weight: real("weight"),
@@ -100,60 +107,55 @@ export const orderItems = sqliteTable(
     loss_reason: text("loss_reason"),
     combo_parent_id: text("combo_parent_id"),
   },
-  (t) => [primaryKey({ columns: [t.order_id, t.position] })],
+  (t) => [primaryKey({ columns: [t.order_key, t.position] })],
 );
 
-export const orderItemModifiers = sqliteTable(
-  "order_item_modifiers",
+export const orderItemModifierRows = sqliteTable(
+  "order_item_modifier_rows",
   {
-    order_id: text("order_id").notNull(),
+    order_key: orderKey(),
     item_position: integer("item_position").notNull(),
     position: integer("position").notNull(),
-    location_id: locationId(),
     modifier_group_id: text("modifier_group_id").notNull(),
     modifier_id: text("modifier_id").notNull(),
     name: text("name").notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.order_id, t.item_position, t.position] }),
+    primaryKey({ columns: [t.order_key, t.item_position, t.position] }),
     foreignKey({
-      columns: [t.order_id, t.item_position],
-      foreignColumns: [orderItems.order_id, orderItems.position],
+      columns: [t.order_key, t.item_position],
+      foreignColumns: [orderItemRows.order_key, orderItemRows.position],
     }).onDelete("cascade"),
   ],
 );
 
-export const orderItemDiscounts = sqliteTable(
-  "order_item_discounts",
+export const orderItemDiscountRows = sqliteTable(
+  "order_item_discount_rows",
   {
-    order_id: text("order_id").notNull(),
+    order_key: orderKey(),
     item_position: integer("item_position").notNull(),
     position: integer("position").notNull(),
-    location_id: locationId(),
     discount_name: text("discount_name").notNull(),
     discount_value: real("discount_value").notNull(),
     discount_catalog_id: text("discount_catalog_id").notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.order_id, t.item_position, t.position] }),
+    primaryKey({ columns: [t.order_key, t.item_position, t.position] }),
     foreignKey({
-      columns: [t.order_id, t.item_position],
-      foreignColumns: [orderItems.order_id, orderItems.position],
+      columns: [t.order_key, t.item_position],
+      foreignColumns: [orderItemRows.order_key, orderItemRows.position],
     }).onDelete("cascade"),
   ],
 );
 
-export const orderPayments = sqliteTable(
-  "order_payments",
+export const orderPaymentRows = sqliteTable(
+  "order_payment_rows",
   {
-    order_id: text("order_id")
-      .notNull()
-      .references(() => orders.id, { onDelete: "cascade" }),
+    order_key: orderKey().references(() => orders.key, { onDelete: "cascade" }),
     position: integer("position").notNull(),
-    location_id: locationId(),
     payment_amount: real("payment_amount").notNull(),
     payment_name: text("payment_name").notNull(),
     payment_catalog_id: text("payment_catalog_id").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.order_id, t.position] })],
+  (t) => [primaryKey({ columns: [t.order_key, t.position] })],
 );

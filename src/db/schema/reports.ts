@@ -1,11 +1,14 @@
-/** End-of-session reports, their header flattened, and their arrays as child tables. */
+/** End-of-session reports, their header flattened, and their arrays as child tables, which refer
+ * to their report by its integer key (as orders' do: orders.ts). */
 import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { contentHash, deletedAt, locationId, syncedAt } from "./columns.js";
 
 export const reports = sqliteTable(
   "reports",
   {
-    id: text("id").primaryKey(),
+    /** What the rows of the report's arrays refer to it by (never reused, as orders.key). */
+    key: integer("key").primaryKey({ autoIncrement: true }),
+    id: text("id").notNull().unique(),
     location_id: locationId(),
     /** The day the API lists the report under: the local calendar date of createdAt. */
     business_date: text("business_date").notNull(),
@@ -44,15 +47,14 @@ export const reports = sqliteTable(
 
 /** The key every report array shares: the report and the element's index. */
 const reportChild = () => ({
-  report_id: text("report_id")
+  report_key: integer("report_key")
     .notNull()
-    .references(() => reports.id, { onDelete: "cascade" }),
+    .references(() => reports.key, { onDelete: "cascade" }),
   position: integer("position").notNull(),
-  location_id: locationId(),
 });
 
-export const reportProducts = sqliteTable(
-  "report_products",
+export const reportProductRows = sqliteTable(
+  "report_product_rows",
   {
     ...reportChild(),
     product_name: text("product_name").notNull(),
@@ -62,11 +64,11 @@ export const reportProducts = sqliteTable(
     product_quantity: integer("product_quantity").notNull(),
     product_catalog_id: text("product_catalog_id").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.report_id, t.position] })],
+  (t) => [primaryKey({ columns: [t.report_key, t.position] })],
 );
 
-export const reportClerkShifts = sqliteTable(
-  "report_clerk_shifts",
+export const reportClerkShiftRows = sqliteTable(
+  "report_clerk_shift_rows",
   {
     ...reportChild(),
     /** The element's `id`: the clerk. */
@@ -75,22 +77,22 @@ export const reportClerkShifts = sqliteTable(
     clock_in_date: text("clock_in_date").notNull(),
     clock_out_date: text("clock_out_date").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.report_id, t.position] })],
+  (t) => [primaryKey({ columns: [t.report_key, t.position] })],
 );
 
-export const reportDiscounts = sqliteTable(
-  "report_discounts",
+export const reportDiscountRows = sqliteTable(
+  "report_discount_rows",
   {
     ...reportChild(),
     discount_name: text("discount_name").notNull(),
     discount_value: real("discount_value").notNull(),
     discount_catalog_id: text("discount_catalog_id").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.report_id, t.position] })],
+  (t) => [primaryKey({ columns: [t.report_key, t.position] })],
 );
 
-export const reportTaxes = sqliteTable(
-  "report_taxes",
+export const reportTaxRows = sqliteTable(
+  "report_tax_rows",
   {
     ...reportChild(),
     tax_name: text("tax_name").notNull(),
@@ -100,21 +102,21 @@ export const reportTaxes = sqliteTable(
     tax_amount: real("tax_amount").notNull(),
     taxable_amount: real("taxable_amount").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.report_id, t.position] })],
+  (t) => [primaryKey({ columns: [t.report_key, t.position] })],
 );
 
-export const reportPayments = sqliteTable(
-  "report_payments",
+export const reportPaymentRows = sqliteTable(
+  "report_payment_rows",
   {
     ...reportChild(),
     payment_name: text("payment_name").notNull(),
     payment_amount: real("payment_amount").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.report_id, t.position] })],
+  (t) => [primaryKey({ columns: [t.report_key, t.position] })],
 );
 
-export const reportEntries = sqliteTable(
-  "report_entries",
+export const reportEntryRows = sqliteTable(
+  "report_entry_rows",
   {
     ...reportChild(),
     entry_name: text("entry_name").notNull(),
@@ -123,17 +125,17 @@ export const reportEntries = sqliteTable(
     /** May be empty. */
     entry_type: text("entry_type").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.report_id, t.position] })],
+  (t) => [primaryKey({ columns: [t.report_key, t.position] })],
 );
 
-export const reportOrders = sqliteTable(
-  "report_orders",
+export const reportOrderRows = sqliteTable(
+  "report_order_rows",
   {
     ...reportChild(),
     order_id: text("order_id").notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.report_id, t.position] }),
-    index("report_orders_order").on(t.order_id),
+    primaryKey({ columns: [t.report_key, t.position] }),
+    index("report_order_rows_order").on(t.order_id),
   ],
 );

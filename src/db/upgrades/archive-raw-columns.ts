@@ -56,7 +56,7 @@ function archiveTable(
   // Walks the table once by rowid: rows moved before an interruption are passed over (their
   // JSON is gone from them, so they are small), never read again batch after batch.
   const select = sqlite.prepare<[number, number], RawRow>(
-    `SELECT rowid, "${locationColumn}" AS location_id, id, raw, synced_at FROM "${table}"
+    `SELECT rowid AS rowid, "${locationColumn}" AS location_id, id, raw, synced_at FROM "${table}"
      WHERE rowid > ? AND content_hash IS NULL ORDER BY rowid LIMIT ?`,
   );
   const update = sqlite.prepare<[number, number]>(

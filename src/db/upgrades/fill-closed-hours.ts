@@ -31,7 +31,7 @@ export function fillClosedHours(
   );
   if (total === 0) return;
   const select = sqlite.prepare<[number, number], UnstampedOrder>(
-    `SELECT o.rowid, o.closed_at, l.time_zone FROM orders o
+    `SELECT o.rowid AS rowid, o.closed_at, l.time_zone FROM orders o
      LEFT JOIN locations l ON l.id = o.location_id
      WHERE o.rowid > ? AND o.closed_hour IS NULL ORDER BY o.rowid LIMIT ?`,
   );

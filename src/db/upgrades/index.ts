@@ -12,7 +12,7 @@ import type { UpgradeProgress } from "./progress.js";
 export { ARCHIVE_RAW_COLUMNS } from "./archive-raw-columns.js";
 export { FILL_CLOSED_HOURS } from "./fill-closed-hours.js";
 export { FILL_ROLLUPS } from "./fill-rollups.js";
-export type { UpgradeProgress } from "./progress.js";
+export { SCHEMA_MIGRATIONS, type UpgradeProgress } from "./progress.js";
 
 const UPGRADES: readonly {
   name: string;
@@ -32,13 +32,16 @@ export function pendingUpgrades(sqlite: Database.Database): string[] {
   return UPGRADES.filter((upgrade) => !finished.has(upgrade.name)).map((upgrade) => upgrade.name);
 }
 
+/** Runs the upgrades not finished yet (only those named, when `only` is given), each to its
+ * end, and records each. */
 export function runUpgrades(
   sqlite: Database.Database,
   onProgress: (progress: UpgradeProgress) => void = () => {},
+  only?: readonly string[],
 ): void {
   const pending = new Set(pendingUpgrades(sqlite));
   for (const upgrade of UPGRADES) {
-    if (!pending.has(upgrade.name)) continue;
+    if (!pending.has(upgrade.name) || (only && !only.includes(upgrade.name))) continue;
     upgrade.run(sqlite, onProgress);
     sqlite
       .prepare(
@@ -47,3 +50,9 @@ export function runUpgrades(
       .run(upgrade.name, new Date().toISOString());
   }
 }
+
+/** Upgrades that must finish before a migration (by name) can run: the lean layout rebuilds the
+ * typed tables, so the JSON an older file still keeps in their `raw` columns moves out first. */
+export const UPGRADES_BEFORE: Readonly<Record<string, readonly string[]>> = {
+  "0013_lean_layout": [ARCHIVE_RAW_COLUMNS],
+};

@@ -6,3 +6,6 @@ export interface UpgradeProgress {
   done: number;
   items: number;
 }
+
+/** The `upgrade` of the schema migrations' progress (migrate.ts, pg/migrate.ts). */
+export const SCHEMA_MIGRATIONS = "schema-migrations";

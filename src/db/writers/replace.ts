@@ -7,8 +7,9 @@
  * page is stored entirely or not at all.
  */
 import type Database from "better-sqlite3";
-import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { CompressedRaw, RawArchive } from "../raw/archive.js";
+import { relationOf } from "../schema/relations.js";
 import type { VersionHistory } from "./history.js";
 import { prepareRowInsert, type Row, type RowInserter, tableName } from "./statements.js";
 
@@ -81,7 +82,6 @@ export class ReplacingWriter {
   private readonly deleteParent: Database.Statement<[string]>;
   private readonly insertParent: RowInserter;
   private readonly insertChildren: RowInserter[];
-  private readonly deleteOrphans: Database.Statement<[string]>[];
   private readonly listedDays: Database.Statement<[string], { locationId: string; day: string }>;
   private readonly markVanished: Database.Statement<[string, string]>;
   private readonly name: string;
@@ -103,9 +103,8 @@ export class ReplacingWriter {
     // Child rows go with their parent through ON DELETE CASCADE.
     this.deleteParent = sqlite.prepare(`DELETE FROM "${name}" WHERE id = ?`);
     this.insertParent = prepareRowInsert(sqlite, parent);
-    this.insertChildren = children.map((table) => prepareRowInsert(sqlite, table));
-    this.deleteOrphans = children.map((table) =>
-      sqlite.prepare(`DELETE FROM "${tableName(table)}" WHERE "${parentKeyColumn(table)}" = ?`),
+    this.insertChildren = children.map((table) =>
+      prepareRowInsert(sqlite, table, "", relationOf(table).parentKey),
     );
     const byIds = "id IN (SELECT value FROM json_each(?))";
     this.listedDays = sqlite.prepare(
@@ -163,8 +162,7 @@ export class ReplacingWriter {
         if (earlier && earlier.business_date !== rowSet.parent.business_date)
           earlierDays.add(earlier.business_date);
       }
-      counts.rowsWritten +=
-        decision === "insert" ? this.insertNew(rowSet) : this.insertRecord(rowSet);
+      counts.rowsWritten += this.insertRecord(rowSet);
       if (decision === "insert") counts.inserted++;
       else counts.updated++;
       const { id, location_id: locationId } = rowSet.parent;
@@ -183,45 +181,17 @@ export class ReplacingWriter {
     return { counts, earlierDays: [...earlierDays] };
   }
 
-  /** Inserts a record and its child rows; returns the rows written. */
+  /** Inserts a record and its child rows, which refer to it by the key it gets; returns the rows
+   * written. */
   private insertRecord(rowSet: RowSet): number {
-    this.insertParent.run(rowSet.parent);
+    const key = this.insertParent.run(rowSet.parent);
     let written = 1;
     for (const [i, rows] of rowSet.children.entries()) {
       const statement = this.insertChildren[i];
       if (!statement) throw new Error(`no child table at position ${i}`);
-      for (const row of rows) statement.run(row);
+      for (const row of rows) statement.run(row, key);
       written += rows.length;
     }
     return written;
   }
-
-  /**
-   * Inserts a record not stored yet. Child rows may survive a parent deleted by a client that
-   * had foreign keys off (the sqlite3 shell's default): they hold the new rows' keys, so they
-   * are cleared and the record written again, instead of failing its page for good.
-   */
-  private insertNew(rowSet: RowSet): number {
-    try {
-      return this.insertRecord(rowSet);
-    } catch (error) {
-      if (!isKeyConflict(error)) throw error;
-      this.deleteParent.run(rowSet.parent.id);
-      for (const statement of this.deleteOrphans) statement.run(rowSet.parent.id);
-      return this.insertRecord(rowSet);
-    }
-  }
-}
-
-/** The column of a child table that holds its parent's id (the first one of its foreign key). */
-function parentKeyColumn(table: SQLiteTable): string {
-  const [foreignKey] = getTableConfig(table).foreignKeys;
-  const column = foreignKey?.reference().columns[0]?.name;
-  if (!column) throw new Error(`${tableName(table)} has no foreign key to its parent`);
-  return column;
-}
-
-function isKeyConflict(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "SQLITE_CONSTRAINT_UNIQUE";
 }

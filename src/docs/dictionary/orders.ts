@@ -25,6 +25,9 @@ export const ORDER_TABLES: Record<string, TableDoc> = {
     meaning:
       "One row per order, in every state: filter out cancelled, training and transferred orders for sales figures (or use the views).",
     columns: {
+      key: derived(
+        "The row's key, given by the database and never reused: what the tables behind the order's arrays refer to it by (order_item_rows.order_key …). The order's identity is id.",
+      ),
       id: api("id", "Order identifier (UUID)."),
       location_id: locationId(),
       business_date: businessDate("order"),

@@ -29,6 +29,9 @@ export const REPORT_TABLES: Record<string, TableDoc> = {
     meaning:
       "One row per end-of-session report (a till session, from opening to closing); the reportHeaderInfo object is flattened into header_* columns.",
     columns: {
+      key: derived(
+        "The row's key, given by the database and never reused: what the tables behind the report's arrays refer to it by (report_product_rows.report_key …). The report's identity is id.",
+      ),
       id: api("id", "Report identifier (UUID)."),
       location_id: locationId(),
       business_date: businessDate("report"),

@@ -1,0 +1,81 @@
+/**
+ * The contract's relations of orders' and reports' arrays (`order_items`, `report_orders` …), and
+ * the tables that store them. A stored row refers to its parent by the parent's integer key; its
+ * relation, a view (views.ts), gives it the parent's id and location back, in the contract's
+ * column order: the parent's id, the row's positions, the location, then the row's own columns.
+ * Writes bring rows in the relation's shape (normalize/), and history keeps them so.
+ */
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import {
+  orderItemDiscountRows,
+  orderItemModifierRows,
+  orderItemRows,
+  orderPaymentRows,
+  orders,
+} from "./orders.js";
+import {
+  reportClerkShiftRows,
+  reportDiscountRows,
+  reportEntryRows,
+  reportOrderRows,
+  reportPaymentRows,
+  reportProductRows,
+  reports,
+  reportTaxRows,
+} from "./reports.js";
+
+/** A row of a relation: the stored row, with its parent's id and location for its parent's key. */
+export type RelationRow<
+  T extends { $inferSelect: object },
+  Key extends string,
+  Id extends string,
+> = Omit<T["$inferSelect"], Key> & { [P in Id]: string } & { location_id: string };
+
+export interface ChildRelation {
+  /** The contract's name. */
+  readonly name: string;
+  /** Where its rows are stored. */
+  readonly table: SQLiteTable;
+  readonly parent: SQLiteTable;
+  /** The relation's column with the parent's id (`order_id`). */
+  readonly parentId: string;
+  /** The table's column with the parent's key (`order_key`). */
+  readonly parentKey: string;
+}
+
+const ofOrders = (name: string, table: SQLiteTable): ChildRelation => ({
+  name,
+  table,
+  parent: orders,
+  parentId: "order_id",
+  parentKey: "order_key",
+});
+
+const ofReports = (name: string, table: SQLiteTable): ChildRelation => ({
+  name,
+  table,
+  parent: reports,
+  parentId: "report_id",
+  parentKey: "report_key",
+});
+
+export const CHILD_RELATIONS: readonly ChildRelation[] = [
+  ofOrders("order_items", orderItemRows),
+  ofOrders("order_item_modifiers", orderItemModifierRows),
+  ofOrders("order_item_discounts", orderItemDiscountRows),
+  ofOrders("order_payments", orderPaymentRows),
+  ofReports("report_products", reportProductRows),
+  ofReports("report_clerk_shifts", reportClerkShiftRows),
+  ofReports("report_discounts", reportDiscountRows),
+  ofReports("report_taxes", reportTaxRows),
+  ofReports("report_payments", reportPaymentRows),
+  ofReports("report_entries", reportEntryRows),
+  ofReports("report_orders", reportOrderRows),
+];
+
+/** The relation a child table stores. */
+export function relationOf(table: SQLiteTable): ChildRelation {
+  const relation = CHILD_RELATIONS.find((r) => r.table === table);
+  if (!relation) throw new Error("not a child table of orders or reports");
+  return relation;
+}

@@ -1,0 +1,162 @@
+/**
+ * The lean layout reached in place: a database as the release before it left it (the rows of
+ * orders' and reports' arrays in wide tables that repeat the parent's id and location) is
+ * migrated, telling how far it is, and keeps every record, every row of every relation of the
+ * contract, every version of the order history and every raw document, on both destinations.
+ * The earlier database holds what this version synced (changes and history included), copied
+ * column by column into the earlier schema.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PostgresTarget } from "../src/config.js";
+import type { SyncDestination } from "../src/db/destination.js";
+import { openDatabase } from "../src/db/open.js";
+import { PgDestination } from "../src/db/pg/pg-destination.js";
+import { CHILD_RELATIONS } from "../src/db/schema/relations.js";
+import { SqliteDestination } from "../src/db/sqlite-destination.js";
+import { archiveRawColumns } from "../src/db/upgrades/archive-raw-columns.js";
+import type { UpgradeProgress } from "../src/db/upgrades/progress.js";
+import { SCHEMA_MIGRATIONS } from "../src/db/upgrades/progress.js";
+import { type Simulator, startSimulator } from "../src/simulator/server.js";
+import { runCli } from "./helpers/cli.js";
+import { openTestDb, rows, useTempDir } from "./helpers/db.js";
+import { copyCommonColumns, createOlderDatabase } from "./helpers/older-schema.js";
+import {
+  copyCommonColumnsBetweenSchemas,
+  migrateAsEarlierRelease,
+  usePostgres,
+} from "./helpers/postgres.js";
+import { SMALL_DATASET } from "./helpers/simulator.js";
+import { syncInto } from "./helpers/sync.js";
+
+/** The migrations the lean layout added, on each destination: the earlier release lacks them. */
+const LEAN_MIGRATIONS = 2;
+const PG_RELEASE_BEFORE = "0006_views";
+
+/** Every relation whose rows must survive, each in an order that tells its rows apart. */
+const RELATIONS: { name: string; orderBy: string }[] = [
+  { name: "orders", orderBy: "id" },
+  { name: "reports", orderBy: "id" },
+  ...CHILD_RELATIONS.map((r) => ({
+    name: r.name,
+    orderBy: r.name.startsWith("order_item_")
+      ? `${r.parentId}, item_position, position`
+      : `${r.parentId}, position`,
+  })),
+  { name: "order_versions", orderBy: "order_id, version" },
+  { name: "raw_records", orderBy: "table_name, location_id, id" },
+];
+
+/** Each relation's rows (in `schema`, on PostgreSQL), less the integer keys the lean layout adds. */
+async function contents(
+  query: (sql: string) => Promise<Record<string, unknown>[]>,
+  schema?: string,
+): Promise<Record<string, Record<string, unknown>[]>> {
+  const all: Record<string, Record<string, unknown>[]> = {};
+  for (const { name, orderBy } of RELATIONS) {
+    const relation = schema === undefined ? name : `"${schema}"."${name}"`;
+    all[name] = (await query(`SELECT * FROM ${relation} ORDER BY ${orderBy}`)).map(
+      ({ key: _key, ...row }) => row,
+    );
+  }
+  return all;
+}
+
+const tempPath = useTempDir();
+const postgres = usePostgres();
+let simulator: Simulator;
+
+/** Syncs what the simulator serves, with a day of late changes in between, so that the order
+ * history has versions. */
+async function syncWithHistory(open: () => Promise<SyncDestination>): Promise<void> {
+  for (const round of [0, 1]) {
+    if (round > 0) {
+      simulator.dataset.advanceDay();
+      simulator.dataset.applyLateUpdates(8, 3);
+    }
+    const destination = await open();
+    try {
+      const { result } = await syncInto(simulator, destination);
+      expect(result.status).toBe("succeeded");
+    } finally {
+      await destination.close();
+    }
+  }
+}
+
+const sqlitePath = tempPath();
+const pgTarget: { current?: PostgresTarget } = {};
+
+beforeAll(async () => {
+  simulator = await startSimulator({ ...SMALL_DATASET, seed: 37, changeRate: 4 });
+  await syncWithHistory(async () => SqliteDestination.open(sqlitePath, { keepRaw: true }));
+  const target = postgres.target();
+  pgTarget.current = target;
+  await syncWithHistory(() => PgDestination.open(target, { keepRaw: true, poolSize: 4 }));
+}, 240_000);
+
+afterAll(async () => {
+  await simulator?.close();
+});
+
+describe("upgrading to the lean layout", () => {
+  it("keeps every record, relation row, version and raw document of a SQLite file, telling its progress", async () => {
+    const synced = openTestDb(sqlitePath);
+    const expected = await contents(async (sql) => rows(synced, sql));
+    synced.close();
+    expect(expected.order_versions?.length).toBeGreaterThan(0);
+
+    const path = tempPath();
+    createOlderDatabase(path, LEAN_MIGRATIONS);
+    const earlier = openTestDb(path, { migrate: false });
+    copyCommonColumns(earlier.sqlite, sqlitePath);
+    const wide = rows(earlier, "SELECT type FROM sqlite_master WHERE name = 'order_items'");
+    expect(wide).toEqual([{ type: "table" }]);
+    // As the earlier release left its files: the typed tables' old `raw` columns dropped.
+    archiveRawColumns(earlier.sqlite);
+    expect(await contents(async (sql) => rows(earlier, sql))).toEqual(expected);
+    earlier.close();
+
+    const progress: UpgradeProgress[] = [];
+    const upgraded = openDatabase(path, { onUpgradeProgress: (p) => progress.push(p) });
+    try {
+      expect(await contents(async (sql) => rows(upgraded, sql))).toEqual(expected);
+      expect(rows(upgraded, "SELECT type FROM sqlite_master WHERE name = 'order_items'")).toEqual([
+        { type: "view" },
+      ]);
+      expect(rows(upgraded, "PRAGMA foreign_key_check")).toEqual([]);
+      expect(rows(upgraded, "PRAGMA integrity_check")).toEqual([{ integrity_check: "ok" }]);
+      const migrations = progress.filter((p) => p.upgrade === SCHEMA_MIGRATIONS);
+      expect(
+        migrations.some((p) => p.part === "0013_lean_layout" && p.done > 0 && p.done < 1),
+      ).toBe(true);
+      const shares = migrations.map((p) => p.done);
+      expect(shares).toEqual([...shares].sort((a, b) => a - b));
+      expect(migrations.at(-1)).toMatchObject({ done: 1, items: LEAN_MIGRATIONS });
+    } finally {
+      upgraded.close();
+    }
+  });
+
+  it("keeps every record, relation row, version and raw document of a PostgreSQL schema, telling its progress", async () => {
+    const current = pgTarget.current as PostgresTarget;
+    const expected = await contents((sql) => postgres.query(sql), current.schema);
+
+    const earlier = postgres.target();
+    await migrateAsEarlierRelease(earlier, PG_RELEASE_BEFORE);
+    await copyCommonColumnsBetweenSchemas(postgres, current.schema, earlier.schema);
+    expect(await contents((sql) => postgres.query(sql), earlier.schema)).toEqual(expected);
+
+    const migrated = await runCli(["migrate"], {
+      POS_DB_URL: earlier.url,
+      POS_DB_SCHEMA: earlier.schema,
+    });
+    expect(migrated.code, migrated.stderr).toBe(0);
+    expect(migrated.stdout).toContain(`applied ${LEAN_MIGRATIONS} schema migrations\n`);
+    expect(await contents((sql) => postgres.query(sql), earlier.schema)).toEqual(expected);
+    const [kind] = await postgres.query(
+      "SELECT table_type FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'order_items'",
+      [earlier.schema],
+    );
+    expect(kind.table_type).toBe("VIEW");
+  });
+});
