@@ -3,7 +3,11 @@
 -- (order_items …) become views, which the views migration after this one makes. Hand-ordered
 -- (drizzle-kit's rebuild would drop orders under its children's cascade): the parents are
 -- renamed aside, made again with their key, their children copied through the new key, and
--- the old tables dropped, children first.
+-- the old tables dropped, children first. legacy_alter_table: the renames leave views and
+-- triggers of the user's own as they are (they name the tables, which exist again at the end),
+-- instead of pointing them at the tables dropped here.
+PRAGMA legacy_alter_table = ON;
+--> statement-breakpoint
 DROP VIEW IF EXISTS v_daily_sales;
 --> statement-breakpoint
 DROP VIEW IF EXISTS v_product_sales;
@@ -125,7 +129,7 @@ CREATE TABLE `order_item_modifier_rows` (
 	FOREIGN KEY (`order_key`,`item_position`) REFERENCES `order_item_rows`(`order_key`,`position`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
-INSERT INTO `order_item_modifier_rows` (`order_key`, `item_position`, `position`, `modifier_group_id`, `modifier_id`, `name`) SELECT p.`key`, c.`item_position`, c.`position`, c.`modifier_group_id`, c.`modifier_id`, c.`name` FROM `order_item_modifiers` c JOIN `orders` p ON p.`id` = c.`order_id`;
+INSERT INTO `order_item_modifier_rows` (`order_key`, `item_position`, `position`, `modifier_group_id`, `modifier_id`, `name`) SELECT p.`key`, c.`item_position`, c.`position`, c.`modifier_group_id`, c.`modifier_id`, c.`name` FROM `order_item_modifiers` c JOIN `orders` p ON p.`id` = c.`order_id` JOIN `order_item_rows` i ON i.`order_key` = p.`key` AND i.`position` = c.`item_position`;
 --> statement-breakpoint
 CREATE TABLE `order_item_discount_rows` (
 	`order_key` integer NOT NULL,
@@ -138,7 +142,7 @@ CREATE TABLE `order_item_discount_rows` (
 	FOREIGN KEY (`order_key`,`item_position`) REFERENCES `order_item_rows`(`order_key`,`position`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
-INSERT INTO `order_item_discount_rows` (`order_key`, `item_position`, `position`, `discount_name`, `discount_value`, `discount_catalog_id`) SELECT p.`key`, c.`item_position`, c.`position`, c.`discount_name`, c.`discount_value`, c.`discount_catalog_id` FROM `order_item_discounts` c JOIN `orders` p ON p.`id` = c.`order_id`;
+INSERT INTO `order_item_discount_rows` (`order_key`, `item_position`, `position`, `discount_name`, `discount_value`, `discount_catalog_id`) SELECT p.`key`, c.`item_position`, c.`position`, c.`discount_name`, c.`discount_value`, c.`discount_catalog_id` FROM `order_item_discounts` c JOIN `orders` p ON p.`id` = c.`order_id` JOIN `order_item_rows` i ON i.`order_key` = p.`key` AND i.`position` = c.`item_position`;
 --> statement-breakpoint
 CREATE TABLE `order_payment_rows` (
 	`order_key` integer NOT NULL,
@@ -312,3 +316,5 @@ DROP TABLE `report_products`;
 DROP TABLE `legacy_reports`;
 --> statement-breakpoint
 CREATE INDEX `reports_location_day` ON `reports` (`location_id`,`business_date`);
+--> statement-breakpoint
+PRAGMA legacy_alter_table = OFF;

@@ -84,6 +84,22 @@ async function syncWithHistory(open: () => Promise<SyncDestination>): Promise<vo
 }
 
 const sqlitePath = tempPath();
+
+/** A copy of what was synced, in a file as the release before the lean layout left it. */
+function earlierSqliteFile(): string {
+  const path = tempPath();
+  createOlderDatabase(path, LEAN_MIGRATIONS);
+  const earlier = openTestDb(path, { migrate: false });
+  copyCommonColumns(earlier.sqlite, sqlitePath);
+  // As that release left its files: the typed tables' old `raw` columns dropped.
+  archiveRawColumns(earlier.sqlite);
+  earlier.close();
+  return path;
+}
+
+const MY_LINES = `CREATE VIEW my_lines AS SELECT o.id, o.order_number, COUNT(i.position) AS lines
+  FROM orders o JOIN order_items i ON i.order_id = o.id GROUP BY o.id`;
+const MY_REPORTS = "CREATE VIEW my_reports AS SELECT id, total_sales FROM reports";
 const pgTarget: { current?: PostgresTarget } = {};
 
 beforeAll(async () => {
@@ -105,15 +121,16 @@ describe("upgrading to the lean layout", () => {
     synced.close();
     expect(expected.order_versions?.length).toBeGreaterThan(0);
 
-    const path = tempPath();
-    createOlderDatabase(path, LEAN_MIGRATIONS);
+    const path = earlierSqliteFile();
     const earlier = openTestDb(path, { migrate: false });
-    copyCommonColumns(earlier.sqlite, sqlitePath);
     const wide = rows(earlier, "SELECT type FROM sqlite_master WHERE name = 'order_items'");
     expect(wide).toEqual([{ type: "table" }]);
-    // As the earlier release left its files: the typed tables' old `raw` columns dropped.
-    archiveRawColumns(earlier.sqlite);
     expect(await contents(async (sql) => rows(earlier, sql))).toEqual(expected);
+    // Views of the user's own over the tables the migration rebuilds.
+    earlier.sqlite.exec(`${MY_LINES}; ${MY_REPORTS}`);
+    const mine = rows(earlier, "SELECT * FROM my_lines ORDER BY id");
+    const myReports = rows(earlier, "SELECT * FROM my_reports ORDER BY id");
+    expect(mine.length).toBeGreaterThan(0);
     earlier.close();
 
     const progress: UpgradeProgress[] = [];
@@ -124,6 +141,8 @@ describe("upgrading to the lean layout", () => {
         { type: "view" },
       ]);
       expect(rows(upgraded, "PRAGMA foreign_key_check")).toEqual([]);
+      expect(rows(upgraded, "SELECT * FROM my_lines ORDER BY id")).toEqual(mine);
+      expect(rows(upgraded, "SELECT * FROM my_reports ORDER BY id")).toEqual(myReports);
       expect(rows(upgraded, "PRAGMA integrity_check")).toEqual([{ integrity_check: "ok" }]);
       const migrations = progress.filter((p) => p.upgrade === SCHEMA_MIGRATIONS);
       expect(
@@ -132,6 +151,37 @@ describe("upgrading to the lean layout", () => {
       const shares = migrations.map((p) => p.done);
       expect(shares).toEqual([...shares].sort((a, b) => a - b));
       expect(migrations.at(-1)).toMatchObject({ done: 1, items: LEAN_MIGRATIONS });
+    } finally {
+      upgraded.close();
+    }
+  });
+
+  it("leaves out the rows a client with foreign keys off left without their item", () => {
+    const path = earlierSqliteFile();
+    const earlier = openTestDb(path, { migrate: false });
+    const [item] = rows(
+      earlier,
+      `SELECT i.order_id, i.position FROM order_items i
+       JOIN order_item_modifiers m ON m.order_id = i.order_id AND m.item_position = i.position
+       LIMIT 1`,
+    );
+    earlier.sqlite.pragma("foreign_keys = OFF");
+    earlier.sqlite
+      .prepare("DELETE FROM order_items WHERE order_id = ? AND position = ?")
+      .run(item.order_id, item.position);
+    const items = rows(earlier, "SELECT COUNT(*) AS n FROM order_items")[0].n;
+    const modifiers = rows(
+      earlier,
+      `SELECT COUNT(*) AS n FROM order_item_modifiers m WHERE EXISTS (SELECT 1 FROM order_items i
+         WHERE i.order_id = m.order_id AND i.position = m.item_position)`,
+    )[0].n;
+    earlier.close();
+
+    const upgraded = openDatabase(path);
+    try {
+      expect(rows(upgraded, "SELECT COUNT(*) AS n FROM order_items")[0].n).toBe(items);
+      expect(rows(upgraded, "SELECT COUNT(*) AS n FROM order_item_modifiers")[0].n).toBe(modifiers);
+      expect(rows(upgraded, "PRAGMA foreign_key_check")).toEqual([]);
     } finally {
       upgraded.close();
     }

@@ -81,7 +81,7 @@ CREATE TABLE "order_item_modifier_rows" (
 	CONSTRAINT "order_item_modifier_rows_order_key_item_position_position_pk" PRIMARY KEY("order_key","item_position","position")
 );
 --> statement-breakpoint
-INSERT INTO "order_item_modifier_rows" ("order_key", "item_position", "position", "modifier_group_id", "modifier_id", "name") SELECT p."key", c."item_position", c."position", c."modifier_group_id", c."modifier_id", c."name" FROM "order_item_modifiers" c JOIN "orders" p ON p."id" = c."order_id";
+INSERT INTO "order_item_modifier_rows" ("order_key", "item_position", "position", "modifier_group_id", "modifier_id", "name") SELECT p."key", c."item_position", c."position", c."modifier_group_id", c."modifier_id", c."name" FROM "order_item_modifiers" c JOIN "orders" p ON p."id" = c."order_id" JOIN "order_item_rows" i ON i."order_key" = p."key" AND i."position" = c."item_position";
 --> statement-breakpoint
 CREATE TABLE "order_item_discount_rows" (
 	"order_key" bigint NOT NULL,
@@ -93,7 +93,7 @@ CREATE TABLE "order_item_discount_rows" (
 	CONSTRAINT "order_item_discount_rows_order_key_item_position_position_pk" PRIMARY KEY("order_key","item_position","position")
 );
 --> statement-breakpoint
-INSERT INTO "order_item_discount_rows" ("order_key", "item_position", "position", "discount_name", "discount_value", "discount_catalog_id") SELECT p."key", c."item_position", c."position", c."discount_name", c."discount_value", c."discount_catalog_id" FROM "order_item_discounts" c JOIN "orders" p ON p."id" = c."order_id";
+INSERT INTO "order_item_discount_rows" ("order_key", "item_position", "position", "discount_name", "discount_value", "discount_catalog_id") SELECT p."key", c."item_position", c."position", c."discount_name", c."discount_value", c."discount_catalog_id" FROM "order_item_discounts" c JOIN "orders" p ON p."id" = c."order_id" JOIN "order_item_rows" i ON i."order_key" = p."key" AND i."position" = c."item_position";
 --> statement-breakpoint
 CREATE TABLE "order_payment_rows" (
 	"order_key" bigint NOT NULL,

@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type Database from "better-sqlite3";
-import { readMigrationFiles } from "drizzle-orm/migrator";
+import { type MigrationMeta, readMigrationFiles } from "drizzle-orm/migrator";
 import { SCHEMA_MIGRATIONS, type UpgradeProgress } from "./upgrades/progress.js";
 
 const JOURNAL = "__drizzle_migrations";
@@ -37,23 +37,28 @@ export function migrateSqlite(
   sqlite.exec(
     `CREATE TABLE IF NOT EXISTS "${JOURNAL}" (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)`,
   );
-  const latest = sqlite
+  const latestStatement = sqlite
     .prepare<[], number | string | null>(
       `SELECT created_at FROM "${JOURNAL}" ORDER BY created_at DESC LIMIT 1`,
     )
-    .pluck()
-    .get();
+    .pluck();
+  const latest = latestStatement.get();
+  const newer = (at: number | string | null | undefined) => (migration: MigrationMeta) =>
+    at == null || Number(at) < migration.folderMillis;
   const pending = migrations
     .map((migration, i) => ({ migration, name: names[i] ?? `migration ${i}` }))
-    .filter(({ migration }) => latest == null || Number(latest) < migration.folderMillis);
+    .filter(({ migration }) => newer(latest)(migration));
   if (pending.length === 0) return;
   // A new file has nothing to move: only an upgrade has progress worth telling.
   const report = latest == null ? () => {} : onProgress;
   const statements = pending.reduce((sum, { migration }) => sum + migration.sql.length, 0);
   const record = sqlite.prepare(`INSERT INTO "${JOURNAL}" ("hash", "created_at") VALUES (?, ?)`);
   let done = 0;
-  const apply = sqlite.transaction((stretch: typeof pending) => {
+  const applyStretch = sqlite.transaction((stretch: typeof pending) => {
+    // Read again under the write lock: another process may have applied them meanwhile.
+    const stillNewer = newer(latestStatement.get());
     for (const { migration, name } of stretch) {
+      if (!stillNewer(migration)) continue;
       for (const statement of migration.sql) {
         report({ upgrade: SCHEMA_MIGRATIONS, part: name, done: done / statements, items: 0 });
         if (statement.trim() !== "") sqlite.exec(statement);
@@ -62,6 +67,7 @@ export function migrateSqlite(
       record.run(migration.hash, migration.folderMillis);
     }
   });
+  const apply = (stretch: typeof pending) => applyStretch.immediate(stretch);
   let stretch: typeof pending = [];
   for (const item of pending) {
     const prerequisite = before[item.name];

@@ -11,7 +11,7 @@ import { databaseError } from "./errors.js";
 import { migrateSqlite } from "./migrate.js";
 import { openSqliteReadOnly } from "./open-read-only.js";
 import * as schema from "./schema/index.js";
-import { runUpgrades, UPGRADES_BEFORE, type UpgradeProgress } from "./upgrades/index.js";
+import { BEFORE_MIGRATIONS, runUpgrades, type UpgradeProgress } from "./upgrades/index.js";
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL("../../drizzle", import.meta.url));
 
@@ -81,9 +81,9 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
       const ours = options.migrationsFolder === undefined;
       const { onUpgradeProgress } = options;
       const before = Object.fromEntries(
-        Object.entries(UPGRADES_BEFORE).map(([migration, upgrades]) => [
+        Object.entries(BEFORE_MIGRATIONS).map(([migration, work]) => [
           migration,
-          () => runUpgrades(sqlite, onUpgradeProgress, upgrades),
+          () => work(sqlite, onUpgradeProgress ?? (() => {})),
         ]),
       );
       migrateSqlite(

@@ -4,7 +4,11 @@
  * `schema_upgrades` so that later opens skip it with one lookup.
  */
 import type Database from "better-sqlite3";
-import { ARCHIVE_RAW_COLUMNS, archiveRawColumns } from "./archive-raw-columns.js";
+import {
+  ARCHIVE_RAW_COLUMNS,
+  archiveRawColumns,
+  needsRawArchiveUpgrade,
+} from "./archive-raw-columns.js";
 import { FILL_CLOSED_HOURS, fillClosedHours } from "./fill-closed-hours.js";
 import { FILL_ROLLUPS, fillRollups } from "./fill-rollups.js";
 import type { UpgradeProgress } from "./progress.js";
@@ -51,8 +55,17 @@ export function runUpgrades(
   }
 }
 
-/** Upgrades that must finish before a migration (by name) can run: the lean layout rebuilds the
- * typed tables, so the JSON an older file still keeps in their `raw` columns moves out first. */
-export const UPGRADES_BEFORE: Readonly<Record<string, readonly string[]>> = {
-  "0013_lean_layout": [ARCHIVE_RAW_COLUMNS],
+/** What must be done before a migration (by name) can run: the lean layout rebuilds the typed
+ * tables, so the JSON an older file still keeps in their `raw` columns moves out first, and the
+ * rebuild does not start while any is left. */
+export const BEFORE_MIGRATIONS: Readonly<
+  Record<string, (sqlite: Database.Database, onProgress: (p: UpgradeProgress) => void) => void>
+> = {
+  "0013_lean_layout": (sqlite, onProgress) => {
+    runUpgrades(sqlite, onProgress, [ARCHIVE_RAW_COLUMNS]);
+    if (needsRawArchiveUpgrade(sqlite))
+      throw new Error(
+        "some raw JSON of the typed tables could not be moved into the raw archive; nothing was changed: run pos-sync migrate again",
+      );
+  },
 };
