@@ -11,6 +11,12 @@ import type Database from "better-sqlite3";
 import { type MigrationMeta, readMigrationFiles } from "drizzle-orm/migrator";
 import { SCHEMA_MIGRATIONS, type UpgradeProgress } from "./upgrades/progress.js";
 
+/** Work that must be done before a migration can run (upgrades/index.ts, BEFORE_MIGRATIONS). */
+export type BeforeMigration = (
+  sqlite: Database.Database,
+  onProgress: (progress: UpgradeProgress) => void,
+) => void;
+
 const JOURNAL = "__drizzle_migrations";
 
 /** Each migration's name (its tag in the folder's journal), in the order of the files. */
@@ -30,7 +36,7 @@ export function migrateSqlite(
   sqlite: Database.Database,
   folder: string,
   onProgress: (progress: UpgradeProgress) => void = () => {},
-  before: Readonly<Record<string, () => void>> = {},
+  before: Readonly<Record<string, BeforeMigration>> = {},
 ): void {
   const migrations = readMigrationFiles({ migrationsFolder: folder });
   const names = migrationNames(folder);
@@ -74,7 +80,7 @@ export function migrateSqlite(
     if (prerequisite) {
       if (stretch.length > 0) apply(stretch);
       stretch = [];
-      prerequisite();
+      prerequisite(sqlite, onProgress);
     }
     stretch.push(item);
   }

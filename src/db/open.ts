@@ -80,17 +80,11 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
       // older release's, in tests) is left as that release would leave it.
       const ours = options.migrationsFolder === undefined;
       const { onUpgradeProgress } = options;
-      const before = Object.fromEntries(
-        Object.entries(BEFORE_MIGRATIONS).map(([migration, work]) => [
-          migration,
-          () => work(sqlite, onUpgradeProgress ?? (() => {})),
-        ]),
-      );
       migrateSqlite(
         sqlite,
         options.migrationsFolder ?? MIGRATIONS_FOLDER,
         onUpgradeProgress,
-        ours ? before : {},
+        ours ? BEFORE_MIGRATIONS : {},
       );
       if (ours) runUpgrades(sqlite, onUpgradeProgress);
     }

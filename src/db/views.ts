@@ -16,6 +16,7 @@ import {
   dailyProductSales,
   dailyTaxSales,
   hourlySales,
+  positionsOf,
 } from "./schema/index.js";
 import type { SqlDialect } from "./sql.js";
 import { tableName } from "./writers/statements.js";
@@ -278,13 +279,11 @@ HAVING SUM(p.payment_amount) > 0`,
  * id, the row's positions, the parent's location, then the row's own columns. Rows of records
  * marked deleted are there too, as in the tables they replace.
  */
-function relationView({ name, table, parent, parentId, parentKey }: ChildRelation): ViewSource {
-  const config = getTableConfig(table);
-  const positions = (config.primaryKeys[0]?.columns ?? [])
-    .map((column) => column.name)
-    .filter((column) => column !== parentKey);
-  const own = config.columns
-    .map((column) => column.name)
+function relationView(relation: ChildRelation): ViewSource {
+  const { name, table, parent, parentId, parentKey } = relation;
+  const positions = positionsOf(relation);
+  const own = getTableConfig(table)
+    .columns.map((column) => column.name)
     .filter((column) => column !== parentKey && !positions.includes(column));
   const columns = [
     `p.id AS ${parentId}`,

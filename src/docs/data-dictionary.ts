@@ -25,12 +25,12 @@ import { type PgColumnType, pgColumnType } from "../db/pg/types.js";
 import * as archiveTables from "../db/schema/archive.js";
 import * as bookkeepingSchema from "../db/schema/bookkeeping.js";
 import * as catalogSchema from "../db/schema/catalog.js";
-import { FLAG_COLUMNS } from "../db/schema/columns.js";
+import { FLAG_COLUMNS, isAutoIncrement } from "../db/schema/columns.js";
 import * as historyTables from "../db/schema/history.js";
 import * as allTables from "../db/schema/index.js";
 import * as locationTables from "../db/schema/location.js";
 import * as orderTables from "../db/schema/orders.js";
-import { CHILD_RELATIONS, type ChildRelation } from "../db/schema/relations.js";
+import { CHILD_RELATIONS, type ChildRelation, positionsOf } from "../db/schema/relations.js";
 import * as reportTables from "../db/schema/reports.js";
 import * as rollupTables from "../db/schema/rollups.js";
 import { tableName } from "../db/writers/statements.js";
@@ -126,10 +126,9 @@ function postgresType(table: string, column: SQLiteColumn): string {
   const sqlType = column.getSQLType();
   if (SQLITE_ONLY_TABLES.has(table) || sqlType === "blob" || column.name === "dictionary_id")
     return "—";
-  const autoIncrement = (column as SQLiteColumn & { autoIncrement?: boolean }).autoIncrement;
   return PG_TYPE_NAMES[
     pgColumnType(
-      { name: column.name, sqlType, autoIncrement: autoIncrement === true },
+      { name: column.name, sqlType, autoIncrement: isAutoIncrement(column) },
       FLAG_COLUMNS,
     )
   ];
@@ -170,7 +169,7 @@ export function relationFacts(relation: ChildRelation): TableFacts {
   const stored = tableFacts(relation.table);
   const parent = tableFacts(relation.parent);
   const asShown = (column: string) => (column === relation.parentKey ? relation.parentId : column);
-  const positions = stored.primaryKey.filter((c) => c !== relation.parentKey);
+  const positions = positionsOf(relation);
   const column = (name: string) => stored.columns.find((c) => c.name === name);
   const parentColumn = (name: string) => parent.columns.find((c) => c.name === name);
   const shown = [

@@ -7,7 +7,7 @@
  */
 import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import { JSON_COLUMNS, type Row } from "../schema/columns.js";
-import { relationOf } from "../schema/relations.js";
+import { positionsOf, relationOf } from "../schema/relations.js";
 
 /** A stored value as a destination reads it back (PostgreSQL: booleans, objects for jsonb). */
 export type StoredValue = string | number | boolean | null | object;
@@ -38,12 +38,7 @@ const NOT_CHANGES = new Set(["updated_at", "closed_hour"]);
  * version reads as the contract names it, however it is stored. */
 function childShape(table: SQLiteTable): ChildShape {
   const relation = relationOf(table);
-  const primary = getTableConfig(table).primaryKeys[0]?.columns.map((c) => c.name) ?? [];
-  return {
-    name: relation.name,
-    parentKey: relation.parentId,
-    keys: primary.filter((c) => c !== relation.parentKey),
-  };
+  return { name: relation.name, parentKey: relation.parentId, keys: positionsOf(relation) };
 }
 
 /** A row for the document: without the columns dropped, its JSON text (SQLite's menus, tips)

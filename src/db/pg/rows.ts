@@ -43,6 +43,18 @@ function storableOf(type: InsertedType): ((value: string) => string) | undefined
   return type === "jsonb" || type === "json" ? storableJson : undefined;
 }
 
+/** The columns an insert into the table writes (less `omit`), in their PostgreSQL types. */
+function columnsOf(table: SQLiteTable, omit: readonly string[] = []): ColumnOf[] {
+  const types = pgColumnTypes(table);
+  return writtenColumns(table)
+    .filter((name) => !omit.includes(name))
+    .map((name) => {
+      const type = types.get(name);
+      if (!type) throw new Error(`${tableName(table)}.${name} has no PostgreSQL type`);
+      return { name, type };
+    });
+}
+
 export class RowsInserter {
   private readonly names: string[];
   private readonly types: InsertedType[];
@@ -77,26 +89,13 @@ export class RowsInserter {
 
   /** For a table of the contract: the columns it writes (less `omit`) in their PostgreSQL types. */
   static of(table: SQLiteTable, suffix = "", omit: readonly string[] = []): RowsInserter {
-    const types = pgColumnTypes(table);
-    const columns = writtenColumns(table)
-      .filter((name) => !omit.includes(name))
-      .map((name) => {
-        const type = types.get(name);
-        if (!type) throw new Error(`${tableName(table)}.${name} has no PostgreSQL type`);
-        return { name, type };
-      });
-    return new RowsInserter(tableName(table), columns, suffix);
+    return new RowsInserter(tableName(table), columnsOf(table, omit), suffix);
   }
 
   /** For a child table of orders or reports: rows in its relation's shape (relations.ts). */
   static ofChild(table: SQLiteTable): RowsInserter {
     const relation = relationOf(table);
-    const types = pgColumnTypes(table);
-    const columns = writtenColumns(table).map((name) => ({
-      name,
-      type: types.get(name) ?? "text",
-    }));
-    return new RowsInserter(tableName(table), columns, "", {
+    return new RowsInserter(tableName(table), columnsOf(table), "", {
       table: tableName(relation.parent),
       relation,
     });

@@ -26,7 +26,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 import { getTableConfig, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
-import { FLAG_COLUMNS } from "../schema/columns.js";
+import { FLAG_COLUMNS, isAutoIncrement } from "../schema/columns.js";
 import * as sqlite from "../schema/index.js";
 import { type PgColumnType, pgColumnType } from "./types.js";
 
@@ -52,10 +52,6 @@ function columnBuilder(type: PgColumnType, name: string): PgColumnBuilderBase {
     case "jsonb":
       return jsonb(name);
   }
-}
-
-function isAutoIncrement(column: SQLiteColumn): boolean {
-  return (column as SQLiteColumn & { autoIncrement?: boolean }).autoIncrement === true;
 }
 
 /** The PostgreSQL type of each column of a SQLite table, by column name. */

@@ -34,3 +34,9 @@ export const syncedAt = () => text("synced_at").notNull();
 export const deletedAt = () => text("deleted_at");
 
 export const locationId = () => text("location_id").notNull();
+
+/** Whether the database gives the column's values (an INTEGER PRIMARY KEY AUTOINCREMENT, such as
+ * orders.key): Drizzle keeps this off its column type. */
+export function isAutoIncrement(column: object): boolean {
+  return (column as { autoIncrement?: boolean }).autoIncrement === true;
+}

@@ -5,7 +5,7 @@
  * column order: the parent's id, the row's positions, the location, then the row's own columns.
  * Writes bring rows in the relation's shape (normalize/), and history keeps them so.
  */
-import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import {
   orderItemDiscountRows,
   orderItemModifierRows,
@@ -72,6 +72,13 @@ export const CHILD_RELATIONS: readonly ChildRelation[] = [
   ofReports("report_entries", reportEntryRows),
   ofReports("report_orders", reportOrderRows),
 ];
+
+/** The columns that tell apart the rows of one parent (`position`, or `item_position` and
+ * `position`), in key order. */
+export function positionsOf(relation: ChildRelation): string[] {
+  const key = getTableConfig(relation.table).primaryKeys[0]?.columns ?? [];
+  return key.map((column) => column.name).filter((name) => name !== relation.parentKey);
+}
 
 /** The relation a child table stores. */
 export function relationOf(table: SQLiteTable): ChildRelation {

@@ -4,6 +4,7 @@
  * `schema_upgrades` so that later opens skip it with one lookup.
  */
 import type Database from "better-sqlite3";
+import type { BeforeMigration } from "../migrate.js";
 import {
   ARCHIVE_RAW_COLUMNS,
   archiveRawColumns,
@@ -58,9 +59,7 @@ export function runUpgrades(
 /** What must be done before a migration (by name) can run: the lean layout rebuilds the typed
  * tables, so the JSON an older file still keeps in their `raw` columns moves out first, and the
  * rebuild does not start while any is left. */
-export const BEFORE_MIGRATIONS: Readonly<
-  Record<string, (sqlite: Database.Database, onProgress: (p: UpgradeProgress) => void) => void>
-> = {
+export const BEFORE_MIGRATIONS: Readonly<Record<string, BeforeMigration>> = {
   "0013_lean_layout": (sqlite, onProgress) => {
     runUpgrades(sqlite, onProgress, [ARCHIVE_RAW_COLUMNS]);
     if (needsRawArchiveUpgrade(sqlite))

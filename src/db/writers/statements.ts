@@ -2,7 +2,7 @@
  * Statements are prepared once per connection. */
 import type Database from "better-sqlite3";
 import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { Row } from "../schema/columns.js";
+import { isAutoIncrement, type Row } from "../schema/columns.js";
 
 export type { Row };
 
@@ -48,10 +48,6 @@ export function writtenColumns(table: SQLiteTable): string[] {
   return getTableConfig(table)
     .columns.filter((column) => !(column.primary && isAutoIncrement(column)))
     .map((column) => column.name);
-}
-
-function isAutoIncrement(column: object): boolean {
-  return (column as { autoIncrement?: boolean }).autoIncrement === true;
 }
 
 /** Inserts rows given as objects, bound by position: on the hot paths, binding by name costs
