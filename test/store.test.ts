@@ -330,6 +330,11 @@ describe("rows deleted behind pos-sync's back", () => {
       separate.sqlite.pragma("foreign_keys = OFF");
       separate.sqlite.prepare("DELETE FROM orders WHERE id = ?").run(id);
       separate.sqlite.pragma("foreign_keys = ON");
+      // Its JSON stays in the archive, where storing it again must replace it.
+      const archivedAt = "SELECT synced_at FROM raw_records WHERE table_name = 'orders' AND id = ?";
+      separate.sqlite
+        .prepare("UPDATE raw_records SET synced_at = '2000-01-01' WHERE id = ?")
+        .run(id);
       const orphans = "SELECT COUNT(*) FROM order_item_rows WHERE order_key = ?";
       expect(scalar(separate, orphans, orderKey)).toBeGreaterThan(0);
 
@@ -344,6 +349,9 @@ describe("rows deleted behind pos-sync's back", () => {
       // Stored again under a key of its own: the rows left behind join no order, and show in
       // no relation of the contract.
       expect(scalar(separate, "SELECT key FROM orders WHERE id = ?", id)).not.toBe(orderKey);
+      expect(scalar(separate, archivedAt, id)).toBe(
+        scalar(separate, "SELECT synced_at FROM orders WHERE id = ?", id),
+      );
       expect(scalar(separate, orphans, orderKey)).toBeGreaterThan(0);
       expect(scalar(separate, "SELECT COUNT(*) FROM order_items WHERE order_id = ?", id)).toBe(
         scalar(

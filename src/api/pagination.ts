@@ -78,31 +78,45 @@ export class PageWalk<S extends z.ZodType> implements AsyncIterable<Page<z.outpu
 
     for (let index = 0; ; index++) {
       if (index >= pageBound) return this.end("page-bound");
-      const body = await this.fetchOrEnd(index);
-      if (body === undefined) return this.end("past-end-status");
-      const envelope = listEnvelopeSchema.safeParse(body);
-      if (!envelope.success) {
-        throw new ApiResponseError(
-          this.describeTarget(index),
-          `the list envelope does not match the spec (${describeIssues(envelope.error.issues)})`,
-          false,
-        );
-      }
-      const { meta, data } = envelope.data;
-      this.track(meta, previousMeta);
+      const read = await this.readPage(index, previousMeta, seen);
+      if (read === undefined) return this.end("past-end-status");
+      const { page, empty } = read;
+      const { meta } = page;
+      const progress = page.records.length + page.rejects.length > 0;
       previousMeta = meta;
-
-      const page = this.dedupe(index, meta, validateRecords(this.schema, data), seen);
+      // Nothing of the page is held while the caller stores it: this frame keeps only its figures.
       yield page;
 
-      if (data.length === 0) return this.end("empty-page");
+      if (empty) return this.end("empty-page");
       if (index >= meta.totalPage - 1) return this.end("last-page");
-      pagesWithoutProgress =
-        page.records.length + page.rejects.length === 0 ? pagesWithoutProgress + 1 : 0;
+      pagesWithoutProgress = progress ? 0 : pagesWithoutProgress + 1;
       if (pagesWithoutProgress >= PAGES_WITHOUT_PROGRESS) return this.end("no-progress");
       const perPage = meta.pageSize > 0 ? Math.min(meta.pageSize, this.pageSize) : this.pageSize;
       pageBound = Math.min(MAX_PAGES, Math.ceil(meta.totalCount / perPage) + EXTRA_PAGES);
     }
+  }
+
+  /** A page read, validated and rid of records seen earlier in the walk, or undefined past the
+   * end. Its body lives no longer than this call. */
+  private async readPage(
+    index: number,
+    previousMeta: ListMeta | undefined,
+    seen: Map<string, number>,
+  ): Promise<{ page: Page<z.output<S>>; empty: boolean } | undefined> {
+    const body = await this.fetchOrEnd(index);
+    if (body === undefined) return undefined;
+    const envelope = listEnvelopeSchema.safeParse(body);
+    if (!envelope.success) {
+      throw new ApiResponseError(
+        this.describeTarget(index),
+        `the list envelope does not match the spec (${describeIssues(envelope.error.issues)})`,
+        false,
+      );
+    }
+    const { meta, data } = envelope.data;
+    this.track(meta, previousMeta);
+    const page = this.dedupe(index, meta, validateRecords(this.schema, data), seen);
+    return { page, empty: data.length === 0 };
   }
 
   /** A page's body, or undefined when a page after the first is answered 400 or 404: the

@@ -28,6 +28,28 @@ export function summariesToMark(
   return { days: [], reports: stream.summarized === "reports" ? changed.ids : [] };
 }
 
+/**
+ * The day a window's end recomputes, besides the location's marked reports: its own, when its
+ * stream's pages mark days; none for a stream whose pages mark reports, whose window would
+ * otherwise recompute a day its orders' window is still writing beside it, and again once that
+ * ends. Days other than its own that a window's pages marked are recomputed by their own
+ * windows, or the end of the run.
+ */
+export class DaysToSettle {
+  /** The streams whose writes marked days in this process. */
+  private readonly marking = new Set<string>();
+
+  /** Notes the days a stream's write marked. */
+  marked(stream: { name: string }, days: readonly LocationDay[]): void {
+    if (days.length > 0) this.marking.add(stream.name);
+  }
+
+  /** The window's day, or null when its stream marks no days. */
+  of(window: { stream: string; day: string }): string | null {
+    return this.marking.has(window.stream) ? window.day : null;
+  }
+}
+
 /** An order that counts in sales: neither cancelled, nor training, nor transferred. */
 export const SALE = "NOT o.is_canceled AND NOT o.is_training AND NOT o.is_transferred";
 const TRANSFERRED = "NOT o.is_canceled AND NOT o.is_training AND o.is_transferred";

@@ -48,7 +48,7 @@ export class Rollups {
   private readonly reportsOfDay: Database.Statement<[DayParameters], string>;
   private readonly mark: Database.Statement<[string, string, string]>;
   private readonly pending: Database.Statement<
-    [string | null, string | null],
+    { location: string | null; day: string | null; everyDay: number },
     { kind: string; location_id: string; key: string }
   >;
   private readonly unmark: Database.Statement<[string, string, string]>;
@@ -61,7 +61,9 @@ export class Rollups {
       "INSERT INTO summary_pending (kind, location_id, key) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
     );
     this.pending = sqlite.prepare(
-      "SELECT kind, location_id, key FROM summary_pending WHERE (? IS NULL OR location_id = ?)",
+      `SELECT kind, location_id, key FROM summary_pending
+       WHERE (@location IS NULL OR location_id = @location)
+         AND (@everyDay OR kind = 'report' OR key = @day)`,
     );
     this.unmark = sqlite.prepare(
       "DELETE FROM summary_pending WHERE kind = ? AND location_id = ? AND key = ?",
@@ -87,10 +89,15 @@ export class Rollups {
     for (const id of reportIds) this.mark.run("report", locationId, id);
   }
 
-  /** Recomputes what is marked (one location's, or all) and clears the marks; returns how many
-   * days and reports it recomputed. Call inside a write transaction. */
-  settle(locationId?: string): number {
-    const marked = this.pending.all(locationId ?? null, locationId ?? null);
+  /** Recomputes what is marked (all, or one location's) and clears the marks; returns how many
+   * days and reports it recomputed. With `day`, a location's reports and that day alone (none
+   * for null): what a window's end settles (dayToSettle). Call inside a write transaction. */
+  settle(locationId?: string, day?: string | null): number {
+    const marked = this.pending.all({
+      location: locationId ?? null,
+      day: day ?? null,
+      everyDay: day === undefined ? 1 : 0,
+    });
     const days = marked.filter((m) => m.kind === "day");
     // A report both marked and behind a marked day is recomputed once.
     const reports = this.refreshDays(days.map((m) => ({ locationId: m.location_id, day: m.key })));

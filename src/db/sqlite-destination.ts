@@ -33,7 +33,7 @@ import type { PageHeader } from "./normalize/page.js";
 import { type Db, openDatabase } from "./open.js";
 import { type ArchiveTerms, RawArchive } from "./raw/archive.js";
 import { SqlReader, START_DATE_STATE, UTC_OFFSET_STATE } from "./reader.js";
-import { summariesToMark } from "./rollup-sql.js";
+import { DaysToSettle, summariesToMark } from "./rollup-sql.js";
 import { Rollups } from "./rollups.js";
 import { locations } from "./schema/index.js";
 import { sqliteSession } from "./sql.js";
@@ -138,6 +138,7 @@ export class SqliteDestination extends SqlReader implements Destination {
   private readonly group: GroupCommit;
   /** The error with which SQLite rolled back a group of this run's writes, if it did. */
   private groupLoss: unknown;
+  private readonly daysToSettle = new DaysToSettle();
 
   constructor(
     readonly db: Db,
@@ -230,11 +231,11 @@ export class SqliteDestination extends SqlReader implements Destination {
     });
     await this.commit();
   }
-  /** Records a window, and sums the days and reports its pages changed (rollups.ts). After a
-   * group of the run was rolled back, a window is recorded failed whatever it proved. */
+  /** Records a window, and sums its day (DaysToSettle) and the reports marked (rollups.ts).
+   * After a group of the run was rolled back, a window is recorded failed whatever it proved. */
   recordWindow(window: WindowRecord, now: string) {
     return this.write((w) => {
-      w.rollups.settle(window.locationId);
+      w.rollups.settle(window.locationId, this.daysToSettle.of(window));
       const proven = this.groupLoss === undefined;
       w.checkpoints.recordWindow(proven ? window : unproven(window), now);
     });
@@ -318,6 +319,7 @@ export class SqliteDestination extends SqlReader implements Destination {
       const ids = records.map((r) => r.rows.parent.id);
       if (counts.inserted + counts.updated > 0) {
         const marks = summariesToMark(stream, page, { ids, earlierDays });
+        this.daysToSettle.marked(stream, marks.days);
         w.rollups.markDays(marks.days);
         w.rollups.markReports(page.locationId, marks.reports);
       }
@@ -351,7 +353,10 @@ export class SqliteDestination extends SqlReader implements Destination {
     if (ids.length === 0) return 0;
     return this.write((w) => {
       const { marked, days } = w.days.of(stream).markDeleted(ids, at);
-      if (marked > 0 && stream.summarized === "days") w.rollups.markDays(days);
+      if (marked > 0 && stream.summarized === "days") {
+        this.daysToSettle.marked(stream, days);
+        w.rollups.markDays(days);
+      }
       return marked;
     });
   }

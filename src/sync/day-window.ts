@@ -44,6 +44,8 @@ async function readWindow(
   const listedIds: string[] = [];
   const rejects: RejectedRecord[] = [];
   for await (const page of walk) {
+    for (const { record } of page.records) listedIds.push(record.id);
+    rejects.push(...page.rejects);
     const counts = await context.pages.store(stream, {
       locationId,
       day,
@@ -53,8 +55,6 @@ async function readWindow(
       syncedAt: timestamp(context),
     });
     addCounts(stats, counts);
-    for (const { record } of page.records) listedIds.push(record.id);
-    rejects.push(...page.rejects);
     if (context.signal.aborted)
       return {
         interrupted: true,

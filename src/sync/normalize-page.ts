@@ -10,6 +10,7 @@ import { DatabaseError } from "../db/errors.js";
 import { type DayPage, headerOf, prepareRecords } from "../db/normalize/page.js";
 import type { ArchiveTerms } from "../db/raw/archive.js";
 import type { DayStreamTables } from "../db/stream-tables.js";
+import type { IncomingRecord } from "../db/writers/replace.js";
 import { LocalClock } from "../local-clock.js";
 import type { DayStream } from "../vocabulary.js";
 import { AheadCompressor } from "./compress-ahead.js";
@@ -61,21 +62,15 @@ export class PageNormalizer {
     this.inHand = slots ? (work) => slots(work) : (work) => work();
   }
 
-  /** Normalizes a page and has the destination store it. */
-  store(stream: DayStreamTables, page: DayPage): Promise<PageCounts> {
-    return this.inHand(() => this.normalizeAndStore(stream, page));
-  }
-
-  private async normalizeAndStore(stream: DayStreamTables, page: DayPage): Promise<PageCounts> {
+  /** Normalizes a page and has the destination store it. The page is made rows (and its JSON
+   * compressed) before it waits its turn: what waits is what crosses, not the records and their
+   * text, which would outlive the reading thread's young generation. */
+  async store(stream: DayStreamTables, page: DayPage): Promise<PageCounts> {
     const { destination } = this;
-    const zone = await this.zones.get(page.locationId, () =>
-      destination.timeZoneOf(page.locationId),
-    );
-    const records = prepareRecords(stream, page, LocalClock.of(zone));
-    const terms = await this.archiveTerms.get(stream.name, () => destination.archiveTerms(stream));
-    this.compressor.prepare(records, terms);
+    const records = await this.normalize(stream, page);
+    const header = headerOf(page);
     try {
-      return await destination.writePage(stream, headerOf(page), records);
+      return await this.inHand(() => destination.writePage(stream, header, records));
     } catch (error) {
       // A failed write may have rolled back a time zone applied, or a dictionary learned, with it.
       if (error instanceof DatabaseError) {
@@ -84,6 +79,17 @@ export class PageNormalizer {
       }
       throw error;
     }
+  }
+
+  private async normalize(stream: DayStreamTables, page: DayPage): Promise<IncomingRecord[]> {
+    const { destination } = this;
+    const zone = await this.zones.get(page.locationId, () =>
+      destination.timeZoneOf(page.locationId),
+    );
+    const records = prepareRecords(stream, page, LocalClock.of(zone));
+    const terms = await this.archiveTerms.get(stream.name, () => destination.archiveTerms(stream));
+    this.compressor.prepare(records, terms);
+    return records;
   }
 
   /** Has the destination apply a location's time zone setting; its pages are then normalized on

@@ -39,7 +39,7 @@ import { normalizeLocation } from "../normalize/catalog.js";
 import type { PageHeader } from "../normalize/page.js";
 import type { ArchiveTerms } from "../raw/archive.js";
 import { SqlReader, START_DATE_STATE, UTC_OFFSET_STATE } from "../reader.js";
-import { summariesToMark } from "../rollup-sql.js";
+import { DaysToSettle, summariesToMark } from "../rollup-sql.js";
 import { locations } from "../schema/index.js";
 import { POSTGRES_DIALECT } from "../sql.js";
 import {
@@ -116,6 +116,7 @@ export class PgDestination extends SqlReader implements SyncDestination {
   private readonly listWriters = new PerStream<SnapshotListTables, PgSnapshotWriter>(
     (list) => new PgSnapshotWriter(list.table, list.childTables, this.archive),
   );
+  private readonly daysToSettle = new DaysToSettle();
   /** Locations this destination wrote, whose summaries the end of the run settles. */
   private readonly touched = new Set<string>();
   /** Runs a read, or a single statement: no transaction of its own needed. */
@@ -187,11 +188,10 @@ export class PgDestination extends SqlReader implements SyncDestination {
       this.session.use((session) => checkpoints.releaseRun(session, runId)),
     );
   }
-  /** Records a window, and sums its day and the reports its pages changed (the days other than
-   * its own that its pages changed are summed by their own windows, or the end of the run). */
+  /** Records a window, and sums its day (DaysToSettle) and the location's marked reports. */
   recordWindow(window: WindowRecord, now: string) {
     return this.transaction(async (client) => {
-      await settle(client, window.locationId, window.day);
+      await settle(client, window.locationId, this.daysToSettle.of(window));
       await execute(client, recordWindowSql(PG), recordWindowParams(window, now));
     });
   }
@@ -313,6 +313,7 @@ export class PgDestination extends SqlReader implements SyncDestination {
       const ids = records.map((r) => r.rows.parent.id);
       if (counts.inserted + counts.updated > 0) {
         const marks = summariesToMark(stream, page, { ids, earlierDays });
+        this.daysToSettle.marked(stream, marks.days);
         await markDays(client, marks.days);
         await markReports(client, page.locationId, marks.reports);
       }
@@ -344,10 +345,9 @@ export class PgDestination extends SqlReader implements SyncDestination {
         [at, ids],
       );
       if (rows.length > 0 && stream.summarized === "days") {
-        await markDays(
-          client,
-          rows.map((r) => ({ locationId: r.location_id, day: r.business_date })),
-        );
+        const days = rows.map((r) => ({ locationId: r.location_id, day: r.business_date }));
+        this.daysToSettle.marked(stream, days);
+        await markDays(client, days);
       }
       for (const row of rows) this.touched.add(row.location_id);
       return rows.length;

@@ -1,10 +1,11 @@
 /**
  * The summary tables on PostgreSQL, in the SQL both destinations share (../rollup-sql.ts): a
  * write marks the days and reports it changed (summary_pending); `settle` recomputes them, all
- * of a location's marked days in one statement per table. A window's end settles its own day and the location's reports, so that windows of
- * one location ending at once work side by side; each day is recomputed under an advisory lock of
- * its own (taken in order: no deadlock), so that two never recompute the same day at once. A
- * report's reconciliation is an upsert, which the server's row locks keep apart.
+ * of a location's marked days in one statement per table. A window's end settles its own day
+ * (DaysToSettle) and the location's reports, so that windows of one location ending at once work
+ * side by side; each day is recomputed under an advisory lock of its own (taken in order: no
+ * deadlock), so that two never recompute the same day at once. A report's reconciliation is an
+ * upsert, which the server's row locks keep apart.
  */
 import { type DaysToRecompute, ROLLUPS, reportSums, reportsOfDays } from "../rollup-sql.js";
 import type { LocationDay } from "../rollups.js";
@@ -97,19 +98,23 @@ export async function refreshReports(
 }
 
 /**
- * Recomputes what is marked for a location — one day's marks and the reports', or (no day) all
- * of them — and clears the marks; returns how many days and reports it recomputed. Inside a
- * transaction.
+ * Recomputes what is marked for a location — all of it, or (with `day`) its reports and that
+ * day's marks alone, none for null (DaysToSettle) — and clears the marks; returns how many days
+ * and reports it recomputed. Inside a transaction.
  */
-export async function settle(client: PgClient, locationId: string, day?: string): Promise<number> {
+export async function settle(
+  client: PgClient,
+  locationId: string,
+  day?: string | null,
+): Promise<number> {
   // Marks another settle holds are skipped: it recomputes them.
   const { rows } = await client.query<{ kind: string; key: string }>(
     `DELETE FROM summary_pending WHERE ctid IN (
        SELECT ctid FROM summary_pending
-       WHERE location_id = $1 AND ($2::text IS NULL OR kind = 'report' OR key = $2)
+       WHERE location_id = $1 AND ($3::boolean OR kind = 'report' OR key = $2)
        FOR UPDATE SKIP LOCKED)
      RETURNING kind, key`,
-    [locationId, day ?? null],
+    [locationId, day ?? null, day === undefined],
   );
   const days = rows
     .filter((m) => m.kind === "day")

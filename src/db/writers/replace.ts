@@ -166,14 +166,10 @@ export class ReplacingWriter {
       if (decision === "insert") counts.inserted++;
       else counts.updated++;
       const { id, location_id: locationId } = rowSet.parent;
-      counts.rowsWritten += this.archive.put({
-        tableName: this.name,
-        locationId,
-        id,
-        raw,
-        syncedAt,
-        compressed,
-      });
+      counts.rowsWritten += this.archive.put(
+        { tableName: this.name, locationId, id, raw, syncedAt, compressed },
+        decision === "insert",
+      );
       // A record that appears twice in one page is written once.
       stored.set(rowSet.parent.id, { ...rowSet.parent, deleted_at: null });
       written.add(rowSet.parent.id);
