@@ -6,34 +6,73 @@ import { realpathSync } from "node:fs";
  */
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { changesCommand } from "./commands/changes.js";
 import type { Command, CommandIo } from "./commands/command.js";
-import { daemonCommand } from "./commands/daemon.js";
-import { demoCommand } from "./commands/demo.js";
-import { migrateCommand } from "./commands/migrate.js";
-import { probeCommand } from "./commands/probe.js";
-import { rawCommand } from "./commands/raw.js";
-import { simulateCommand } from "./commands/simulate.js";
-import { statusCommand } from "./commands/status.js";
-import { syncCommand } from "./commands/sync.js";
-import { verifyCommand } from "./commands/verify.js";
 import { EXIT, messageOf, PosSyncError, UsageError } from "./errors.js";
 import { visible } from "./ui/terminal-text.js";
 
 /** How long the process may take to end by itself once its command returned. */
 const EXIT_GRACE_MS = 3_000;
 
-export const COMMANDS: readonly Command[] = [
-  syncCommand,
-  daemonCommand,
-  statusCommand,
-  verifyCommand,
-  changesCommand,
-  probeCommand,
-  migrateCommand,
-  rawCommand,
-  simulateCommand,
-  demoCommand,
+/** A command as the CLI lists it; its module is loaded when it runs or shows its help, so that a
+ * command pays for its own modules alone (sync never loads the daemon's or the simulator's). */
+export interface ListedCommand {
+  name: string;
+  /** One line for the command list. */
+  summary: string;
+  load(): Promise<Command>;
+}
+
+export const COMMANDS: readonly ListedCommand[] = [
+  {
+    name: "sync",
+    summary: "replicate the API into the database once (incremental, or --since/--until)",
+    load: async () => (await import("./commands/sync.js")).syncCommand,
+  },
+  {
+    name: "daemon",
+    summary: "sync on a schedule as a service, with /healthz and /metrics",
+    load: async () => (await import("./commands/daemon.js")).daemonCommand,
+  },
+  {
+    name: "status",
+    summary: "show what the database holds: complete days, gaps, rows, rejects, last run",
+    load: async () => (await import("./commands/status.js")).statusCommand,
+  },
+  {
+    name: "verify",
+    summary: "check stored days against the API's counts, and reports against orders",
+    load: async () => (await import("./commands/verify.js")).verifyCommand,
+  },
+  {
+    name: "changes",
+    summary: "say which stored orders changed after the fact, when, by whom, for how much",
+    load: async () => (await import("./commands/changes.js")).changesCommand,
+  },
+  {
+    name: "probe",
+    summary: "find what the API's document leaves unshown, and the settings to use",
+    load: async () => (await import("./commands/probe.js")).probeCommand,
+  },
+  {
+    name: "migrate",
+    summary: "create or upgrade the database schema",
+    load: async () => (await import("./commands/migrate.js")).migrateCommand,
+  },
+  {
+    name: "raw",
+    summary: "print one record's JSON as the API sent it, from the raw archive",
+    load: async () => (await import("./commands/raw.js")).rawCommand,
+  },
+  {
+    name: "simulate",
+    summary: "serve the POS API simulator on 127.0.0.1 and print its API keys",
+    load: async () => (await import("./commands/simulate.js")).simulateCommand,
+  },
+  {
+    name: "demo",
+    summary: "sync a built-in simulator into data/demo.sqlite and show what you get",
+    load: async () => (await import("./commands/demo.js")).demoCommand,
+  },
 ];
 
 function version(): string {
@@ -58,7 +97,7 @@ function mainHelp(): string {
   ].join("\n");
 }
 
-function findCommand(name: string): Command {
+function findCommand(name: string): ListedCommand {
   const command = COMMANDS.find((c) => c.name === name);
   if (!command)
     throw new UsageError(`unknown command ${JSON.stringify(name)} (see pos-sync --help)`);
@@ -71,14 +110,14 @@ export async function main(argv: string[], io: CommandIo): Promise<number> {
     const [first, ...rest] = argv;
     if (first === undefined || first === "--help" || first === "-h" || first === "help") {
       const target = first === "help" ? rest[0] : undefined;
-      io.stdout.write(target ? findCommand(target).help : mainHelp());
+      io.stdout.write(target ? (await findCommand(target).load()).help : mainHelp());
       return first === undefined ? EXIT.usage : EXIT.ok;
     }
     if (first === "--version" || first === "-v") {
       io.stdout.write(`${version()}\n`);
       return EXIT.ok;
     }
-    const command = findCommand(first);
+    const command = await findCommand(first).load();
     if (rest.includes("--help") || rest.includes("-h")) {
       io.stdout.write(command.help);
       return EXIT.ok;

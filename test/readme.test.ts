@@ -63,13 +63,14 @@ describe("the README's SQL", () => {
 });
 
 describe("the README's command lines", () => {
-  it("name commands that exist, with flags their help lists", () => {
+  it("name commands that exist, with flags their help lists", async () => {
     const lines = commandLines();
     expect(lines.length).toBeGreaterThan(10);
     for (const line of lines) {
       const [, name, rest = ""] = /^pos-sync ([a-z]+)(.*)$/.exec(line) ?? [];
-      const command = COMMANDS.find((c) => c.name === name);
-      expect(command, line).toBeDefined();
+      const listed = COMMANDS.find((c) => c.name === name);
+      expect(listed, line).toBeDefined();
+      const command = await listed?.load();
       for (const [flag] of rest.matchAll(/--[a-z][a-z-]*/g)) {
         if (flag === "--help") continue;
         expect(command?.help, `${line}: ${flag}`).toContain(flag);

@@ -54,7 +54,6 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
 
 export const changesCommand: Command = {
   name: "changes",
-  summary: "say which stored orders changed after the fact, when, by whom, for how much",
   help: HELP,
   run,
 };

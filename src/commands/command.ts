@@ -10,8 +10,6 @@ export interface CommandIo {
 
 export interface Command {
   name: string;
-  /** One line for the command list. */
-  summary: string;
   /** Full help text: usage line and flags. */
   help: string;
   /** Runs the command; resolves to the process exit code. */

@@ -85,7 +85,6 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
 
 export const daemonCommand: Command = {
   name: "daemon",
-  summary: "sync on a schedule as a service, with /healthz and /metrics",
   help: HELP,
   run,
 };

@@ -224,7 +224,6 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
 
 export const demoCommand: Command = {
   name: "demo",
-  summary: "sync a built-in simulator into data/demo.sqlite and show what you get",
   help: HELP,
   run,
 };

@@ -84,7 +84,6 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
 
 export const migrateCommand: Command = {
   name: "migrate",
-  summary: "create or upgrade the database schema",
   help: HELP,
   run,
 };

@@ -86,7 +86,6 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
 
 export const probeCommand: Command = {
   name: "probe",
-  summary: "find what the API's document leaves unshown, and the settings to use",
   help: HELP,
   run,
 };

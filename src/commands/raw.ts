@@ -75,7 +75,6 @@ async function archivedJson(
 
 export const rawCommand: Command = {
   name: "raw",
-  summary: "print one record's JSON as the API sent it, from the raw archive",
   help: HELP,
   run,
 };

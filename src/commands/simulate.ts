@@ -261,7 +261,6 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
 
 export const simulateCommand: Command = {
   name: "simulate",
-  summary: "serve the POS API simulator on 127.0.0.1 and print its API keys",
   help: HELP,
   run,
 };

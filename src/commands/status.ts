@@ -77,7 +77,6 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
 
 export const statusCommand: Command = {
   name: "status",
-  summary: "show what the database holds: complete days, gaps, rows, rejects, last run",
   help: HELP,
   run,
 };

@@ -199,7 +199,6 @@ function report(result: RunResult, io: CommandIo): number {
 
 export const syncCommand: Command = {
   name: "sync",
-  summary: "replicate the API into the database once (incremental, or --since/--until)",
   help: HELP,
   run,
 };

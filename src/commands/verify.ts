@@ -71,7 +71,6 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
 
 export const verifyCommand: Command = {
   name: "verify",
-  summary: "check stored days against the API's counts, and reports against orders",
   help: HELP,
   run,
 };
