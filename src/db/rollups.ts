@@ -91,7 +91,7 @@ export class Rollups {
 
   /** Recomputes what is marked (all, or one location's) and clears the marks; returns how many
    * days and reports it recomputed. With `day`, a location's reports and that day alone (none
-   * for null): what a window's end settles (dayToSettle). Call inside a write transaction. */
+   * for null): what a window's end settles (DaysToSettle). Call inside a write transaction. */
   settle(locationId?: string, day?: string | null): number {
     const marked = this.pending.all({
       location: locationId ?? null,
