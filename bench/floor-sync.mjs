@@ -7,7 +7,8 @@
  * through today, four days at once, orders then reports, page by page of 100 over one undici
  * agent; JSON.parse; each record validated by pos-sync's own zod schemas and stringified once
  * for its content hash and the raw archive; one stored-version read per page; positional
- * prepared inserts into the schema pos-sync's migrations make (foreign keys on, the same pragmas
+ * prepared inserts into the schema pos-sync's migrations make (the catalog ids of orders' arrays by
+ * their keys, remembered once looked up; foreign keys on, the same pragmas
  * and 16 MB cache); each record's JSON deflated with a dictionary learned from its table's
  * first page into raw_records (plain INSERT: a backfill has nothing to replace); each day's
  * summaries and its reports' reconciliation computed once, when both its streams are read; a
@@ -46,6 +47,7 @@ import {
 import { openDatabase } from "../dist/db/open.js";
 import { buildDictionary, compressRaw } from "../dist/db/raw/codec.js";
 import { Rollups } from "../dist/db/rollups.js";
+import { ApiIds } from "../dist/db/writers/api-ids.js";
 
 const { POS_API_URL: url, POS_API_KEYS: key, POS_DB_PATH: dbPath } = process.env;
 if (!url || !key || !dbPath)
@@ -212,6 +214,9 @@ const earliest = ends
   .sort()[0];
 const days = eachDay(earliest ?? addDays(locationToday, -90), locationToday);
 
+/** The keys of the catalog ids that rows of orders' arrays name (api_ids). */
+const apiIds = new ApiIds(sqlite);
+
 /** Orders: the row and its children, positional, in the schema's column order. */
 const ORDERS = {
   path: "/v1/orders/",
@@ -223,19 +228,19 @@ const ORDERS = {
   ),
   item: insertInto(
     "order_item_rows",
-    columns`order_key position description quantity weight unit_price total category sub_category is_canceled cancel_reason tier is_transferred transfer_reason stock_impact_indicator tax_name tax_rate tax_rate_bp tax_amount tax_catalog_id item_catalog_id is_loss loss_reason combo_parent_id`,
+    columns`order_key position description quantity weight unit_price total category sub_category is_canceled cancel_reason tier is_transferred transfer_reason stock_impact_indicator tax_name tax_rate tax_rate_bp tax_amount tax_catalog_ref item_catalog_ref is_loss loss_reason combo_parent_id`,
   ),
   modifier: insertInto(
     "order_item_modifier_rows",
-    columns`order_key item_position position modifier_group_id modifier_id name`,
+    columns`order_key item_position position modifier_group_ref modifier_ref name`,
   ),
   discount: insertInto(
     "order_item_discount_rows",
-    columns`order_key item_position position discount_name discount_value discount_catalog_id`,
+    columns`order_key item_position position discount_name discount_value discount_catalog_ref`,
   ),
   payment: insertInto(
     "order_payment_rows",
-    columns`order_key position payment_amount payment_name payment_catalog_id`,
+    columns`order_key position payment_amount payment_name payment_catalog_ref`,
   ),
   write(o, day, contentHash) {
     const key = this.insert.run(
@@ -296,24 +301,38 @@ const ORDERS = {
         t.tax.taxRate,
         Math.round(t.tax.taxRate * 10_000),
         t.tax.taxAmount,
-        t.tax.taxCatalogId,
-        t.itemCatalogId,
+        apiIds.keyOf(t.tax.taxCatalogId),
+        apiIds.keyOf(t.itemCatalogId),
         bit(t.isLoss),
         t.lossReason ?? null,
         t.comboParentId ?? null,
       );
       for (let m = 0; m < t.modifiers.length; m++) {
         const x = t.modifiers[m];
-        this.modifier.run(key, i, m, x.modifierGroupId, x.modifierId, x.name);
+        this.modifier.run(
+          key,
+          i,
+          m,
+          apiIds.keyOf(x.modifierGroupId),
+          apiIds.keyOf(x.modifierId),
+          x.name,
+        );
       }
       for (let d = 0; d < t.discountsApplied.length; d++) {
         const x = t.discountsApplied[d];
-        this.discount.run(key, i, d, x.discountName, x.discountValue, x.discountCatalogId);
+        this.discount.run(
+          key,
+          i,
+          d,
+          x.discountName,
+          x.discountValue,
+          apiIds.keyOf(x.discountCatalogId),
+        );
       }
     }
     for (let p = 0; p < o.payments.length; p++) {
       const x = o.payments[p];
-      this.payment.run(key, p, x.paymentAmount, x.paymentName, x.paymentCatalogId);
+      this.payment.run(key, p, x.paymentAmount, x.paymentName, apiIds.keyOf(x.paymentCatalogId));
     }
   },
 };

@@ -14,6 +14,7 @@ import { normalizeOrder, type OrderRows } from "../src/db/normalize/order.js";
 import { openDatabase } from "../src/db/open.js";
 import { buildDictionary, compressRaw } from "../src/db/raw/codec.js";
 import {
+  CHILD_RELATIONS,
   orderItemDiscountRows,
   orderItemModifierRows,
   orderItemRows,
@@ -21,6 +22,7 @@ import {
   orders,
 } from "../src/db/schema/index.js";
 import { SqliteDestination } from "../src/db/sqlite-destination.js";
+import { ApiIds } from "../src/db/writers/api-ids.js";
 import { tableName, writtenColumns } from "../src/db/writers/statements.js";
 import { LocalClock } from "../src/local-clock.js";
 import { Dataset } from "../src/simulator/dataset.js";
@@ -125,13 +127,19 @@ async function realPath(
   return { seconds: elapsed, parseSeconds, rows, changes };
 }
 
-/** INSERT INTO t (a, b, …) VALUES (?, ?, …), written out for one table. */
+/** INSERT INTO t (a, b, …) VALUES (?, ?, …), written out for one table; the positions of its
+ * ids kept by their keys (api_ids), which rows bring as ids (relations.ts). */
 function handWritten(sqlite: Database.Database, table: Parameters<typeof tableName>[0]) {
   const columns = writtenColumns(table);
   const statement = sqlite.prepare(
     `INSERT INTO ${tableName(table)} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
   );
-  return { statement, columns };
+  const idRefs = CHILD_RELATIONS.find((r) => r.table === table)?.idRefs ?? [];
+  return {
+    statement,
+    fields: columns.map((c) => idRefs.find((k) => k.stored === c)?.shown ?? c),
+    keyedAt: idRefs.map((k) => columns.indexOf(k.stored)),
+  };
 }
 
 /**
@@ -150,6 +158,7 @@ function baseline(
     orderItemDiscountRows,
     orderPaymentRows,
   ].map((t) => handWritten(sqlite, t));
+  const apiIds = new ApiIds(sqlite);
   const archive = sqlite.prepare(
     "INSERT INTO raw_records (table_name, location_id, id, dictionary_id, payload, synced_at) VALUES ('orders', ?, ?, 1, ?, ?)",
   );
@@ -177,8 +186,8 @@ function baseline(
         clock: LocalClock.AS_SENT,
         syncedAt,
       });
-      const positional = (columns: string[], row: object) =>
-        columns.map((c) => (row as Record<string, unknown>)[c]);
+      const positional = (fields: string[], row: object) =>
+        fields.map((c) => (row as Record<string, unknown>)[c]);
       const groups = [
         normalized.items,
         normalized.modifiers,
@@ -186,9 +195,9 @@ function baseline(
         normalized.payments,
       ];
       pageOrders.push({
-        order: positional(parent.columns, normalized.order),
+        order: positional(parent.fields, normalized.order),
         children: groups.map((group, i) =>
-          group.map((row) => positional((children[i] as (typeof children)[number]).columns, row)),
+          group.map((row) => positional((children[i] as (typeof children)[number]).fields, row)),
         ),
       });
     }
@@ -196,9 +205,10 @@ function baseline(
       for (const { order, children: groups } of pageOrders) {
         const key = parent.statement.run(order).lastInsertRowid;
         groups.forEach((group, i) => {
-          const { statement } = children[i] as (typeof children)[number];
+          const { statement, keyedAt } = children[i] as (typeof children)[number];
           for (const values of group) {
             values[0] = key;
+            for (const at of keyedAt) values[at] = apiIds.keyOf(values[at] as string);
             statement.run(values);
           }
         });

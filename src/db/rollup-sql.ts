@@ -95,13 +95,14 @@ export const ROLLUPS: readonly { table: string; select(days: DaysToRecompute): s
   },
   {
     table: "daily_product_sales",
-    select: (days) => `SELECT o.location_id, o.business_date, i.item_catalog_id,
+    select: (days) => `SELECT o.location_id, o.business_date, k.id,
       MAX(i.description), MAX(i.category), MAX(i.sub_category),
       COALESCE(SUM(i.quantity), 0), ${sum("i.total")}, ${sum("i.tax_amount")},
       ${sum("i.total - i.tax_amount")}, COUNT(DISTINCT i.order_key)
     FROM ${ordersOf(days)} JOIN order_item_rows i ON i.order_key = o.key
+    JOIN api_ids k ON k.key = i.item_catalog_ref
     WHERE ${SALE} AND NOT i.is_canceled
-    GROUP BY ${days.groupedBy}i.item_catalog_id`,
+    GROUP BY ${days.groupedBy}k.key`,
   },
   {
     table: "daily_payment_sales",

@@ -44,6 +44,7 @@ import {
   type SnapshotListTables,
 } from "./stream-tables.js";
 import { writeTransaction } from "./write-transaction.js";
+import { ApiIds } from "./writers/api-ids.js";
 import { VersionHistory } from "./writers/history.js";
 import {
   listRejectContext,
@@ -83,6 +84,7 @@ function prepareWriters({ sqlite }: Db, options: SqliteDestinationOptions) {
   const archive = new RawArchive(sqlite, { keep: options.keepRaw });
   const rollups = new Rollups(sqlite);
   const clocks = new LocationClocks(sqlite, rollups);
+  const apiIds = new ApiIds(sqlite);
   const keepHistory = options.keepHistory ?? true;
   const lists = new PerStream<SnapshotListTables, SnapshotWriter>(
     (list) => new SnapshotWriter(sqlite, list.table, list.childTables, archive),
@@ -101,6 +103,7 @@ function prepareWriters({ sqlite }: Db, options: SqliteDestinationOptions) {
           stream.table,
           stream.childTables,
           archive,
+          apiIds,
           keepHistory && stream.history
             ? new VersionHistory(sqlite, stream.table, stream.childTables, stream.history)
             : undefined,
@@ -114,11 +117,12 @@ function prepareWriters({ sqlite }: Db, options: SqliteDestinationOptions) {
     >("SELECT content_hash, api_key_fingerprint FROM locations WHERE id = ?"),
     /** Runs a write as one transaction (a savepoint inside the group). */
     transaction: <T>(work: () => T) => transaction(work) as T,
-    /** Forgets what it remembers of writes that were rolled back: the archive's dictionaries
-     * and the locations' clocks are read again from the file. */
+    /** Forgets what it remembers of writes that were rolled back: the archive's dictionaries,
+     * the locations' clocks and the keys of the ids in api_ids are read again from the file. */
     forgetUncommitted(): void {
       archive.forgetDictionaries();
       clocks.forgetAll();
+      apiIds.forget();
     },
     snapshot(
       list: SnapshotListTables,

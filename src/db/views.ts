@@ -204,7 +204,8 @@ ${LOCATION} = o.location_id
 WHERE o.deleted_at IS NULL
   AND f.nth > (
     SELECT COUNT(*) FROM order_item_rows c
-    WHERE c.order_key = o.key AND c.item_catalog_id = f.item_catalog_id AND NOT c.is_canceled
+    JOIN api_ids k ON k.key = c.item_catalog_ref
+    WHERE c.order_key = o.key AND k.id = f.item_catalog_id AND NOT c.is_canceled
   )`,
   },
   {
@@ -280,22 +281,30 @@ HAVING SUM(p.payment_amount) > 0`,
  * marked deleted are there too, as in the tables they replace.
  */
 function relationView(relation: ChildRelation): ViewSource {
-  const { name, table, parent, parentId, parentKey } = relation;
+  const { name, table, parent, parentId, parentKey, idRefs } = relation;
   const positions = positionsOf(relation);
   const own = getTableConfig(table)
     .columns.map((column) => column.name)
     .filter((column) => column !== parentKey && !positions.includes(column));
+  // The catalog id a key stands for, from the join of its own alias (k0, k1 …).
+  const shown = (column: string) => {
+    const at = idRefs.findIndex((key) => key.stored === column);
+    return at < 0 ? `c.${column}` : `k${at}.id AS ${idRefs[at]?.shown}`;
+  };
   const columns = [
     `p.id AS ${parentId}`,
     ...positions.map((column) => `c.${column}`),
     "p.location_id",
-    ...own.map((column) => `c.${column}`),
+    ...own.map(shown),
   ];
+  const catalogJoins = idRefs.map(
+    (key, at) => `\nJOIN api_ids k${at} ON k${at}.key = c.${key.stored}`,
+  );
   return {
     name,
     select: () => `SELECT ${columns.join(", ")}
 FROM ${tableName(table)} c
-JOIN ${tableName(parent)} p ON p.key = c.${parentKey}`,
+JOIN ${tableName(parent)} p ON p.key = c.${parentKey}${catalogJoins.join("")}`,
   };
 }
 

@@ -30,6 +30,7 @@ import * as historyTables from "../db/schema/history.js";
 import * as allTables from "../db/schema/index.js";
 import * as locationTables from "../db/schema/location.js";
 import * as orderTables from "../db/schema/orders.js";
+import { apiIds } from "../db/schema/orders.js";
 import { CHILD_RELATIONS, type ChildRelation, positionsOf } from "../db/schema/relations.js";
 import * as reportTables from "../db/schema/reports.js";
 import * as rollupTables from "../db/schema/rollups.js";
@@ -72,7 +73,7 @@ export interface TableFacts {
   indexes: IndexFacts[];
   /** For a relation of an array (schema/relations.ts): the table that stores its rows, which
    * refers to the parent by `parentKey`. */
-  storedIn?: { table: string; parentKey: string; parent: string };
+  storedIn?: { table: string; parentKey: string; parent: string; idRefs: string[] };
 }
 
 export interface TableGroup {
@@ -172,11 +173,19 @@ export function relationFacts(relation: ChildRelation): TableFacts {
   const positions = positionsOf(relation);
   const column = (name: string) => stored.columns.find((c) => c.name === name);
   const parentColumn = (name: string) => parent.columns.find((c) => c.name === name);
+  // An id kept by its key is shown as the id, as TEXT like the ids the API sends.
+  const idRefOf = (name: string) => relation.idRefs.find((k) => k.stored === name);
+  const asId = (c: ColumnFacts): ColumnFacts => {
+    const key = idRefOf(c.name);
+    return key ? { name: key.shown, type: "TEXT NOT NULL", pgType: "text" } : c;
+  };
   const shown = [
     { ...(parentColumn("id") as ColumnFacts), name: relation.parentId },
     ...positions.map((name) => column(name) as ColumnFacts),
     parentColumn("location_id") as ColumnFacts,
-    ...stored.columns.filter((c) => c.name !== relation.parentKey && !positions.includes(c.name)),
+    ...stored.columns
+      .filter((c) => c.name !== relation.parentKey && !positions.includes(c.name))
+      .map(asId),
   ];
   const shownTable = (table: string) =>
     table === parent.name
@@ -186,15 +195,22 @@ export function relationFacts(relation: ChildRelation): TableFacts {
     name: relation.name,
     columns: shown,
     primaryKey: stored.primaryKey.map(asShown),
-    foreignKeys: stored.foreignKeys.map((fk) => ({
-      columns: fk.columns.map(asShown),
-      table: shownTable(fk.table),
-      foreignColumns: fk.foreignColumns.map((c) =>
-        fk.table === parent.name ? (c === "key" ? "id" : c) : asShown(c),
-      ),
-    })),
+    foreignKeys: stored.foreignKeys
+      .filter((fk) => fk.table !== tableName(apiIds))
+      .map((fk) => ({
+        columns: fk.columns.map(asShown),
+        table: shownTable(fk.table),
+        foreignColumns: fk.foreignColumns.map((c) =>
+          fk.table === parent.name ? (c === "key" ? "id" : c) : asShown(c),
+        ),
+      })),
     indexes: stored.indexes,
-    storedIn: { table: stored.name, parentKey: relation.parentKey, parent: parent.name },
+    storedIn: {
+      table: stored.name,
+      parentKey: relation.parentKey,
+      parent: parent.name,
+      idRefs: relation.idRefs.map((k) => k.stored),
+    },
   };
 }
 
@@ -477,6 +493,7 @@ function requireDoc<T>(doc: T | undefined, what: string): T {
 }
 
 function rowsComeFrom(doc: TableDoc): string {
+  if (doc.rowsFrom !== undefined) return doc.rowsFrom;
   if (doc.record === null) return "pos-sync itself: this table records its own work, not API data.";
   const noun = API_RECORD_NOUNS[doc.record];
   const source = API_RECORD_SOURCES[doc.record];
@@ -514,11 +531,17 @@ function indexLines(table: TableFacts): string[] {
   ];
 }
 
+/** How a stored table keeps the catalog ids its relation shows. */
+function idRefsText(keys: readonly string[]): string {
+  if (keys.length === 0) return "";
+  return `, and to the catalog by ${keys.map(code).join(" and ")} (${code("api_ids.key")}) instead of repeating its ids`;
+}
+
 function storedInLines(table: TableFacts): string[] {
   const { storedIn } = table;
   if (!storedIn) return [];
   return [
-    `**Stored in:** ${code(storedIn.table)}, whose rows refer to their ${storedIn.parentKey.replace(/_key$/, "")} by ${code(storedIn.parentKey)} (${code(`${storedIn.parent}.key`)}) instead of repeating its id and location; ${code(table.name)} is a view that joins them back.`,
+    `**Stored in:** ${code(storedIn.table)}, whose rows refer to their ${storedIn.parentKey.replace(/_key$/, "")} by ${code(storedIn.parentKey)} (${code(`${storedIn.parent}.key`)}) instead of repeating its id and location${idRefsText(storedIn.idRefs)}; ${code(table.name)} is a view that joins them back.`,
     "",
   ];
 }

@@ -7,6 +7,7 @@
  * caller's transaction.
  */
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import { type ChildRelation, relationOf } from "../schema/relations.js";
 import {
   decide,
   emptyCounts,
@@ -16,6 +17,7 @@ import {
   type WriteOutcome,
 } from "../writers/replace.js";
 import { tableName } from "../writers/statements.js";
+import type { PgApiIds } from "./api-ids.js";
 import type { PgClient } from "./connect.js";
 import type { PgVersionHistory } from "./history.js";
 import type { PgRawArchive } from "./raw-archive.js";
@@ -25,17 +27,28 @@ export class PgDayWriter {
   private readonly name: string;
   private readonly parent: RowsInserter;
   private readonly children: RowsInserter[];
+  private readonly relations: ChildRelation[];
 
   constructor(
     table: SQLiteTable,
     childTables: readonly SQLiteTable[],
     private readonly archive: PgRawArchive,
+    /** The keys of the catalog ids the child rows name. */
+    private readonly apiIds: PgApiIds,
     /** Keeps the versions this writer replaces, when the stream keeps a history. */
     private readonly history?: PgVersionHistory,
   ) {
     this.name = tableName(table);
     this.parent = RowsInserter.of(table);
-    this.children = childTables.map((child) => RowsInserter.ofChild(child));
+    this.children = childTables.map((child) => RowsInserter.ofChild(child, apiIds));
+    this.relations = childTables.map(relationOf);
+  }
+
+  /** The catalog ids the records' rows name that have no key known yet: to learn before the
+   * records' transaction, on a connection of its own (catalog-ids.ts). */
+  unknownApiIds(records: readonly IncomingRecord[]): string[] {
+    const rows = this.relations.map((_, i) => records.flatMap((r) => r.rows.children[i] ?? []));
+    return this.apiIds.unknown(this.relations, rows);
   }
 
   private async storedVersions(

@@ -52,6 +52,7 @@ import { listRejectContext, locationRejectContext, pageRejectContext } from "../
 import type { IncomingRecord } from "../writers/replace.js";
 import type { SnapshotCounts } from "../writers/snapshot.js";
 import { columnNames, tableName } from "../writers/statements.js";
+import { PgApiIds } from "./api-ids.js";
 import * as checkpoints from "./checkpoints.js";
 import { PgLocationClaims, recordClaimLocation } from "./claims.js";
 import { connect, lending, type PgClient, type PgPool } from "./connect.js";
@@ -106,12 +107,13 @@ export class PgDestination extends SqlReader implements SyncDestination {
   private readonly archive: PgRawArchive;
   private readonly keepHistory: boolean;
   private readonly clocks = new PgLocationClocks();
+  private readonly apiIds = new PgApiIds();
   private readonly dayWriters = new PerStream<DayStreamTables, PgDayWriter>((stream) => {
     const history =
       this.keepHistory && stream.history
         ? new PgVersionHistory(stream.table, stream.childTables, stream.history)
         : undefined;
-    return new PgDayWriter(stream.table, stream.childTables, this.archive, history);
+    return new PgDayWriter(stream.table, stream.childTables, this.archive, this.apiIds, history);
   });
   private readonly listWriters = new PerStream<SnapshotListTables, PgSnapshotWriter>(
     (list) => new PgSnapshotWriter(list.table, list.childTables, this.archive),
@@ -300,16 +302,17 @@ export class PgDestination extends SqlReader implements SyncDestination {
     return Promise.resolve(this.archive.keep ? { keep: true, dictionary: null } : { keep: false });
   }
   /** Writes the page, with its rejects, in one transaction. */
-  writePage(
+  async writePage(
     stream: DayStreamTables,
     page: PageHeader,
     records: readonly IncomingRecord[],
   ): Promise<PageCounts> {
     this.touched.add(page.locationId);
+    const writer = this.dayWriters.of(stream);
+    const unknown = writer.unknownApiIds(records);
+    if (unknown.length > 0) await this.read((client) => this.apiIds.learn(client, unknown));
     return this.transaction(async (client) => {
-      const { counts, earlierDays } = await this.dayWriters
-        .of(stream)
-        .write(client, records, page.syncedAt);
+      const { counts, earlierDays } = await writer.write(client, records, page.syncedAt);
       const ids = records.map((r) => r.rows.parent.id);
       if (counts.inserted + counts.updated > 0) {
         const marks = summariesToMark(stream, page, { ids, earlierDays });

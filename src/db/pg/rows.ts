@@ -17,6 +17,7 @@ import { createHash } from "node:crypto";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type ChildRelation, relationOf } from "../schema/relations.js";
 import { type Row, tableName, writtenColumns } from "../writers/statements.js";
+import type { PgApiIds } from "./api-ids.js";
 import type { PgClient } from "./connect.js";
 import { pgColumnTypes } from "./schema.js";
 import { storableJson, storableText } from "./text.js";
@@ -59,22 +60,33 @@ export class RowsInserter {
   private readonly names: string[];
   private readonly types: InsertedType[];
   private readonly storable: (((value: string) => string) | undefined)[];
+  /** Which values are catalog ids that travel as their keys. */
+  private readonly keyed: boolean[];
+  private readonly apiIds: PgApiIds | undefined;
   private readonly sql: string;
   private readonly statementName: string;
 
   /**
    * @param suffix e.g. "ON CONFLICT DO NOTHING"
    * @param parent for a child table (relations.ts): its rows carry their parent's id where the
-   * table has the parent's key, which the statement looks up
+   * table has the parent's key, which the statement looks up, and catalog ids where it has their
+   * keys, which `apiIds` knows
    */
   constructor(
     table: string,
     columns: readonly ColumnOf[],
     suffix = "",
-    parent?: { table: string; relation: ChildRelation },
+    parent?: { table: string; relation: ChildRelation; apiIds?: PgApiIds },
   ) {
     const keyAt = parent ? columns.findIndex((c) => c.name === parent.relation.parentKey) : -1;
-    this.names = columns.map((c, i) => (i === keyAt && parent ? parent.relation.parentId : c.name));
+    // An id kept by its key (api_ids) comes as the id, under the relation's name, and travels as its key.
+    const idRefs = parent?.relation.idRefs ?? [];
+    const idRefOf = (c: ColumnOf) => idRefs.find((k) => k.stored === c.name);
+    this.names = columns.map(
+      (c, i) => (i === keyAt && parent?.relation.parentId) || idRefOf(c)?.shown || c.name,
+    );
+    this.keyed = columns.map((c) => idRefOf(c) !== undefined);
+    this.apiIds = parent?.apiIds;
     this.types = columns.map((c, i) => (i === keyAt ? "text" : c.type));
     this.storable = this.types.map(storableOf);
     const names = columns.map((c) => `"${c.name}"`).join(", ");
@@ -92,12 +104,14 @@ export class RowsInserter {
     return new RowsInserter(tableName(table), columnsOf(table, omit), suffix);
   }
 
-  /** For a child table of orders or reports: rows in its relation's shape (relations.ts). */
-  static ofChild(table: SQLiteTable): RowsInserter {
+  /** For a child table of orders or reports: rows in its relation's shape (relations.ts), whose
+   * catalog ids `apiIds` has learned. */
+  static ofChild(table: SQLiteTable, apiIds: PgApiIds): RowsInserter {
     const relation = relationOf(table);
     return new RowsInserter(tableName(table), columnsOf(table), "", {
       table: tableName(relation.parent),
       relation,
+      apiIds,
     });
   }
 
@@ -116,7 +130,8 @@ export class RowsInserter {
   private rowJson(row: Row): string {
     const cells: string[] = new Array(this.names.length);
     for (let i = 0; i < this.names.length; i++) {
-      const value = row[this.names[i] as string] ?? null;
+      const sent = row[this.names[i] as string] ?? null;
+      const value = this.keyed[i] ? (this.apiIds?.keyOf(String(sent)) ?? null) : sent;
       const storable = this.storable[i];
       const stored = storable && typeof value === "string" ? storable(value) : value;
       cells[i] =

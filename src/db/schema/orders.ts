@@ -1,8 +1,9 @@
 /**
  * Orders and their arrays: items (with their modifiers and discounts) and payments. A row of an
  * array refers to its order by the order's integer key, not by the API's 36-character id and
- * the location's: the contract's relations with those columns (`order_items` …) are views that
- * join them back (relations.ts, views.ts).
+ * the location's, and to the catalog (the product, the tax, the payment method …) by the key
+ * of the catalog's id in `api_ids` (`item_catalog_ref`): the contract's relations with those columns
+ * (`order_items` …) are views that join them back (relations.ts, views.ts).
  */
 import {
   foreignKey,
@@ -14,6 +15,20 @@ import {
   text,
 } from "drizzle-orm/sqlite-core";
 import { contentHash, deletedAt, flag, locationId, syncedAt } from "./columns.js";
+
+/** Ids of the API that rows name again and again, each stored once: the catalog entries that
+ * rows of orders' arrays name (an order's items name a few hundred products and taxes between
+ * them, thousands of times a day). Never deleted, so that a key, once given, stays its id's. */
+export const apiIds = sqliteTable("api_ids", {
+  key: integer("key").primaryKey({ autoIncrement: true }),
+  id: text("id").notNull().unique(),
+});
+
+/** An id of the API (`<name>_id` in the relation), stored as its key in `api_ids`. */
+const idRef = (name: string) =>
+  integer(`${name}_ref`)
+    .notNull()
+    .references(() => apiIds.key);
 
 export const orders = sqliteTable(
   "orders",
@@ -100,8 +115,8 @@ export const orderItemRows = sqliteTable(
     tax_rate: real("tax_rate").notNull(),
     tax_rate_bp: integer("tax_rate_bp").notNull(),
     tax_amount: real("tax_amount").notNull(),
-    tax_catalog_id: text("tax_catalog_id").notNull(),
-    item_catalog_id: text("item_catalog_id").notNull(),
+    tax_catalog_ref: idRef("tax_catalog"),
+    item_catalog_ref: idRef("item_catalog"),
     /** Null when the API leaves it out. */
     is_loss: flag("is_loss"),
     loss_reason: text("loss_reason"),
@@ -116,8 +131,8 @@ export const orderItemModifierRows = sqliteTable(
     order_key: orderKey(),
     item_position: integer("item_position").notNull(),
     position: integer("position").notNull(),
-    modifier_group_id: text("modifier_group_id").notNull(),
-    modifier_id: text("modifier_id").notNull(),
+    modifier_group_ref: idRef("modifier_group"),
+    modifier_ref: idRef("modifier"),
     name: text("name").notNull(),
   },
   (t) => [
@@ -137,7 +152,7 @@ export const orderItemDiscountRows = sqliteTable(
     position: integer("position").notNull(),
     discount_name: text("discount_name").notNull(),
     discount_value: real("discount_value").notNull(),
-    discount_catalog_id: text("discount_catalog_id").notNull(),
+    discount_catalog_ref: idRef("discount_catalog"),
   },
   (t) => [
     primaryKey({ columns: [t.order_key, t.item_position, t.position] }),
@@ -155,7 +170,7 @@ export const orderPaymentRows = sqliteTable(
     position: integer("position").notNull(),
     payment_amount: real("payment_amount").notNull(),
     payment_name: text("payment_name").notNull(),
-    payment_catalog_id: text("payment_catalog_id").notNull(),
+    payment_catalog_ref: idRef("payment_catalog"),
   },
   (t) => [primaryKey({ columns: [t.order_key, t.position] })],
 );

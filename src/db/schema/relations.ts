@@ -2,11 +2,14 @@
  * The contract's relations of orders' and reports' arrays (`order_items`, `report_orders` …), and
  * the tables that store them. A stored row refers to its parent by the parent's integer key; its
  * relation, a view (views.ts), gives it the parent's id and location back, in the contract's
- * column order: the parent's id, the row's positions, the location, then the row's own columns.
- * Writes bring rows in the relation's shape (normalize/), and history keeps them so.
+ * column order: the parent's id, the row's positions, the location, then the row's own columns,
+ * with each catalog id where the table keeps its key (`item_catalog_ref` shown as
+ * `item_catalog_id`). Writes bring rows in the relation's shape (normalize/), and history keeps
+ * them so.
  */
 import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import {
+  apiIds,
   orderItemDiscountRows,
   orderItemModifierRows,
   orderItemRows,
@@ -24,12 +27,28 @@ import {
   reportTaxRows,
 } from "./reports.js";
 
-/** A row of a relation: the stored row, with its parent's id and location for its parent's key. */
+/** The relation's name of a stored column: an id kept by its key (`item_catalog_ref`) is shown
+ * as the id (`item_catalog_id`). */
+type Shown<C extends string> = C extends `${infer Name}_ref` ? `${Name}_id` : C;
+
+/** A row of a relation: the stored row, with its parent's id and location for its parent's key,
+ * and the ids of the API for their keys. */
 export type RelationRow<
   T extends { $inferSelect: object },
   Key extends string,
   Id extends string,
-> = Omit<T["$inferSelect"], Key> & { [P in Id]: string } & { location_id: string };
+> = {
+  [C in Exclude<keyof T["$inferSelect"], Key> & string as Shown<C>]: C extends `${string}_ref`
+    ? string
+    : T["$inferSelect"][C];
+} & { [P in Id]: string } & { location_id: string };
+
+/** A stored column that keeps an id of the API by its key in `api_ids`, and the relation's column
+ * that shows the id. */
+export interface IdRefColumn {
+  readonly stored: string;
+  readonly shown: string;
+}
 
 export interface ChildRelation {
   /** The contract's name. */
@@ -41,6 +60,19 @@ export interface ChildRelation {
   readonly parentId: string;
   /** The table's column with the parent's key (`order_key`). */
   readonly parentKey: string;
+  /** Its columns that keep ids by their keys in `api_ids`. */
+  readonly idRefs: readonly IdRefColumn[];
+}
+
+/** The columns of a table that refer to `api_ids`. */
+function idRefsOf(table: SQLiteTable): IdRefColumn[] {
+  return getTableConfig(table)
+    .foreignKeys.map((fk) => fk.reference())
+    .filter((reference) => reference.foreignTable === apiIds)
+    .map((reference) => {
+      const stored = (reference.columns[0] as { name: string }).name;
+      return { stored, shown: stored.replace(/_ref$/, "_id") };
+    });
 }
 
 const ofOrders = (name: string, table: SQLiteTable): ChildRelation => ({
@@ -49,6 +81,7 @@ const ofOrders = (name: string, table: SQLiteTable): ChildRelation => ({
   parent: orders,
   parentId: "order_id",
   parentKey: "order_key",
+  idRefs: idRefsOf(table),
 });
 
 const ofReports = (name: string, table: SQLiteTable): ChildRelation => ({
@@ -57,6 +90,7 @@ const ofReports = (name: string, table: SQLiteTable): ChildRelation => ({
   parent: reports,
   parentId: "report_id",
   parentKey: "report_key",
+  idRefs: idRefsOf(table),
 });
 
 export const CHILD_RELATIONS: readonly ChildRelation[] = [

@@ -10,6 +10,7 @@ import type Database from "better-sqlite3";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { CompressedRaw, RawArchive } from "../raw/archive.js";
 import { relationOf } from "../schema/relations.js";
+import type { ApiIds } from "./api-ids.js";
 import type { VersionHistory } from "./history.js";
 import { prepareRowInsert, type Row, type RowInserter, tableName } from "./statements.js";
 
@@ -91,6 +92,8 @@ export class ReplacingWriter {
     parent: SQLiteTable,
     children: readonly SQLiteTable[],
     private readonly archive: RawArchive,
+    /** The keys of the catalog ids the child rows name. */
+    apiIds: ApiIds,
     /** Keeps the versions this writer replaces, when the stream keeps a history. */
     private readonly history?: VersionHistory,
   ) {
@@ -104,7 +107,7 @@ export class ReplacingWriter {
     this.deleteParent = sqlite.prepare(`DELETE FROM "${name}" WHERE id = ?`);
     this.insertParent = prepareRowInsert(sqlite, parent);
     this.insertChildren = children.map((table) =>
-      prepareRowInsert(sqlite, table, "", relationOf(table).parentKey),
+      prepareRowInsert(sqlite, table, { child: { relation: relationOf(table), apiIds } }),
     );
     const byIds = "id IN (SELECT value FROM json_each(?))";
     this.listedDays = sqlite.prepare(

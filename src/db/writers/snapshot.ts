@@ -87,7 +87,7 @@ export class SnapshotWriter {
     // A child repeated inside one record (a price tier listed twice) keeps its first entry; the
     // record's archived JSON still holds both.
     this.insertChildren = children.map((table) =>
-      prepareRowInsert(sqlite, table, "ON CONFLICT DO NOTHING"),
+      prepareRowInsert(sqlite, table, { suffix: "ON CONFLICT DO NOTHING" }),
     );
   }
 

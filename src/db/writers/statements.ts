@@ -3,6 +3,8 @@
 import type Database from "better-sqlite3";
 import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import { isAutoIncrement, type Row } from "../schema/columns.js";
+import type { ChildRelation } from "../schema/relations.js";
+import type { ApiIds } from "./api-ids.js";
 
 export type { Row };
 
@@ -58,25 +60,38 @@ export interface RowInserter {
   run(row: Row, parentKey?: number): number;
 }
 
-/** @param parentKeyColumn the column `run` fills with its `parentKey` (relations.ts) */
+export interface RowInsertOptions {
+  /** After the VALUES: "ON CONFLICT DO NOTHING" … */
+  suffix?: string;
+  /** For a child table of orders or reports, whose rows come in their relation's shape
+   * (relations.ts): the column `run` fills with its `parentKey`, and the catalog ids the rows
+   * name, whose keys the table keeps. */
+  child?: { relation: ChildRelation; apiIds: ApiIds };
+}
+
 export function prepareRowInsert(
   sqlite: Database.Database,
   table: SQLiteTable,
-  suffix = "",
-  parentKeyColumn?: string,
+  options: RowInsertOptions = {},
 ): RowInserter {
   const columns = writtenColumns(table);
   const names = columns.map((c) => `"${c}"`).join(", ");
   const statement = sqlite.prepare<unknown[]>(
-    `INSERT INTO "${tableName(table)}" (${names}) VALUES (${columns.map(() => "?").join(", ")}) ${suffix}`,
+    `INSERT INTO "${tableName(table)}" (${names}) VALUES (${columns.map(() => "?").join(", ")}) ${options.suffix ?? ""}`,
   );
   const width = columns.length;
-  const keyAt = parentKeyColumn === undefined ? -1 : columns.indexOf(parentKeyColumn);
+  const { relation, apiIds } = options.child ?? {};
+  const keyAt = relation ? columns.indexOf(relation.parentKey) : -1;
+  // Where an id is kept by its key (api_ids), the row has its id under the relation's name.
+  const idRefs = relation?.idRefs ?? [];
+  const fields = columns.map((c) => idRefs.find((k) => k.stored === c)?.shown ?? c);
+  const keyedAt = idRefs.map((k) => columns.indexOf(k.stored));
   const values: unknown[] = new Array(width);
   return {
     run(row: Row, parentKey?: number): number {
-      for (let i = 0; i < width; i++) values[i] = row[columns[i] as string];
+      for (let i = 0; i < width; i++) values[i] = row[fields[i] as string];
       if (keyAt >= 0) values[keyAt] = parentKey;
+      for (const at of keyedAt) values[at] = apiIds?.keyOf(values[at] as string);
       return Number(statement.run(values).lastInsertRowid);
     },
   };

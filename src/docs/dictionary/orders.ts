@@ -20,6 +20,18 @@ const itemPosition = () =>
   derived("The item's index in the order's `items[]` (order_items.position).");
 
 export const ORDER_TABLES: Record<string, TableDoc> = {
+  api_ids: {
+    record: null,
+    rowsFrom: "one row per distinct catalog id the rows of orders' arrays name.",
+    meaning:
+      "Ids of the API that rows name again and again, each stored once: the catalog entries that rows of orders' arrays name (a product, a tax, a modifier and its group, a discount, a payment method). The tables behind order_items, order_item_modifiers, order_item_discounts and order_payments keep an id's key (`…_ref`), and those relations show the id. Ids are never removed, so a key always stands for the same id.",
+    columns: {
+      key: derived("The id's key, given by the database (order_item_rows.item_catalog_ref …)."),
+      id: derived(
+        "The catalog id, as an order sent it (`items[].itemCatalogId`, `items[].tax.taxCatalogId`, `payments[].paymentCatalogId` …: products.id, taxes.id …).",
+      ),
+    },
+  },
   orders: {
     record: "order",
     meaning:

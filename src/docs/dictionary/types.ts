@@ -23,6 +23,9 @@ export interface TableDoc {
   record: ApiRecord | null;
   /** e.g. "items[]": the array whose elements are the rows; absent for whole records */
   elements?: string;
+  /** Where the rows come from, when that is neither one per API record (or element) nor
+   * pos-sync's own work. */
+  rowsFrom?: string;
   meaning: string;
   columns: Record<string, ColumnDoc>;
 }
