@@ -214,7 +214,7 @@ const earliest = ends
   .sort()[0];
 const days = eachDay(earliest ?? addDays(locationToday, -90), locationToday);
 
-/** The keys of the catalog ids that rows of orders' arrays name (api_ids). */
+/** The keys of the ids orders and the rows of their arrays keep by key (api_ids). */
 const apiIds = new ApiIds(sqlite);
 
 /** Orders: the row and its children, positional, in the schema's column order. */
@@ -223,8 +223,8 @@ const ORDERS = {
   table: "orders",
   schema: orderSchema,
   insert: insertInto(
-    "orders",
-    columns`id location_id business_date created_at updated_at customer_id device_id device_name report_id opened_at closed_at closed_hour guests order_place order_number operator_id operator_name total total_tax total_discount menus tips is_canceled is_transferred transfer_reason cancel_reason channel service_type is_training source external_order_id external_location_id content_hash synced_at`,
+    "order_rows",
+    columns`id location_ref business_date created_at updated_at customer_id device_ref device_name report_ref opened_at closed_at closed_hour guests order_place order_number operator_ref operator_name total total_tax total_discount menus tips is_canceled is_transferred transfer_reason cancel_reason channel service_type is_training source external_order_id external_location_id content_hash synced_at`,
   ),
   item: insertInto(
     "order_item_rows",
@@ -245,21 +245,21 @@ const ORDERS = {
   write(o, day, contentHash) {
     const key = this.insert.run(
       o.id,
-      locationId,
+      apiIds.keyOf(locationId),
       day,
       o.createdAt,
       o.updatedAt,
       o.customerId,
-      o.deviceId,
+      o.deviceId === null ? null : apiIds.keyOf(o.deviceId),
       o.deviceName ?? null,
-      o.reportId,
+      apiIds.keyOf(o.reportId),
       o.openedAt,
       o.closedAt,
       hourOf(o.closedAt),
       o.guests,
       o.orderPlace,
       o.orderNumber,
-      o.operatorId,
+      apiIds.keyOf(o.operatorId),
       o.operatorName,
       o.total,
       o.totalTax,

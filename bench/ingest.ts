@@ -14,12 +14,12 @@ import { normalizeOrder, type OrderRows } from "../src/db/normalize/order.js";
 import { openDatabase } from "../src/db/open.js";
 import { buildDictionary, compressRaw } from "../src/db/raw/codec.js";
 import {
-  CHILD_RELATIONS,
+  idRefsOf,
   orderItemDiscountRows,
   orderItemModifierRows,
   orderItemRows,
   orderPaymentRows,
-  orders,
+  orderRows,
 } from "../src/db/schema/index.js";
 import { SqliteDestination } from "../src/db/sqlite-destination.js";
 import { ApiIds } from "../src/db/writers/api-ids.js";
@@ -134,7 +134,7 @@ function handWritten(sqlite: Database.Database, table: Parameters<typeof tableNa
   const statement = sqlite.prepare(
     `INSERT INTO ${tableName(table)} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
   );
-  const idRefs = CHILD_RELATIONS.find((r) => r.table === table)?.idRefs ?? [];
+  const idRefs = idRefsOf(table);
   return {
     statement,
     fields: columns.map((c) => idRefs.find((k) => k.stored === c)?.shown ?? c),
@@ -151,7 +151,7 @@ function baseline(
   sqlite: Database.Database,
   pages: readonly string[],
 ): { seconds: number; rows: number } {
-  const parent = handWritten(sqlite, orders);
+  const parent = handWritten(sqlite, orderRows);
   const children = [
     orderItemRows,
     orderItemModifierRows,
@@ -203,6 +203,10 @@ function baseline(
     }
     const insertPage = sqlite.transaction(() => {
       for (const { order, children: groups } of pageOrders) {
+        for (const at of parent.keyedAt) {
+          const id = order[at];
+          order[at] = id == null ? null : apiIds.keyOf(id as string);
+        }
         const key = parent.statement.run(order).lastInsertRowid;
         groups.forEach((group, i) => {
           const { statement, keyedAt } = children[i] as (typeof children)[number];

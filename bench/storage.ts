@@ -168,13 +168,17 @@ function previousLayoutOf(path: string, copy: string): void {
   const db = new Database(copy);
   db.pragma("journal_mode = DELETE");
   const readRaw = rawRecordReader(db);
-  for (const table of ["orders", "reports"]) {
-    db.exec(`ALTER TABLE ${table} ADD COLUMN raw TEXT`);
+  // The relation, and the table that stores it.
+  for (const [table, stored] of [
+    ["orders", "order_rows"],
+    ["reports", "reports"],
+  ] as const) {
+    db.exec(`ALTER TABLE ${stored} ADD COLUMN raw TEXT`);
     const ids = db.prepare(`SELECT id, location_id FROM ${table}`).all() as {
       id: string;
       location_id: string;
     }[];
-    const update = db.prepare(`UPDATE ${table} SET raw = ? WHERE id = ?`);
+    const update = db.prepare(`UPDATE ${stored} SET raw = ? WHERE id = ?`);
     const fill = db.transaction((batch: typeof ids) => {
       for (const { id, location_id } of batch)
         update.run(readRaw(table, id, location_id)[0]?.json ?? "{}", id);

@@ -237,7 +237,7 @@ describe("pos-sync verify", () => {
     expect(lastLine(clean.stdout)).toMatch(/^OK: \d+ requests$/);
     const db = openTestDb(dbPath);
     db.sqlite
-      .prepare("DELETE FROM orders WHERE id IN (SELECT id FROM orders ORDER BY id LIMIT 2)")
+      .prepare("DELETE FROM order_rows WHERE id IN (SELECT id FROM orders ORDER BY id LIMIT 2)")
       .run();
     db.close();
     const dirty = await runCli(["verify", "--json"], env(dbPath));

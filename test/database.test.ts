@@ -104,12 +104,14 @@ describe("opening", () => {
           .join(" | ");
       expect(
         plan("SELECT * FROM orders WHERE location_id = 'x' AND business_date = '2026-01-01'"),
-      ).toContain("orders_location_day");
-      expect(plan("SELECT * FROM orders WHERE report_id = 'x'")).toContain("orders_report");
-      expect(plan("SELECT * FROM orders WHERE id = 'x'")).toContain("orders_id_unique");
+      ).toMatch(/api_ids_id_unique.*order_rows_location_day/);
+      expect(plan("SELECT * FROM orders WHERE report_id = 'x'")).toMatch(
+        /api_ids_id_unique.*order_rows_report/,
+      );
+      expect(plan("SELECT * FROM orders WHERE id = 'x'")).toContain("order_rows_id_unique");
       // A relation of an order's array finds its rows through the order's id, then its key.
       expect(plan("SELECT * FROM order_items WHERE order_id = 'x'")).toMatch(
-        /SEARCH p USING INDEX orders_id_unique.*SEARCH c USING (INDEX|PRIMARY KEY)/,
+        /SEARCH o USING INDEX order_rows_id_unique.*SEARCH c USING (INDEX|PRIMARY KEY)/,
       );
       expect(
         plan("SELECT * FROM reports WHERE location_id = 'x' AND business_date = '2026-01-01'"),

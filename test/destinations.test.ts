@@ -85,7 +85,7 @@ describe.each(DESTINATION_KINDS)("into %s", (kind) => {
       // The comparison sees a changed field (it is not blind to this destination's types).
       const order = [...simulator.dataset.allOrders(location)].at(-1)!;
       await stored.execute(
-        "UPDATE orders SET operator_name = 'someone else' WHERE id = ?",
+        "UPDATE order_rows SET operator_name = 'someone else' WHERE id = ?",
         order.id,
       );
       expect(await compareWithDataset(stored, simulator.dataset, history)).toEqual([

@@ -274,7 +274,7 @@ describe("a sync with the archive off", () => {
     // An order whose stored version differs (its hash) is rewritten: with the archive off, its
     // earlier JSON goes rather than stay as a stale version.
     const [order] = rows(db, "SELECT id FROM orders ORDER BY id LIMIT 1");
-    db.sqlite.prepare("UPDATE orders SET content_hash = 0 WHERE id = ?").run(order.id);
+    db.sqlite.prepare("UPDATE order_rows SET content_hash = 0 WHERE id = ?").run(order.id);
     const { result } = await syncOnce(sim.current, db, {
       range,
       configOverrides: { keepRaw: false },

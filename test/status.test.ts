@@ -176,7 +176,7 @@ describe("pos-sync status: rows and names", () => {
     const orders = db.sqlite.prepare("SELECT COUNT(*) FROM orders").pluck().get() as number;
     db.sqlite
       .prepare(
-        "UPDATE orders SET deleted_at = '2026-01-01T00:00:00Z' WHERE id IN (SELECT id FROM orders LIMIT 3)",
+        "UPDATE order_rows SET deleted_at = '2026-01-01T00:00:00Z' WHERE id IN (SELECT id FROM orders LIMIT 3)",
       )
       .run();
     db.close();

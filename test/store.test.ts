@@ -328,7 +328,7 @@ describe("rows deleted behind pos-sync's back", () => {
       )[0] as { id: string; key: number };
       // What the sqlite3 shell does by default: no foreign keys, so no cascade.
       separate.sqlite.pragma("foreign_keys = OFF");
-      separate.sqlite.prepare("DELETE FROM orders WHERE id = ?").run(id);
+      separate.sqlite.prepare("DELETE FROM order_rows WHERE id = ?").run(id);
       separate.sqlite.pragma("foreign_keys = ON");
       // Its JSON stays in the archive, where storing it again must replace it.
       const archivedAt = "SELECT synced_at FROM raw_records WHERE table_name = 'orders' AND id = ?";

@@ -294,7 +294,7 @@ describe("moving and broken data", () => {
     const db = openTestDb(tempPath());
     await syncOnce(sim.current, db);
     const [missing] = rows(db, "SELECT order_id FROM report_orders LIMIT 1");
-    db.sqlite.prepare("DELETE FROM orders WHERE id = ?").run(missing.order_id);
+    db.sqlite.prepare("DELETE FROM order_rows WHERE id = ?").run(missing.order_id);
     sim.current.stats.reset();
     await syncOnce(sim.current, db, {
       streams: ["orders"],
@@ -435,7 +435,7 @@ describe("verify", () => {
       "SELECT id, business_date, location_id FROM orders WHERE business_date = ? LIMIT 1",
       addDays(TEST_TODAY, -6),
     );
-    db.sqlite.prepare("DELETE FROM orders WHERE id = ?").run(victim.id);
+    db.sqlite.prepare("DELETE FROM order_rows WHERE id = ?").run(victim.id);
     const dirty = await runVerify(options);
     expect(dirty.ok).toBe(false);
     const location = dirty.locations.find((l) => l.locationId === victim.location_id);

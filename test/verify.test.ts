@@ -71,7 +71,7 @@ describe("pos-sync verify: stored counts", () => {
     const dbPath = await syncedDatabase();
     const order = someOrder(dbPath);
     const db = openTestDb(dbPath);
-    db.sqlite.prepare("DELETE FROM orders WHERE id = ?").run(order.id);
+    db.sqlite.prepare("DELETE FROM order_rows WHERE id = ?").run(order.id);
     const reject = db.sqlite.prepare(
       `INSERT INTO rejected_records (location_id, stream, day, record_id, record_key, reason, raw, rejected_at)
        SELECT location_id, 'orders', ?, ?, ?, 'total: expected number', '{}', '2026-01-01T00:00:00Z' FROM locations`,
@@ -92,7 +92,7 @@ describe("pos-sync verify: stored counts", () => {
     const order = someOrder(dbPath);
     const db = openTestDb(dbPath);
     db.sqlite
-      .prepare("UPDATE orders SET deleted_at = '2026-01-01T00:00:00Z' WHERE id = ?")
+      .prepare("UPDATE order_rows SET deleted_at = '2026-01-01T00:00:00Z' WHERE id = ?")
       .run(order.id);
     const stored = scalar(
       db,
@@ -158,7 +158,7 @@ describe("pos-sync verify: reports", () => {
             sim.current.dataset.today,
           );
           db.sqlite
-            .prepare("UPDATE orders SET deleted_at = '2026-01-01T00:00:00Z' WHERE id = ?")
+            .prepare("UPDATE order_rows SET deleted_at = '2026-01-01T00:00:00Z' WHERE id = ?")
             .run(order.id);
           return order as { id: string; report_id: string };
         } finally {

@@ -1,9 +1,11 @@
--- The catalog ids that rows of orders' arrays name (the product, the tax, the modifier, the
--- discount, the payment method) stored once, in api_ids: the rows keep each id's integer key,
--- and the contract's relations (order_items …) show the id again (the views migration after this
--- one). No foreign key checks the keys here (pg/schema.ts says why). Hand-ordered: the views go
--- first (PostgreSQL keeps a view's columns from being dropped), then each table gains its keys,
--- filled from api_ids, and loses the ids.
+-- The ids of the API that orders and the rows of their arrays name again and again, stored once
+-- in api_ids: an order's location, report, operator and device (order_rows.location_ref …), and
+-- the catalog entries its items, modifiers, discounts and payments name (item_catalog_ref …).
+-- The contract's relations (orders, order_items …) become views that show the ids again (the
+-- views migration after this one). No foreign key checks the keys here (pg/schema.ts says why).
+-- Hand-ordered: the views go first (PostgreSQL keeps a view's columns from being dropped); orders
+-- is renamed order_rows (its arrays' foreign keys follow it); each table gains its keys, filled
+-- from api_ids, and loses the ids; the indexes and names follow.
 DROP VIEW IF EXISTS order_items;
 --> statement-breakpoint
 DROP VIEW IF EXISTS order_item_modifiers;
@@ -66,7 +68,11 @@ CREATE TABLE "api_ids" (
 	CONSTRAINT "api_ids_id_unique" UNIQUE("id")
 );
 --> statement-breakpoint
-INSERT INTO "api_ids" ("id") SELECT "tax_catalog_id" FROM "order_item_rows"
+INSERT INTO "api_ids" ("id") SELECT "location_id" FROM "orders"
+UNION SELECT "device_id" FROM "orders" WHERE "device_id" IS NOT NULL
+UNION SELECT "report_id" FROM "orders"
+UNION SELECT "operator_id" FROM "orders"
+UNION SELECT "tax_catalog_id" FROM "order_item_rows"
 UNION SELECT "item_catalog_id" FROM "order_item_rows"
 UNION SELECT "modifier_group_id" FROM "order_item_modifier_rows"
 UNION SELECT "modifier_id" FROM "order_item_modifier_rows"
@@ -74,11 +80,51 @@ UNION SELECT "discount_catalog_id" FROM "order_item_discount_rows"
 UNION SELECT "payment_catalog_id" FROM "order_payment_rows"
 ORDER BY 1;
 --> statement-breakpoint
+ALTER TABLE "orders" RENAME TO "order_rows";
+--> statement-breakpoint
+ALTER SEQUENCE "orders_key_seq" RENAME TO "order_rows_key_seq";
+--> statement-breakpoint
+ALTER TABLE "order_rows" RENAME CONSTRAINT "orders_pkey" TO "order_rows_pkey";
+--> statement-breakpoint
+ALTER TABLE "order_rows" RENAME CONSTRAINT "orders_id_unique" TO "order_rows_id_unique";
+--> statement-breakpoint
+ALTER TABLE "order_item_rows" RENAME CONSTRAINT "order_item_rows_order_key_orders_key_fk" TO "order_item_rows_order_key_order_rows_key_fk";
+--> statement-breakpoint
+ALTER TABLE "order_payment_rows" RENAME CONSTRAINT "order_payment_rows_order_key_orders_key_fk" TO "order_payment_rows_order_key_order_rows_key_fk";
+--> statement-breakpoint
+DROP INDEX "orders_location_day";
+--> statement-breakpoint
+DROP INDEX "orders_report";
+--> statement-breakpoint
+ALTER TABLE "order_rows" ADD COLUMN "location_ref" bigint;
+--> statement-breakpoint
+ALTER TABLE "order_rows" ADD COLUMN "device_ref" bigint;
+--> statement-breakpoint
+ALTER TABLE "order_rows" ADD COLUMN "report_ref" bigint;
+--> statement-breakpoint
+ALTER TABLE "order_rows" ADD COLUMN "operator_ref" bigint;
+--> statement-breakpoint
+UPDATE "order_rows" t SET "location_ref" = (SELECT k."key" FROM "api_ids" k WHERE k."id" = t."location_id"), "device_ref" = (SELECT k."key" FROM "api_ids" k WHERE k."id" = t."device_id"), "report_ref" = (SELECT k."key" FROM "api_ids" k WHERE k."id" = t."report_id"), "operator_ref" = (SELECT k."key" FROM "api_ids" k WHERE k."id" = t."operator_id");
+--> statement-breakpoint
+ALTER TABLE "order_rows" ALTER COLUMN "location_ref" SET NOT NULL;
+--> statement-breakpoint
+ALTER TABLE "order_rows" ALTER COLUMN "report_ref" SET NOT NULL;
+--> statement-breakpoint
+ALTER TABLE "order_rows" ALTER COLUMN "operator_ref" SET NOT NULL;
+--> statement-breakpoint
+ALTER TABLE "order_rows" DROP COLUMN "location_id";
+--> statement-breakpoint
+ALTER TABLE "order_rows" DROP COLUMN "device_id";
+--> statement-breakpoint
+ALTER TABLE "order_rows" DROP COLUMN "report_id";
+--> statement-breakpoint
+ALTER TABLE "order_rows" DROP COLUMN "operator_id";
+--> statement-breakpoint
 ALTER TABLE "order_item_rows" ADD COLUMN "tax_catalog_ref" bigint;
 --> statement-breakpoint
 ALTER TABLE "order_item_rows" ADD COLUMN "item_catalog_ref" bigint;
 --> statement-breakpoint
-UPDATE "order_item_rows" SET "tax_catalog_ref" = k0."key", "item_catalog_ref" = k1."key" FROM "api_ids" k0, "api_ids" k1 WHERE k0."id" = "order_item_rows"."tax_catalog_id" AND k1."id" = "order_item_rows"."item_catalog_id";
+UPDATE "order_item_rows" t SET "tax_catalog_ref" = (SELECT k."key" FROM "api_ids" k WHERE k."id" = t."tax_catalog_id"), "item_catalog_ref" = (SELECT k."key" FROM "api_ids" k WHERE k."id" = t."item_catalog_id");
 --> statement-breakpoint
 ALTER TABLE "order_item_rows" ALTER COLUMN "tax_catalog_ref" SET NOT NULL;
 --> statement-breakpoint
@@ -92,7 +138,7 @@ ALTER TABLE "order_item_modifier_rows" ADD COLUMN "modifier_group_ref" bigint;
 --> statement-breakpoint
 ALTER TABLE "order_item_modifier_rows" ADD COLUMN "modifier_ref" bigint;
 --> statement-breakpoint
-UPDATE "order_item_modifier_rows" SET "modifier_group_ref" = k0."key", "modifier_ref" = k1."key" FROM "api_ids" k0, "api_ids" k1 WHERE k0."id" = "order_item_modifier_rows"."modifier_group_id" AND k1."id" = "order_item_modifier_rows"."modifier_id";
+UPDATE "order_item_modifier_rows" t SET "modifier_group_ref" = (SELECT k."key" FROM "api_ids" k WHERE k."id" = t."modifier_group_id"), "modifier_ref" = (SELECT k."key" FROM "api_ids" k WHERE k."id" = t."modifier_id");
 --> statement-breakpoint
 ALTER TABLE "order_item_modifier_rows" ALTER COLUMN "modifier_group_ref" SET NOT NULL;
 --> statement-breakpoint
@@ -104,7 +150,7 @@ ALTER TABLE "order_item_modifier_rows" DROP COLUMN "modifier_id";
 --> statement-breakpoint
 ALTER TABLE "order_item_discount_rows" ADD COLUMN "discount_catalog_ref" bigint;
 --> statement-breakpoint
-UPDATE "order_item_discount_rows" SET "discount_catalog_ref" = k0."key" FROM "api_ids" k0 WHERE k0."id" = "order_item_discount_rows"."discount_catalog_id";
+UPDATE "order_item_discount_rows" t SET "discount_catalog_ref" = (SELECT k."key" FROM "api_ids" k WHERE k."id" = t."discount_catalog_id");
 --> statement-breakpoint
 ALTER TABLE "order_item_discount_rows" ALTER COLUMN "discount_catalog_ref" SET NOT NULL;
 --> statement-breakpoint
@@ -112,8 +158,12 @@ ALTER TABLE "order_item_discount_rows" DROP COLUMN "discount_catalog_id";
 --> statement-breakpoint
 ALTER TABLE "order_payment_rows" ADD COLUMN "payment_catalog_ref" bigint;
 --> statement-breakpoint
-UPDATE "order_payment_rows" SET "payment_catalog_ref" = k0."key" FROM "api_ids" k0 WHERE k0."id" = "order_payment_rows"."payment_catalog_id";
+UPDATE "order_payment_rows" t SET "payment_catalog_ref" = (SELECT k."key" FROM "api_ids" k WHERE k."id" = t."payment_catalog_id");
 --> statement-breakpoint
 ALTER TABLE "order_payment_rows" ALTER COLUMN "payment_catalog_ref" SET NOT NULL;
 --> statement-breakpoint
 ALTER TABLE "order_payment_rows" DROP COLUMN "payment_catalog_id";
+--> statement-breakpoint
+CREATE INDEX "order_rows_location_day" ON "order_rows" USING btree ("location_ref","business_date");
+--> statement-breakpoint
+CREATE INDEX "order_rows_report" ON "order_rows" USING btree ("report_ref");

@@ -58,9 +58,9 @@ export class LocationClocks {
   ) {
     this.storedZone = sqlite.prepare("SELECT time_zone FROM locations WHERE id = ?");
     this.closedTimes = sqlite.prepare(
-      "SELECT rowid AS key, closed_at, closed_hour, business_date FROM orders WHERE location_id = ?",
+      "SELECT key, closed_at, closed_hour, business_date FROM orders WHERE location_id = ?",
     );
-    this.setHour = sqlite.prepare("UPDATE orders SET closed_hour = ? WHERE rowid = ?");
+    this.setHour = sqlite.prepare("UPDATE order_rows SET closed_hour = ? WHERE key = ?");
     this.setZone = sqlite.prepare("UPDATE locations SET time_zone = ? WHERE id = ?");
   }
 

@@ -9,9 +9,9 @@ import { LocalClock } from "../local-clock.js";
 import { DAY_STREAMS, type Stream, type WindowStatus } from "../vocabulary.js";
 import type { Db } from "./open.js";
 import { SALE } from "./rollup-sql.js";
+import { relationName } from "./schema/relations.js";
 import { type QueryResult, type SqlSession, sqliteSession } from "./sql.js";
 import type { DayStreamTables, SnapshotListTables } from "./stream-tables.js";
-import { tableName } from "./writers/statements.js";
 
 export type { QueryResult } from "./sql.js";
 
@@ -274,7 +274,7 @@ export class SqlReader {
   async countStored(stream: DayStreamTables, ids: readonly string[]): Promise<number> {
     if (ids.length === 0) return 0;
     return this.count(
-      `SELECT COUNT(*) AS n FROM ${tableName(stream.table)} WHERE ${this.sql.dialect.inList("id", 1)}`,
+      `SELECT COUNT(*) AS n FROM ${relationName(stream.table)} WHERE ${this.sql.dialect.inList("id", 1)}`,
       [[...ids]],
     );
   }
@@ -288,7 +288,7 @@ export class SqlReader {
     listedIds: readonly string[],
   ): Promise<{ live: number; unlisted: string[] }> {
     const rows = await this.all<{ id: string; listed: unknown }>(
-      `SELECT id, ${this.sql.dialect.inList("id", 3)} AS listed FROM ${tableName(stream.table)}
+      `SELECT id, ${this.sql.dialect.inList("id", 3)} AS listed FROM ${relationName(stream.table)}
        WHERE location_id = ${this.p(1)} AND business_date = ${this.p(2)} AND deleted_at IS NULL`,
       [locationId, day, [...listedIds]],
     );
@@ -467,7 +467,7 @@ export class SqlReader {
       FROM rejected_records rr
       WHERE rr.location_id = ${this.p(1)} AND rr.stream = ${this.p(2)} AND ${where}
         AND NOT EXISTS (
-          SELECT 1 FROM "${tableName(stream.table)}" t
+          SELECT 1 FROM "${relationName(stream.table)}" t
           WHERE t.id = rr.record_id AND t.location_id = rr.location_id AND t.deleted_at IS NULL
         )${by ? ` GROUP BY ${by}` : ""}`;
   }
@@ -508,7 +508,7 @@ export class SqlReader {
 
   /** Rows of a day stream or list table for one location, live and marked deleted. */
   async rowCounts(owner: DayStreamTables | SnapshotListTables, locationId: string) {
-    const table = tableName(owner.table);
+    const table = relationName(owner.table);
     const counts = await this.one<RowCounts>(
       `SELECT COUNT(*) FILTER (WHERE deleted_at IS NULL) AS live,
               COUNT(*) FILTER (WHERE deleted_at IS NOT NULL) AS deleted
@@ -531,7 +531,7 @@ export class SqlReader {
     day: string,
   ): Promise<StoredCounts> {
     const records = await this.count(
-      `SELECT COUNT(*) AS n FROM "${tableName(stream.table)}"
+      `SELECT COUNT(*) AS n FROM "${relationName(stream.table)}"
        WHERE location_id = ${this.p(1)} AND business_date = ${this.p(2)} AND deleted_at IS NULL`,
       [locationId, day],
     );

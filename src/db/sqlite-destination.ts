@@ -35,7 +35,7 @@ import { type ArchiveTerms, RawArchive } from "./raw/archive.js";
 import { SqlReader, START_DATE_STATE, UTC_OFFSET_STATE } from "./reader.js";
 import { DaysToSettle, summariesToMark } from "./rollup-sql.js";
 import { Rollups } from "./rollups.js";
-import { locations } from "./schema/index.js";
+import { locations, relationName } from "./schema/index.js";
 import { sqliteSession } from "./sql.js";
 import {
   type DayStreamTables,
@@ -340,7 +340,7 @@ export class SqliteDestination extends SqlReader implements Destination {
       return Promise.resolve(
         this.options.keepRaw ? { keep: true, dictionary: null } : { keep: false },
       );
-    return this.step((w) => w.archive.termsFor(tableName(stream.table)));
+    return this.step((w) => w.archive.termsFor(relationName(stream.table)));
   }
   forgetFixedRejects(
     stream: DayStreamTables,

@@ -16,7 +16,11 @@ import {
   dailyProductSales,
   dailyTaxSales,
   hourlySales,
+  idRefsOf,
+  ORDERS_RELATION,
   positionsOf,
+  relationName,
+  type StoredRelation,
 } from "./schema/index.js";
 import type { SqlDialect } from "./sql.js";
 import { tableName } from "./writers/statements.js";
@@ -26,6 +30,11 @@ export interface ViewSource {
   /** The SELECT that defines the view. */
   select(d: SqlDialect): string;
 }
+
+/** Each order's payments, summed by its key: `p(order_key, paid, payments)`. (Grouped apart:
+ * `orders` is a view, whose other columns a GROUP BY of its key does not carry on PostgreSQL.) */
+const PAYMENTS_BY_ORDER = `(SELECT order_key, SUM(payment_amount) AS paid, COUNT(*) AS payments
+  FROM order_payment_rows GROUP BY order_key)`;
 
 /** A location's name beside its id: every view has it. */
 const LOCATION = "LEFT JOIN locations l ON l.id";
@@ -252,26 +261,22 @@ WHERE o.deleted_at IS NULL AND o.is_transferred`,
   {
     name: "v_payment_mismatches",
     select: () => `SELECT ${AN_OPERATORS_ORDER}, o.total,
-  ROUND(COALESCE(SUM(p.payment_amount), 0), 2) AS paid,
-  ROUND(COALESCE(SUM(p.payment_amount), 0) - o.total, 2) AS difference,
-  COUNT(p.order_key) AS payments
+  ROUND(COALESCE(p.paid, 0), 2) AS paid,
+  ROUND(COALESCE(p.paid, 0) - o.total, 2) AS difference,
+  COALESCE(p.payments, 0) AS payments
 FROM orders o
-LEFT JOIN order_payment_rows p ON p.order_key = o.key
+LEFT JOIN ${PAYMENTS_BY_ORDER} p ON p.order_key = o.key
 ${LOCATION} = o.location_id
-WHERE o.deleted_at IS NULL AND ${SALE}
-GROUP BY o.key, l.name
-HAVING ABS(COALESCE(SUM(p.payment_amount), 0) - o.total) >= 0.005`,
+WHERE o.deleted_at IS NULL AND ${SALE} AND ABS(COALESCE(p.paid, 0) - o.total) >= 0.005`,
   },
   {
     name: "v_training_with_payments",
     select: () => `SELECT ${AN_OPERATORS_ORDER}, o.total,
-  ROUND(SUM(p.payment_amount), 2) AS paid, COUNT(*) AS payments
+  ROUND(p.paid, 2) AS paid, p.payments
 FROM orders o
-JOIN order_payment_rows p ON p.order_key = o.key
+JOIN ${PAYMENTS_BY_ORDER} p ON p.order_key = o.key
 ${LOCATION} = o.location_id
-WHERE o.deleted_at IS NULL AND o.is_training
-GROUP BY o.key, l.name
-HAVING SUM(p.payment_amount) > 0`,
+WHERE o.deleted_at IS NULL AND o.is_training AND p.paid > 0`,
   },
 ];
 
@@ -281,35 +286,56 @@ HAVING SUM(p.payment_amount) > 0`,
  * marked deleted are there too, as in the tables they replace.
  */
 function relationView(relation: ChildRelation): ViewSource {
-  const { name, table, parent, parentId, parentKey, idRefs } = relation;
+  const { name, table, parent, parentId, parentKey } = relation;
   const positions = positionsOf(relation);
   const own = getTableConfig(table)
     .columns.map((column) => column.name)
     .filter((column) => column !== parentKey && !positions.includes(column));
-  // The catalog id a key stands for, from the join of its own alias (k0, k1 …).
-  const shown = (column: string) => {
-    const at = idRefs.findIndex((key) => key.stored === column);
-    return at < 0 ? `c.${column}` : `k${at}.id AS ${idRefs[at]?.shown}`;
-  };
+  const ids = keptIds(table, "c");
   const columns = [
     `p.id AS ${parentId}`,
     ...positions.map((column) => `c.${column}`),
     "p.location_id",
-    ...own.map(shown),
+    ...own.map(ids.shown),
   ];
-  const catalogJoins = idRefs.map(
-    (key, at) => `\nJOIN api_ids k${at} ON k${at}.key = c.${key.stored}`,
-  );
   return {
     name,
     select: () => `SELECT ${columns.join(", ")}
 FROM ${tableName(table)} c
-JOIN ${tableName(parent)} p ON p.key = c.${parentKey}${catalogJoins.join("")}`,
+JOIN ${relationName(parent)} p ON p.key = c.${parentKey}${ids.joins}`,
+  };
+}
+
+/** The ids a stored table `alias` keeps by key (api_ids): each column as its relation shows it
+ * (the id, from a join of its own: k0, k1 …), and the joins. Left joins on the key: a query
+ * that leaves an id out skips its join. */
+function keptIds(table: SQLiteTable, alias: string) {
+  const refs = idRefsOf(table);
+  return {
+    shown: (column: string) => {
+      const at = refs.findIndex((ref) => ref.stored === column);
+      return at < 0 ? `${alias}.${column}` : `k${at}.id AS ${refs[at]?.shown}`;
+    },
+    joins: refs
+      .map((ref, at) => `\nLEFT JOIN api_ids k${at} ON k${at}.key = ${alias}.${ref.stored}`)
+      .join(""),
+  };
+}
+
+/** A record's relation over the table that stores it with ids kept by key (orders). */
+function storedRelationView(relation: StoredRelation): ViewSource {
+  const ids = keptIds(relation.table, "o");
+  const columns = getTableConfig(relation.table).columns.map((column) => ids.shown(column.name));
+  return {
+    name: relation.name,
+    select: () => `SELECT ${columns.join(", ")}
+FROM ${tableName(relation.table)} o${ids.joins}`,
   };
 }
 
 /** Every view of the contract (design.md), in the order the migrations create them. */
 export const VIEWS: readonly ViewSource[] = [
+  storedRelationView(ORDERS_RELATION),
   ...CHILD_RELATIONS.map(relationView),
   ...SALES_VIEWS,
   ...ORDER_VIEWS,

@@ -31,7 +31,14 @@ import * as allTables from "../db/schema/index.js";
 import * as locationTables from "../db/schema/location.js";
 import * as orderTables from "../db/schema/orders.js";
 import { apiIds } from "../db/schema/orders.js";
-import { CHILD_RELATIONS, type ChildRelation, positionsOf } from "../db/schema/relations.js";
+import {
+  CHILD_RELATIONS,
+  type ChildRelation,
+  type IdRefColumn,
+  ORDERS_RELATION,
+  positionsOf,
+  type StoredRelation,
+} from "../db/schema/relations.js";
 import * as reportTables from "../db/schema/reports.js";
 import * as rollupTables from "../db/schema/rollups.js";
 import { tableName } from "../db/writers/statements.js";
@@ -73,7 +80,13 @@ export interface TableFacts {
   indexes: IndexFacts[];
   /** For a relation of an array (schema/relations.ts): the table that stores its rows, which
    * refers to the parent by `parentKey`. */
-  storedIn?: { table: string; parentKey: string; parent: string; idRefs: string[] };
+  storedIn?: {
+    table: string;
+    /** For the rows of an array: the column with the parent's key, and the parent's table. */
+    parent?: { key: string; table: string };
+    /** The ids it keeps by their keys in api_ids. */
+    idRefs: readonly IdRefColumn[];
+  };
 }
 
 export interface TableGroup {
@@ -168,28 +181,23 @@ export function tableFacts(table: SQLiteTable): TableFacts {
  * parent's id for the parent's key, then the stored columns, keys and indexes alike. */
 export function relationFacts(relation: ChildRelation): TableFacts {
   const stored = tableFacts(relation.table);
-  const parent = tableFacts(relation.parent);
+  const parentTable = tableName(relation.parent);
+  const parent = shownFacts(relation.parent);
   const asShown = (column: string) => (column === relation.parentKey ? relation.parentId : column);
   const positions = positionsOf(relation);
   const column = (name: string) => stored.columns.find((c) => c.name === name);
   const parentColumn = (name: string) => parent.columns.find((c) => c.name === name);
-  // An id kept by its key is shown as the id, as TEXT like the ids the API sends.
-  const idRefOf = (name: string) => relation.idRefs.find((k) => k.stored === name);
-  const asId = (c: ColumnFacts): ColumnFacts => {
-    const key = idRefOf(c.name);
-    return key ? { name: key.shown, type: "TEXT NOT NULL", pgType: "text" } : c;
-  };
   const shown = [
     { ...(parentColumn("id") as ColumnFacts), name: relation.parentId },
     ...positions.map((name) => column(name) as ColumnFacts),
     parentColumn("location_id") as ColumnFacts,
     ...stored.columns
       .filter((c) => c.name !== relation.parentKey && !positions.includes(c.name))
-      .map(asId),
+      .map(asId(relation.idRefs)),
   ];
   const shownTable = (table: string) =>
-    table === parent.name
-      ? table
+    table === parentTable
+      ? parent.name
       : (CHILD_RELATIONS.find((r) => tableName(r.table) === table)?.name ?? table);
   return {
     name: relation.name,
@@ -201,21 +209,46 @@ export function relationFacts(relation: ChildRelation): TableFacts {
         columns: fk.columns.map(asShown),
         table: shownTable(fk.table),
         foreignColumns: fk.foreignColumns.map((c) =>
-          fk.table === parent.name ? (c === "key" ? "id" : c) : asShown(c),
+          fk.table === parentTable ? (c === "key" ? "id" : c) : asShown(c),
         ),
       })),
     indexes: stored.indexes,
     storedIn: {
       table: stored.name,
-      parentKey: relation.parentKey,
-      parent: parent.name,
-      idRefs: relation.idRefs.map((k) => k.stored),
+      parent: { key: relation.parentKey, table: parentTable },
+      idRefs: relation.idRefs,
     },
   };
 }
 
-/** A table as the dictionary shows it: a relation of an array under its contract name. */
+/** An id kept by its key in api_ids is shown as the id, TEXT like the ids the API sends. */
+function asId(refs: readonly IdRefColumn[]): (column: ColumnFacts) => ColumnFacts {
+  return (column) => {
+    const ref = refs.find((r) => r.stored === column.name);
+    if (!ref) return column;
+    return { name: ref.shown, type: column.type.replace("INTEGER", "TEXT"), pgType: "text" };
+  };
+}
+
+/** What a record's relation stored under another name shows (orders: relations.ts): its
+ * columns, each id kept by key shown as the id, and its keys and indexes alike. */
+export function storedRelationFacts(relation: StoredRelation): TableFacts {
+  const stored = tableFacts(relation.table);
+  const shownName = (name: string) => relation.idRefs.find((r) => r.stored === name)?.shown ?? name;
+  return {
+    name: relation.name,
+    columns: stored.columns.map(asId(relation.idRefs)),
+    primaryKey: stored.primaryKey,
+    foreignKeys: stored.foreignKeys.filter((fk) => fk.table !== tableName(apiIds)),
+    indexes: stored.indexes.map((index) => ({ ...index, columns: index.columns.map(shownName) })),
+    storedIn: { table: stored.name, idRefs: relation.idRefs },
+  };
+}
+
+/** A table as the dictionary shows it: a relation stored under another name (the rows of an
+ * array, orders) under its contract name. */
 function shownFacts(table: SQLiteTable): TableFacts {
+  if (table === ORDERS_RELATION.table) return storedRelationFacts(ORDERS_RELATION);
   const relation = CHILD_RELATIONS.find((r) => r.table === table);
   return relation ? relationFacts(relation) : tableFacts(table);
 }
@@ -229,8 +262,8 @@ export function viewFacts(): ViewFacts[] {
       .prepare<[], string>("SELECT name FROM sqlite_schema WHERE type = 'view' ORDER BY name")
       .pluck()
       .all();
-    const relations = new Set(CHILD_RELATIONS.map((r) => r.name));
-    // The relations of arrays are views too, shown among the tables (relationFacts).
+    const relations = new Set([ORDERS_RELATION.name, ...CHILD_RELATIONS.map((r) => r.name)]);
+    // Relations stored under other names are views too, shown among the tables (shownFacts).
     return names
       .filter((name) => !relations.has(name))
       .map((name) => ({
@@ -531,17 +564,21 @@ function indexLines(table: TableFacts): string[] {
   ];
 }
 
-/** How a stored table keeps the catalog ids its relation shows. */
-function idRefsText(keys: readonly string[]): string {
-  if (keys.length === 0) return "";
-  return `, and to the catalog by ${keys.map(code).join(" and ")} (${code("api_ids.key")}) instead of repeating its ids`;
-}
-
 function storedInLines(table: TableFacts): string[] {
   const { storedIn } = table;
   if (!storedIn) return [];
+  const { parent, idRefs } = storedIn;
+  const refers = parent
+    ? [
+        `refer to their ${parent.key.replace(/_key$/, "")} by ${code(parent.key)} (${code(`${parent.table}.key`)}) instead of repeating its id and location`,
+      ]
+    : [];
+  if (idRefs.length > 0)
+    refers.push(
+      `keep ${idRefs.map((r) => code(r.shown)).join(", ")} by their keys in ${code("api_ids")} (${idRefs.map((r) => code(r.stored)).join(", ")})`,
+    );
   return [
-    `**Stored in:** ${code(storedIn.table)}, whose rows refer to their ${storedIn.parentKey.replace(/_key$/, "")} by ${code(storedIn.parentKey)} (${code(`${storedIn.parent}.key`)}) instead of repeating its id and location${idRefsText(storedIn.idRefs)}; ${code(table.name)} is a view that joins them back.`,
+    `**Stored in:** ${code(storedIn.table)}, whose rows ${refers.join(" and ")}; ${code(table.name)} is a view that joins them back.`,
     "",
   ];
 }

@@ -8,7 +8,7 @@ import {
   orderItemModifierRows,
   orderItemRows,
   orderPaymentRows,
-  orders,
+  orderRows,
   orderVersions,
 } from "../db/schema/index.js";
 import type { DayStreamDescription } from "./description.js";
@@ -19,7 +19,7 @@ export const ORDERS: DayStreamDescription<Order> = {
   schema: orderSchema,
   vouchedByReports: true,
   summarized: "days",
-  table: orders,
+  table: orderRows,
   childTables: [orderItemRows, orderItemModifierRows, orderItemDiscountRows, orderPaymentRows],
   history: { table: orderVersions, paidFrom: orderPaymentRows },
   toRows(order, raw, context) {

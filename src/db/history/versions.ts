@@ -7,7 +7,7 @@
  */
 import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import { JSON_COLUMNS, type Row } from "../schema/columns.js";
-import { positionsOf, relationOf } from "../schema/relations.js";
+import { positionsOf, relationName, relationOf } from "../schema/relations.js";
 
 /** A stored value as a destination reads it back (PostgreSQL: booleans, objects for jsonb). */
 export type StoredValue = string | number | boolean | null | object;
@@ -225,7 +225,7 @@ export function historyShape(
   const paymentsAt = childTables.indexOf(history.paidFrom);
   if (paymentsAt < 0) throw new Error("the history's payments table is not among the children");
   return {
-    parentName: getTableConfig(table).name,
+    parentName: relationName(table),
     historyName: getTableConfig(history.table).name,
     children: childTables.map(childShape),
     paymentsAt,

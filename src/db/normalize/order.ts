@@ -6,13 +6,14 @@ import type {
   orderItemModifierRows,
   orderItemRows,
   orderPaymentRows,
-  orders,
+  orderRows,
   RelationRow,
+  ShownRow,
 } from "../schema/index.js";
 import { basisPointsFromFraction, bit, type DayRowContext, optional } from "./values.js";
 
-/** An order's row, less its key: the database gives it. */
-export type OrderRow = Omit<typeof orders.$inferSelect, "key">;
+/** An order's row as `orders` shows it, less its key: the database gives it. */
+export type OrderRow = ShownRow<typeof orderRows, "key">;
 type OfOrder<T extends { $inferSelect: object }> = RelationRow<T, "order_key", "order_id">;
 export type OrderItemRow = OfOrder<typeof orderItemRows>;
 export type OrderItemModifierRow = OfOrder<typeof orderItemModifierRows>;

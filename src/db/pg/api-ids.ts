@@ -1,6 +1,6 @@
 /**
- * The keys of the catalog ids that rows of orders' arrays keep (`api_ids`, schema/orders.ts),
- * on PostgreSQL: remembered once known, so that rows travel with their keys. The ids a page names
+ * The keys of the ids of the API that rows keep by key (`api_ids`, schema/orders.ts), on
+ * PostgreSQL: remembered once known, so that rows travel with their keys. The ids a page names
  * and the table lacks are added before the page's transaction, in statements that commit at
  * once: an id is never removed, so one added for a page that is then rolled back waits for its
  * next use, and every key remembered here is committed, which the transaction of any connection
@@ -8,21 +8,22 @@
  * wait for one another instead of each holding one the other needs.
  */
 import type { Row } from "../schema/columns.js";
-import type { ChildRelation } from "../schema/relations.js";
+import type { IdRefColumn } from "../schema/relations.js";
 import type { PgClient } from "./connect.js";
 import { storableText } from "./text.js";
 
 export class PgApiIds {
   private readonly keys = new Map<string, number>();
 
-  /** The ids that `rows` (each relation's, in the order of `relations`) name and this has not
-   * learned, in order. */
-  unknown(relations: readonly ChildRelation[], rows: readonly (readonly Row[])[]): string[] {
+  /** The ids that rows name by the columns `refs` and this has not learned, in order. */
+  unknown(named: readonly { refs: readonly IdRefColumn[]; rows: readonly Row[] }[]): string[] {
     const unknown = new Set<string>();
-    for (const [i, relation] of relations.entries()) {
-      for (const { shown } of relation.idRefs) {
-        for (const row of rows[i] ?? []) {
-          const id = storableText(String(row[shown]));
+    for (const { refs, rows } of named) {
+      for (const { shown } of refs) {
+        for (const row of rows) {
+          const sent = row[shown];
+          if (sent === null || sent === undefined) continue;
+          const id = storableText(String(sent));
           if (!this.keys.has(id)) unknown.add(id);
         }
       }

@@ -7,7 +7,7 @@
  * caller's transaction.
  */
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
-import { type ChildRelation, relationOf } from "../schema/relations.js";
+import { type IdRefColumn, idRefsOf, relationName } from "../schema/relations.js";
 import {
   decide,
   emptyCounts,
@@ -27,7 +27,10 @@ export class PgDayWriter {
   private readonly name: string;
   private readonly parent: RowsInserter;
   private readonly children: RowsInserter[];
-  private readonly relations: ChildRelation[];
+  /** The records' relation's name, which the raw archive files them under. */
+  private readonly relationName: string;
+  /** The columns that keep ids by key: the parent's, then each child table's. */
+  private readonly refs: (readonly IdRefColumn[])[];
 
   constructor(
     table: SQLiteTable,
@@ -39,16 +42,23 @@ export class PgDayWriter {
     private readonly history?: PgVersionHistory,
   ) {
     this.name = tableName(table);
-    this.parent = RowsInserter.of(table);
+    this.relationName = relationName(table);
+    this.parent = RowsInserter.of(table, "", [], apiIds);
     this.children = childTables.map((child) => RowsInserter.ofChild(child, apiIds));
-    this.relations = childTables.map(relationOf);
+    this.refs = [idRefsOf(table), ...childTables.map(idRefsOf)];
   }
 
-  /** The catalog ids the records' rows name that have no key known yet: to learn before the
-   * records' transaction, on a connection of its own (catalog-ids.ts). */
-  unknownApiIds(records: readonly IncomingRecord[]): string[] {
-    const rows = this.relations.map((_, i) => records.flatMap((r) => r.rows.children[i] ?? []));
-    return this.apiIds.unknown(this.relations, rows);
+  /** The ids the records' rows keep by key and have none known yet: to learn before the
+   * records' transaction, on a connection of its own (api-ids.ts). */
+  unknownIds(records: readonly IncomingRecord[]): string[] {
+    const [parentRefs = [], ...childRefs] = this.refs;
+    return this.apiIds.unknown([
+      { refs: parentRefs, rows: records.map((r) => r.rows.parent) },
+      ...childRefs.map((refs, i) => ({
+        refs,
+        rows: refs.length === 0 ? [] : records.flatMap((r) => r.rows.children[i] ?? []),
+      })),
+    ]);
   }
 
   private async storedVersions(
@@ -107,7 +117,7 @@ export class PgDayWriter {
     counts.rowsWritten += await this.archive.put(
       client,
       [...written.values()].map(({ rows, raw }) => ({
-        tableName: this.name,
+        tableName: this.relationName,
         locationId: rows.parent.location_id,
         id: rows.parent.id,
         raw,

@@ -58,8 +58,8 @@ export class PgLocationClocks {
     const { moved, days } = movedHours(closes, clock, locationId);
     if (moved.length > 0) {
       await client.query(
-        `UPDATE orders SET closed_hour = m.hour FROM unnest($1::text[], $2::bigint[]) AS m(id, hour)
-         WHERE orders.id = m.id`,
+        `UPDATE order_rows SET closed_hour = m.hour FROM unnest($1::text[], $2::bigint[]) AS m(id, hour)
+         WHERE order_rows.id = m.id`,
         [moved.map((m) => m.key), moved.map((m) => m.hour)],
       );
     }

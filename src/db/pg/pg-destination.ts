@@ -40,7 +40,7 @@ import type { PageHeader } from "../normalize/page.js";
 import type { ArchiveTerms } from "../raw/archive.js";
 import { SqlReader, START_DATE_STATE, UTC_OFFSET_STATE } from "../reader.js";
 import { DaysToSettle, summariesToMark } from "../rollup-sql.js";
-import { locations } from "../schema/index.js";
+import { locations, relationName } from "../schema/index.js";
 import { POSTGRES_DIALECT } from "../sql.js";
 import {
   type DayStreamTables,
@@ -309,7 +309,7 @@ export class PgDestination extends SqlReader implements SyncDestination {
   ): Promise<PageCounts> {
     this.touched.add(page.locationId);
     const writer = this.dayWriters.of(stream);
-    const unknown = writer.unknownApiIds(records);
+    const unknown = writer.unknownIds(records);
     if (unknown.length > 0) await this.read((client) => this.apiIds.learn(client, unknown));
     return this.transaction(async (client) => {
       const { counts, earlierDays } = await writer.write(client, records, page.syncedAt);
@@ -342,9 +342,14 @@ export class PgDestination extends SqlReader implements SyncDestination {
     const table = tableName(stream.table);
     return this.transaction(async (client) => {
       await this.dayWriters.of(stream).keepVanished(client, ids, at);
+      // The relation names the location; the table may keep it by key (api_ids).
       const { rows } = await client.query<{ location_id: string; business_date: string }>(
-        `UPDATE "${table}" SET deleted_at = $1 WHERE id = ANY($2::text[]) AND deleted_at IS NULL
-         RETURNING location_id, business_date`,
+        `WITH marked AS (
+           UPDATE "${table}" SET deleted_at = $1 WHERE id = ANY($2::text[]) AND deleted_at IS NULL
+           RETURNING id
+         )
+         SELECT r.location_id, r.business_date FROM "${relationName(stream.table)}" r
+         JOIN marked m ON m.id = r.id`,
         [at, ids],
       );
       if (rows.length > 0 && stream.summarized === "days") {

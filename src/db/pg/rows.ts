@@ -15,7 +15,7 @@
  */
 import { createHash } from "node:crypto";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
-import { type ChildRelation, relationOf } from "../schema/relations.js";
+import { type ChildRelation, type IdRefColumn, idRefsOf, relationOf } from "../schema/relations.js";
 import { type Row, tableName, writtenColumns } from "../writers/statements.js";
 import type { PgApiIds } from "./api-ids.js";
 import type { PgClient } from "./connect.js";
@@ -56,6 +56,14 @@ function columnsOf(table: SQLiteTable, omit: readonly string[] = []): ColumnOf[]
     });
 }
 
+/** The columns of a table that keep ids by key, with the keys to send for them. */
+function idsOf(table: SQLiteTable, apiIds: PgApiIds | undefined) {
+  const refs = idRefsOf(table);
+  if (refs.length === 0) return undefined;
+  if (!apiIds) throw new Error(`${tableName(table)} keeps ids by key: its inserts need their keys`);
+  return { refs, apiIds };
+}
+
 export class RowsInserter {
   private readonly names: string[];
   private readonly types: InsertedType[];
@@ -69,50 +77,63 @@ export class RowsInserter {
   /**
    * @param suffix e.g. "ON CONFLICT DO NOTHING"
    * @param parent for a child table (relations.ts): its rows carry their parent's id where the
-   * table has the parent's key, which the statement looks up, and catalog ids where it has their
-   * keys, which `apiIds` knows
+   * table has the parent's key, which the statement looks up
+   * @param ids the columns that keep ids by key (`location_ref` …) and the ids' keys: rows carry
+   * the ids, under their relation's names, and they travel as their keys
    */
   constructor(
     table: string,
     columns: readonly ColumnOf[],
     suffix = "",
-    parent?: { table: string; relation: ChildRelation; apiIds?: PgApiIds },
+    parent?: ChildRelation,
+    ids?: { refs: readonly IdRefColumn[]; apiIds: PgApiIds },
   ) {
-    const keyAt = parent ? columns.findIndex((c) => c.name === parent.relation.parentKey) : -1;
-    // An id kept by its key (api_ids) comes as the id, under the relation's name, and travels as its key.
-    const idRefs = parent?.relation.idRefs ?? [];
-    const idRefOf = (c: ColumnOf) => idRefs.find((k) => k.stored === c.name);
+    const keyAt = parent ? columns.findIndex((c) => c.name === parent.parentKey) : -1;
+    const refs = ids?.refs ?? [];
+    const refOf = (c: ColumnOf) => refs.find((r) => r.stored === c.name);
     this.names = columns.map(
-      (c, i) => (i === keyAt && parent?.relation.parentId) || idRefOf(c)?.shown || c.name,
+      (c, i) => (i === keyAt && parent?.parentId) || refOf(c)?.shown || c.name,
     );
-    this.keyed = columns.map((c) => idRefOf(c) !== undefined);
-    this.apiIds = parent?.apiIds;
+    this.keyed = columns.map((c) => refOf(c) !== undefined);
+    this.apiIds = ids?.apiIds;
     this.types = columns.map((c, i) => (i === keyAt ? "text" : c.type));
     this.storable = this.types.map(storableOf);
     const names = columns.map((c) => `"${c.name}"`).join(", ");
     const values = this.types.map((type, i) => (i === keyAt ? "p.key" : readValue(type, i)));
     const from = parent
-      ? `jsonb_array_elements($1::jsonb) AS r JOIN "${parent.table}" p ON p.id = ${readValue("text", keyAt)}`
+      ? `jsonb_array_elements($1::jsonb) AS r JOIN "${tableName(parent.parent)}" p ON p.id = ${readValue("text", keyAt)}`
       : "jsonb_array_elements($1::jsonb) AS r";
     this.sql = `INSERT INTO "${table}" (${names}) SELECT ${values.join(", ")} FROM ${from} ${suffix}`;
     // Named statements are prepared once per connection; the name stands for the text.
     this.statementName = `rows_${createHash("sha1").update(this.sql).digest("hex").slice(0, 20)}`;
   }
 
-  /** For a table of the contract: the columns it writes (less `omit`) in their PostgreSQL types. */
-  static of(table: SQLiteTable, suffix = "", omit: readonly string[] = []): RowsInserter {
-    return new RowsInserter(tableName(table), columnsOf(table, omit), suffix);
+  /** For a table of the contract: the columns it writes (less `omit`) in their PostgreSQL types;
+   * `apiIds` for a table that keeps ids by key (order_rows). */
+  static of(
+    table: SQLiteTable,
+    suffix = "",
+    omit: readonly string[] = [],
+    apiIds?: PgApiIds,
+  ): RowsInserter {
+    return new RowsInserter(
+      tableName(table),
+      columnsOf(table, omit),
+      suffix,
+      undefined,
+      idsOf(table, apiIds),
+    );
   }
 
-  /** For a child table of orders or reports: rows in its relation's shape (relations.ts), whose
-   * catalog ids `apiIds` has learned. */
+  /** For a child table of orders or reports: rows in its relation's shape (relations.ts). */
   static ofChild(table: SQLiteTable, apiIds: PgApiIds): RowsInserter {
-    const relation = relationOf(table);
-    return new RowsInserter(tableName(table), columnsOf(table), "", {
-      table: tableName(relation.parent),
-      relation,
-      apiIds,
-    });
+    return new RowsInserter(
+      tableName(table),
+      columnsOf(table),
+      "",
+      relationOf(table),
+      idsOf(table, apiIds),
+    );
   }
 
   /** Inserts the rows; returns how many the server wrote. */
@@ -131,7 +152,8 @@ export class RowsInserter {
     const cells: string[] = new Array(this.names.length);
     for (let i = 0; i < this.names.length; i++) {
       const sent = row[this.names[i] as string] ?? null;
-      const value = this.keyed[i] ? (this.apiIds?.keyOf(String(sent)) ?? null) : sent;
+      const value =
+        this.keyed[i] && sent !== null ? (this.apiIds?.keyOf(String(sent)) ?? null) : sent;
       const storable = this.storable[i];
       const stored = storable && typeof value === "string" ? storable(value) : value;
       cells[i] =

@@ -1,9 +1,10 @@
 /**
- * Orders and their arrays: items (with their modifiers and discounts) and payments. A row of an
- * array refers to its order by the order's integer key, not by the API's 36-character id and
- * the location's, and to the catalog (the product, the tax, the payment method …) by the key
- * of the catalog's id in `api_ids` (`item_catalog_ref`): the contract's relations with those columns
- * (`order_items` …) are views that join them back (relations.ts, views.ts).
+ * Orders and their arrays: items (with their modifiers and discounts) and payments. The ids an
+ * order names again and again (its location, report, operator and device; its items' products
+ * and taxes …) are kept by their keys in `api_ids` (`location_ref`, `item_catalog_ref` …), and a
+ * row of an array refers to its order by the order's integer key, not by the API's 36-character
+ * id and the location's: the contract's relations with those columns (`orders`, `order_items` …)
+ * are views that join them back (relations.ts, views.ts).
  */
 import {
   foreignKey,
@@ -14,38 +15,37 @@ import {
   sqliteTable,
   text,
 } from "drizzle-orm/sqlite-core";
-import { contentHash, deletedAt, flag, locationId, syncedAt } from "./columns.js";
+import { contentHash, deletedAt, flag, syncedAt } from "./columns.js";
 
-/** Ids of the API that rows name again and again, each stored once: the catalog entries that
- * rows of orders' arrays name (an order's items name a few hundred products and taxes between
- * them, thousands of times a day). Never deleted, so that a key, once given, stays its id's. */
+/** Ids of the API that rows name again and again, each stored once: an order's location, report,
+ * operator and device, and the catalog entries that rows of orders' arrays name (a day's orders
+ * name one report, a few operators and a few hundred products and taxes, thousands of times).
+ * Never deleted, so that a key, once given, stays its id's. */
 export const apiIds = sqliteTable("api_ids", {
   key: integer("key").primaryKey({ autoIncrement: true }),
   id: text("id").notNull().unique(),
 });
 
 /** An id of the API (`<name>_id` in the relation), stored as its key in `api_ids`. */
-const idRef = (name: string) =>
-  integer(`${name}_ref`)
-    .notNull()
-    .references(() => apiIds.key);
+const idRef = (name: string) => integer(`${name}_ref`).references(() => apiIds.key);
 
-export const orders = sqliteTable(
-  "orders",
+/** The contract's `orders` (a view: views.ts), less the ids it keeps by key. */
+export const orderRows = sqliteTable(
+  "order_rows",
   {
     /** What the rows of the order's arrays refer to it by: never reused, so that rows a client
      * left behind (deleting an order with foreign keys off) never join a later order. */
     key: integer("key").primaryKey({ autoIncrement: true }),
     id: text("id").notNull().unique(),
-    location_id: locationId(),
+    location_ref: idRef("location").notNull(),
     /** The day the API lists the order under: the local calendar date of createdAt. */
     business_date: text("business_date").notNull(),
     created_at: text("created_at").notNull(),
     updated_at: text("updated_at").notNull(),
     customer_id: text("customer_id"),
-    device_id: text("device_id"),
+    device_ref: idRef("device"),
     device_name: text("device_name"),
-    report_id: text("report_id").notNull(),
+    report_ref: idRef("report").notNull(),
     opened_at: text("opened_at").notNull(),
     closed_at: text("closed_at").notNull(),
     /** The hour (0-23) closed_at shows on the location's clock (local-clock.ts); null when
@@ -54,7 +54,7 @@ export const orders = sqliteTable(
     guests: real("guests").notNull(),
     order_place: text("order_place").notNull(),
     order_number: text("order_number").notNull(),
-    operator_id: text("operator_id").notNull(),
+    operator_ref: idRef("operator").notNull(),
     operator_name: text("operator_name").notNull(),
     total: real("total").notNull(),
     total_tax: real("total_tax").notNull(),
@@ -83,8 +83,8 @@ export const orders = sqliteTable(
     deleted_at: deletedAt(),
   },
   (t) => [
-    index("orders_location_day").on(t.location_id, t.business_date),
-    index("orders_report").on(t.report_id),
+    index("order_rows_location_day").on(t.location_ref, t.business_date),
+    index("order_rows_report").on(t.report_ref),
   ],
 );
 
@@ -94,7 +94,7 @@ const orderKey = () => integer("order_key").notNull();
 export const orderItemRows = sqliteTable(
   "order_item_rows",
   {
-    order_key: orderKey().references(() => orders.key, { onDelete: "cascade" }),
+    order_key: orderKey().references(() => orderRows.key, { onDelete: "cascade" }),
     position: integer("position").notNull(),
     description: text("description").notNull(),
     quantity: real("quantity").notNull(),
@@ -115,8 +115,8 @@ export const orderItemRows = sqliteTable(
     tax_rate: real("tax_rate").notNull(),
     tax_rate_bp: integer("tax_rate_bp").notNull(),
     tax_amount: real("tax_amount").notNull(),
-    tax_catalog_ref: idRef("tax_catalog"),
-    item_catalog_ref: idRef("item_catalog"),
+    tax_catalog_ref: idRef("tax_catalog").notNull(),
+    item_catalog_ref: idRef("item_catalog").notNull(),
     /** Null when the API leaves it out. */
     is_loss: flag("is_loss"),
     loss_reason: text("loss_reason"),
@@ -131,8 +131,8 @@ export const orderItemModifierRows = sqliteTable(
     order_key: orderKey(),
     item_position: integer("item_position").notNull(),
     position: integer("position").notNull(),
-    modifier_group_ref: idRef("modifier_group"),
-    modifier_ref: idRef("modifier"),
+    modifier_group_ref: idRef("modifier_group").notNull(),
+    modifier_ref: idRef("modifier").notNull(),
     name: text("name").notNull(),
   },
   (t) => [
@@ -152,7 +152,7 @@ export const orderItemDiscountRows = sqliteTable(
     position: integer("position").notNull(),
     discount_name: text("discount_name").notNull(),
     discount_value: real("discount_value").notNull(),
-    discount_catalog_ref: idRef("discount_catalog"),
+    discount_catalog_ref: idRef("discount_catalog").notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.order_key, t.item_position, t.position] }),
@@ -166,11 +166,11 @@ export const orderItemDiscountRows = sqliteTable(
 export const orderPaymentRows = sqliteTable(
   "order_payment_rows",
   {
-    order_key: orderKey().references(() => orders.key, { onDelete: "cascade" }),
+    order_key: orderKey().references(() => orderRows.key, { onDelete: "cascade" }),
     position: integer("position").notNull(),
     payment_amount: real("payment_amount").notNull(),
     payment_name: text("payment_name").notNull(),
-    payment_catalog_ref: idRef("payment_catalog"),
+    payment_catalog_ref: idRef("payment_catalog").notNull(),
   },
   (t) => [primaryKey({ columns: [t.order_key, t.position] })],
 );

@@ -14,7 +14,7 @@ import {
   orderItemModifierRows,
   orderItemRows,
   orderPaymentRows,
-  orders,
+  orderRows,
 } from "./orders.js";
 import {
   reportClerkShiftRows,
@@ -31,17 +31,20 @@ import {
  * as the id (`item_catalog_id`). */
 type Shown<C extends string> = C extends `${infer Name}_ref` ? `${Name}_id` : C;
 
+/** A stored row as its relation shows it, less the columns `Left`: each id for its key. */
+export type ShownRow<T extends { $inferSelect: object }, Left extends string = never> = {
+  [C in Exclude<keyof T["$inferSelect"], Left> & string as Shown<C>]: C extends `${string}_ref`
+    ? string | Extract<T["$inferSelect"][C], null>
+    : T["$inferSelect"][C];
+};
+
 /** A row of a relation: the stored row, with its parent's id and location for its parent's key,
  * and the ids of the API for their keys. */
 export type RelationRow<
   T extends { $inferSelect: object },
   Key extends string,
   Id extends string,
-> = {
-  [C in Exclude<keyof T["$inferSelect"], Key> & string as Shown<C>]: C extends `${string}_ref`
-    ? string
-    : T["$inferSelect"][C];
-} & { [P in Id]: string } & { location_id: string };
+> = ShownRow<T, Key> & { [P in Id]: string } & { location_id: string };
 
 /** A stored column that keeps an id of the API by its key in `api_ids`, and the relation's column
  * that shows the id. */
@@ -65,7 +68,7 @@ export interface ChildRelation {
 }
 
 /** The columns of a table that refer to `api_ids`. */
-function idRefsOf(table: SQLiteTable): IdRefColumn[] {
+export function idRefsOf(table: SQLiteTable): IdRefColumn[] {
   return getTableConfig(table)
     .foreignKeys.map((fk) => fk.reference())
     .filter((reference) => reference.foreignTable === apiIds)
@@ -78,7 +81,7 @@ function idRefsOf(table: SQLiteTable): IdRefColumn[] {
 const ofOrders = (name: string, table: SQLiteTable): ChildRelation => ({
   name,
   table,
-  parent: orders,
+  parent: orderRows,
   parentId: "order_id",
   parentKey: "order_key",
   idRefs: idRefsOf(table),
@@ -106,6 +109,29 @@ export const CHILD_RELATIONS: readonly ChildRelation[] = [
   ofReports("report_entries", reportEntryRows),
   ofReports("report_orders", reportOrderRows),
 ];
+
+/** A record's relation of the contract stored under another name, with ids kept by their keys
+ * (`orders` in `order_rows`). Its relation is a view (views.ts). */
+export interface StoredRelation {
+  /** The contract's name. */
+  readonly name: string;
+  readonly table: SQLiteTable;
+  readonly idRefs: readonly IdRefColumn[];
+}
+
+export const ORDERS_RELATION: StoredRelation = {
+  name: "orders",
+  table: orderRows,
+  idRefs: idRefsOf(orderRows),
+};
+
+/** The contract's name of what a table stores: `orders` for `order_rows`, `order_items` for
+ * `order_item_rows` …, the table's own name for the tables that are relations themselves.
+ * Reads and the records' names (the raw archive, the history) use it; writes use the table. */
+export function relationName(table: SQLiteTable): string {
+  if (table === orderRows) return ORDERS_RELATION.name;
+  return CHILD_RELATIONS.find((r) => r.table === table)?.name ?? getTableConfig(table).name;
+}
 
 /** The columns that tell apart the rows of one parent (`position`, or `item_position` and
  * `position`), in key order. */

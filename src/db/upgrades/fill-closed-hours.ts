@@ -31,12 +31,12 @@ export function fillClosedHours(
   );
   if (total === 0) return;
   const select = sqlite.prepare<[number, number], UnstampedOrder>(
-    `SELECT o.rowid AS rowid, o.closed_at, l.time_zone FROM orders o
+    `SELECT o.key AS rowid, o.closed_at, l.time_zone FROM orders o
      LEFT JOIN locations l ON l.id = o.location_id
-     WHERE o.rowid > ? AND o.closed_hour IS NULL ORDER BY o.rowid LIMIT ?`,
+     WHERE o.key > ? AND o.closed_hour IS NULL ORDER BY o.key LIMIT ?`,
   );
   const update = sqlite.prepare<[number | null, number]>(
-    "UPDATE orders SET closed_hour = ? WHERE rowid = ?",
+    "UPDATE order_rows SET closed_hour = ? WHERE key = ?",
   );
   /** Stamps the next batch after `after`; returns how many and the rowid reached. */
   const stampBatch = writeTransaction(sqlite, (after: number) => {

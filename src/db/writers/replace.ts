@@ -9,7 +9,7 @@
 import type Database from "better-sqlite3";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { CompressedRaw, RawArchive } from "../raw/archive.js";
-import { relationOf } from "../schema/relations.js";
+import { relationName, relationOf } from "../schema/relations.js";
 import type { ApiIds } from "./api-ids.js";
 import type { VersionHistory } from "./history.js";
 import { prepareRowInsert, type Row, type RowInserter, tableName } from "./statements.js";
@@ -92,26 +92,27 @@ export class ReplacingWriter {
     parent: SQLiteTable,
     children: readonly SQLiteTable[],
     private readonly archive: RawArchive,
-    /** The keys of the catalog ids the child rows name. */
+    /** The keys of the ids the rows keep by key. */
     apiIds: ApiIds,
     /** Keeps the versions this writer replaces, when the stream keeps a history. */
     private readonly history?: VersionHistory,
   ) {
+    // Writes go to the table; the records' name (the raw archive's) is their relation's.
     const name = tableName(parent);
-    this.name = name;
+    this.name = relationName(parent);
     // One query per page, whatever its size: the ids travel as one JSON array.
     this.selectStored = sqlite.prepare(
       `SELECT id, updated_at, business_date, content_hash, deleted_at FROM "${name}" WHERE id IN (SELECT value FROM json_each(?))`,
     );
     // Child rows go with their parent through ON DELETE CASCADE.
     this.deleteParent = sqlite.prepare(`DELETE FROM "${name}" WHERE id = ?`);
-    this.insertParent = prepareRowInsert(sqlite, parent);
+    this.insertParent = prepareRowInsert(sqlite, parent, { apiIds });
     this.insertChildren = children.map((table) =>
-      prepareRowInsert(sqlite, table, { child: { relation: relationOf(table), apiIds } }),
+      prepareRowInsert(sqlite, table, { parentKey: relationOf(table).parentKey, apiIds }),
     );
     const byIds = "id IN (SELECT value FROM json_each(?))";
     this.listedDays = sqlite.prepare(
-      `SELECT DISTINCT location_id AS locationId, business_date AS day FROM "${name}" WHERE ${byIds}`,
+      `SELECT DISTINCT location_id AS locationId, business_date AS day FROM "${this.name}" WHERE ${byIds}`,
     );
     this.markVanished = sqlite.prepare(
       `UPDATE "${name}" SET deleted_at = ? WHERE ${byIds} AND deleted_at IS NULL`,

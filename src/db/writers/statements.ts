@@ -3,7 +3,7 @@
 import type Database from "better-sqlite3";
 import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import { isAutoIncrement, type Row } from "../schema/columns.js";
-import type { ChildRelation } from "../schema/relations.js";
+import { idRefsOf } from "../schema/relations.js";
 import type { ApiIds } from "./api-ids.js";
 
 export type { Row };
@@ -63,10 +63,12 @@ export interface RowInserter {
 export interface RowInsertOptions {
   /** After the VALUES: "ON CONFLICT DO NOTHING" … */
   suffix?: string;
-  /** For a child table of orders or reports, whose rows come in their relation's shape
-   * (relations.ts): the column `run` fills with its `parentKey`, and the catalog ids the rows
-   * name, whose keys the table keeps. */
-  child?: { relation: ChildRelation; apiIds: ApiIds };
+  /** For a child table of orders or reports (relations.ts): the column `run` fills with its
+   * `parentKey`. */
+  parentKey?: string;
+  /** The keys of the ids the table keeps by key (`item_catalog_ref` …), which rows bring as
+   * ids under the relation's names (`item_catalog_id`). */
+  apiIds?: ApiIds;
 }
 
 export function prepareRowInsert(
@@ -80,18 +82,22 @@ export function prepareRowInsert(
     `INSERT INTO "${tableName(table)}" (${names}) VALUES (${columns.map(() => "?").join(", ")}) ${options.suffix ?? ""}`,
   );
   const width = columns.length;
-  const { relation, apiIds } = options.child ?? {};
-  const keyAt = relation ? columns.indexOf(relation.parentKey) : -1;
-  // Where an id is kept by its key (api_ids), the row has its id under the relation's name.
-  const idRefs = relation?.idRefs ?? [];
-  const fields = columns.map((c) => idRefs.find((k) => k.stored === c)?.shown ?? c);
-  const keyedAt = idRefs.map((k) => columns.indexOf(k.stored));
+  const keyAt = options.parentKey === undefined ? -1 : columns.indexOf(options.parentKey);
+  const refs = idRefsOf(table);
+  if (refs.length > 0 && !options.apiIds)
+    throw new Error(`${tableName(table)} keeps ids by key: its inserts need the ids' keys`);
+  const fields = columns.map((c) => refs.find((r) => r.stored === c)?.shown ?? c);
+  const refAt = refs.map((r) => columns.indexOf(r.stored));
+  const { apiIds } = options;
   const values: unknown[] = new Array(width);
   return {
     run(row: Row, parentKey?: number): number {
       for (let i = 0; i < width; i++) values[i] = row[fields[i] as string];
       if (keyAt >= 0) values[keyAt] = parentKey;
-      for (const at of keyedAt) values[at] = apiIds?.keyOf(values[at] as string);
+      for (const at of refAt) {
+        const id = values[at];
+        values[at] = id == null ? null : apiIds?.keyOf(id as string);
+      }
       return Number(statement.run(values).lastInsertRowid);
     },
   };

@@ -22,13 +22,15 @@ const itemPosition = () =>
 export const ORDER_TABLES: Record<string, TableDoc> = {
   api_ids: {
     record: null,
-    rowsFrom: "one row per distinct catalog id the rows of orders' arrays name.",
+    rowsFrom: "one row per distinct id that orders and the rows of their arrays keep by key.",
     meaning:
-      "Ids of the API that rows name again and again, each stored once: the catalog entries that rows of orders' arrays name (a product, a tax, a modifier and its group, a discount, a payment method). The tables behind order_items, order_item_modifiers, order_item_discounts and order_payments keep an id's key (`…_ref`), and those relations show the id. Ids are never removed, so a key always stands for the same id.",
+      "Ids of the API that rows name again and again, each stored once: an order's location, report, operator and device, and the catalog entries that rows of its arrays name (a product, a tax, a modifier and its group, a discount, a payment method). The tables behind orders, order_items, order_item_modifiers, order_item_discounts and order_payments keep an id's key (`location_ref`, `item_catalog_ref` …), and those relations show the id. Ids are never removed, so a key always stands for the same id.",
     columns: {
-      key: derived("The id's key, given by the database (order_item_rows.item_catalog_ref …)."),
+      key: derived(
+        "The id's key, given by the database (order_rows.location_ref, order_item_rows.item_catalog_ref …).",
+      ),
       id: derived(
-        "The catalog id, as an order sent it (`items[].itemCatalogId`, `items[].tax.taxCatalogId`, `payments[].paymentCatalogId` …: products.id, taxes.id …).",
+        "The id, as an order sent it (`locationId`, `reportId`, `items[].itemCatalogId`, `payments[].paymentCatalogId` …: locations.id, reports.id, products.id …).",
       ),
     },
   },
