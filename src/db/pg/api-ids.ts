@@ -48,7 +48,7 @@ export class PgApiIds {
   /** The key of an id learned before. */
   keyOf(id: string): number {
     const key = this.keys.get(storableText(id));
-    if (key === undefined) throw new Error(`the catalog id ${id} was not learned before its rows`);
+    if (key === undefined) throw new Error(`the id ${id} was not learned before its rows`);
     return key;
   }
 }

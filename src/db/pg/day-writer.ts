@@ -36,7 +36,7 @@ export class PgDayWriter {
     table: SQLiteTable,
     childTables: readonly SQLiteTable[],
     private readonly archive: PgRawArchive,
-    /** The keys of the catalog ids the child rows name. */
+    /** The keys of the ids the rows keep by key. */
     private readonly apiIds: PgApiIds,
     /** Keeps the versions this writer replaces, when the stream keeps a history. */
     private readonly history?: PgVersionHistory,

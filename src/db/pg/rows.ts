@@ -68,7 +68,7 @@ export class RowsInserter {
   private readonly names: string[];
   private readonly types: InsertedType[];
   private readonly storable: (((value: string) => string) | undefined)[];
-  /** Which values are catalog ids that travel as their keys. */
+  /** Which values are ids that travel as their keys (api_ids). */
   private readonly keyed: boolean[];
   private readonly apiIds: PgApiIds | undefined;
   private readonly sql: string;

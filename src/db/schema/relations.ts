@@ -3,7 +3,7 @@
  * the tables that store them. A stored row refers to its parent by the parent's integer key; its
  * relation, a view (views.ts), gives it the parent's id and location back, in the contract's
  * column order: the parent's id, the row's positions, the location, then the row's own columns,
- * with each catalog id where the table keeps its key (`item_catalog_ref` shown as
+ * with each id of the API where the table keeps its key (`item_catalog_ref` shown as
  * `item_catalog_id`). Writes bring rows in the relation's shape (normalize/), and history keeps
  * them so.
  */

@@ -1,6 +1,6 @@
 /**
- * The keys of the catalog ids that rows of orders' arrays keep (`api_ids`, schema/orders.ts),
- * on SQLite: each id is looked up or added once, then remembered. What it remembers of a write
+ * The keys of the ids of the API that orders and the rows of their arrays keep by key
+ * (`api_ids`, schema/orders.ts), on SQLite: each id is looked up or added once, then remembered. What it remembers of a write
  * that was rolled back (a key it added) is forgotten with it (`forget`): the key may be given
  * again to another id.
  */
