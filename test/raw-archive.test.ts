@@ -203,14 +203,14 @@ describe("compressing ahead, where the page was read", () => {
 });
 
 describe("a page write that fails", () => {
-  it("takes the dictionary and the catalog ids it added along, and the next write adds them again", async () => {
+  it("takes the dictionary and the ids it added along, and the next write adds them again", async () => {
     const db = openTestDb(tempPath());
     const store = new SqliteDestination(db);
     try {
       const { page, records } = pageOfOrders(servedOrders(), "2026-03-16T12:00:00.000Z");
       // A real failure inside the page's transaction, after the archive learned its dictionary
-      // and the first item's catalog ids were added (a key remembered from the rolled-back write
-      // would fail the next one's foreign key).
+      // and the first order's ids were added to api_ids (a key remembered from the rolled-back
+      // write would fail the next one's foreign key).
       db.sqlite.exec(
         "CREATE TEMP TRIGGER fail_items BEFORE INSERT ON main.order_item_rows BEGIN SELECT RAISE(ABORT, 'disk trouble'); END",
       );
