@@ -35,6 +35,7 @@ import {
   CHILD_RELATIONS,
   type ChildRelation,
   type IdRefColumn,
+  idRefsOf,
   ORDERS_RELATION,
   positionsOf,
   type StoredRelation,
@@ -193,7 +194,7 @@ export function relationFacts(relation: ChildRelation): TableFacts {
     parentColumn("location_id") as ColumnFacts,
     ...stored.columns
       .filter((c) => c.name !== relation.parentKey && !positions.includes(c.name))
-      .map(asId(relation.idRefs)),
+      .map(asId(idRefsOf(relation.table))),
   ];
   const shownTable = (table: string) =>
     table === parentTable
@@ -216,7 +217,7 @@ export function relationFacts(relation: ChildRelation): TableFacts {
     storedIn: {
       table: stored.name,
       parent: { key: relation.parentKey, table: parentTable },
-      idRefs: relation.idRefs,
+      idRefs: idRefsOf(relation.table),
     },
   };
 }
@@ -234,14 +235,15 @@ function asId(refs: readonly IdRefColumn[]): (column: ColumnFacts) => ColumnFact
  * columns, each id kept by key shown as the id, and its keys and indexes alike. */
 export function storedRelationFacts(relation: StoredRelation): TableFacts {
   const stored = tableFacts(relation.table);
-  const shownName = (name: string) => relation.idRefs.find((r) => r.stored === name)?.shown ?? name;
+  const refs = idRefsOf(relation.table);
+  const shownName = (name: string) => refs.find((r) => r.stored === name)?.shown ?? name;
   return {
     name: relation.name,
-    columns: stored.columns.map(asId(relation.idRefs)),
+    columns: stored.columns.map(asId(refs)),
     primaryKey: stored.primaryKey,
     foreignKeys: stored.foreignKeys.filter((fk) => fk.table !== tableName(apiIds)),
     indexes: stored.indexes.map((index) => ({ ...index, columns: index.columns.map(shownName) })),
-    storedIn: { table: stored.name, idRefs: relation.idRefs },
+    storedIn: { table: stored.name, idRefs: refs },
   };
 }
 

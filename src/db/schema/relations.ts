@@ -63,8 +63,6 @@ export interface ChildRelation {
   readonly parentId: string;
   /** The table's column with the parent's key (`order_key`). */
   readonly parentKey: string;
-  /** Its columns that keep ids by their keys in `api_ids`. */
-  readonly idRefs: readonly IdRefColumn[];
 }
 
 /** The columns of a table that refer to `api_ids`. */
@@ -84,7 +82,6 @@ const ofOrders = (name: string, table: SQLiteTable): ChildRelation => ({
   parent: orderRows,
   parentId: "order_id",
   parentKey: "order_key",
-  idRefs: idRefsOf(table),
 });
 
 const ofReports = (name: string, table: SQLiteTable): ChildRelation => ({
@@ -93,7 +90,6 @@ const ofReports = (name: string, table: SQLiteTable): ChildRelation => ({
   parent: reports,
   parentId: "report_id",
   parentKey: "report_key",
-  idRefs: idRefsOf(table),
 });
 
 export const CHILD_RELATIONS: readonly ChildRelation[] = [
@@ -116,14 +112,9 @@ export interface StoredRelation {
   /** The contract's name. */
   readonly name: string;
   readonly table: SQLiteTable;
-  readonly idRefs: readonly IdRefColumn[];
 }
 
-export const ORDERS_RELATION: StoredRelation = {
-  name: "orders",
-  table: orderRows,
-  idRefs: idRefsOf(orderRows),
-};
+export const ORDERS_RELATION: StoredRelation = { name: "orders", table: orderRows };
 
 /** The contract's name of what a table stores: `orders` for `order_rows`, `order_items` for
  * `order_item_rows` …, the table's own name for the tables that are relations themselves.
