@@ -9,24 +9,28 @@
  */
 import type { Row } from "../schema/columns.js";
 import type { IdRefColumn } from "../schema/relations.js";
+import type { RowSet } from "../writers/replace.js";
 import type { PgClient } from "./connect.js";
 import { storableText } from "./text.js";
 
 export class PgApiIds {
   private readonly keys = new Map<string, number>();
 
-  /** The ids that rows name by the columns `refs` and this has not learned, in order. */
-  unknown(named: readonly { refs: readonly IdRefColumn[]; rows: readonly Row[] }[]): string[] {
+  /** The ids that records' rows keep by key and this has not learned, in order: `refs` holds
+   * the parent's columns that keep ids, then each child table's. */
+  unknown(rowSets: readonly RowSet[], refs: readonly (readonly IdRefColumn[])[]): string[] {
     const unknown = new Set<string>();
-    for (const { refs, rows } of named) {
-      for (const { shown } of refs) {
-        for (const row of rows) {
-          const sent = row[shown];
-          if (sent === null || sent === undefined) continue;
-          const id = storableText(String(sent));
-          if (!this.keys.has(id)) unknown.add(id);
-        }
+    const check = (row: Row, columns: readonly IdRefColumn[] | undefined) => {
+      for (const { shown } of columns ?? []) {
+        const sent = row[shown];
+        if (sent === null || sent === undefined) continue;
+        const id = storableText(String(sent));
+        if (!this.keys.has(id)) unknown.add(id);
       }
+    };
+    for (const { parent, children } of rowSets) {
+      check(parent, refs[0]);
+      for (const [i, rows] of children.entries()) for (const row of rows) check(row, refs[i + 1]);
     }
     return [...unknown].sort();
   }

@@ -51,14 +51,10 @@ export class PgDayWriter {
   /** The ids the records' rows keep by key and have none known yet: to learn before the
    * records' transaction, on a connection of its own (api-ids.ts). */
   unknownIds(records: readonly IncomingRecord[]): string[] {
-    const [parentRefs = [], ...childRefs] = this.refs;
-    return this.apiIds.unknown([
-      { refs: parentRefs, rows: records.map((r) => r.rows.parent) },
-      ...childRefs.map((refs, i) => ({
-        refs,
-        rows: refs.length === 0 ? [] : records.flatMap((r) => r.rows.children[i] ?? []),
-      })),
-    ]);
+    return this.apiIds.unknown(
+      records.map((r) => r.rows),
+      this.refs,
+    );
   }
 
   private async storedVersions(
