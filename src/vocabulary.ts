@@ -25,13 +25,17 @@ export function isStream(text: string): text is Stream {
 export type WindowStatus = "complete" | "open" | "incomplete" | "failed" | "suspicious";
 
 export type RunStatus = "running" | "succeeded" | "partial" | "failed" | "interrupted";
-export type RunTrigger = "cli" | "daemon" | "demo";
+export type RunTrigger = "cli" | "daemon" | "demo" | "repair";
 
 /** The API's filter of a list: both days included (YYYY-MM-DD). */
 export interface DaySpan {
   since: string;
   until: string;
 }
+
+/** Days of each location (by id) and day stream to read, and no others: what `verify --repair`
+ * found disagreeing with the API. */
+export type RepairDays = Readonly<Record<string, Partial<Record<DayStream, readonly string[]>>>>;
 
 /** Days asked for explicitly. Without `until`, through each location's own today: a location
  * ahead of UTC is already on a day that UTC has not reached. */

@@ -136,13 +136,22 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     logTo: "stderr",
     ...(isInteractive(io) ? { progress: new TerminalProgress(io.stderr) } : {}),
   };
-  // PostgreSQL needs no writer lease: its per-location locks keep workers apart.
-  return config.postgres
-    ? report(await runWithSignals(request, logger), io)
-    : syncIntoSqlite(request, logger, io);
+  return report(await executeRun(request, logger, io), io);
 }
 
-type SyncRequest = Omit<RunRequest, "signal" | "db">;
+export type SyncRequest = Omit<RunRequest, "signal" | "db">;
+
+/** One run into the configured database, stopped cleanly on the first SIGINT or SIGTERM. */
+export function executeRun(
+  request: SyncRequest,
+  logger: Logger,
+  io: CommandIo,
+): Promise<RunResult> {
+  // PostgreSQL needs no writer lease: its per-location locks keep workers apart.
+  return request.config.postgres
+    ? runWithSignals(request, logger)
+    : syncIntoSqlite(request, logger, io);
+}
 
 /** Runs the sync in its worker thread, stopping it cleanly on the first SIGINT or SIGTERM. */
 async function runWithSignals(request: SyncRequest, logger: Logger): Promise<RunResult> {
@@ -160,7 +169,7 @@ async function syncIntoSqlite(
   request: SyncRequest,
   logger: Logger,
   io: CommandIo,
-): Promise<number> {
+): Promise<RunResult> {
   const db = openConfiguredDatabase(
     request.config,
     isInteractive(io)
@@ -172,7 +181,11 @@ async function syncIntoSqlite(
   const stop = new AbortController();
   let lease: WriterLease;
   try {
-    lease = acquireWriterLease(db, { command: "sync", logger, stop });
+    lease = acquireWriterLease(db, {
+      command: request.trigger === "repair" ? "verify --repair" : "sync",
+      logger,
+      stop,
+    });
   } catch (error) {
     db.close();
     throw error;
@@ -181,7 +194,7 @@ async function syncIntoSqlite(
   try {
     // The run itself goes to a worker thread, with a heap ceiling; this thread keeps the lease,
     // the signals and the terminal.
-    return report(await startRun({ ...request, db, signal: stop.signal }), io);
+    return await startRun({ ...request, db, signal: stop.signal });
   } finally {
     release();
     lease.release();

@@ -1,8 +1,18 @@
-/** `pos-sync verify`: compares each stored day with the API's count, and reports with orders. */
+/** `pos-sync verify`: compares each stored day with the API's count, and reports with orders;
+ * with `--repair`, reads again with the sync engine every day that disagrees, and checks again. */
 
 import { EXIT, UsageError } from "../errors.js";
-import { runVerify } from "../read-models/verify.js";
-import { formatVerify } from "../ui/format-verify.js";
+import {
+  daysToRepair,
+  repairCount,
+  runVerify,
+  type VerifyOptions,
+  type VerifyResult,
+} from "../read-models/verify.js";
+import { exitCodeFor } from "../sync/run.js";
+import { formatRepair, formatVerify } from "../ui/format-verify.js";
+import { TerminalProgress } from "../ui/progress-display.js";
+import { DAY_STREAMS } from "../vocabulary.js";
 import { dayFlag } from "./args.js";
 import { type Command, type CommandIo, parseFlags } from "./command.js";
 import {
@@ -10,19 +20,24 @@ import {
   CONFIG_HELP,
   commandConfig,
   commandLogger,
+  commandLogLevel,
+  isInteractive,
   openReadableDestination,
 } from "./common.js";
+import { executeRun } from "./sync.js";
 
 const OPTIONS = {
   since: { type: "string" },
   until: { type: "string" },
+  location: { type: "string" },
+  repair: { type: "boolean" },
   json: { type: "boolean" },
   "allow-rejected": { type: "boolean" },
   ...CONFIG_FLAGS,
 } as const;
 
-const HELP = `Usage: pos-sync verify [--since D] [--until D] [--allow-rejected] [--json] [--config FILE]
-                      [--db PATH|URL]
+const HELP = `Usage: pos-sync verify [--since D] [--until D] [--location ID|NAME] [--repair]
+                      [--allow-rejected] [--json] [--config FILE] [--db PATH|URL]
 
 Asks the API for each day's totalCount of orders and reports (one request of size 1 each) and
 compares it with what is stored (live records plus rejected ones, each counted once); checks
@@ -33,6 +48,12 @@ BI refresh.
 
   --since YYYY-MM-DD       first day (default: the first day ever synced)
   --until YYYY-MM-DD       last day (default: the location's today)
+  --location ID|NAME       one location, by id or name
+  --repair                 also compare, on days whose counts agree, every listed record with
+                           the one stored (its content hash); then read every day that
+                           disagrees again, as sync does (same writers, history, deletion guard,
+                           rejects), and check again: exit 0 when everything agrees after the
+                           repair, 1 when something still differs (listed)
   --allow-rejected         a report whose missing orders are all set aside in rejected_records
                            (the API serves them breaking the spec) is no mismatch: listed, and
                            exit 0 if nothing else differs
@@ -40,33 +61,73 @@ BI refresh.
 ${CONFIG_HELP}
 `;
 
+type Verification = Omit<VerifyOptions, "destination">;
+
+async function verifyOnce(verification: Verification): Promise<VerifyResult> {
+  const destination = await openReadableDestination(verification.config);
+  try {
+    return await runVerify({ ...verification, destination });
+  } finally {
+    await destination.close();
+  }
+}
+
+function exitCode(result: VerifyResult): number {
+  if (result.locations.some((l) => l.keyRejected)) return EXIT.keyRejected;
+  return result.ok ? EXIT.ok : EXIT.incomplete;
+}
+
 async function run(argv: string[], io: CommandIo): Promise<number> {
   const values = parseFlags(argv, OPTIONS, "verify");
   const since = dayFlag(values.since, "since");
   const until = dayFlag(values.until, "until");
   if (since !== undefined && until !== undefined && since > until)
     throw new UsageError(`--since ${since} is after --until ${until}`);
+  const repair = values.repair === true;
   const config = commandConfig(values, io, true);
   const logger = commandLogger(config, io);
   for (const notice of config.notices) logger.warn(notice);
-  const destination = await openReadableDestination(config);
-  try {
-    const result = await runVerify({
-      config,
-      destination,
-      logger,
-      allowRejected: values["allow-rejected"] === true,
-      range: {
-        ...(since === undefined ? {} : { since }),
-        ...(until === undefined ? {} : { until }),
-      },
-    });
-    io.stdout.write(values.json ? `${JSON.stringify(result, null, 2)}\n` : formatVerify(result));
-    if (result.locations.some((l) => l.keyRejected)) return EXIT.keyRejected;
-    return result.ok ? EXIT.ok : EXIT.incomplete;
-  } finally {
-    await destination.close();
+  const verification: Verification = {
+    config,
+    logger,
+    allowRejected: values["allow-rejected"] === true,
+    content: repair,
+    ...(values.location === undefined ? {} : { location: values.location }),
+    range: {
+      ...(since === undefined ? {} : { since }),
+      ...(until === undefined ? {} : { until }),
+    },
+  };
+  const before = await verifyOnce(verification);
+  if (values.location !== undefined && before.locations.length === 0)
+    throw new UsageError(`no configured location has the id or name ${values.location}`);
+  const repairDays = daysToRepair(before);
+  if (!repair || before.ok || repairCount(repairDays) === 0) {
+    io.stdout.write(values.json ? `${JSON.stringify(before, null, 2)}\n` : formatVerify(before));
+    return exitCode(before);
   }
+  if (!values.json) io.stdout.write(formatVerify(before));
+  const repaired = await executeRun(
+    {
+      config,
+      trigger: "repair",
+      streams: [...DAY_STREAMS],
+      repairDays,
+      logLevel: commandLogLevel(config, io),
+      logTo: "stderr",
+      ...(isInteractive(io) ? { progress: new TerminalProgress(io.stderr) } : {}),
+    },
+    logger,
+    io,
+  );
+  const after = await verifyOnce(verification);
+  io.stdout.write(
+    values.json
+      ? `${JSON.stringify({ ...after, before, repair: { days: repairDays, run: repaired } }, null, 2)}\n`
+      : formatRepair(repairDays, repaired, after),
+  );
+  if (exitCodeFor(repaired) === EXIT.keyRejected) return EXIT.keyRejected;
+  return exitCode(after);
 }
 
 export const verifyCommand: Command = {

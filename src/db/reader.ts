@@ -26,6 +26,13 @@ export interface StoredCounts {
   rejected: number;
 }
 
+/** A record stored live, as a listing of its day tells its versions apart. */
+export interface StoredVersionOfDay {
+  id: string;
+  updatedAt: string;
+  contentHash: number | null;
+}
+
 export interface RowCounts {
   /** Rows the API lists now: the ones every view counts. */
   live: number;
@@ -541,6 +548,25 @@ export class SqlReader {
       day,
     ]);
     return { records, rejected };
+  }
+
+  /** The records stored live for one day of a stream, with their updatedAt and content hash. */
+  async storedVersionsOfDay(
+    stream: DayStreamTables,
+    locationId: string,
+    day: string,
+  ): Promise<StoredVersionOfDay[]> {
+    const rows = await this.all<{ id: string; updated_at: string; content_hash: unknown }>(
+      `SELECT id, updated_at, content_hash FROM "${relationName(stream.table)}"
+       WHERE location_id = ${this.p(1)} AND business_date = ${this.p(2)} AND deleted_at IS NULL`,
+      [locationId, day],
+    );
+    // PostgreSQL answers a bigint as text.
+    return rows.map((row) => ({
+      id: row.id,
+      updatedAt: row.updated_at,
+      contentHash: row.content_hash === null ? null : Number(row.content_hash),
+    }));
   }
 
   reconciliationProblems(

@@ -8,13 +8,30 @@ import { PosApiClient } from "../api/client.js";
 import { ApiKeyRejectedError } from "../api/errors.js";
 import { HttpTransport, type TransportOptions } from "../api/transport.js";
 import type { Config } from "../config.js";
+import { contentHash } from "../content-hash.js";
 import { eachDay, today } from "../dates.js";
 import type { ReadableDestination } from "../db/destination.js";
 import { messageOf } from "../errors.js";
 import type { Logger } from "../log.js";
 import { keyFingerprint } from "../secrets.js";
-import { countDays, DAY_STREAM_DESCRIPTIONS, type DayStreamDescription } from "../streams/index.js";
-import type { DayStream } from "../vocabulary.js";
+import {
+  countDays,
+  DAY_STREAM_DESCRIPTIONS,
+  type DayStreamDescription,
+  readDays,
+} from "../streams/index.js";
+import type { DayStream, RepairDays } from "../vocabulary.js";
+
+/** Where a day's listing and its stored records part, record by record (`--repair` checks
+ * it on days whose counts agree). */
+export interface ContentDifference {
+  /** Listed, and not stored live. */
+  missing: number;
+  /** Stored with other content than listed (a correction that left updatedAt as it was). */
+  changed: number;
+  /** Stored live, and no longer listed. */
+  extra: number;
+}
 
 export interface DayCheck {
   stream: DayStream;
@@ -22,6 +39,8 @@ export interface DayCheck {
   apiCount: number;
   stored: number;
   rejected: number;
+  /** Absent when the content was not compared. */
+  content?: ContentDifference;
   matches: boolean;
 }
 
@@ -70,6 +89,10 @@ export interface VerifyOptions {
   range?: { since?: string; until?: string };
   /** A report whose missing orders are all in rejected_records is no mismatch. */
   allowRejected?: boolean;
+  /** Also compare, on days whose counts agree, each listed record with the one stored. */
+  content?: boolean;
+  /** Only the location with this id or name. */
+  location?: string;
   now?: () => Date;
   transport?: Partial<TransportOptions>;
 }
@@ -85,6 +108,40 @@ async function locationOf(
   const result = await client.location();
   if (!result.ok) throw new Error(`the location record breaks the spec: ${result.reject.reason}`);
   return { id: result.valid.record.id, name: result.valid.record.name };
+}
+
+/** The day's listing against its stored records: ids, and each record's content hash. */
+async function contentDifference(
+  options: VerifyOptions,
+  client: PosApiClient,
+  stream: DayStreamDescription,
+  locationId: string,
+  day: string,
+): Promise<ContentDifference> {
+  const listed = new Map<string, number>();
+  for await (const page of readDays(stream, client, { since: day, until: day }))
+    for (const { record, raw } of page.records) listed.set(record.id, contentHash(raw));
+  const stored = await options.destination.storedVersionsOfDay(stream, locationId, day);
+  const difference: ContentDifference = { missing: 0, changed: 0, extra: 0 };
+  const storedIds = new Set<string>();
+  for (const version of stored) {
+    storedIds.add(version.id);
+    const hash = listed.get(version.id);
+    if (hash === undefined) difference.extra++;
+    // A row stored before content hashes has none to compare.
+    else if (version.contentHash !== null && version.contentHash !== hash) difference.changed++;
+  }
+  for (const id of listed.keys()) if (!storedIds.has(id)) difference.missing++;
+  return difference;
+}
+
+function agrees(content: ContentDifference): boolean {
+  return content.missing + content.changed + content.extra === 0;
+}
+
+/** Whether a location is the one asked for, by id or by name (any case). */
+function isAskedFor(asked: string, location: { id: string; name: string | null }): boolean {
+  return location.id === asked || location.name?.toLowerCase() === asked.toLowerCase();
 }
 
 async function reconciliationProblems(
@@ -109,7 +166,7 @@ async function verifyLocation(
   client: PosApiClient,
   apiKey: string,
   limit: ReturnType<typeof pLimit>,
-): Promise<LocationVerification> {
+): Promise<LocationVerification | undefined> {
   const { destination } = options;
   const dayStreams = options.dayStreams ?? DAY_STREAM_DESCRIPTIONS;
   const result: LocationVerification = {
@@ -126,6 +183,7 @@ async function verifyLocation(
   };
   try {
     const location = await locationOf(destination, client, apiKey);
+    if (options.location !== undefined && !isAskedFor(options.location, location)) return undefined;
     Object.assign(result, { locationId: location.id, name: location.name });
     const now = options.now?.() ?? new Date();
     const since = options.range?.since ?? (await destination.firstRecordedDay(location.id));
@@ -146,14 +204,11 @@ async function verifyLocation(
           limit(async (): Promise<DayCheck> => {
             const apiCount = await countDays(stream, client, { since: day, until: day });
             const { records, rejected } = await destination.storedForDay(stream, location.id, day);
-            return {
-              stream: stream.name,
-              day,
-              apiCount,
-              stored: records,
-              rejected,
-              matches: apiCount === records + rejected,
-            };
+            const counted = apiCount === records + rejected;
+            const check = { stream: stream.name, day, apiCount, stored: records, rejected };
+            if (!counted || !options.content) return { ...check, matches: counted };
+            const content = await contentDifference(options, client, stream, location.id, day);
+            return { ...check, content, matches: agrees(content) };
           }),
         ),
       ),
@@ -178,7 +233,7 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyResult> {
   });
   const limit = pLimit(config.concurrency * 2);
   try {
-    const locations = await Promise.all(
+    const verified = await Promise.all(
       config.locations.map((location) => {
         const client = new PosApiClient(transport, {
           apiKey: location.apiKey,
@@ -188,6 +243,7 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyResult> {
         return verifyLocation(options, client, location.apiKey, limit);
       }),
     );
+    const locations = verified.filter((l) => l !== undefined);
     const ok = locations.every(
       (l) =>
         l.error === null && l.mismatches.length === 0 && l.reconciliation.every((r) => r.allowed),
@@ -196,4 +252,35 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyResult> {
   } finally {
     await transport.close();
   }
+}
+
+/** The days `verify --repair` reads again: each day-stream that disagrees, and both streams of the
+ * day of a report that does not agree with its orders (unless allowed). */
+export function daysToRepair(result: VerifyResult): RepairDays {
+  const days: Record<string, Partial<Record<DayStream, string[]>>> = {};
+  const add = (locationId: string, stream: DayStream, day: string) => {
+    days[locationId] ??= {};
+    const streams = days[locationId];
+    streams[stream] ??= [];
+    const list = streams[stream];
+    if (!list.includes(day)) list.push(day);
+  };
+  for (const location of result.locations) {
+    const { locationId } = location;
+    if (locationId === null) continue;
+    for (const check of location.mismatches) add(locationId, check.stream, check.day);
+    for (const problem of location.reconciliation)
+      if (!problem.allowed)
+        for (const stream of DAY_STREAM_DESCRIPTIONS)
+          add(locationId, stream.name, problem.businessDate);
+  }
+  return days;
+}
+
+/** How many day-streams a repair reads. */
+export function repairCount(days: RepairDays): number {
+  return Object.values(days).reduce(
+    (sum, streams) => sum + Object.values(streams).reduce((n, list) => n + (list?.length ?? 0), 0),
+    0,
+  );
 }

@@ -9,7 +9,7 @@ import { WriterLease } from "../db/writer-lease.js";
 import type { Logger, LogLevel } from "../log.js";
 import type { Progress } from "../sync/progress.js";
 import type { RunResult } from "../sync/run.js";
-import type { DayRange, RunTrigger, Stream } from "../vocabulary.js";
+import type { DayRange, RepairDays, RunTrigger, Stream } from "../vocabulary.js";
 import { runSyncInWorker } from "./worker-runner.js";
 
 /**
@@ -38,6 +38,8 @@ export interface RunRequest {
   trigger: RunTrigger;
   streams?: readonly Stream[];
   range?: DayRange;
+  /** Exactly these days (verify --repair). */
+  repairDays?: RepairDays;
   acceptDeletions?: boolean;
   logLevel: LogLevel;
   /** A command logs to standard error; a service to standard output, for its supervisor. */
@@ -60,6 +62,7 @@ export function startRun(request: RunRequest): Promise<RunResult> {
       trigger: request.trigger,
       ...(request.streams ? { streams: request.streams } : {}),
       ...(request.range ? { range: request.range } : {}),
+      ...(request.repairDays ? { repairDays: request.repairDays } : {}),
       ...(request.acceptDeletions ? { acceptDeletions: true } : {}),
       logLevel: request.logLevel,
       logFd: request.logTo === "stdout" ? 1 : 2,

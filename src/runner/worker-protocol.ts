@@ -5,7 +5,7 @@ import type { Config } from "../config.js";
 import type { LogLevel } from "../log.js";
 import type { PlannedEvent, WindowEvent } from "../sync/progress.js";
 import type { RunResult } from "../sync/run.js";
-import type { DayRange, RunTrigger, Stream } from "../vocabulary.js";
+import type { DayRange, RepairDays, RunTrigger, Stream } from "../vocabulary.js";
 import type { DestinationShape } from "./destination-port.js";
 
 export interface WorkerInput {
@@ -13,6 +13,7 @@ export interface WorkerInput {
   trigger: RunTrigger;
   streams?: readonly Stream[];
   range?: DayRange;
+  repairDays?: RepairDays;
   logLevel: LogLevel;
   /** 1 for standard output (a service), 2 for standard error (a command). */
   logFd: 1 | 2;

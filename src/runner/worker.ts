@@ -52,6 +52,7 @@ async function main(port: NonNullable<typeof parentPort>): Promise<void> {
       trigger: input.trigger,
       ...(input.streams ? { streams: input.streams } : {}),
       ...(input.range ? { range: input.range } : {}),
+      ...(input.repairDays ? { repairDays: input.repairDays } : {}),
       ...(input.acceptDeletions ? { acceptDeletions: true } : {}),
       signal: stop.signal,
       ...(progress ? { progress } : {}),

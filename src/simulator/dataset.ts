@@ -145,6 +145,19 @@ export const CATALOG_KINDS: readonly CatalogKind[] = [
 
 export type LateUpdateKind = "cancel" | "requantify" | "drop-item";
 
+/** How history drifts (Dataset.driftHistory): an order changed, removed or added long after its
+ * day, its updatedAt untouched. */
+export type DriftKind = "change" | "remove" | "add";
+export const DRIFT_KINDS: readonly DriftKind[] = ["change", "remove", "add"];
+
+export interface Drift {
+  locationIndex: number;
+  /** The day whose list shows the order (showed it, for one removed). */
+  day: string;
+  kind: DriftKind;
+  orderId: string;
+}
+
 export interface LateUpdate {
   locationIndex: number;
   orderId: string;
@@ -183,6 +196,8 @@ export class Dataset {
   /** Orders gone from every list, by "locationIndex:epochDay:id": voided ones are gone from
    * every read, unlisted ones are still served by id. */
   private readonly unlistedOrders = new Map<string, "voided" | "unlisted">();
+  /** Orders taken out of history by drift (driftHistory): gone from their session and report. */
+  private readonly droppedOrders = new Set<string>();
   private readonly locationByKey: Map<string, SimLocation>;
   private mutationCount = 0;
 
@@ -286,9 +301,9 @@ export class Dataset {
       })
       .map((order) => (this.hostile ? makeHostile(order) : order));
     const orders = sortByCreatedAt(
-      [...generated, ...(this.liveOrders.get(key) ?? [])].map(
-        (order) => this.orderOverrides.get(order.id) ?? order,
-      ),
+      [...generated, ...(this.liveOrders.get(key) ?? [])]
+        .filter((order) => !this.droppedOrders.has(order.id))
+        .map((order) => this.orderOverrides.get(order.id) ?? order),
     );
     const report = header.open
       ? null
@@ -584,7 +599,12 @@ export class Dataset {
 
   /** Appends new orders to today's open session, created after every order it already has. */
   addLiveOrders(location: SimLocation, count: number): Order[] {
-    const epochDay = this.plan.todayEpochDay;
+    return this.appendOrders(location, this.plan.todayEpochDay, count);
+  }
+
+  /** Appends orders to a session (an old one's report counts them too), created after every
+   * order it already has and before the next local midnight. */
+  private appendOrders(location: SimLocation, epochDay: number, count: number): Order[] {
     const session = this.session(location, epochDay);
     if (!session) return [];
     const key = this.sessionKey(location.index, epochDay);
@@ -682,6 +702,53 @@ export class Dataset {
       "requantify",
       this.mutationRandom(),
     );
+  }
+
+  /**
+   * History drifting as a vendor's silent corrections make it: on about `share` of the days of
+   * each location older than `olderThanDays`, one order changed, removed or added (the kinds in
+   * turn, or `kinds`), with no updatedAt touched, its order's or its report's. Returns each
+   * drift with the day whose list shows it.
+   */
+  driftHistory(share: number, olderThanDays: number, kinds = DRIFT_KINDS): Drift[] {
+    const random = this.mutationRandom();
+    const drifts: Drift[] = [];
+    const lastDay = this.plan.todayEpochDay - olderThanDays - 1;
+    for (const location of this.locations) {
+      for (let epochDay = this.plan.firstEpochDay; epochDay <= lastDay; epochDay++) {
+        if (random.next() >= share) continue;
+        const kind = kinds[drifts.length % kinds.length] as DriftKind;
+        const order = this.drift(location, epochDay, kind, random);
+        if (order)
+          drifts.push({
+            locationIndex: location.index,
+            day: localDayOf(order.createdAt, location),
+            kind,
+            orderId: order.id,
+          });
+      }
+    }
+    return drifts;
+  }
+
+  private drift(
+    location: SimLocation,
+    epochDay: number,
+    kind: DriftKind,
+    random: Random,
+  ): Order | undefined {
+    if (kind === "add") return this.appendOrders(location, epochDay, 1)[0];
+    const candidates = this.session(location, epochDay)?.orders.filter((o) => !o.isCanceled) ?? [];
+    if (candidates.length === 0) return undefined;
+    const original = random.pick(candidates);
+    if (kind === "remove") this.droppedOrders.add(original.id);
+    else
+      this.orderOverrides.set(
+        original.id,
+        applyLateUpdate(original, "requantify", random, original.updatedAt),
+      );
+    this.forgetSession(location.index, epochDay);
+    return original;
   }
 
   /** Hides `count` items of each given kind from one location's lists, as a back office does

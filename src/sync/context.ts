@@ -3,7 +3,7 @@ import type { LimitFunction } from "p-limit";
 import type { SyncDestination } from "../db/destination.js";
 import type { Logger } from "../log.js";
 import type { CatalogListDescription, DayStreamDescription } from "../streams/index.js";
-import type { DayRange, Stream } from "../vocabulary.js";
+import type { DayRange, RepairDays, Stream } from "../vocabulary.js";
 import type { PageNormalizer } from "./normalize-page.js";
 import type { Progress } from "./progress.js";
 import type { RunStats } from "./stats.js";
@@ -24,6 +24,8 @@ export interface SyncContext {
   lookbackDays: number;
   /** Explicit days; absent for an incremental run. */
   range: DayRange | undefined;
+  /** Exactly these days of each location and stream (verify --repair); absent otherwise. */
+  repairDays: RepairDays | undefined;
   /** Mark deleted whatever a complete read of a day no longer lists, however much it is. */
   acceptDeletions: boolean;
   /** POS_START_DATE, when set. */

@@ -35,7 +35,10 @@ async function learnHistory(
 ): Promise<void> {
   const { destination } = context;
   const needStart =
-    !context.range && !context.startDate && !(await destination.startDate(locationId));
+    !context.range &&
+    !context.repairDays &&
+    !context.startDate &&
+    !(await destination.startDate(locationId));
   const needOffset = (await destination.utcOffsetMinutes(locationId, context.now())) === undefined;
   if (!needStart && !needOffset) return;
   const history = needStart
@@ -96,7 +99,7 @@ async function planWindows(
   const offset = await context.destination.utcOffsetMinutes(locationId, context.now());
   const locationToday = today(context.now(), offset ?? 0);
   const startDate = await startDateFor(context, locationId, locationToday);
-  if (!context.range && startDate > locationToday) {
+  if (!context.range && !context.repairDays && startDate > locationToday) {
     const warning = `POS_START_DATE ${startDate} is after this location's today (${locationToday}): no day is read until then`;
     context.logger.warn({ locationId, startDate, today: locationToday }, warning);
     context.stats.location(client.keyFingerprint).warnings.push(warning);
@@ -105,13 +108,15 @@ async function planWindows(
   const { name, label } = context.stats.location(client.keyFingerprint);
   const tasks: WindowTask[] = [];
   for (const stream of streams) {
-    const days = planDays({
-      today: locationToday,
-      startDate,
-      lookbackDays: context.lookbackDays,
-      windows: await context.destination.windows(locationId, stream.name),
-      range: context.range,
-    });
+    const days = context.repairDays
+      ? [...(context.repairDays[locationId]?.[stream.name] ?? [])]
+      : planDays({
+          today: locationToday,
+          startDate,
+          lookbackDays: context.lookbackDays,
+          windows: await context.destination.windows(locationId, stream.name),
+          range: context.range,
+        });
     context.stats.stream(client.keyFingerprint, stream.name).windows.planned += days.length;
     context.progress.planned({
       locationId,

@@ -20,6 +20,7 @@ import {
 } from "../streams/index.js";
 import {
   type DayRange,
+  type RepairDays,
   type RunStatus,
   type RunTrigger,
   STREAMS,
@@ -43,6 +44,8 @@ export interface SyncOptions {
   catalogLists?: readonly CatalogListDescription[];
   /** Explicit days, both included; absent for an incremental run. */
   range?: DayRange;
+  /** Exactly these days of these locations and streams, whatever the checkpoints say. */
+  repairDays?: RepairDays;
   /** Accept that a day lost most of its records upstream (see deletion-guard.ts). */
   acceptDeletions?: boolean;
   now?: () => Date;
@@ -134,6 +137,7 @@ export async function runSync(options: SyncOptions): Promise<RunResult> {
     catalogLists: options.catalogLists ?? CATALOG_LISTS,
     lookbackDays: config.lookbackDays,
     range: options.range,
+    repairDays: options.repairDays,
     acceptDeletions: options.acceptDeletions ?? false,
     startDate: config.startDate,
     now,
@@ -144,7 +148,7 @@ export async function runSync(options: SyncOptions): Promise<RunResult> {
     {
       trigger: options.trigger,
       locations: config.locations.length,
-      range: options.range ?? "incremental",
+      range: options.range ?? (options.repairDays ? "repair" : "incremental"),
     },
     "sync started",
   );

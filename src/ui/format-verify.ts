@@ -1,5 +1,14 @@
 /** `pos-sync verify` as text: the days whose counts differ, and the reports that do not add up. */
-import type { ReconciliationProblem, VerifyResult } from "../read-models/verify.js";
+import {
+  type DayCheck,
+  type ReconciliationProblem,
+  repairCount,
+  type VerifyResult,
+} from "../read-models/verify.js";
+import { formatRanges } from "../sync/plan.js";
+import type { RunResult } from "../sync/run.js";
+import type { RepairDays } from "../vocabulary.js";
+import { formatSummary } from "./summary.js";
 import { visible } from "./terminal-text.js";
 
 /** What keeps a report from agreeing with its orders; rejected orders named apart, since they
@@ -15,6 +24,30 @@ function reconciliationText(r: ReconciliationProblem): string {
     : `${notStored} orders missing, and ${r.ordersRejected} more ${rejected}`;
 }
 
+function mismatchText(check: DayCheck): string {
+  const { content } = check;
+  if (!content)
+    return `the API counts ${check.apiCount}, stored ${check.stored} (+${check.rejected} rejected)`;
+  const parts = [
+    [content.missing, "listed and not stored"],
+    [content.changed, "stored with other content"],
+    [content.extra, "stored and no longer listed"],
+  ] as const;
+  return parts
+    .filter(([n]) => n > 0)
+    .map(([n, what]) => `${n} ${what}`)
+    .join(", ");
+}
+
+/** What `verify --repair` read again, what the run changed, and the check after it. */
+export function formatRepair(days: RepairDays, run: RunResult, after: VerifyResult): string {
+  const lines = [`Reading ${repairCount(days)} day-streams again:`];
+  for (const [locationId, streams] of Object.entries(days))
+    for (const [stream, list] of Object.entries(streams))
+      lines.push(`  ${visible(locationId)} ${stream}: ${formatRanges(list ?? [])}`);
+  return `${lines.join("\n")}\n\n${formatSummary(run, "verify --repair")}\nAfter the repair:\n${formatVerify(after)}`;
+}
+
 export function formatVerify(result: VerifyResult): string {
   const lines: string[] = [];
   for (const location of result.locations) {
@@ -27,9 +60,7 @@ export function formatVerify(result: VerifyResult): string {
     }
     lines.push(`  ${location.checks} day counts checked, ${location.since} to ${location.until}`);
     for (const m of location.mismatches.slice(0, 20)) {
-      lines.push(
-        `  ! ${m.stream} ${m.day}: the API counts ${m.apiCount}, stored ${m.stored} (+${m.rejected} rejected)`,
-      );
+      lines.push(`  ! ${m.stream} ${m.day}: ${mismatchText(m)}`);
     }
     if (location.mismatches.length > 20)
       lines.push(`  ! … and ${location.mismatches.length - 20} more days`);

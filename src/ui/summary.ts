@@ -49,9 +49,10 @@ function problemCount(stats: StreamStats): number {
   return stats.unavailable.length + stats.errors.length + stats.problemCount;
 }
 
-export function formatSummary(result: RunResult): string {
+/** The summary of a run, headed by the command that made it. */
+export function formatSummary(result: RunResult, command = "sync"): string {
   const lines = [
-    `pos-sync sync: ${result.status} in ${secondsBetween(result.startedAt, result.finishedAt)} ` +
+    `pos-sync ${command}: ${result.status} in ${secondsBetween(result.startedAt, result.finishedAt)} ` +
       `(run #${result.runId}, ${number.format(result.requests)} requests, ${result.retries} retried, ` +
       `${result.rateLimited} rate-limited)`,
     ...result.notices.map((notice) => `  ${visible(notice)}`),

@@ -1,0 +1,132 @@
+/**
+ * `pos-sync verify --repair` on both destinations: stored history that went wrong after it was
+ * read (rows deleted by hand, a vendor's silent corrections) is found, read again and proven.
+ */
+import { describe, expect, it } from "vitest";
+import { addDays } from "../src/dates.js";
+import type { VerifyResult } from "../src/read-models/verify.js";
+import { simulatorToday } from "../src/simulator/clock.js";
+import { runCli, simulatorEnv } from "./helpers/cli.js";
+import { localToday } from "./helpers/clock.js";
+import {
+  DESTINATION_KINDS,
+  type TestDestination,
+  useDestinations,
+} from "./helpers/destinations.js";
+import { compareWithDataset } from "./helpers/ground-truth.js";
+import { useSimulator } from "./helpers/simulator.js";
+
+const destinations = useDestinations();
+// The command line runs on the real clock: the simulator ends on the today it picks from it.
+const sim = useSimulator({ today: simulatorToday(), days: 10, seed: 43, locations: 1 });
+
+function env(destination: TestDestination): Record<string, string> {
+  const { POS_DB_PATH: _path, ...api } = simulatorEnv(sim.current, "");
+  return { ...api, ...destination.env };
+}
+
+async function syncedDestination(kind: (typeof DESTINATION_KINDS)[number]) {
+  const destination = destinations.fresh(kind);
+  const synced = await runCli(["sync"], env(destination));
+  expect(synced.code, synced.stderr).toBe(0);
+  return destination;
+}
+
+async function verify(destination: TestDestination, ...args: string[]) {
+  const run = await runCli(["verify", ...args], env(destination));
+  return {
+    ...run,
+    result: args.includes("--json") ? (JSON.parse(run.stdout) as VerifyResult) : undefined,
+  };
+}
+
+/** What the database holds that the API does not serve, or the other way round. */
+async function differencesFromApi(destination: TestDestination): Promise<string[]> {
+  const stored = await destination.stored();
+  return compareWithDataset(stored, sim.current.dataset, {
+    since: sim.current.dataset.firstDay,
+    until: addDays(localToday(sim.current), -1),
+    catalog: false,
+  });
+}
+
+describe.each(DESTINATION_KINDS)("verify --repair into %s", (kind) => {
+  it("restores the rows of an old day deleted by hand, after which a plain verify agrees", async () => {
+    const destination = await syncedDestination(kind);
+    const day = addDays(localToday(sim.current), -7);
+    const stored = await destination.stored();
+    const removed = await stored.rows(
+      "SELECT id FROM order_rows WHERE business_date = ? ORDER BY id LIMIT 3",
+      day,
+    );
+    expect(removed).toHaveLength(3);
+    for (const { id } of removed) await stored.execute("DELETE FROM order_rows WHERE id = ?", id);
+
+    const found = await verify(destination);
+    expect(found.code).toBe(1);
+    expect(found.stdout).toMatch(new RegExp(`! orders ${day}: the API counts (\\d+), stored`));
+
+    const repaired = await verify(destination, "--repair");
+    expect(repaired.code, repaired.stdout + repaired.stderr).toBe(0);
+    expect(repaired.stdout).toContain(`orders: ${day}`);
+    expect(repaired.stdout).toMatch(/pos-sync verify --repair: succeeded/);
+    expect(repaired.stdout).toMatch(/ {2}orders +1\/1 +\d+ +3 /);
+    const ids = await stored.rows("SELECT id FROM orders WHERE business_date = ?", day);
+    expect(ids.map((r) => r.id)).toEqual(expect.arrayContaining(removed.map((r) => r.id)));
+
+    expect((await verify(destination)).code).toBe(0);
+    expect(await differencesFromApi(destination)).toEqual([]);
+  });
+
+  it("finds an order changed, removed or added upstream without a new updatedAt, and repairs each", async () => {
+    const destination = await syncedDestination(kind);
+    const drifts = sim.current.dataset.driftHistory(1, 4);
+    expect(new Set(drifts.map((d) => d.kind))).toEqual(new Set(["change", "remove", "add"]));
+    expect(await differencesFromApi(destination)).not.toEqual([]);
+
+    // Counts alone miss the change: only --repair compares content.
+    const counted = await verify(destination, "--json");
+    const countedDays = counted.result?.locations[0]?.mismatches.map((m) => m.day) ?? [];
+    for (const drift of drifts.filter((d) => d.kind !== "change"))
+      expect(countedDays).toContain(drift.day);
+
+    const repaired = await verify(destination, "--repair", "--json");
+    expect(repaired.code, repaired.stderr).toBe(0);
+    const report = JSON.parse(repaired.stdout) as VerifyResult & {
+      before: VerifyResult;
+      repair: { days: Record<string, { orders?: string[] }> };
+    };
+    expect(report.ok).toBe(true);
+    const locationId = report.locations[0]?.locationId as string;
+    const repairedDays = report.repair.days[locationId]?.orders ?? [];
+    for (const drift of drifts) expect(repairedDays).toContain(drift.day);
+    const changed = report.before.locations[0]?.mismatches.filter((m) => m.content?.changed);
+    expect(changed?.length).toBeGreaterThan(0);
+
+    // An order removed upstream is kept, marked deleted, as a sync keeps it.
+    const stored = await destination.stored();
+    for (const drift of drifts.filter((d) => d.kind === "remove"))
+      expect(
+        await stored.scalar(
+          "SELECT deleted_at IS NOT NULL FROM orders WHERE id = ?",
+          drift.orderId,
+        ),
+      ).toBeTruthy();
+    await stored.execute("DELETE FROM order_rows WHERE deleted_at IS NOT NULL");
+    expect(await differencesFromApi(destination)).toEqual([]);
+    expect((await verify(destination)).code).toBe(0);
+  });
+
+  it("with --location, checks only the location asked for, by name, and names a wrong one", async () => {
+    const destination = await syncedDestination(kind);
+    const name = sim.current.dataset.locations[0]?.location.name as string;
+    const asked = await verify(destination, "--location", name.toUpperCase(), "--json");
+    expect(asked.code, asked.stderr).toBe(0);
+    expect(asked.result?.locations).toHaveLength(1);
+    const wrong = await verify(destination, "--location", "no such place");
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr.trim()).toBe(
+      "pos-sync: no configured location has the id or name no such place",
+    );
+  });
+});
