@@ -53,6 +53,11 @@ export interface Config {
   keepRaw: boolean;
   /** Keep the versions of changed and vanished orders (POS_ORDER_HISTORY, `--no-history`). */
   keepHistory: boolean;
+  /** The daemon re-proves every stored day at least this often, in days; 0: no audit
+   * (POS_AUDIT_PERIOD_DAYS). */
+  auditPeriodDays: number;
+  /** Requests the audit may make per location and run, for days not yet due (POS_AUDIT_REQUESTS). */
+  auditRequests: number;
 }
 
 export const DEFAULTS = {
@@ -67,6 +72,8 @@ export const DEFAULTS = {
   memoryMb: 192,
   keepRaw: true,
   keepHistory: true,
+  auditPeriodDays: 30,
+  auditRequests: 4,
 };
 
 export interface Bounds {
@@ -80,6 +87,8 @@ export const SETTING_BOUNDS = {
   concurrency: { min: 1, max: 64 },
   httpPort: { min: 0, max: 65_535 },
   memoryMb: { min: 64, max: 65_536 },
+  auditPeriodDays: { min: 0, max: 3650 },
+  auditRequests: { min: 1, max: 1_000_000 },
 } as const satisfies Record<string, Bounds>;
 
 /** Settings as they come from any source, before defaults and checks. */
@@ -106,6 +115,8 @@ export interface RawSettings {
   keepRaw?: boolean | string;
   orderHistory?: boolean | string;
   timeZone?: string;
+  auditPeriodDays?: number | string;
+  auditRequests?: number | string;
 }
 
 const fileSchema = z.strictObject({
@@ -137,6 +148,8 @@ const fileSchema = z.strictObject({
     })
     .optional(),
   logLevel: z.string().optional(),
+  auditPeriodDays: z.union([z.number(), z.string()]).optional(),
+  auditRequests: z.union([z.number(), z.string()]).optional(),
   httpPort: z.union([z.number(), z.string()]).optional(),
   httpHost: z.string().optional(),
   httpToken: z.string().optional(),
@@ -207,6 +220,8 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): RawSettings {
     keepRaw: present(env.POS_KEEP_RAW),
     orderHistory: present(env.POS_ORDER_HISTORY),
     timeZone: present(env.POS_TIME_ZONE),
+    auditPeriodDays: present(env.POS_AUDIT_PERIOD_DAYS),
+    auditRequests: present(env.POS_AUDIT_REQUESTS),
   });
 }
 
@@ -552,5 +567,11 @@ export function loadConfig(options: LoadOptions): Config {
       DEFAULTS.memoryMb,
     keepRaw: booleanSetting(settings.keepRaw, "POS_KEEP_RAW") ?? DEFAULTS.keepRaw,
     keepHistory: booleanSetting(settings.orderHistory, "POS_ORDER_HISTORY") ?? DEFAULTS.keepHistory,
+    auditPeriodDays:
+      boundedSetting(settings, "auditPeriodDays", "the audit period (POS_AUDIT_PERIOD_DAYS)") ??
+      DEFAULTS.auditPeriodDays,
+    auditRequests:
+      boundedSetting(settings, "auditRequests", "the audit's requests (POS_AUDIT_REQUESTS)") ??
+      DEFAULTS.auditRequests,
   };
 }

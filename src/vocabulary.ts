@@ -33,9 +33,26 @@ export interface DaySpan {
   until: string;
 }
 
-/** Days of each location (by id) and day stream to read, and no others: what `verify --repair`
- * found disagreeing with the API. */
-export type RepairDays = Readonly<Record<string, Partial<Record<DayStream, readonly string[]>>>>;
+/** A stored day found disagreeing with the API after it was proved: by what, and how. */
+export interface RepairFinding {
+  day: string;
+  foundBy: "audit" | "verify";
+  /** The API's count and the records stored (live and rejected); null when not counted (a
+   * report's day that does not agree with its orders). */
+  apiCount: number | null;
+  storedCount: number | null;
+  /** Listed and not stored, stored with other content, stored and no longer listed; null when
+   * the content was not compared (the counts differed already). */
+  missing: number | null;
+  changed: number | null;
+  extra: number | null;
+}
+
+/** Days of each location (by id) and day stream to read again, and no others: what `verify
+ * --repair` found disagreeing with the API. */
+export type RepairDays = Readonly<
+  Record<string, Partial<Record<DayStream, readonly RepairFinding[]>>>
+>;
 
 /** Days asked for explicitly. Without `until`, through each location's own today: a location
  * ahead of UTC is already on a day that UTC has not reached. */

@@ -73,6 +73,12 @@ describe.each(DESTINATION_KINDS)("verify --repair into %s", (kind) => {
     expect(repaired.stdout).toMatch(/ {2}orders +1\/1 +\d+ +3 /);
     const ids = await stored.rows("SELECT id FROM orders WHERE business_date = ?", day);
     expect(ids.map((r) => r.id)).toEqual(expect.arrayContaining(removed.map((r) => r.id)));
+    const [repair] = await stored.rows(
+      "SELECT found_by, api_count, stored_count, outcome, inserted FROM history_repairs WHERE stream = 'orders'",
+    );
+    expect(repair).toMatchObject({ found_by: "verify", outcome: "repaired" });
+    expect(Number(repair?.api_count) - Number(repair?.stored_count)).toBe(3);
+    expect(Number(repair?.inserted)).toBe(3);
 
     expect((await verify(destination)).code).toBe(0);
     expect(await differencesFromApi(destination)).toEqual([]);
@@ -94,11 +100,11 @@ describe.each(DESTINATION_KINDS)("verify --repair into %s", (kind) => {
     expect(repaired.code, repaired.stderr).toBe(0);
     const report = JSON.parse(repaired.stdout) as VerifyResult & {
       before: VerifyResult;
-      repair: { days: Record<string, { orders?: string[] }> };
+      repair: { days: Record<string, { orders?: { day: string }[] }> };
     };
     expect(report.ok).toBe(true);
     const locationId = report.locations[0]?.locationId as string;
-    const repairedDays = report.repair.days[locationId]?.orders ?? [];
+    const repairedDays = (report.repair.days[locationId]?.orders ?? []).map((f) => f.day);
     for (const drift of drifts) expect(repairedDays).toContain(drift.day);
     const changed = report.before.locations[0]?.mismatches.filter((m) => m.content?.changed);
     expect(changed?.length).toBeGreaterThan(0);

@@ -50,11 +50,16 @@ const OPTIONS = {
   "strict-slashes": { type: "boolean" },
   "total-count-skew": { type: "string" },
   "late-updates-every": { type: "string" },
+  "drift-after": { type: "string" },
+  "drift-share": { type: "string" },
   "path-report": { type: "string" },
   "path-payment-methods": { type: "string" },
   "path-taxes": { type: "string" },
   "path-health": { type: "string" },
 } as const;
+
+/** Drift spares the days a daemon reads again anyway (its default lookback and today). */
+const DRIFT_OLDER_THAN_DAYS = 3;
 
 const HELP = `Usage: pos-sync simulate [options]
 
@@ -112,6 +117,11 @@ A hostile world (rates are shares of API requests, from 0 to 1):
   --total-count-skew N     add N to meta.totalCount (a server that lies)
   --late-updates-every S   every S seconds, update a few recent orders and hide or restore
                            catalog items
+  --drift-after S          S seconds after the start, make history drift, as a vendor's silent
+                           corrections do: on a share of the days older than 3 days, one order
+                           changed, removed or added, no updatedAt touched (logged with its days);
+                           \`pos-sync verify --repair\` and the daemon's audit find and repair them
+  --drift-share F          the share of those days that drift (default 0.01)
 
 Paths the spec does not show (defaults as pos-sync expects them):
   --strict-slashes         route "/x" and "/x/" apart (by default a trailing slash is optional)
@@ -252,8 +262,20 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const timer =
     lateUpdatesEvery === undefined ? undefined : setInterval(churn, lateUpdatesEvery * 1000);
 
+  const driftAfter = integerFlag(values["drift-after"], "drift-after", { min: 0, max: 86_400 });
+  const driftShare = fractionFlag(values["drift-share"], "drift-share") ?? 0.01;
+  const drift = () => {
+    const drifts = dataset.driftHistory(driftShare, DRIFT_OLDER_THAN_DAYS);
+    logger.info(
+      { drifts: drifts.length, days: drifts.map((d) => `${d.locationIndex}:${d.day}:${d.kind}`) },
+      "history drifted",
+    );
+  };
+  const driftTimer = driftAfter === undefined ? undefined : setTimeout(drift, driftAfter * 1000);
+
   const signal = await waitForSignal();
   if (timer) clearInterval(timer);
+  if (driftTimer) clearTimeout(driftTimer);
   await simulator.close();
   logger.info({ signal }, "simulator stopped");
   return 0;

@@ -111,6 +111,9 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
         config,
         ...(db ? { db } : {}),
         trigger: "daemon",
+        ...(config.auditPeriodDays > 0
+          ? { audit: { periodDays: config.auditPeriodDays, requests: config.auditRequests } }
+          : {}),
         logLevel: config.logLevel,
         logTo: "stdout",
         onAttempt: (event) => metrics.onAttempt(event),
@@ -125,6 +128,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
           reason,
           status: result.status,
           requests: result.requests,
+          ...(result.stats.audit() ? { audit: result.stats.audit() } : {}),
           ...(result.error ? { error: result.error } : {}),
         },
         "run finished",

@@ -63,6 +63,18 @@ export class DaemonMetrics {
     help: "429 answers received.",
     registers: [this.registry],
   });
+  private readonly audited = new Counter({
+    name: "pos_sync_audit_days_total",
+    help: "Stored days the audit proved again against the API's listing, per location and outcome (agreed, repaired).",
+    labelNames: ["location", "outcome"],
+    registers: [this.registry],
+  });
+  private readonly auditRequests = new Counter({
+    name: "pos_sync_audit_requests_total",
+    help: "Requests the audit's proofs made (the days read again count as the run's).",
+    labelNames: ["location"],
+    registers: [this.registry],
+  });
   private readonly lastSuccess = new Gauge({
     name: "pos_sync_last_success_timestamp_seconds",
     help: "When a stream of a location last synced without a failure (Unix time).",
@@ -107,6 +119,13 @@ export class DaemonMetrics {
     const finishedSeconds = Date.parse(result.finishedAt) / 1000;
     for (const location of result.stats.locations) {
       if (!location.locationId) continue;
+      const { audit } = location;
+      if (audit) {
+        const labels = { location: location.locationId };
+        this.audited.inc({ ...labels, outcome: "agreed" }, audit.windows - audit.repairs);
+        this.audited.inc({ ...labels, outcome: "repaired" }, audit.repairs);
+        this.auditRequests.inc(labels, audit.requests);
+      }
       for (const [stream, stats] of Object.entries(location.streams)) {
         for (const outcome of OUTCOMES) {
           if (stats[outcome] > 0)

@@ -4,7 +4,7 @@
  * SQLite has one writer, PostgreSQL several workers that lock their runs (pg/checkpoints.ts).
  */
 
-import type { RunStatus, Stream, WindowStatus } from "../vocabulary.js";
+import type { RepairFinding, RunStatus, Stream, WindowStatus } from "../vocabulary.js";
 import type { SqlDialect } from "./sql.js";
 
 /** The end of a run, as recorded. */
@@ -41,15 +41,25 @@ export function finishRunParams(runId: number, end: RunEnd): unknown[] {
   return [runId, end.status, end.finishedAt, JSON.stringify(end.stats), end.requests, end.error];
 }
 
-/** A window read: recorded, or its record replaced with one more attempt counted. */
+/** A window read: recorded, or its record replaced with one more attempt counted. A complete
+ * read (complete or open) proves it; any other keeps the proof it had. */
 export function recordWindowSql(d: SqlDialect): string {
   return `INSERT INTO sync_windows (location_id, stream, day, status, api_total_count,
-      stored_count, attempts, last_error, run_id, synced_at)
-    VALUES (${params(d, 6)}, 1, ${d.param(7)}, ${d.param(8)}, ${d.param(9)})
+      stored_count, attempts, last_error, run_id, synced_at, proved_at, proved_by)
+    VALUES (${params(d, 6)}, 1, ${d.param(7)}, ${d.param(8)}, ${d.param(9)}, ${d.param(10)},
+      ${d.param(11)})
     ON CONFLICT (location_id, stream, day) DO UPDATE SET
       status = excluded.status, api_total_count = excluded.api_total_count,
       stored_count = excluded.stored_count, attempts = sync_windows.attempts + 1,
-      last_error = excluded.last_error, run_id = excluded.run_id, synced_at = excluded.synced_at`;
+      last_error = excluded.last_error, run_id = excluded.run_id, synced_at = excluded.synced_at,
+      proved_at = COALESCE(excluded.proved_at, sync_windows.proved_at),
+      proved_by = COALESCE(excluded.proved_by, sync_windows.proved_by)`;
+}
+
+/** A window re-proved by the audit without reading it again: location, stream, day, now. */
+export function recordAuditProofSql(d: SqlDialect): string {
+  return `UPDATE sync_windows SET proved_at = ${d.param(4)}, proved_by = 'audit'
+    WHERE location_id = ${d.param(1)} AND stream = ${d.param(2)} AND day = ${d.param(3)}`;
 }
 
 export function recordWindowParams(window: WindowRecord, now: string): unknown[] {
@@ -63,7 +73,13 @@ export function recordWindowParams(window: WindowRecord, now: string): unknown[]
     window.lastError,
     window.runId,
     now,
+    ...(isProved(window.status) ? [now, "read"] : [null, null]),
   ];
+}
+
+/** A window whose read proved it holds what the API lists. */
+function isProved(status: WindowStatus): boolean {
+  return status === "complete" || status === "open";
 }
 
 /** One named value remembered for a location: location, name, value, now. */
@@ -71,4 +87,42 @@ export function saveStateSql(d: SqlDialect): string {
   return `INSERT INTO sync_state (location_id, name, value, updated_at) VALUES (${params(d, 4)})
     ON CONFLICT (location_id, name) DO UPDATE SET
       value = excluded.value, updated_at = excluded.updated_at`;
+}
+
+/** A repair as recorded in history_repairs: what was found, and what reading the day again did. */
+export interface RepairRecord extends RepairFinding {
+  locationId: string;
+  stream: Stream;
+  foundAt: string;
+  runId: number;
+  outcome: "repaired" | "failed";
+  inserted: number;
+  updated: number;
+  deleted: number;
+}
+
+export function recordRepairSql(d: SqlDialect): string {
+  return `INSERT INTO history_repairs (location_id, stream, day, found_by, found_at, api_count,
+      stored_count, missing, changed, extra, run_id, outcome, inserted, updated, deleted)
+    VALUES (${params(d, 15)})`;
+}
+
+export function recordRepairParams(r: RepairRecord): unknown[] {
+  return [
+    r.locationId,
+    r.stream,
+    r.day,
+    r.foundBy,
+    r.foundAt,
+    r.apiCount,
+    r.storedCount,
+    r.missing,
+    r.changed,
+    r.extra,
+    r.runId,
+    r.outcome,
+    r.inserted,
+    r.updated,
+    r.deleted,
+  ];
 }

@@ -3,11 +3,15 @@
  * (checkpoint-sql.ts); their reads are the reader's (reader.ts). */
 import { hostname } from "node:os";
 import type Database from "better-sqlite3";
-import type { RunTrigger } from "../vocabulary.js";
+import type { RunTrigger, Stream } from "../vocabulary.js";
 import {
   finishRunParams,
   finishRunSql,
+  type RepairRecord,
   type RunEnd,
+  recordAuditProofSql,
+  recordRepairParams,
+  recordRepairSql,
   recordWindowParams,
   recordWindowSql,
   saveStateSql,
@@ -23,6 +27,8 @@ export class Checkpoints {
   private readonly finish: Database.Statement;
   private readonly record: Database.Statement;
   private readonly save: Database.Statement;
+  private readonly auditProof: Database.Statement;
+  private readonly repair: Database.Statement;
 
   constructor(sqlite: Database.Database) {
     this.closeAbandoned = sqlite.prepare(
@@ -37,6 +43,8 @@ export class Checkpoints {
     this.finish = sqlite.prepare(finishRunSql(SQLITE_DIALECT));
     this.record = sqlite.prepare(recordWindowSql(SQLITE_DIALECT));
     this.save = sqlite.prepare(saveStateSql(SQLITE_DIALECT));
+    this.auditProof = sqlite.prepare(recordAuditProofSql(SQLITE_DIALECT));
+    this.repair = sqlite.prepare(recordRepairSql(SQLITE_DIALECT));
   }
 
   /** Runs left "running" by a process that died are recorded as interrupted. */
@@ -56,6 +64,14 @@ export class Checkpoints {
 
   recordWindow(window: WindowRecord, now: string): void {
     this.record.run(numbered(recordWindowParams(window, now)));
+  }
+
+  recordAuditProof(locationId: string, stream: Stream, day: string, now: string): void {
+    this.auditProof.run(numbered([locationId, stream, day, now]));
+  }
+
+  recordRepair(repair: RepairRecord): void {
+    this.repair.run(numbered(recordRepairParams(repair)));
   }
 
   /** Remembers one named value of a location (sync_state). */

@@ -11,8 +11,8 @@
  */
 import type { Location } from "../api/schemas.js";
 import type { RejectedRecord, ValidatedRecords, ValidRecord } from "../api/validate.js";
-import type { RunTrigger } from "../vocabulary.js";
-import type { RunEnd, WindowRecord } from "./checkpoint-sql.js";
+import type { DayStream, RunTrigger } from "../vocabulary.js";
+import type { RepairRecord, RunEnd, WindowRecord } from "./checkpoint-sql.js";
 import type { ListContext } from "./list-snapshot.js";
 import type { TimeZoneChange } from "./location-clocks.js";
 import type { PageHeader } from "./normalize/page.js";
@@ -85,6 +85,10 @@ type SyncReads = Pick<
   | "isLocationStored"
   | "countStored"
   | "unlistedRecords"
+  | "storedForDay"
+  | "storedVersionsOfDay"
+  | "provedWindows"
+  | "auditPace"
 >;
 
 /** What a sync needs of its destination: the run log and checkpoints, the writes (each call one
@@ -105,6 +109,12 @@ export interface SyncDestination extends SyncReads {
   startRun(trigger: RunTrigger, startedAt: string): Promise<number>;
   finishRun(runId: number, end: RunEnd): Promise<void>;
   recordWindow(window: WindowRecord, now: string): Promise<void>;
+  /** A window the audit re-proved against the API's listing, without reading it again. */
+  recordAuditProof(locationId: string, stream: DayStream, day: string, now: string): Promise<void>;
+  /** A stored day found disagreeing with the API, and what reading it again did. */
+  recordRepair(repair: RepairRecord): Promise<void>;
+  /** Where the audit's pace stands for a location (audit.ts), for the next run. */
+  saveAuditPace(locationId: string, pace: string, now: string): Promise<void>;
   saveStartDate(locationId: string, day: string, now: string): Promise<void>;
   saveUtcOffsetMinutes(locationId: string, minutes: number, now: string): Promise<void>;
   // The records.

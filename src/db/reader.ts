@@ -6,7 +6,7 @@
  */
 import { utcOffsetOf } from "../dates.js";
 import { LocalClock } from "../local-clock.js";
-import { DAY_STREAMS, type Stream, type WindowStatus } from "../vocabulary.js";
+import { DAY_STREAMS, type DayStream, type Stream, type WindowStatus } from "../vocabulary.js";
 import type { Db } from "./open.js";
 import { SALE } from "./rollup-sql.js";
 import { relationName } from "./schema/relations.js";
@@ -20,6 +20,28 @@ export type { QueryResult } from "./sql.js";
 export const UTC_OFFSET_STATE = "utc_offset_minutes";
 /** The name under which sync_state keeps the first day of a location's history. */
 export const START_DATE_STATE = "start_date";
+/** The name under which sync_state keeps where the audit's pace stands for a location. */
+export const AUDIT_PACE_STATE = "audit_pace";
+
+/** A proved window of a day stream, as the audit picks what to re-prove. */
+export interface ProvedWindow {
+  stream: DayStream;
+  day: string;
+  provedAt: string | null;
+}
+
+/** How far the audit has re-proved a location's history (status). */
+export interface AuditCoverage {
+  /** Complete windows of the day streams, outside the lookback. */
+  windows: number;
+  /** The oldest proof among them: every one was proved since. */
+  provedSince: string | null;
+  /** Those last proved by the audit. */
+  audited: number;
+  /** Repairs found since `repairsSince`, and how many failed. */
+  repairs: number;
+  failedRepairs: number;
+}
 
 export interface StoredCounts {
   records: number;
@@ -548,6 +570,59 @@ export class SqlReader {
       day,
     ]);
     return { records, rejected };
+  }
+
+  /** The audit's pace for a location as audit.ts saved it, or undefined before its first. */
+  auditPace(locationId: string): Promise<string | undefined> {
+    return this.state(locationId, AUDIT_PACE_STATE);
+  }
+
+  /** The complete windows of the day streams before `before`, least recently proved first. */
+  async provedWindows(locationId: string, before: string): Promise<ProvedWindow[]> {
+    const rows = await this.all<{ stream: DayStream; day: string; proved_at: string | null }>(
+      `SELECT stream, day, proved_at FROM sync_windows
+       WHERE location_id = ${this.p(1)} AND stream IN ('orders', 'reports') AND status = 'complete'
+         AND day < ${this.p(2)}
+       ORDER BY proved_at IS NOT NULL, proved_at, day, stream`,
+      [locationId, before],
+    );
+    return rows.map((row) => ({ stream: row.stream, day: row.day, provedAt: row.proved_at }));
+  }
+
+  /** The audit's coverage of a location's history before `before`, and its repairs since
+   * `repairsSince`. */
+  async auditCoverage(
+    locationId: string,
+    before: string,
+    repairsSince: string,
+  ): Promise<AuditCoverage> {
+    const windows = await this.one<{
+      n: unknown;
+      proved: unknown;
+      since: string | null;
+      audited: unknown;
+    }>(
+      `SELECT COUNT(*) AS n, COUNT(proved_at) AS proved, MIN(proved_at) AS since,
+         SUM(CASE WHEN proved_by = 'audit' THEN 1 ELSE 0 END) AS audited
+       FROM sync_windows
+       WHERE location_id = ${this.p(1)} AND stream IN ('orders', 'reports') AND status = 'complete'
+         AND day < ${this.p(2)}`,
+      [locationId, before],
+    );
+    const repairs = await this.one<{ n: unknown; failed: unknown }>(
+      `SELECT COUNT(*) AS n, SUM(CASE WHEN outcome = 'failed' THEN 1 ELSE 0 END) AS failed
+       FROM history_repairs WHERE location_id = ${this.p(1)} AND found_at >= ${this.p(2)}`,
+      [locationId, repairsSince],
+    );
+    const count = Number(windows?.n ?? 0);
+    return {
+      windows: count,
+      // A window never proved (recorded before proofs were kept) leaves no "since".
+      provedSince: count > 0 && Number(windows?.proved) === count ? (windows?.since ?? null) : null,
+      audited: Number(windows?.audited ?? 0),
+      repairs: Number(repairs?.n ?? 0),
+      failedRepairs: Number(repairs?.failed ?? 0),
+    };
   }
 
   /** The records stored live for one day of a stream, with their updatedAt and content hash. */

@@ -13,7 +13,8 @@ import {
   type ValidatedRecords,
   type ValidRecord,
 } from "../api/validate.js";
-import type { RunTrigger } from "../vocabulary.js";
+import type { DayStream, RunTrigger } from "../vocabulary.js";
+import type { RepairRecord } from "./checkpoint-sql.js";
 import { Checkpoints, type WindowRecord } from "./checkpoints.js";
 import type {
   Destination,
@@ -32,7 +33,7 @@ import { normalizeLocation } from "./normalize/catalog.js";
 import type { PageHeader } from "./normalize/page.js";
 import { type Db, openDatabase } from "./open.js";
 import { type ArchiveTerms, RawArchive } from "./raw/archive.js";
-import { SqlReader, START_DATE_STATE, UTC_OFFSET_STATE } from "./reader.js";
+import { AUDIT_PACE_STATE, SqlReader, START_DATE_STATE, UTC_OFFSET_STATE } from "./reader.js";
 import { DaysToSettle, summariesToMark } from "./rollup-sql.js";
 import { Rollups } from "./rollups.js";
 import { locations, relationName } from "./schema/index.js";
@@ -248,6 +249,15 @@ export class SqliteDestination extends SqlReader implements Destination {
    * how many it recomputed. recordWindow and finishRun do it as they record. */
   settleSummaries(locationId?: string): Promise<number> {
     return this.write((w) => w.rollups.settle(locationId));
+  }
+  recordAuditProof(locationId: string, stream: DayStream, day: string, now: string) {
+    return this.write((w) => w.checkpoints.recordAuditProof(locationId, stream, day, now));
+  }
+  recordRepair(repair: RepairRecord) {
+    return this.write((w) => w.checkpoints.recordRepair(repair));
+  }
+  saveAuditPace(locationId: string, pace: string, now: string) {
+    return this.write((w) => w.checkpoints.saveState(locationId, AUDIT_PACE_STATE, pace, now));
   }
   saveStartDate(locationId: string, day: string, now: string) {
     return this.write((w) => w.checkpoints.saveState(locationId, START_DATE_STATE, day, now));

@@ -2,7 +2,7 @@
 
 import { addDays, today } from "../dates.js";
 import type { LocationTurn, ReadableDestination } from "../db/destination.js";
-import type { RowCounts, RunRow, WindowRow } from "../db/reader.js";
+import type { AuditCoverage, RowCounts, RunRow, WindowRow } from "../db/reader.js";
 import {
   CATALOG_LISTS,
   DAY_STREAM_DESCRIPTIONS,
@@ -77,7 +77,18 @@ export interface LocationStatus {
   snapshots: SnapshotStatus[];
   /** Where several workers share the database (PostgreSQL): who syncs it now, who did last. */
   turn?: Omit<LocationTurn, "key">;
+  /** How far its stored days were proved again, and the repairs of the last 30 days. */
+  history: HistoryProof;
 }
+
+/** The audit's coverage of a location's stored days (AuditCoverage), with the start of the
+ * span its repairs are counted over. */
+export interface HistoryProof extends AuditCoverage {
+  repairsSince: string;
+}
+
+/** The span `status` counts repairs over. */
+const REPAIRS_SPAN_DAYS = 30;
 
 export interface RunSummary {
   id: number;
@@ -268,7 +279,18 @@ export async function collectStatus(
     for (const { stream, lists } of streams.snapshots)
       snapshots.push(await snapshotStatus(destination, location.id, stream, lists));
     const turn = location.key === null ? undefined : turns.get(location.key);
-    locations.push({ ...location, streams: dayStreams, snapshots, ...(turn ? { turn } : {}) });
+    const repairsSince = new Date(now.getTime() - REPAIRS_SPAN_DAYS * 86_400_000).toISOString();
+    const history = {
+      ...(await destination.auditCoverage(location.id, locationToday, repairsSince)),
+      repairsSince,
+    };
+    locations.push({
+      ...location,
+      streams: dayStreams,
+      snapshots,
+      ...(turn ? { turn } : {}),
+      history,
+    });
   }
   return {
     database: destination.location,

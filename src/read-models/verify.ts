@@ -8,30 +8,16 @@ import { PosApiClient } from "../api/client.js";
 import { ApiKeyRejectedError } from "../api/errors.js";
 import { HttpTransport, type TransportOptions } from "../api/transport.js";
 import type { Config } from "../config.js";
-import { contentHash } from "../content-hash.js";
 import { eachDay, today } from "../dates.js";
 import type { ReadableDestination } from "../db/destination.js";
 import { messageOf } from "../errors.js";
 import type { Logger } from "../log.js";
 import { keyFingerprint } from "../secrets.js";
-import {
-  countDays,
-  DAY_STREAM_DESCRIPTIONS,
-  type DayStreamDescription,
-  readDays,
-} from "../streams/index.js";
-import type { DayStream, RepairDays } from "../vocabulary.js";
+import { countDays, DAY_STREAM_DESCRIPTIONS, type DayStreamDescription } from "../streams/index.js";
+import { type ContentDifference, contentAgrees, proveDay } from "../sync/day-proof.js";
+import type { DayStream, RepairDays, RepairFinding } from "../vocabulary.js";
 
-/** Where a day's listing and its stored records part, record by record (`--repair` checks
- * it on days whose counts agree). */
-export interface ContentDifference {
-  /** Listed, and not stored live. */
-  missing: number;
-  /** Stored with other content than listed (a correction that left updatedAt as it was). */
-  changed: number;
-  /** Stored live, and no longer listed. */
-  extra: number;
-}
+export type { ContentDifference };
 
 export interface DayCheck {
   stream: DayStream;
@@ -110,35 +96,6 @@ async function locationOf(
   return { id: result.valid.record.id, name: result.valid.record.name };
 }
 
-/** The day's listing against its stored records: ids, and each record's content hash. */
-async function contentDifference(
-  options: VerifyOptions,
-  client: PosApiClient,
-  stream: DayStreamDescription,
-  locationId: string,
-  day: string,
-): Promise<ContentDifference> {
-  const listed = new Map<string, number>();
-  for await (const page of readDays(stream, client, { since: day, until: day }))
-    for (const { record, raw } of page.records) listed.set(record.id, contentHash(raw));
-  const stored = await options.destination.storedVersionsOfDay(stream, locationId, day);
-  const difference: ContentDifference = { missing: 0, changed: 0, extra: 0 };
-  const storedIds = new Set<string>();
-  for (const version of stored) {
-    storedIds.add(version.id);
-    const hash = listed.get(version.id);
-    if (hash === undefined) difference.extra++;
-    // A row stored before content hashes has none to compare.
-    else if (version.contentHash !== null && version.contentHash !== hash) difference.changed++;
-  }
-  for (const id of listed.keys()) if (!storedIds.has(id)) difference.missing++;
-  return difference;
-}
-
-function agrees(content: ContentDifference): boolean {
-  return content.missing + content.changed + content.extra === 0;
-}
-
 /** Whether a location is the one asked for, by id or by name (any case). */
 function isAskedFor(asked: string, location: { id: string; name: string | null }): boolean {
   return location.id === asked || location.name?.toLowerCase() === asked.toLowerCase();
@@ -207,8 +164,8 @@ async function verifyLocation(
             const counted = apiCount === records + rejected;
             const check = { stream: stream.name, day, apiCount, stored: records, rejected };
             if (!counted || !options.content) return { ...check, matches: counted };
-            const content = await contentDifference(options, client, stream, location.id, day);
-            return { ...check, content, matches: agrees(content) };
+            const { content } = await proveDay(destination, client, stream, location.id, day);
+            return { ...check, content, matches: contentAgrees(content) };
           }),
         ),
       ),
@@ -257,24 +214,46 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyResult> {
 /** The days `verify --repair` reads again: each day-stream that disagrees, and both streams of the
  * day of a report that does not agree with its orders (unless allowed). */
 export function daysToRepair(result: VerifyResult): RepairDays {
-  const days: Record<string, Partial<Record<DayStream, string[]>>> = {};
-  const add = (locationId: string, stream: DayStream, day: string) => {
+  const days: Record<string, Partial<Record<DayStream, RepairFinding[]>>> = {};
+  const add = (locationId: string, stream: DayStream, finding: RepairFinding) => {
     days[locationId] ??= {};
     const streams = days[locationId];
     streams[stream] ??= [];
     const list = streams[stream];
-    if (!list.includes(day)) list.push(day);
+    if (!list.some((f) => f.day === finding.day)) list.push(finding);
   };
   for (const location of result.locations) {
     const { locationId } = location;
     if (locationId === null) continue;
-    for (const check of location.mismatches) add(locationId, check.stream, check.day);
+    for (const check of location.mismatches) add(locationId, check.stream, findingOf(check));
     for (const problem of location.reconciliation)
       if (!problem.allowed)
         for (const stream of DAY_STREAM_DESCRIPTIONS)
-          add(locationId, stream.name, problem.businessDate);
+          add(locationId, stream.name, { ...UNCOUNTED, day: problem.businessDate });
   }
   return days;
+}
+
+/** A day read again because its report does not agree with its orders: nothing counted. */
+const UNCOUNTED = {
+  foundBy: "verify",
+  apiCount: null,
+  storedCount: null,
+  missing: null,
+  changed: null,
+  extra: null,
+} as const;
+
+function findingOf(check: DayCheck): RepairFinding {
+  return {
+    day: check.day,
+    foundBy: "verify",
+    apiCount: check.apiCount,
+    storedCount: check.stored + check.rejected,
+    missing: check.content?.missing ?? null,
+    changed: check.content?.changed ?? null,
+    extra: check.content?.extra ?? null,
+  };
 }
 
 /** How many day-streams a repair reads. */

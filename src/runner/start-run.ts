@@ -7,6 +7,7 @@ import type { Config } from "../config.js";
 import type { Db } from "../db/open.js";
 import { WriterLease } from "../db/writer-lease.js";
 import type { Logger, LogLevel } from "../log.js";
+import type { AuditSettings } from "../sync/audit.js";
 import type { Progress } from "../sync/progress.js";
 import type { RunResult } from "../sync/run.js";
 import type { DayRange, RepairDays, RunTrigger, Stream } from "../vocabulary.js";
@@ -40,6 +41,8 @@ export interface RunRequest {
   range?: DayRange;
   /** Exactly these days (verify --repair). */
   repairDays?: RepairDays;
+  /** Re-prove stored history (the daemon's audit). */
+  audit?: AuditSettings;
   acceptDeletions?: boolean;
   logLevel: LogLevel;
   /** A command logs to standard error; a service to standard output, for its supervisor. */
@@ -63,6 +66,7 @@ export function startRun(request: RunRequest): Promise<RunResult> {
       ...(request.streams ? { streams: request.streams } : {}),
       ...(request.range ? { range: request.range } : {}),
       ...(request.repairDays ? { repairDays: request.repairDays } : {}),
+      ...(request.audit ? { audit: request.audit } : {}),
       ...(request.acceptDeletions ? { acceptDeletions: true } : {}),
       logLevel: request.logLevel,
       logFd: request.logTo === "stdout" ? 1 : 2,

@@ -3,6 +3,7 @@ import type { MessagePort } from "node:worker_threads";
 import type { AttemptEvent } from "../api/transport.js";
 import type { Config } from "../config.js";
 import type { LogLevel } from "../log.js";
+import type { AuditSettings } from "../sync/audit.js";
 import type { PlannedEvent, WindowEvent } from "../sync/progress.js";
 import type { RunResult } from "../sync/run.js";
 import type { DayRange, RepairDays, RunTrigger, Stream } from "../vocabulary.js";
@@ -14,6 +15,7 @@ export interface WorkerInput {
   streams?: readonly Stream[];
   range?: DayRange;
   repairDays?: RepairDays;
+  audit?: AuditSettings;
   logLevel: LogLevel;
   /** 1 for standard output (a service), 2 for standard error (a command). */
   logFd: 1 | 2;

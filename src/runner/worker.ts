@@ -53,6 +53,7 @@ async function main(port: NonNullable<typeof parentPort>): Promise<void> {
       ...(input.streams ? { streams: input.streams } : {}),
       ...(input.range ? { range: input.range } : {}),
       ...(input.repairDays ? { repairDays: input.repairDays } : {}),
+      ...(input.audit ? { audit: input.audit } : {}),
       ...(input.acceptDeletions ? { acceptDeletions: true } : {}),
       signal: stop.signal,
       ...(progress ? { progress } : {}),

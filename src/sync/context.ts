@@ -8,6 +8,13 @@ import type { PageNormalizer } from "./normalize-page.js";
 import type { Progress } from "./progress.js";
 import type { RunStats } from "./stats.js";
 
+export interface AuditSettings {
+  /** Every stored day is re-proved at least this often. */
+  periodDays: number;
+  /** Requests per location and run for the days not yet due. */
+  requests: number;
+}
+
 export interface SyncContext {
   /** Where the run writes, and reads its checkpoints from. */
   destination: SyncDestination;
@@ -26,6 +33,8 @@ export interface SyncContext {
   range: DayRange | undefined;
   /** Exactly these days of each location and stream (verify --repair); absent otherwise. */
   repairDays: RepairDays | undefined;
+  /** The daemon's audit of stored history; absent for other runs. */
+  audit: AuditSettings | undefined;
   /** Mark deleted whatever a complete read of a day no longer lists, however much it is. */
   acceptDeletions: boolean;
   /** POS_START_DATE, when set. */

@@ -6,7 +6,7 @@
 import type { PosApiClient } from "../api/client.js";
 import { type RejectedRecord, rejectKey } from "../api/validate.js";
 import { type DayStreamDescription, readDays } from "../streams/index.js";
-import type { WindowStatus } from "../vocabulary.js";
+import type { RepairFinding, WindowStatus } from "../vocabulary.js";
 import { type SyncContext, timestamp } from "./context.js";
 import { escalateOrDescribe } from "./failures.js";
 import { addCounts, type StreamStats } from "./stats.js";
@@ -30,6 +30,14 @@ interface ReadResult {
   apiTotalCount: number | null;
   countChanged: boolean;
   endedBy: string | null;
+}
+
+/** A day window a run reads. */
+export interface WindowTask {
+  stream: DayStreamDescription;
+  day: string;
+  /** Why the day is read again, when it is a repair: recorded with what the read did. */
+  finding?: RepairFinding;
 }
 
 async function readWindow(

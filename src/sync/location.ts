@@ -8,20 +8,16 @@ import { DatabaseError } from "../db/errors.js";
 import { messageOf } from "../errors.js";
 import type { DayStreamDescription } from "../streams/index.js";
 import type { WindowStatus } from "../vocabulary.js";
+import { auditLocation } from "./audit.js";
 import { type SyncContext, timestamp } from "./context.js";
 import { fetchMissingReportOrders } from "./cross-check.js";
-import { syncDayWindow, type WindowOutcome } from "./day-window.js";
+import { syncDayWindow, type WindowOutcome, type WindowTask } from "./day-window.js";
 import { escalateOrDescribe } from "./failures.js";
 import { planDays } from "./plan.js";
 import { syncCatalog, syncLocationRecord } from "./snapshot-streams.js";
 import { discoverHistory, FALLBACK_HISTORY_DAYS, type History } from "./start-date.js";
-import { addProblem } from "./stats.js";
+import { addCounts, addProblem, emptyStreamStats } from "./stats.js";
 import { runAll } from "./tasks.js";
-
-interface WindowTask {
-  stream: DayStreamDescription;
-  day: string;
-}
 
 /**
  * What a location's first run learns from its reports, in one read remembered for the next
@@ -108,8 +104,9 @@ async function planWindows(
   const { name, label } = context.stats.location(client.keyFingerprint);
   const tasks: WindowTask[] = [];
   for (const stream of streams) {
+    const findings = context.repairDays?.[locationId]?.[stream.name] ?? [];
     const days = context.repairDays
-      ? [...(context.repairDays[locationId]?.[stream.name] ?? [])]
+      ? findings.map((f) => f.day)
       : planDays({
           today: locationToday,
           startDate,
@@ -124,7 +121,8 @@ async function planWindows(
       stream: stream.name,
       days: days.length,
     });
-    for (const day of days) tasks.push({ stream, day });
+    for (const day of days)
+      tasks.push({ stream, day, finding: findings.find((f) => f.day === day) });
   }
   // Oldest days first, reports before orders: both streams advance together.
   tasks.sort((a, b) => a.day.localeCompare(b.day) || a.stream.name.localeCompare(b.stream.name));
@@ -149,11 +147,27 @@ async function syncWindow(
   task: WindowTask,
   locationToday: string,
 ): Promise<void> {
-  const { stream, day } = task;
+  const { stream, day, finding } = task;
   const stats = context.stats.stream(client.keyFingerprint, stream.name);
   const began = performance.now();
-  const outcome = await syncDayWindow(context, client, locationId, stream, day, stats);
+  // A repair keeps its own figures too, to record what reading the day again did.
+  const own = finding ? emptyStreamStats() : stats;
+  const outcome = await syncDayWindow(context, client, locationId, stream, day, own);
   const status = windowStatus(outcome.status, day, locationToday);
+  if (finding && outcome.status !== "interrupted") {
+    addCounts(stats, own);
+    await context.destination.recordRepair({
+      ...finding,
+      locationId,
+      stream: stream.name,
+      foundAt: timestamp(context),
+      runId: context.runId,
+      outcome: status === "complete" ? "repaired" : "failed",
+      inserted: own.inserted,
+      updated: own.updated,
+      deleted: own.deleted,
+    });
+  }
   await context.destination.recordWindow(
     {
       locationId,
@@ -190,12 +204,10 @@ async function syncWindows(
   streams: readonly DayStreamDescription[],
 ): Promise<void> {
   const { tasks, locationToday } = await planWindows(context, client, locationId, streams);
-  await runAll(
-    tasks,
-    context.windowLimit,
-    (task) => syncWindow(context, client, locationId, task, locationToday),
-    () => context.signal.aborted,
-  );
+  const readAgain = (task: WindowTask) =>
+    syncWindow(context, client, locationId, task, locationToday);
+  await runAll(tasks, context.windowLimit, readAgain, () => context.signal.aborted);
+  await auditLocation(context, client, locationId, streams, locationToday, readAgain);
 }
 
 /** Puts the location's stored hours on the clock its setting names, before any order of the run

@@ -26,6 +26,7 @@ import {
   STREAMS,
   type Stream,
 } from "../vocabulary.js";
+import type { AuditSettings } from "./audit.js";
 import type { SyncContext } from "./context.js";
 import { syncOneLocation } from "./location.js";
 import { locationsLeftNotice, syncInTurn } from "./location-turns.js";
@@ -46,6 +47,8 @@ export interface SyncOptions {
   range?: DayRange;
   /** Exactly these days of these locations and streams, whatever the checkpoints say. */
   repairDays?: RepairDays;
+  /** Re-prove stored history as the daemon does (audit.ts). */
+  audit?: AuditSettings;
   /** Accept that a day lost most of its records upstream (see deletion-guard.ts). */
   acceptDeletions?: boolean;
   now?: () => Date;
@@ -138,6 +141,7 @@ export async function runSync(options: SyncOptions): Promise<RunResult> {
     lookbackDays: config.lookbackDays,
     range: options.range,
     repairDays: options.repairDays,
+    audit: options.audit,
     acceptDeletions: options.acceptDeletions ?? false,
     startDate: config.startDate,
     now,

@@ -34,6 +34,22 @@ export interface LocationStats {
   /** Why the location stopped, when it did (a rejected key, a failed location read). */
   error: string | null;
   keyRejected: boolean;
+  /** What the daemon's audit did, when it ran. */
+  audit?: AuditStats;
+}
+
+/** The daemon's audit of a location's stored history in one run. */
+export interface AuditStats {
+  /** Stored days proved again against the API's listing. */
+  windows: number;
+  /** Of those, days that disagreed and were read again. */
+  repairs: number;
+  /** Requests the proofs took (the reads again are the windows'). */
+  requests: number;
+}
+
+export function emptyAuditStats(): AuditStats {
+  return { windows: 0, repairs: 0, requests: 0 };
 }
 
 export function emptyStreamStats(): StreamStats {
@@ -129,6 +145,19 @@ export class RunStats {
       }
     }
     return count;
+  }
+
+  /** The audit's figures across locations, when it ran. */
+  audit(): AuditStats | undefined {
+    const audited = this.locations.flatMap((l) => (l.audit ? [l.audit] : []));
+    if (audited.length === 0) return undefined;
+    const total = emptyAuditStats();
+    for (const audit of audited) {
+      total.windows += audit.windows;
+      total.repairs += audit.repairs;
+      total.requests += audit.requests;
+    }
+    return total;
   }
 
   get keyRejected(): boolean {

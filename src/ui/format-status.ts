@@ -1,8 +1,10 @@
 /** `pos-sync status` as text: per location and stream, what is complete, open or missing. */
 import { daysBetween } from "../dates.js";
+import { plural } from "../plural.js";
 import type {
   DayStreamStatus,
   Gap,
+  HistoryProof,
   LocationStatus,
   RunSummary,
   SnapshotStatus,
@@ -121,6 +123,22 @@ function snapshotLine(snapshot: SnapshotStatus): string {
   return `  ${snapshot.stream.padEnd(8)} synced ${when(snapshot.syncedAt)}${state}; ${tables}`;
 }
 
+/** How far the location's stored days were proved again, and what was repaired lately (status,
+ * the status page). */
+export function historyText(proof: HistoryProof): string | undefined {
+  if (proof.windows === 0) return undefined;
+  const since = proof.provedSince
+    ? `every stored day proved since ${when(proof.provedSince)}`
+    : "some stored days never proved (synced before proofs were kept)";
+  const audited =
+    proof.audited > 0
+      ? ` (${number.format(proof.audited)} of ${number.format(proof.windows)} by the audit)`
+      : "";
+  const failed = proof.failedRepairs > 0 ? `, ${proof.failedRepairs} of them not yet` : "";
+  const repairs = `${proof.repairs} ${plural("day", proof.repairs)} repaired in the last 30 days${failed}`;
+  return `${since}${audited}; ${repairs}`;
+}
+
 /** Which worker syncs the location now, and which did last (several workers, PostgreSQL). */
 function turnLine(location: LocationStatus): string | undefined {
   const { turn } = location;
@@ -144,6 +162,8 @@ export function formatStatus(report: StatusReport, options: FormatStatusOptions 
     );
     for (const stream of location.streams) lines.push(...streamLines(stream, style));
     for (const snapshot of location.snapshots) lines.push(snapshotLine(snapshot));
+    const history = historyText(location.history);
+    if (history) lines.push(`  history  ${history}`);
     const turn = turnLine(location);
     if (turn) lines.push(turn);
   }

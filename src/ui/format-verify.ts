@@ -44,7 +44,9 @@ export function formatRepair(days: RepairDays, run: RunResult, after: VerifyResu
   const lines = [`Reading ${repairCount(days)} day-streams again:`];
   for (const [locationId, streams] of Object.entries(days))
     for (const [stream, list] of Object.entries(streams))
-      lines.push(`  ${visible(locationId)} ${stream}: ${formatRanges(list ?? [])}`);
+      lines.push(
+        `  ${visible(locationId)} ${stream}: ${formatRanges((list ?? []).map((f) => f.day))}`,
+      );
   return `${lines.join("\n")}\n\n${formatSummary(run, "verify --repair")}\nAfter the repair:\n${formatVerify(after)}`;
 }
 

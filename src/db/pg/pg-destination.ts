@@ -16,10 +16,14 @@ import {
   type ValidRecord,
 } from "../../api/validate.js";
 import { describePostgresUrl, type PostgresTarget } from "../../config.js";
-import type { RunTrigger } from "../../vocabulary.js";
+import type { DayStream, RunTrigger } from "../../vocabulary.js";
 import {
   finishRunParams,
   finishRunSql,
+  type RepairRecord,
+  recordAuditProofSql,
+  recordRepairParams,
+  recordRepairSql,
   recordWindowParams,
   recordWindowSql,
   saveStateSql,
@@ -38,7 +42,7 @@ import { type ListContext, listSnapshot } from "../list-snapshot.js";
 import { normalizeLocation } from "../normalize/catalog.js";
 import type { PageHeader } from "../normalize/page.js";
 import type { ArchiveTerms } from "../raw/archive.js";
-import { SqlReader, START_DATE_STATE, UTC_OFFSET_STATE } from "../reader.js";
+import { AUDIT_PACE_STATE, SqlReader, START_DATE_STATE, UTC_OFFSET_STATE } from "../reader.js";
 import { DaysToSettle, summariesToMark } from "../rollup-sql.js";
 import { locations, relationName } from "../schema/index.js";
 import { POSTGRES_DIALECT } from "../sql.js";
@@ -196,6 +200,19 @@ export class PgDestination extends SqlReader implements SyncDestination {
       await settle(client, window.locationId, this.daysToSettle.of(window));
       await execute(client, recordWindowSql(PG), recordWindowParams(window, now));
     });
+  }
+  recordAuditProof(locationId: string, stream: DayStream, day: string, now: string) {
+    return this.read((client) =>
+      execute(client, recordAuditProofSql(PG), [locationId, stream, day, now]),
+    );
+  }
+  recordRepair(repair: RepairRecord) {
+    return this.read((client) => execute(client, recordRepairSql(PG), recordRepairParams(repair)));
+  }
+  saveAuditPace(locationId: string, pace: string, now: string) {
+    return this.read((client) =>
+      execute(client, saveStateSql(PG), [locationId, AUDIT_PACE_STATE, pace, now]),
+    );
   }
   saveStartDate(locationId: string, day: string, now: string) {
     return this.read((client) =>

@@ -166,6 +166,7 @@ export const syncRuns = mirror(sqlite.syncRuns);
 export const syncWindows = mirror(sqlite.syncWindows);
 export const rejectedRecords = mirror(sqlite.rejectedRecords);
 export const syncState = mirror(sqlite.syncState);
+export const historyRepairs = mirror(sqlite.historyRepairs);
 
 /**
  * Which worker synced which location when (PostgreSQL alone: SQLite has one writer). A worker

@@ -16,7 +16,7 @@ export const syncRuns = sqliteTable("sync_runs", {
   finished_at: text("finished_at"),
   /** running, succeeded, partial (some windows failed), failed, interrupted. */
   status: text("status").notNull(),
-  /** cli, daemon or demo. */
+  /** cli, daemon, demo or repair (verify --repair). */
   trigger: text("trigger").notNull(),
   /** JSON: per location and stream, fetched, inserted, updated, unchanged and rejected. */
   stats: text("stats"),
@@ -44,6 +44,10 @@ export const syncWindows = sqliteTable(
     last_error: text("last_error"),
     run_id: integer("run_id"),
     synced_at: text("synced_at").notNull(),
+    /** When the window was last proved to hold what the API lists, and how: read (a complete
+     * read) or audit (the daemon's re-proof against the day's listing). */
+    proved_at: text("proved_at"),
+    proved_by: text("proved_by"),
   },
   (t) => [
     primaryKey({ columns: [t.location_id, t.stream, t.day] }),
@@ -112,3 +116,35 @@ export const schemaUpgrades = sqliteTable("schema_upgrades", {
   name: text("name").primaryKey(),
   finished_at: text("finished_at").notNull(),
 });
+
+/** Stored days found disagreeing with the API after they were proved (the daemon's audit, verify
+ * --repair), and what reading them again did. */
+export const historyRepairs = sqliteTable(
+  "history_repairs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    location_id: text("location_id").notNull(),
+    stream: text("stream").notNull(),
+    day: text("day").notNull(),
+    /** audit (the daemon's rolling re-proof) or verify (verify --repair). */
+    found_by: text("found_by").notNull(),
+    found_at: text("found_at").notNull(),
+    /** The API's count of the day and the records stored for it (live and rejected), found. */
+    api_count: integer("api_count"),
+    stored_count: integer("stored_count"),
+    /** Records listed and not stored, stored with other content, stored and no longer listed;
+     * null when the content was not compared (the counts differed already). */
+    missing: integer("missing"),
+    changed: integer("changed"),
+    extra: integer("extra"),
+    /** The run that read the day again, and what it proved: repaired, or failed (the day is
+     * read again by the next run). */
+    run_id: integer("run_id"),
+    outcome: text("outcome").notNull(),
+    /** What the reading again wrote: records inserted, updated and marked deleted. */
+    inserted: integer("inserted"),
+    updated: integer("updated"),
+    deleted: integer("deleted"),
+  },
+  (t) => [index("history_repairs_found").on(t.location_id, t.found_at)],
+);

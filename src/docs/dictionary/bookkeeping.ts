@@ -13,7 +13,9 @@ export const BOOKKEEPING_TABLES: Record<string, TableDoc> = {
       status: derived(
         "running, succeeded, partial (some windows failed), failed, or interrupted (the process ended before the run finished).",
       ),
-      trigger: derived("What started the run: cli, daemon or demo."),
+      trigger: derived(
+        "What started the run: cli, daemon, demo, or repair (pos-sync verify --repair, reading again the days that disagreed).",
+      ),
       stats: derived(
         "JSON: per location and stream, how many records were fetched, inserted, updated, unchanged and rejected; null until the run ends.",
       ),
@@ -50,6 +52,48 @@ export const BOOKKEEPING_TABLES: Record<string, TableDoc> = {
       last_error: derived("Why the last read did not complete; null when it did."),
       run_id: derived("The run that last read the window (sync_runs.id)."),
       synced_at: utc("When the window was last recorded"),
+      proved_at: utc(
+        "When the window was last proved to hold what the API lists",
+        "null while it never was (not complete, or recorded before proofs were kept)",
+      ),
+      proved_by: derived(
+        "How: read (a complete read of the day) or audit (the daemon's re-proof against the day's listing, POS_AUDIT_PERIOD_DAYS); null with proved_at.",
+      ),
+    },
+  },
+  history_repairs: {
+    record: null,
+    meaning:
+      "Stored days found disagreeing with the API after they were proved (rows lost, a correction that left updatedAt alone, a record voided later), by the daemon's audit or pos-sync verify --repair, and what reading the day again did: one row per day and stream repaired.",
+    columns: {
+      id: derived("Row number (auto-increment)."),
+      location_id: derived("The location (locations.id)."),
+      stream: derived("orders or reports."),
+      day: derived("The day window found disagreeing (the records' business_date)."),
+      found_by: derived(
+        "audit (the daemon's rolling re-proof) or verify (pos-sync verify --repair).",
+      ),
+      found_at: utc("When the day was read again"),
+      api_count: derived(
+        "The API's count of the day when found; null when not counted (a report's day that did not agree with its orders).",
+      ),
+      stored_count: derived(
+        "Records stored for the day when found, live and rejected; null when not counted.",
+      ),
+      missing: derived(
+        "Records the day's listing has and the database did not (live); null when the content was not compared (the counts already differed).",
+      ),
+      changed: derived(
+        "Records stored with other content than listed (their content hash); null when not compared.",
+      ),
+      extra: derived("Records stored live that the listing no longer has; null when not compared."),
+      run_id: derived("The run that read the day again (sync_runs.id)."),
+      outcome: derived(
+        "repaired (the day read again was proved complete) or failed (it was not: read again by the next run).",
+      ),
+      inserted: derived("Records the reading again inserted."),
+      updated: derived("Records it replaced with another version."),
+      deleted: derived("Records it marked deleted (no longer listed)."),
     },
   },
   rejected_records: {
@@ -139,10 +183,10 @@ export const BOOKKEEPING_TABLES: Record<string, TableDoc> = {
     columns: {
       location_id: derived("The location (locations.id)."),
       name: derived(
-        "What is remembered: start_date, the first day of the location's history; utc_offset_minutes, the location's UTC offset as its reports showed it before any of its orders was stored.",
+        "What is remembered: start_date, the first day of the location's history; utc_offset_minutes, the location's UTC offset as its reports showed it before any of its orders was stored; audit_pace, where the daemon's audit of its stored days stands.",
       ),
       value: derived(
-        "The value, as text (a YYYY-MM-DD day for start_date, a number of minutes for utc_offset_minutes).",
+        "The value, as text (a YYYY-MM-DD day for start_date, a number of minutes for utc_offset_minutes, JSON for audit_pace: the pace's cursor in time and the period it was kept for).",
       ),
       updated_at: utc("When the value was last set"),
     },

@@ -16,6 +16,7 @@ import type {
 } from "../../read-models/status-page.js";
 import { LATE_AFTER_RUNS, SALES_DAYS } from "../../read-models/status-page.js";
 import { describeSchedule } from "../../schedule-times.js";
+import { historyText } from "../format-status.js";
 import { number } from "../text.js";
 import { calendarLegend, calendarSvg } from "./calendar-svg.js";
 import { escapeHtml, money, offsetText, spanText, timeHtml } from "./html.js";
@@ -166,7 +167,9 @@ function locationSection(page: LocationPage): string {
         salesChartSvg(page.sales, page.reports) +
         `<p class="reconciliation">${reconciliationText(page.reports)}</p>`;
   const failure = page.failure ? failureLine(page.failure) : "";
-  return `<section class="location" data-location="${escapeHtml(location.id)}">${locationTitle(location)}${failure}<div class="streams">${calendars}</div>${sales}</section>`;
+  const proof = historyText(location.history);
+  const history = proof ? `<p class="history">History: ${escapeHtml(proof)}</p>` : "";
+  return `<section class="location" data-location="${escapeHtml(location.id)}">${locationTitle(location)}${failure}<div class="streams">${calendars}</div>${history}${sales}</section>`;
 }
 
 /** Which clock the page's times are on: the locations', when they share one, else UTC. */

@@ -1,0 +1,98 @@
+/**
+ * The daemon's audit: after a location's windows, some of its stored history is proved again
+ * against the API's listing (audit-plan.ts says which days), and a day that no longer agrees
+ * (rows lost, a correction that left updatedAt alone, a record voided months later) is read
+ * again in the same run, by the same engine, and recorded in history_repairs.
+ */
+import type { PosApiClient } from "../api/client.js";
+import { addDays } from "../dates.js";
+import type { ProvedWindow } from "../db/reader.js";
+import type { DayStreamDescription } from "../streams/index.js";
+import { planAudit } from "./audit-plan.js";
+import { type AuditSettings, type SyncContext, timestamp } from "./context.js";
+
+export type { AuditSettings };
+
+import { dayAgrees, proveDay } from "./day-proof.js";
+import type { WindowTask } from "./day-window.js";
+import { emptyAuditStats } from "./stats.js";
+import { runAll } from "./tasks.js";
+
+/** A day read again, the way the location's windows are. */
+export type ReadAgain = (task: WindowTask) => Promise<void>;
+
+export async function auditLocation(
+  context: SyncContext,
+  client: PosApiClient,
+  locationId: string,
+  streams: readonly DayStreamDescription[],
+  locationToday: string,
+  readAgain: ReadAgain,
+): Promise<void> {
+  const { audit, destination } = context;
+  if (!audit || audit.periodDays <= 0 || context.signal.aborted) return;
+  const stats = context.stats.location(client.keyFingerprint);
+  stats.audit ??= emptyAuditStats();
+  const auditStats = stats.audit;
+  // The lookback days are read by every run already.
+  const before = addDays(locationToday, -context.lookbackDays);
+  const windows = (await destination.provedWindows(locationId, before)).filter((w) =>
+    streams.some((s) => s.name === w.stream),
+  );
+  const plan = planAudit(windows, {
+    now: context.now(),
+    periodDays: audit.periodDays,
+    cursor: cursorOf(await destination.auditPace(locationId), audit.periodDays),
+  });
+  const prove = async (window: ProvedWindow) => {
+    const stream = streams.find((s) => s.name === window.stream);
+    if (!stream) return;
+    const proof = await proveDay(destination, client, stream, locationId, window.day);
+    auditStats.windows++;
+    auditStats.requests += proof.requests;
+    if (dayAgrees(proof)) {
+      await destination.recordAuditProof(locationId, stream.name, window.day, timestamp(context));
+      return;
+    }
+    auditStats.repairs++;
+    const { apiCount, storedCount, content } = proof;
+    await readAgain({
+      stream,
+      day: window.day,
+      finding: { day: window.day, foundBy: "audit", apiCount, storedCount, ...content },
+    });
+  };
+  const stopped = () => context.signal.aborted;
+  // What is due goes at the pace of the run's windows; the rest one at a time, within budget.
+  await runAll(plan.due, context.windowLimit, prove, stopped);
+  for (const window of plan.paced) {
+    if (stopped() || auditStats.requests >= audit.requests) break;
+    await prove(window);
+  }
+  if (stopped()) return;
+  const pace: SavedPace = {
+    cursor: plan.cursorAfter(auditStats.windows),
+    periodDays: audit.periodDays,
+  };
+  await destination.saveAuditPace(locationId, JSON.stringify(pace), timestamp(context));
+}
+
+/** The audit's pace as sync_state keeps it, under the period it was kept for. */
+interface SavedPace {
+  cursor: string;
+  periodDays: number;
+}
+
+/** The pace saved for this period; none under another period (a changed period starts the
+ * audit over: the whole history is proved once under the new one) or before the first audit. */
+function cursorOf(saved: string | undefined, periodDays: number): string | undefined {
+  if (saved === undefined) return undefined;
+  try {
+    const pace = JSON.parse(saved) as Partial<SavedPace>;
+    return pace.periodDays === periodDays && typeof pace.cursor === "string"
+      ? pace.cursor
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}

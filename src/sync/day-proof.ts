@@ -1,0 +1,82 @@
+/**
+ * Proving a stored day against the API's listing of it, record by record: the day's pages read
+ * whole, each listed record's content hash against the one stored, and the day's count against
+ * the records stored live and set aside. Shared by `verify --repair` and the daemon's audit.
+ */
+import type { PosApiClient } from "../api/client.js";
+import { contentHash } from "../content-hash.js";
+import type { SqlReader } from "../db/reader.js";
+import { type DayStreamDescription, readDays } from "../streams/index.js";
+
+/** Where a day's listing and its stored records part. */
+export interface ContentDifference {
+  /** Listed, and not stored live. */
+  missing: number;
+  /** Stored with other content than listed (a correction that left updatedAt as it was). */
+  changed: number;
+  /** Stored live, and no longer listed. */
+  extra: number;
+}
+
+export interface DayProof {
+  /** The API's count of the day (its listing's totalCount). */
+  apiCount: number | null;
+  /** Records stored live for the day, and the distinct ones set aside. */
+  storedCount: number;
+  content: ContentDifference;
+  /** Requests the listing took. */
+  requests: number;
+}
+
+type ProofReads = Pick<SqlReader, "storedForDay" | "storedVersionsOfDay">;
+
+/** The listed records' content hashes against the stored ones. */
+export function compareContent(
+  listed: ReadonlyMap<string, number>,
+  stored: readonly { id: string; contentHash: number | null }[],
+): ContentDifference {
+  const difference: ContentDifference = { missing: 0, changed: 0, extra: 0 };
+  const storedIds = new Set<string>();
+  for (const version of stored) {
+    storedIds.add(version.id);
+    const hash = listed.get(version.id);
+    if (hash === undefined) difference.extra++;
+    // A row stored before content hashes has none to compare.
+    else if (version.contentHash !== null && version.contentHash !== hash) difference.changed++;
+  }
+  for (const id of listed.keys()) if (!storedIds.has(id)) difference.missing++;
+  return difference;
+}
+
+export function contentAgrees(content: ContentDifference): boolean {
+  return content.missing + content.changed + content.extra === 0;
+}
+
+/** Reads a day's listing whole and compares it with what is stored. */
+export async function proveDay(
+  reads: ProofReads,
+  client: PosApiClient,
+  stream: DayStreamDescription,
+  locationId: string,
+  day: string,
+): Promise<DayProof> {
+  const listed = new Map<string, number>();
+  const walk = readDays(stream, client, { since: day, until: day });
+  for await (const page of walk)
+    for (const { record, raw } of page.records) listed.set(record.id, contentHash(raw));
+  const [versions, counts] = await Promise.all([
+    reads.storedVersionsOfDay(stream, locationId, day),
+    reads.storedForDay(stream, locationId, day),
+  ]);
+  return {
+    apiCount: walk.summary.lastTotalCount,
+    storedCount: counts.records + counts.rejected,
+    content: compareContent(listed, versions),
+    requests: walk.summary.pages,
+  };
+}
+
+/** Whether a proof found the day as stored: the same count, the same records. */
+export function dayAgrees(proof: DayProof): boolean {
+  return proof.apiCount === proof.storedCount && contentAgrees(proof.content);
+}

@@ -1,0 +1,79 @@
+/** Which stored days the daemon's audit re-proves in a run (src/sync/audit-plan.ts). */
+import { describe, expect, it } from "vitest";
+import type { ProvedWindow } from "../src/db/reader.js";
+import { planAudit } from "../src/sync/audit-plan.js";
+
+const DAY_MS = 86_400_000;
+const NOW = new Date("2026-06-30T12:00:00.000Z");
+
+function ago(ms: number): string {
+  return new Date(NOW.getTime() - ms).toISOString();
+}
+
+/** `count` windows proved `provedAgoMs` ago, least recently proved first as the reader gives them. */
+function windows(count: number, provedAgoMs: number): ProvedWindow[] {
+  return Array.from({ length: count }, (_, i) => ({
+    stream: "orders" as const,
+    day: `2026-01-${String((i % 28) + 1).padStart(2, "0")}`,
+    provedAt: ago(provedAgoMs - i),
+  }));
+}
+
+describe("planAudit", () => {
+  it("proves a location's whole stored history at its first audit", () => {
+    const plan = planAudit(windows(730, DAY_MS), { now: NOW, periodDays: 30, cursor: undefined });
+    expect(plan.due).toHaveLength(730);
+    expect(plan.paced).toHaveLength(0);
+    expect(plan.cursorAfter(730)).toBe(NOW.toISOString());
+  });
+
+  it("then takes every window once a period, a window a run at most, fractions carried", () => {
+    let all = windows(730, 730);
+    let cursor = NOW.toISOString();
+    let proofs = 0;
+    const runMs = 15 * 60_000;
+    // A period of runs every 15 minutes: each proof moves its window to the back.
+    for (let run = 1; run <= 30 * 96; run++) {
+      const now = new Date(NOW.getTime() + run * runMs);
+      const plan = planAudit(all, { now, periodDays: 30, cursor });
+      const taken = [...plan.due, ...plan.paced];
+      expect(taken.length).toBeLessThanOrEqual(1);
+      proofs += taken.length;
+      const proved = taken.map((w) => ({ ...w, provedAt: now.toISOString() }));
+      all = [...all.filter((w) => !taken.includes(w)), ...proved];
+      cursor = plan.cursorAfter(taken.length);
+      // No stored day goes unproved longer than the period (and the run that finds it).
+      const oldest = Date.parse(all[0]?.provedAt ?? "");
+      expect(now.getTime() - oldest).toBeLessThanOrEqual(30 * DAY_MS + runMs);
+    }
+    expect(proofs).toBeGreaterThanOrEqual(729);
+    expect(proofs).toBeLessThanOrEqual(731);
+  });
+
+  it("takes the least recently proved first", () => {
+    const mixed: ProvedWindow[] = [
+      { stream: "reports", day: "2026-02-01", provedAt: ago(10 * DAY_MS) },
+      { stream: "orders", day: "2026-03-01", provedAt: ago(DAY_MS) },
+    ];
+    const plan = planAudit(mixed, { now: NOW, periodDays: 30, cursor: ago(15 * DAY_MS) });
+    expect(plan.paced).toEqual([mixed[0]]);
+  });
+
+  it("always takes a window proved longer ago than the period, beyond the pace", () => {
+    const stale = windows(3, 31 * DAY_MS);
+    const fresh = windows(100, DAY_MS);
+    const plan = planAudit([...stale, ...fresh], {
+      now: NOW,
+      periodDays: 30,
+      cursor: NOW.toISOString(),
+    });
+    expect(plan.due).toEqual(stale);
+    expect(plan.paced).toHaveLength(0);
+  });
+
+  it("takes nothing when the audit is off or there is nothing stored", () => {
+    const cursor = ago(DAY_MS);
+    expect(planAudit(windows(10, DAY_MS), { now: NOW, periodDays: 0, cursor }).paced).toEqual([]);
+    expect(planAudit([], { now: NOW, periodDays: 30, cursor }).due).toEqual([]);
+  });
+});

@@ -1,0 +1,131 @@
+/**
+ * The daemon's audit on both destinations: stored days re-proved against the API's listing, and
+ * a day that no longer agrees (rows deleted by hand, a vendor's silent corrections) read again
+ * in the same run and recorded in history_repairs.
+ */
+import { describe, expect, it } from "vitest";
+import { addDays } from "../src/dates.js";
+import { simulatorToday } from "../src/simulator/clock.js";
+import { runCli, simulatorEnv } from "./helpers/cli.js";
+import { localToday } from "./helpers/clock.js";
+import { logEvents, startDaemon } from "./helpers/daemon.js";
+import {
+  DESTINATION_KINDS,
+  type DestinationKind,
+  type TestDestination,
+  useDestinations,
+} from "./helpers/destinations.js";
+import { useSimulator } from "./helpers/simulator.js";
+import { until } from "./helpers/wait.js";
+
+const destinations = useDestinations();
+// The command line runs on the real clock: the simulator ends on the today it picks from it.
+const sim = useSimulator({ today: simulatorToday(), days: 10, seed: 47, locations: 1 });
+
+function env(destination: TestDestination, extra: Record<string, string> = {}) {
+  const { POS_DB_PATH: _path, ...api } = simulatorEnv(sim.current, "");
+  return { ...api, ...destination.env, ...extra };
+}
+
+async function syncedDestination(kind: DestinationKind): Promise<TestDestination> {
+  const destination = destinations.fresh(kind);
+  const synced = await runCli(["sync"], env(destination));
+  expect(synced.code, synced.stderr).toBe(0);
+  return destination;
+}
+
+/** Runs the daemon until its first run (at its start) has finished: the run's log event, and its
+ * metrics. */
+async function firstDaemonRun(destination: TestDestination, extra: Record<string, string>) {
+  // A schedule that never comes round in a test: the run at the start is the only one.
+  const daemon = await startDaemon(["--schedule", "0 0 1 1 *"], env(destination, extra));
+  try {
+    await until(() => logEvents(daemon.output()).some((e) => e.msg === "run finished"));
+    const metrics = await (await fetch(`${daemon.url}/metrics`)).text();
+    const run = logEvents(daemon.output()).find((e) => e.msg === "run finished");
+    return { run: run as Record<string, unknown>, metrics };
+  } finally {
+    daemon.child.kill("SIGTERM");
+    await daemon.exited;
+  }
+}
+
+describe.each(DESTINATION_KINDS)("the daemon's audit into %s", (kind) => {
+  it("with POS_AUDIT_PERIOD_DAYS=1, restores rows deleted by hand and repairs every drift in its first run", async () => {
+    const destination = await syncedDestination(kind);
+    const stored = await destination.stored();
+    const handDay = addDays(localToday(sim.current), -6);
+    const removed = await stored.rows(
+      "SELECT id FROM order_rows WHERE business_date = ? ORDER BY id LIMIT 2",
+      handDay,
+    );
+    for (const { id } of removed) await stored.execute("DELETE FROM order_rows WHERE id = ?", id);
+    const drifts = sim.current.dataset.driftHistory(1, 4);
+    expect(new Set(drifts.map((d) => d.kind))).toEqual(new Set(["change", "remove", "add"]));
+
+    const { run, metrics } = await firstDaemonRun(destination, { POS_AUDIT_PERIOD_DAYS: "1" });
+    expect(run).toMatchObject({ status: "succeeded" });
+    const audit = run.audit as { windows: number; repairs: number; requests: number };
+    expect(audit.windows).toBeGreaterThan(0);
+    expect(audit.repairs).toBeGreaterThanOrEqual(1 + new Set(drifts.map((d) => d.day)).size);
+
+    const verified = await runCli(["verify", "--repair"], env(destination));
+    expect(verified.code, verified.stdout).toBe(0);
+    expect(verified.stdout).not.toContain("Reading");
+    const repairs = await stored.rows(
+      "SELECT stream, day, found_by, outcome, inserted, updated, deleted FROM history_repairs WHERE stream = 'orders' ORDER BY day",
+    );
+    const repairedDays = repairs.map((r) => String(r.day));
+    for (const day of [handDay, ...drifts.map((d) => d.day)]) expect(repairedDays).toContain(day);
+    expect(repairs.every((r) => r.found_by === "audit" && r.outcome === "repaired")).toBe(true);
+    const hand = repairs.find((r) => String(r.day) === handDay);
+    expect(Number(hand?.inserted)).toBe(2);
+    const ids = await stored.rows("SELECT id FROM orders WHERE business_date = ?", handDay);
+    expect(ids.map((r) => r.id)).toEqual(expect.arrayContaining(removed.map((r) => r.id)));
+
+    const locationId = sim.current.dataset.locations[0]?.location.id as string;
+    expect(metrics).toMatch(
+      new RegExp(
+        `^pos_sync_audit_days_total\\{location="${locationId}",outcome="repaired"\\} \\d+`,
+        "m",
+      ),
+    );
+    expect(metrics).toMatch(
+      new RegExp(`^pos_sync_audit_requests_total\\{location="${locationId}"\\} [1-9]\\d*`, "m"),
+    );
+
+    const status = await runCli(["status"], env(destination));
+    expect(status.stdout).toMatch(
+      /history {2}every stored day proved since \d{4}-\d\d-\d\d \d\d:\d\d \(\d+ of \d+ by the audit\); \d+ days repaired in the last 30 days/,
+    );
+  });
+
+  it("starts over under a changed period: a correction made after an audit is repaired at once with POS_AUDIT_PERIOD_DAYS=1", async () => {
+    const destination = await syncedDestination(kind);
+    const first = await firstDaemonRun(destination, {});
+    expect((first.run.audit as { windows: number }).windows).toBeGreaterThan(0);
+    const drifts = sim.current.dataset.driftHistory(1, 4, ["change"]);
+    expect(drifts.length).toBeGreaterThan(0);
+
+    // Under the same period, the pace has nothing due minutes after the whole history was proved.
+    const again = await firstDaemonRun(destination, {});
+    expect(again.run.audit).toMatchObject({ windows: 0, repairs: 0 });
+    const changed = await firstDaemonRun(destination, { POS_AUDIT_PERIOD_DAYS: "1" });
+    const audit = changed.run.audit as { repairs: number };
+    expect(audit.repairs).toBeGreaterThanOrEqual(new Set(drifts.map((d) => d.day)).size);
+    expect((await runCli(["verify", "--repair"], env(destination))).stdout).not.toContain(
+      "Reading",
+    );
+  });
+
+  it("with POS_AUDIT_PERIOD_DAYS=0, proves nothing again", async () => {
+    const destination = await syncedDestination(kind);
+    const { run } = await firstDaemonRun(destination, { POS_AUDIT_PERIOD_DAYS: "0" });
+    expect(run).toMatchObject({ status: "succeeded" });
+    expect(run.audit).toBeUndefined();
+    const stored = await destination.stored();
+    expect(
+      Number(await stored.scalar("SELECT COUNT(*) FROM sync_windows WHERE proved_by = 'audit'")),
+    ).toBe(0);
+  });
+});
