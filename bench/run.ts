@@ -2,14 +2,14 @@
  * `npm run bench`: the benchmarks of pos-sync, figures printed, measured in one run.
  *   --quick     smaller sizes (a few minutes)
  *   --save      also write docs/benchmarks.md
- *   --only NAME only one benchmark (ingest, e2e, memory, storage, postgres, history or
- *               status-page), for a
- *               quick look
+ *   --only NAME only one benchmark (ingest, e2e, memory, storage, postgres, history,
+ *               status-page or audit), for a quick look
  *   --file PATH with --only storage: measure this synced file instead of syncing one
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { benchAudit } from "./audit.js";
 import { benchEndToEnd } from "./e2e.js";
 import { benchHistory } from "./history.js";
 import { benchIngest } from "./ingest.js";
@@ -39,6 +39,7 @@ const sizes = quick
       workersChain: { locations: 10, days: 10, ordersPerDay: 20 },
       history: { locations: 4, days: 60, steps: 14 },
       statusPage: { locations: 4, days: 90 },
+      audit: { locations: 10, days: 90 },
     }
   : {
       orders: 100_000,
@@ -50,6 +51,7 @@ const sizes = quick
       workersChain: { locations: 40, days: 30, ordersPerDay: 20 },
       history: { locations: 10, days: 120, steps: 30 },
       statusPage: { locations: 10, days: 365 },
+      audit: { locations: 60, days: 365 },
     };
 
 const dir = mkdtempSync(join(tmpdir(), "pos-sync-bench-"));
@@ -72,6 +74,7 @@ try {
     await benchPostgres({ orders: sizes.orders, chain: sizes.workersChain, dir });
   else if (only === "history") await benchHistory({ ...sizes.history, dir });
   else if (only === "status-page") await benchStatusPage({ ...sizes.statusPage, dir });
+  else if (only === "audit") await benchAudit({ ...sizes.audit, dir });
   else await runAll();
 } finally {
   rmSync(dir, { recursive: true, force: true });
@@ -95,6 +98,8 @@ async function runAll(): Promise<void> {
   const history = await benchHistory({ ...sizes.history, dir });
   log();
   const statusPage = await benchStatusPage({ ...sizes.statusPage, dir });
+  log();
+  const audit = await benchAudit({ ...sizes.audit, dir });
   const total = seconds(started);
   log();
   log(`all of them in ${dec(total / 60)} minutes`);
@@ -116,6 +121,9 @@ async function runAll(): Promise<void> {
   );
   log(
     `  order history ${dec(history.steadyStateShare * 100)} % more bytes per order with every change seen (<= 10 %)`,
+  );
+  log(
+    `  audit: ${audit.repaired} of ${audit.drifted} drifted days repaired in the first run, verify ${audit.verified ? "agrees" : "differs"}; ${dec(audit.steady.share * 100)} % of a day's requests with the default period (< 10 %)`,
   );
   log(
     `  status page ${int(statusPage.inWorkerMs)} ms in a worker, the writer's thread stalled ${dec(statusPage.inWorkerStallMs)} ms at most`,

@@ -1,0 +1,171 @@
+/**
+ * Benchmark 9: self-healing history. A chain is backfilled, then the simulator drifts 1 % of its
+ * old days (an order changed, removed or added, no updatedAt touched). A daemon's run with
+ * POS_AUDIT_PERIOD_DAYS=1 must repair every drifted day; verify then agrees. Figures: the
+ * audit's requests beside the run's own, and, with the default period, the audit's share of
+ * the requests of a day of runs every 15 minutes once its first pass (the whole history, once)
+ * is done.
+ */
+import Database from "better-sqlite3";
+import { DEFAULTS, loadConfig } from "../src/config.js";
+import { SqliteDestination } from "../src/db/sqlite-destination.js";
+import { createLogger } from "../src/log.js";
+import { runVerify } from "../src/read-models/verify.js";
+import { type Simulator, startSimulator } from "../src/simulator/server.js";
+import { type RunResult, runSync } from "../src/sync/run.js";
+import { dec, int, log, now, seconds } from "./lib.js";
+import { syncSimulator } from "./simulator-sync.js";
+
+const LAST_DAY = "2026-11-22";
+const DRIFT_SHARE = 0.01;
+const RUN_EVERY_MS = 15 * 60_000;
+
+export interface AuditResult {
+  locations: number;
+  days: number;
+  drifted: number;
+  repaired: number;
+  verified: boolean;
+  firstRun: { requests: number; auditRequests: number; auditedDays: number; seconds: number };
+  steady: { runs: number; requests: number; auditRequests: number; share: number };
+}
+
+function configOf(simulator: Simulator, path: string) {
+  return loadConfig({
+    env: {
+      POS_API_URL: simulator.url,
+      POS_API_KEYS: simulator.keys.join(","),
+      POS_DB_PATH: path,
+      POS_CONCURRENCY: "8",
+    },
+    needsApi: true,
+  });
+}
+
+/** One daemon run at `at`, auditing at `periodDays`. */
+async function daemonRun(
+  simulator: Simulator,
+  path: string,
+  periodDays: number,
+  at: Date,
+): Promise<RunResult> {
+  const destination = SqliteDestination.open(path);
+  try {
+    const result = await runSync({
+      config: configOf(simulator, path),
+      destination,
+      logger: createLogger({ level: "silent" }),
+      trigger: "daemon",
+      audit: { periodDays, requests: DEFAULTS.auditRequests },
+      now: () => at,
+    });
+    if (result.status !== "succeeded") throw new Error(`a daemon run ended ${result.status}`);
+    return result;
+  } finally {
+    await destination.close();
+  }
+}
+
+/** The drifted days (location id and day) no repair row names. */
+function unrepaired(
+  path: string,
+  simulator: Simulator,
+  drifts: { locationIndex: number; day: string }[],
+) {
+  const db = new Database(path, { readonly: true });
+  const repaired = new Set(
+    (
+      db
+        .prepare("SELECT location_id, day FROM history_repairs WHERE outcome = 'repaired'")
+        .all() as {
+        location_id: string;
+        day: string;
+      }[]
+    ).map((r) => `${r.location_id} ${r.day}`),
+  );
+  db.close();
+  return drifts.filter((d) => {
+    const id = simulator.dataset.locations[d.locationIndex]?.location.id;
+    return !repaired.has(`${id} ${d.day}`);
+  });
+}
+
+export async function benchAudit(options: {
+  locations: number;
+  days: number;
+  dir: string;
+}): Promise<AuditResult> {
+  const { locations, days, dir } = options;
+  log(
+    `9. self-healing history: ${locations} locations × ${days} days, ${DRIFT_SHARE * 100} % of the old days drifted, a daemon run with POS_AUDIT_PERIOD_DAYS=1…`,
+  );
+  const path = `${dir}/audit.sqlite`;
+  const simulator = await startSimulator({
+    seed: 23,
+    locations,
+    days,
+    today: LAST_DAY,
+    ordersPerDay: [10, 30],
+  });
+  try {
+    const noon = new Date(`${LAST_DAY}T12:00:00.000Z`);
+    await syncSimulator(simulator, path);
+    const drifts = simulator.dataset.driftHistory(DRIFT_SHARE, 4);
+    const started = now();
+    const first = await daemonRun(simulator, path, 1, noon);
+    const firstSeconds = seconds(started);
+    const firstAudit = first.stats.audit();
+    const missed = unrepaired(path, simulator, drifts);
+    const config = configOf(simulator, path);
+    const reader = SqliteDestination.open(path);
+    const verified = await runVerify({
+      config,
+      destination: reader,
+      logger: createLogger({ level: "silent" }),
+      now: () => noon,
+    }).finally(() => reader.close());
+    log(
+      `   ${int(drifts.length)} days drifted (${drifts.filter((d) => d.kind === "change").length} changed, ${drifts.filter((d) => d.kind === "remove").length} removed, ${drifts.filter((d) => d.kind === "add").length} added); the run re-proved ${int(firstAudit?.windows ?? 0)} days in ${dec(firstSeconds)} s and repaired ${int(firstAudit?.repairs ?? 0)}; ${missed.length} drifted days left unrepaired; verify ${verified.ok ? "agrees" : "DIFFERS"}`,
+    );
+    log(
+      `   requests: the run ${int(first.requests)}, of which the audit's proofs ${int(firstAudit?.requests ?? 0)}`,
+    );
+
+    // The default period: its first pass (the whole history once), then a day of runs.
+    const period = DEFAULTS.auditPeriodDays;
+    await daemonRun(simulator, path, period, noon);
+    let requests = 0;
+    let auditRequests = 0;
+    const runs = 96;
+    for (let run = 1; run <= runs; run++) {
+      const result = await daemonRun(
+        simulator,
+        path,
+        period,
+        new Date(noon.getTime() + run * RUN_EVERY_MS),
+      );
+      requests += result.requests;
+      auditRequests += result.stats.audit()?.requests ?? 0;
+    }
+    const share = auditRequests / requests;
+    log(
+      `   with POS_AUDIT_PERIOD_DAYS=${period}, after its first pass: ${runs} runs every 15 minutes made ${int(requests)} requests, the audit ${int(auditRequests)} of them: ${dec(share * 100)} % (< 10 %)`,
+    );
+    return {
+      locations,
+      days,
+      drifted: drifts.length,
+      repaired: drifts.length - missed.length,
+      verified: verified.ok,
+      firstRun: {
+        requests: first.requests,
+        auditRequests: firstAudit?.requests ?? 0,
+        auditedDays: firstAudit?.windows ?? 0,
+        seconds: firstSeconds,
+      },
+      steady: { runs, requests, auditRequests, share },
+    };
+  } finally {
+    await simulator.close();
+  }
+}
