@@ -313,6 +313,15 @@ describe.each(DESTINATION_KINDS)("what the status page says on %s", (kind) => {
       new RegExp(`<section class="location" data-location="${locationId}">.*?</section>`),
     )?.[0] ?? "";
 
+  it("says how far each location's stored days were proved, and what was repaired lately", () => {
+    const html = htmlOf();
+    for (const location of pageOf(kind).data.locations) {
+      expect(sectionOf(html, location.location.id)).toMatch(
+        /<p class="history">History: every stored day proved since \d{4}-\d\d-\d\d \d\d:\d\d; 0 days repaired in the last 30 days<\/p>/,
+      );
+    }
+  });
+
   it("gives a key the API rejected a card of its own, with the error, when its location was never read", () => {
     const { data, trouble } = pageOf(kind);
     const key = keyFingerprint("a-key-nobody-issued");

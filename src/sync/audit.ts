@@ -10,13 +10,12 @@ import type { ProvedWindow } from "../db/reader.js";
 import type { DayStreamDescription } from "../streams/index.js";
 import { planAudit } from "./audit-plan.js";
 import { type AuditSettings, type SyncContext, timestamp } from "./context.js";
-
-export type { AuditSettings };
-
 import { dayAgrees, proveDay } from "./day-proof.js";
 import type { WindowTask } from "./day-window.js";
 import { emptyAuditStats } from "./stats.js";
 import { runAll } from "./tasks.js";
+
+export type { AuditSettings };
 
 /** A day read again, the way the location's windows are. */
 export type ReadAgain = (task: WindowTask) => Promise<void>;

@@ -8,6 +8,7 @@ import type { PageNormalizer } from "./normalize-page.js";
 import type { Progress } from "./progress.js";
 import type { RunStats } from "./stats.js";
 
+/** How the daemon re-proves stored history (audit.ts): POS_AUDIT_PERIOD_DAYS, POS_AUDIT_REQUESTS. */
 export interface AuditSettings {
   /** Every stored day is re-proved at least this often. */
   periodDays: number;
