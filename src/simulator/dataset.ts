@@ -738,7 +738,11 @@ export class Dataset {
     random: Random,
   ): Order | undefined {
     if (kind === "add") return this.appendOrders(location, epochDay, 1)[0];
-    const candidates = this.session(location, epochDay)?.orders.filter((o) => !o.isCanceled) ?? [];
+    // A change needs an item whose quantity can move: then the content does change.
+    const changeable = (o: Order) =>
+      kind === "remove" || o.items.some((item) => item.weight === null && !item.isCanceled);
+    const candidates =
+      this.session(location, epochDay)?.orders.filter((o) => !o.isCanceled && changeable(o)) ?? [];
     if (candidates.length === 0) return undefined;
     const original = random.pick(candidates);
     if (kind === "remove") this.droppedOrders.add(original.id);
