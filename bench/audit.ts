@@ -7,14 +7,14 @@
  * is done.
  */
 import Database from "better-sqlite3";
-import { DEFAULTS, loadConfig } from "../src/config.js";
+import { DEFAULTS } from "../src/config.js";
 import { SqliteDestination } from "../src/db/sqlite-destination.js";
 import { createLogger } from "../src/log.js";
 import { runVerify } from "../src/read-models/verify.js";
 import { type Simulator, startSimulator } from "../src/simulator/server.js";
 import { type RunResult, runSync } from "../src/sync/run.js";
 import { dec, int, log, now, seconds } from "./lib.js";
-import { syncSimulator } from "./simulator-sync.js";
+import { simulatorConfig, syncSimulator } from "./simulator-sync.js";
 
 const LAST_DAY = "2026-11-22";
 const DRIFT_SHARE = 0.01;
@@ -30,18 +30,6 @@ export interface AuditResult {
   steady: { runs: number; requests: number; auditRequests: number; share: number };
 }
 
-function configOf(simulator: Simulator, path: string) {
-  return loadConfig({
-    env: {
-      POS_API_URL: simulator.url,
-      POS_API_KEYS: simulator.keys.join(","),
-      POS_DB_PATH: path,
-      POS_CONCURRENCY: "8",
-    },
-    needsApi: true,
-  });
-}
-
 /** One daemon run at `at`, auditing at `periodDays`. */
 async function daemonRun(
   simulator: Simulator,
@@ -52,7 +40,7 @@ async function daemonRun(
   const destination = SqliteDestination.open(path);
   try {
     const result = await runSync({
-      config: configOf(simulator, path),
+      config: simulatorConfig(simulator, path),
       destination,
       logger: createLogger({ level: "silent" }),
       trigger: "daemon",
@@ -116,7 +104,7 @@ export async function benchAudit(options: {
     const firstSeconds = seconds(started);
     const firstAudit = first.stats.audit();
     const missed = unrepaired(path, simulator, drifts);
-    const config = configOf(simulator, path);
+    const config = simulatorConfig(simulator, path);
     const reader = SqliteDestination.open(path);
     const verified = await runVerify({
       config,

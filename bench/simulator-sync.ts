@@ -1,17 +1,14 @@
 /** One sync of everything a simulator serves into a SQLite file, at noon of the simulator's
  * today, quietly: what the benchmarks that need a synced chain start from. */
-import { loadConfig } from "../src/config.js";
+import { type Config, loadConfig } from "../src/config.js";
 import { SqliteDestination } from "../src/db/sqlite-destination.js";
 import { createLogger } from "../src/log.js";
 import type { Simulator } from "../src/simulator/server.js";
 import { type RunResult, runSync } from "../src/sync/run.js";
 
-export async function syncSimulator(
-  simulator: Simulator,
-  path: string,
-  options: { keepHistory?: boolean } = {},
-): Promise<RunResult> {
-  const config = loadConfig({
+/** The configuration that reads every location of a simulator into `path`. */
+export function simulatorConfig(simulator: Simulator, path: string): Config {
+  return loadConfig({
     env: {
       POS_API_URL: simulator.url,
       POS_API_KEYS: simulator.keys.join(","),
@@ -20,6 +17,14 @@ export async function syncSimulator(
     },
     needsApi: true,
   });
+}
+
+export async function syncSimulator(
+  simulator: Simulator,
+  path: string,
+  options: { keepHistory?: boolean } = {},
+): Promise<RunResult> {
+  const config = simulatorConfig(simulator, path);
   const destination = SqliteDestination.open(path, {
     keepRaw: true,
     keepHistory: options.keepHistory ?? true,
