@@ -50,7 +50,8 @@ async function differencesFromApi(destination: TestDestination): Promise<string[
   });
 }
 
-describe.each(DESTINATION_KINDS)("verify --repair into %s", (kind) => {
+// Each test runs the command line several times over.
+describe.each(DESTINATION_KINDS)("verify --repair into %s", { timeout: 120_000 }, (kind) => {
   it("restores the rows of an old day deleted by hand, after which a plain verify agrees", async () => {
     const destination = await syncedDestination(kind);
     const day = addDays(localToday(sim.current), -7);

@@ -9,6 +9,7 @@ import {
   type VerifyOptions,
   type VerifyResult,
 } from "../read-models/verify.js";
+import { keyFingerprint } from "../secrets.js";
 import { exitCodeFor } from "../sync/run.js";
 import { formatRepair, formatVerify } from "../ui/format-verify.js";
 import { TerminalProgress } from "../ui/progress-display.js";
@@ -107,9 +108,16 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     return exitCode(before);
   }
   if (!values.json) io.stdout.write(formatVerify(before));
+  // Only the locations with days to read again.
+  const keys = new Set(
+    before.locations.filter((l) => l.locationId && repairDays[l.locationId]).map((l) => l.key),
+  );
   const repaired = await executeRun(
     {
-      config,
+      config: {
+        ...config,
+        locations: config.locations.filter((l) => keys.has(keyFingerprint(l.apiKey))),
+      },
       trigger: "repair",
       streams: [...DAY_STREAMS],
       repairDays,

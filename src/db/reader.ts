@@ -32,13 +32,14 @@ export interface ProvedWindow {
 
 /** How far the audit has re-proved a location's history (status). */
 export interface AuditCoverage {
-  /** Complete windows of the day streams, outside the lookback. */
+  /** Complete windows of the day streams before the day asked for. */
   windows: number;
   /** The oldest proof among them: every one was proved since. */
   provedSince: string | null;
   /** Those last proved by the audit. */
   audited: number;
-  /** Repairs found since `repairsSince`, and how many failed. */
+  /** Repairs found since `repairsSince`, and how many of them failed on a day still not
+   * proved complete. */
   repairs: number;
   failedRepairs: number;
 }
@@ -609,9 +610,15 @@ export class SqlReader {
          AND day < ${this.p(2)}`,
       [locationId, before],
     );
+    // A failed repair a later run mended is no longer one to worry about.
     const repairs = await this.one<{ n: unknown; failed: unknown }>(
-      `SELECT COUNT(*) AS n, SUM(CASE WHEN outcome = 'failed' THEN 1 ELSE 0 END) AS failed
-       FROM history_repairs WHERE location_id = ${this.p(1)} AND found_at >= ${this.p(2)}`,
+      `SELECT COUNT(*) AS n,
+         SUM(CASE WHEN h.outcome = 'failed' AND COALESCE(w.status, '') NOT IN ('complete', 'open')
+           THEN 1 ELSE 0 END) AS failed
+       FROM history_repairs h
+       LEFT JOIN sync_windows w
+         ON w.location_id = h.location_id AND w.stream = h.stream AND w.day = h.day
+       WHERE h.location_id = ${this.p(1)} AND h.found_at >= ${this.p(2)}`,
       [locationId, repairsSince],
     );
     const count = Number(windows?.n ?? 0);

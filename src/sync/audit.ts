@@ -10,8 +10,9 @@ import type { ProvedWindow } from "../db/reader.js";
 import type { DayStreamDescription } from "../streams/index.js";
 import { planAudit } from "./audit-plan.js";
 import { type AuditSettings, type SyncContext, timestamp } from "./context.js";
-import { dayAgrees, proveDay } from "./day-proof.js";
+import { type DayProof, dayAgrees, proveDay } from "./day-proof.js";
 import type { WindowTask } from "./day-window.js";
+import { escalateOrDescribe } from "./failures.js";
 import { emptyAuditStats } from "./stats.js";
 import { runAll } from "./tasks.js";
 
@@ -35,9 +36,13 @@ export async function auditLocation(
   const auditStats = stats.audit;
   // The lookback days are read by every run already.
   const before = addDays(locationToday, -context.lookbackDays);
-  const windows = (await destination.provedWindows(locationId, before)).filter((w) =>
-    streams.some((s) => s.name === w.stream),
+  // A day this run proved by reading it needs no proving again (a backfill's first audit).
+  const windows = (await destination.provedWindows(locationId, before)).filter(
+    (w) =>
+      streams.some((s) => s.name === w.stream) &&
+      (w.provedAt === null || w.provedAt < context.startedAt),
   );
+  const stopped = () => context.signal.aborted;
   const plan = planAudit(windows, {
     now: context.now(),
     periodDays: audit.periodDays,
@@ -46,7 +51,20 @@ export async function auditLocation(
   const prove = async (window: ProvedWindow) => {
     const stream = streams.find((s) => s.name === window.stream);
     if (!stream) return;
-    const proof = await proveDay(destination, client, stream, locationId, window.day);
+    let proof: DayProof;
+    try {
+      proof = await proveDay(destination, client, stream, locationId, window.day);
+    } catch (error) {
+      // A day that could not be proved now stays as it was proved before: the next run tries.
+      const reason = escalateOrDescribe(error);
+      if (stopped()) return;
+      auditStats.failed++;
+      context.logger.warn(
+        { locationId, stream: stream.name, day: window.day, error: reason },
+        "could not prove a stored day again",
+      );
+      return;
+    }
     auditStats.windows++;
     auditStats.requests += proof.requests;
     if (dayAgrees(proof)) {
@@ -54,6 +72,7 @@ export async function auditLocation(
       return;
     }
     auditStats.repairs++;
+    context.stats.stream(client.keyFingerprint, stream.name).windows.planned++;
     const { apiCount, storedCount, content } = proof;
     await readAgain({
       stream,
@@ -61,7 +80,6 @@ export async function auditLocation(
       finding: { day: window.day, foundBy: "audit", apiCount, storedCount, ...content },
     });
   };
-  const stopped = () => context.signal.aborted;
   // What is due goes at the pace of the run's windows; the rest one at a time, within budget.
   await runAll(plan.due, context.windowLimit, prove, stopped);
   for (const window of plan.paced) {

@@ -41,6 +41,8 @@ export interface SyncContext {
   /** POS_START_DATE, when set. */
   startDate: string | undefined;
   now: () => Date;
+  /** When the run started (ISO): what it proved since needs no proving again. */
+  startedAt: string;
   /** Aborted on shutdown: no new work starts, the page in hand is committed. */
   signal: AbortSignal;
   /** Bounds the day windows read at once, across locations. */

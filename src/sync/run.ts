@@ -145,6 +145,7 @@ export async function runSync(options: SyncOptions): Promise<RunResult> {
     acceptDeletions: options.acceptDeletions ?? false,
     startDate: config.startDate,
     now,
+    startedAt,
     signal: stop.signal,
     windowLimit: pLimit(config.concurrency + WINDOWS_BESIDE_REQUESTS),
   };

@@ -46,10 +46,12 @@ export interface AuditStats {
   repairs: number;
   /** Requests the proofs took (the reads again are the windows'). */
   requests: number;
+  /** Days whose proof failed (the API did not answer): proved by a later run. */
+  failed: number;
 }
 
 export function emptyAuditStats(): AuditStats {
-  return { windows: 0, repairs: 0, requests: 0 };
+  return { windows: 0, repairs: 0, requests: 0, failed: 0 };
 }
 
 export function emptyStreamStats(): StreamStats {
@@ -156,6 +158,7 @@ export class RunStats {
       total.windows += audit.windows;
       total.repairs += audit.repairs;
       total.requests += audit.requests;
+      total.failed += audit.failed;
     }
     return total;
   }
