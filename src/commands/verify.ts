@@ -50,11 +50,12 @@ BI refresh.
   --since YYYY-MM-DD       first day (default: the first day ever synced)
   --until YYYY-MM-DD       last day (default: the location's today)
   --location ID|NAME       one location, by id or name
-  --repair                 also compare, on days whose counts agree, every listed record with
-                           the one stored (its content hash); then read every day that
-                           disagrees again, as sync does (same writers, history, deletion guard,
-                           rejects), and check again: exit 0 when everything agrees after the
-                           repair, 1 when something still differs (listed)
+  --repair                 read each day's listing whole instead of its count alone, and
+                           compare every listed record with the one stored (its content
+                           hash); then read every day that disagrees again, as sync does (same
+                           writers, history, deletion guard, rejects), and check again: exit 0
+                           when everything agrees after the repair, 1 when something still
+                           differs (listed)
   --allow-rejected         a report whose missing orders are all set aside in rejected_records
                            (the API serves them breaking the spec) is no mismatch: listed, and
                            exit 0 if nothing else differs
@@ -101,7 +102,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   };
   const before = await verifyOnce(verification);
   if (values.location !== undefined && before.locations.length === 0)
-    throw new UsageError(`no configured location has the id or name ${values.location}`);
+    throw new UsageError(`--location ${JSON.stringify(values.location)} has no configured API key`);
   const repairDays = daysToRepair(before);
   if (!repair || before.ok || repairCount(repairDays) === 0) {
     io.stdout.write(values.json ? `${JSON.stringify(before, null, 2)}\n` : formatVerify(before));

@@ -52,7 +52,6 @@ export interface StoredCounts {
 /** A record stored live, as a listing of its day tells its versions apart. */
 export interface StoredVersionOfDay {
   id: string;
-  updatedAt: string;
   contentHash: number | null;
 }
 
@@ -582,10 +581,10 @@ export class SqlReader {
   async provedWindows(locationId: string, before: string): Promise<ProvedWindow[]> {
     const rows = await this.all<{ stream: DayStream; day: string; proved_at: string | null }>(
       `SELECT stream, day, proved_at FROM sync_windows
-       WHERE location_id = ${this.p(1)} AND stream IN ('orders', 'reports') AND status = 'complete'
+       WHERE location_id = ${this.p(1)} AND ${this.sql.dialect.inList("stream", 3)} AND status = 'complete'
          AND day < ${this.p(2)}
        ORDER BY proved_at IS NOT NULL, proved_at, day, stream`,
-      [locationId, before],
+      [locationId, before, [...DAY_STREAMS]],
     );
     return rows.map((row) => ({ stream: row.stream, day: row.day, provedAt: row.proved_at }));
   }
@@ -606,9 +605,9 @@ export class SqlReader {
       `SELECT COUNT(*) AS n, COUNT(proved_at) AS proved, MIN(proved_at) AS since,
          SUM(CASE WHEN proved_by = 'audit' THEN 1 ELSE 0 END) AS audited
        FROM sync_windows
-       WHERE location_id = ${this.p(1)} AND stream IN ('orders', 'reports') AND status = 'complete'
+       WHERE location_id = ${this.p(1)} AND ${this.sql.dialect.inList("stream", 3)} AND status = 'complete'
          AND day < ${this.p(2)}`,
-      [locationId, before],
+      [locationId, before, [...DAY_STREAMS]],
     );
     // A failed repair a later run mended is no longer one to worry about.
     const repairs = await this.one<{ n: unknown; failed: unknown }>(
@@ -632,21 +631,20 @@ export class SqlReader {
     };
   }
 
-  /** The records stored live for one day of a stream, with their updatedAt and content hash. */
+  /** The records stored live for one day of a stream, with their content hash. */
   async storedVersionsOfDay(
     stream: DayStreamTables,
     locationId: string,
     day: string,
   ): Promise<StoredVersionOfDay[]> {
-    const rows = await this.all<{ id: string; updated_at: string; content_hash: unknown }>(
-      `SELECT id, updated_at, content_hash FROM "${relationName(stream.table)}"
+    const rows = await this.all<{ id: string; content_hash: unknown }>(
+      `SELECT id, content_hash FROM "${relationName(stream.table)}"
        WHERE location_id = ${this.p(1)} AND business_date = ${this.p(2)} AND deleted_at IS NULL`,
       [locationId, day],
     );
     // PostgreSQL answers a bigint as text.
     return rows.map((row) => ({
       id: row.id,
-      updatedAt: row.updated_at,
       contentHash: row.content_hash === null ? null : Number(row.content_hash),
     }));
   }

@@ -7,7 +7,7 @@
 import { utcOffsetOf } from "../dates.js";
 import type { ReadableDestination } from "../db/destination.js";
 import type { OrderChangeRow, StoredItem } from "../db/reader.js";
-import { UsageError } from "../errors.js";
+import { locationNamed } from "./location-named.js";
 
 export type ChangeKind =
   | "cancelled"
@@ -148,19 +148,6 @@ async function sinceInstant(
   const run = await destination.lastRun();
   if (run) return { since: new Date(run.startedAt).toISOString(), sinceFrom: "last run" };
   return { since: new Date(0).toISOString(), sinceFrom: "everything" };
-}
-
-/** The location a --location value names (its id, or its name in any case). */
-async function locationNamed(destination: ReadableDestination, wanted: string): Promise<string> {
-  const known = await destination.knownLocations();
-  const lower = wanted.toLowerCase();
-  const found =
-    known.find((l) => l.id === wanted) ?? known.find((l) => l.name?.toLowerCase() === lower);
-  if (found) return found.id;
-  const names = known.map((l) => l.name ?? l.id);
-  throw new UsageError(
-    `--location ${JSON.stringify(wanted)} names no location in the database (known: ${names.length > 0 ? names.join(", ") : "none"})`,
-  );
 }
 
 export async function collectChanges(

@@ -14,8 +14,9 @@ import { messageOf } from "../errors.js";
 import type { Logger } from "../log.js";
 import { keyFingerprint } from "../secrets.js";
 import { countDays, DAY_STREAM_DESCRIPTIONS, type DayStreamDescription } from "../streams/index.js";
-import { type ContentDifference, contentAgrees, proveDay } from "../sync/day-proof.js";
+import { type ContentDifference, dayAgrees, proveDay } from "../sync/day-proof.js";
 import type { DayStream, RepairDays, RepairFinding } from "../vocabulary.js";
+import { locationNamed } from "./location-named.js";
 
 export type { ContentDifference };
 
@@ -75,9 +76,10 @@ export interface VerifyOptions {
   range?: { since?: string; until?: string };
   /** A report whose missing orders are all in rejected_records is no mismatch. */
   allowRejected?: boolean;
-  /** Also compare, on days whose counts agree, each listed record with the one stored. */
+  /** Read each day's listing whole instead of its count alone, and compare each listed record
+   * with the one stored. */
   content?: boolean;
-  /** Only the location with this id or name. */
+  /** Only the location with this id or name (any case), as stored. */
   location?: string;
   now?: () => Date;
   transport?: Partial<TransportOptions>;
@@ -94,11 +96,6 @@ async function locationOf(
   const result = await client.location();
   if (!result.ok) throw new Error(`the location record breaks the spec: ${result.reject.reason}`);
   return { id: result.valid.record.id, name: result.valid.record.name };
-}
-
-/** Whether a location is the one asked for, by id or by name (any case). */
-function isAskedFor(asked: string, location: { id: string; name: string | null }): boolean {
-  return location.id === asked || location.name?.toLowerCase() === asked.toLowerCase();
 }
 
 async function reconciliationProblems(
@@ -123,6 +120,8 @@ async function verifyLocation(
   client: PosApiClient,
   apiKey: string,
   limit: ReturnType<typeof pLimit>,
+  /** The one location asked for (its id), if one was. */
+  only: string | undefined,
 ): Promise<LocationVerification | undefined> {
   const { destination } = options;
   const dayStreams = options.dayStreams ?? DAY_STREAM_DESCRIPTIONS;
@@ -140,7 +139,7 @@ async function verifyLocation(
   };
   try {
     const location = await locationOf(destination, client, apiKey);
-    if (options.location !== undefined && !isAskedFor(options.location, location)) return undefined;
+    if (only !== undefined && location.id !== only) return undefined;
     Object.assign(result, { locationId: location.id, name: location.name });
     const now = options.now?.() ?? new Date();
     const since = options.range?.since ?? (await destination.firstRecordedDay(location.id));
@@ -159,13 +158,24 @@ async function verifyLocation(
       eachDay(since, until).flatMap((day) =>
         dayStreams.map((stream) =>
           limit(async (): Promise<DayCheck> => {
+            const check = { stream: stream.name, day };
+            if (options.content) {
+              // The listing read whole gives the count too: no request of size 1 beside it.
+              const proof = await proveDay(destination, client, stream, location.id, day);
+              const { apiCount, stored, content } = proof;
+              return {
+                ...check,
+                apiCount,
+                stored: stored.records,
+                rejected: stored.rejected,
+                content,
+                matches: dayAgrees(proof),
+              };
+            }
             const apiCount = await countDays(stream, client, { since: day, until: day });
             const { records, rejected } = await destination.storedForDay(stream, location.id, day);
-            const counted = apiCount === records + rejected;
-            const check = { stream: stream.name, day, apiCount, stored: records, rejected };
-            if (!counted || !options.content) return { ...check, matches: counted };
-            const { content } = await proveDay(destination, client, stream, location.id, day);
-            return { ...check, content, matches: contentAgrees(content) };
+            const matches = apiCount === records + rejected;
+            return { ...check, apiCount, stored: records, rejected, matches };
           }),
         ),
       ),
@@ -182,6 +192,10 @@ async function verifyLocation(
 
 export async function runVerify(options: VerifyOptions): Promise<VerifyResult> {
   const { config } = options;
+  const only =
+    options.location === undefined
+      ? undefined
+      : await locationNamed(options.destination, options.location);
   const transport = new HttpTransport({
     baseUrl: config.apiUrl,
     concurrency: config.concurrency,
@@ -197,7 +211,7 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyResult> {
           authScheme: config.authScheme,
           paths: config.paths,
         });
-        return verifyLocation(options, client, location.apiKey, limit);
+        return verifyLocation(options, client, location.apiKey, limit, only);
       }),
     );
     const locations = verified.filter((l) => l !== undefined);

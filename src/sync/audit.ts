@@ -10,7 +10,7 @@ import type { ProvedWindow } from "../db/reader.js";
 import type { DayStreamDescription } from "../streams/index.js";
 import { planAudit } from "./audit-plan.js";
 import { type AuditSettings, type SyncContext, timestamp } from "./context.js";
-import { type DayProof, dayAgrees, proveDay } from "./day-proof.js";
+import { type DayProof, dayAgrees, proveDay, provedCount } from "./day-proof.js";
 import type { WindowTask } from "./day-window.js";
 import { escalateOrDescribe } from "./failures.js";
 import { emptyAuditStats } from "./stats.js";
@@ -73,7 +73,8 @@ export async function auditLocation(
     }
     auditStats.repairs++;
     context.stats.stream(client.keyFingerprint, stream.name).windows.planned++;
-    const { apiCount, storedCount, content } = proof;
+    const { apiCount, content } = proof;
+    const storedCount = provedCount(proof);
     await readAgain({
       stream,
       day: window.day,

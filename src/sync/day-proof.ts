@@ -5,7 +5,7 @@
  */
 import type { PosApiClient } from "../api/client.js";
 import { contentHash } from "../content-hash.js";
-import type { SqlReader } from "../db/reader.js";
+import type { SqlReader, StoredCounts } from "../db/reader.js";
 import { type DayStreamDescription, readDays } from "../streams/index.js";
 
 /** Where a day's listing and its stored records part. */
@@ -19,10 +19,12 @@ export interface ContentDifference {
 }
 
 export interface DayProof {
-  /** The API's count of the day (its listing's totalCount). */
-  apiCount: number | null;
+  /** The API's count of the day: its listing's totalCount. */
+  apiCount: number;
   /** Records stored live for the day, and the distinct ones set aside. */
-  storedCount: number;
+  stored: StoredCounts;
+  /** Of the live ones, orders no list shows that a sync keeps on purpose (keptOnPurpose). */
+  kept: number;
   content: ContentDifference;
   /** Requests the listing took. */
   requests: number;
@@ -74,8 +76,10 @@ export async function proveDay(
   const unlisted = stored.filter((v) => !listed.has(v.id)).map((v) => v.id);
   const kept = await keptOnPurpose(reads, client, stream, locationId, unlisted);
   return {
-    apiCount: walk.summary.lastTotalCount,
-    storedCount: counts.records + counts.rejected - kept.ids.size,
+    // A walk reads its first page whatever happens, and that page carries the count.
+    apiCount: walk.summary.lastTotalCount ?? listed.size,
+    stored: counts,
+    kept: kept.ids.size,
     content: compareContent(
       listed,
       stored.filter((v) => !kept.ids.has(v.id)),
@@ -103,7 +107,13 @@ async function keptOnPurpose(
   return { ids, requests: vouched.length };
 }
 
+/** The records a proof counts against the API's count: those stored and set aside, less the
+ * orders kept on purpose. */
+export function provedCount(proof: DayProof): number {
+  return proof.stored.records + proof.stored.rejected - proof.kept;
+}
+
 /** Whether a proof found the day as stored: the same count, the same records. */
 export function dayAgrees(proof: DayProof): boolean {
-  return proof.apiCount === proof.storedCount && contentAgrees(proof.content);
+  return proof.apiCount === provedCount(proof) && contentAgrees(proof.content);
 }

@@ -24,19 +24,23 @@ function reconciliationText(r: ReconciliationProblem): string {
     : `${notStored} orders missing, and ${r.ordersRejected} more ${rejected}`;
 }
 
+/** The counts when they differ (always without a content check), then what the content check
+ * found. */
 function mismatchText(check: DayCheck): string {
   const { content } = check;
-  if (!content)
-    return `the API counts ${check.apiCount}, stored ${check.stored} (+${check.rejected} rejected)`;
-  const parts = [
+  const parts: string[] = [];
+  if (!content || check.apiCount !== check.stored + check.rejected)
+    parts.push(
+      `the API counts ${check.apiCount}, stored ${check.stored} (+${check.rejected} rejected)`,
+    );
+  if (!content) return parts.join("");
+  const found = [
     [content.missing, "listed and not stored"],
     [content.changed, "stored with other content"],
     [content.extra, "stored and no longer listed"],
   ] as const;
-  return parts
-    .filter(([n]) => n > 0)
-    .map(([n, what]) => `${n} ${what}`)
-    .join(", ");
+  for (const [n, what] of found) if (n > 0) parts.push(`${n} ${what}`);
+  return parts.join("; ");
 }
 
 /** What `verify --repair` read again, what the run changed, and the check after it. */

@@ -1,0 +1,20 @@
+/** Finding the location a `--location` value names, for the commands that take one (changes,
+ * verify). */
+import type { ReadableDestination } from "../db/destination.js";
+import { UsageError } from "../errors.js";
+
+/** The location a --location value names (its id, or its name in any case). */
+export async function locationNamed(
+  destination: ReadableDestination,
+  wanted: string,
+): Promise<string> {
+  const known = await destination.knownLocations();
+  const lower = wanted.toLowerCase();
+  const found =
+    known.find((l) => l.id === wanted) ?? known.find((l) => l.name?.toLowerCase() === lower);
+  if (found) return found.id;
+  const names = known.map((l) => l.name ?? l.id);
+  throw new UsageError(
+    `--location ${JSON.stringify(wanted)} names no location in the database (known: ${names.length > 0 ? names.join(", ") : "none"})`,
+  );
+}
