@@ -43,7 +43,7 @@ export class PgDayWriter {
   ) {
     this.name = tableName(table);
     this.relationName = relationName(table);
-    this.parent = RowsInserter.of(table, "", [], apiIds);
+    this.parent = RowsInserter.of(table, "RETURNING id, key", [], apiIds);
     this.children = childTables.map((child) => RowsInserter.ofChild(child, apiIds));
     this.refs = [idRefsOf(table), ...childTables.map(idRefsOf)];
   }
@@ -130,14 +130,16 @@ export class PgDayWriter {
   }
 
   private async insertRows(client: PgClient, rowSets: readonly RowSet[]): Promise<number> {
-    let written = await this.parent.insert(
+    const keys = await this.parent.insertReturningKeys(
       client,
       rowSets.map((set) => set.parent),
     );
+    let written = keys.size;
     for (const [i, inserter] of this.children.entries()) {
       written += await inserter.insert(
         client,
         rowSets.flatMap((set) => set.children[i] ?? []),
+        keys,
       );
     }
     return written;

@@ -7,7 +7,7 @@
  * Switched off, writes remove the record's JSON.
  */
 import type { PgClient } from "./connect.js";
-import { RowsInserter } from "./rows.js";
+import { storableJson } from "./text.js";
 
 export interface ArchivedDocument {
   tableName: string;
@@ -16,18 +16,25 @@ export interface ArchivedDocument {
   raw: string | undefined;
 }
 
-const UPSERT = new RowsInserter(
-  "raw_records",
-  [
-    { name: "table_name", type: "text" },
-    { name: "location_id", type: "text" },
-    { name: "id", type: "text" },
-    { name: "document", type: "json" },
-    { name: "synced_at", type: "timestamptz" },
-  ],
-  `ON CONFLICT (table_name, id, location_id) DO UPDATE
-   SET document = excluded.document, synced_at = excluded.synced_at`,
-);
+/** Documents per statement at most: 4 parameters each, of the protocol's 65,535. */
+const MOST_DOCUMENTS = 1000;
+
+/**
+ * The documents travel as parameters of their own, as they are: embedded in one JSON value
+ * (rows.ts) each would be escaped by the client and parsed back by the server, a third of the
+ * archive's cost. The statement's text depends on the number of documents, so it is not kept
+ * prepared: parsing it again costs the server less than a document.
+ */
+function upsertOf(count: number): string {
+  const rows = Array.from({ length: count }, (_, i) => {
+    const at = 2 + i * 4;
+    return `($${at}, $${at + 1}, $${at + 2}, $${at + 3}::json, $1::timestamptz)`;
+  });
+  return `INSERT INTO raw_records (table_name, location_id, id, document, synced_at)
+    VALUES ${rows.join(", ")}
+    ON CONFLICT (table_name, id, location_id) DO UPDATE
+    SET document = excluded.document, synced_at = excluded.synced_at`;
+}
 
 export class PgRawArchive {
   constructor(readonly keep: boolean) {}
@@ -53,18 +60,15 @@ export class PgRawArchive {
       );
       return 0;
     }
-    return UPSERT.insert(
-      client,
-      // A record prepared without its text (raw is optional on the SQLite path) has none to keep.
-      documents
-        .filter((d) => d.raw !== undefined)
-        .map((d) => ({
-          table_name: d.tableName,
-          location_id: d.locationId,
-          id: d.id,
-          document: d.raw ?? null,
-          synced_at: syncedAt,
-        })),
-    );
+    // A record prepared without its text (raw is optional on the SQLite path) has none to keep.
+    const kept = documents.filter((d) => d.raw !== undefined);
+    let written = 0;
+    for (let from = 0; from < kept.length; from += MOST_DOCUMENTS) {
+      const some = kept.slice(from, from + MOST_DOCUMENTS);
+      const values: string[] = [syncedAt];
+      for (const d of some) values.push(d.tableName, d.locationId, d.id, storableJson(d.raw ?? ""));
+      written += (await client.query(upsertOf(some.length), values)).rowCount ?? 0;
+    }
+    return written;
   }
 }

@@ -1,12 +1,13 @@
 /**
  * Many rows of one table in one statement: the rows travel as one JSON array of arrays (a row's
- * values by position), which the server reads with `jsonb_array_elements` into the columns'
- * types, so the statement's text is the same whatever the number of rows (the server plans it
- * once per connection) and a page of orders is one round trip per table. Rows come as the
- * normalizers make them for SQLite (flags 0/1, JSON as text); PostgreSQL reads each value into
- * the column's native type, and jsonb values (menus, tips) are embedded as they are, parsed
- * once. A json column (the raw archive) travels as a string instead: embedded as JSON, its text
- * would come out of jsonb_array_elements re-ordered and re-spaced.
+ * values by position, made by one JSON.stringify), which the server reads with
+ * `jsonb_array_elements` into the columns' types, so the statement's text is the same whatever
+ * the number of rows (the server plans it once per connection) and a page of orders is one round
+ * trip per table. Rows come as the normalizers make them for SQLite (flags 0/1, JSON as text);
+ * PostgreSQL reads each value into the column's native type, a jsonb value (menus, tips) from its
+ * text. A child table's rows carry their parent's key, which the parent's insert returned: the
+ * statement joins nothing (a join to the parent's table, planned once for any number of rows,
+ * scanned the whole table for every page).
  *
  * Measured on the ingest benchmark against the alternatives: an array parameter per column with
  * `unnest` costs the client a third more CPU (the driver escapes each element in JavaScript) and
@@ -23,25 +24,20 @@ import { pgColumnTypes } from "./schema.js";
 import { storableJson, storableText } from "./text.js";
 import type { PgColumnType } from "./types.js";
 
-/** The types a row can be written into: the contract's, and json (text kept as it is). */
-export type InsertedType = PgColumnType | "json";
-
 /** The expression that reads value `i` of a row `r` into a column of this type. */
-function readValue(type: InsertedType, i: number): string {
-  // A JSON null embedded as a value is jsonb's null, not SQL's.
-  if (type === "jsonb") return `NULLIF(r -> ${i}, 'null'::jsonb)`;
+function readValue(type: PgColumnType, i: number): string {
   return `(r ->> ${i})::${type === "identity" ? "bigint" : type}`;
 }
 
 export interface ColumnOf {
   name: string;
-  type: InsertedType;
+  type: PgColumnType;
 }
 
 /** What makes a value storable: text and JSON lose NUL characters (text.ts). */
-function storableOf(type: InsertedType): ((value: string) => string) | undefined {
+function storableOf(type: PgColumnType): ((value: string) => string) | undefined {
   if (type === "text") return storableText;
-  return type === "jsonb" || type === "json" ? storableJson : undefined;
+  return type === "jsonb" ? storableJson : undefined;
 }
 
 /** The columns an insert into the table writes (less `omit`), in their PostgreSQL types. */
@@ -66,18 +62,19 @@ function idsOf(table: SQLiteTable, apiIds: PgApiIds | undefined) {
 
 export class RowsInserter {
   private readonly names: string[];
-  private readonly types: InsertedType[];
   private readonly storable: (((value: string) => string) | undefined)[];
   /** Which values are ids that travel as their keys (api_ids). */
   private readonly keyed: boolean[];
   private readonly apiIds: PgApiIds | undefined;
+  /** Where a child table's row has its parent's key, which it carries as the parent's id. */
+  private readonly parentKeyAt: number;
   private readonly sql: string;
   private readonly statementName: string;
 
   /**
-   * @param suffix e.g. "ON CONFLICT DO NOTHING"
+   * @param suffix e.g. "ON CONFLICT DO NOTHING", or "RETURNING id, key" for a parent table
    * @param parent for a child table (relations.ts): its rows carry their parent's id where the
-   * table has the parent's key, which the statement looks up
+   * table has the parent's key, which `insert` is given
    * @param ids the columns that keep ids by key (`location_ref` …) and the ids' keys: rows carry
    * the ids, under their relation's names, and they travel as their keys
    */
@@ -88,22 +85,19 @@ export class RowsInserter {
     parent?: ChildRelation,
     ids?: { refs: readonly IdRefColumn[]; apiIds: PgApiIds },
   ) {
-    const keyAt = parent ? columns.findIndex((c) => c.name === parent.parentKey) : -1;
+    this.parentKeyAt = parent ? columns.findIndex((c) => c.name === parent.parentKey) : -1;
     const refs = ids?.refs ?? [];
     const refOf = (c: ColumnOf) => refs.find((r) => r.stored === c.name);
     this.names = columns.map(
-      (c, i) => (i === keyAt && parent?.parentId) || refOf(c)?.shown || c.name,
+      (c, i) => (i === this.parentKeyAt && parent?.parentId) || refOf(c)?.shown || c.name,
     );
     this.keyed = columns.map((c) => refOf(c) !== undefined);
     this.apiIds = ids?.apiIds;
-    this.types = columns.map((c, i) => (i === keyAt ? "text" : c.type));
-    this.storable = this.types.map(storableOf);
+    const types = columns.map((c) => c.type);
+    this.storable = types.map(storableOf);
     const names = columns.map((c) => `"${c.name}"`).join(", ");
-    const values = this.types.map((type, i) => (i === keyAt ? "p.key" : readValue(type, i)));
-    const from = parent
-      ? `jsonb_array_elements($1::jsonb) AS r JOIN "${tableName(parent.parent)}" p ON p.id = ${readValue("text", keyAt)}`
-      : "jsonb_array_elements($1::jsonb) AS r";
-    this.sql = `INSERT INTO "${table}" (${names}) SELECT ${values.join(", ")} FROM ${from} ${suffix}`;
+    const values = types.map(readValue);
+    this.sql = `INSERT INTO "${table}" (${names}) SELECT ${values.join(", ")} FROM jsonb_array_elements($1::jsonb) AS r ${suffix}`;
     // Named statements are prepared once per connection; the name stands for the text.
     this.statementName = `rows_${createHash("sha1").update(this.sql).digest("hex").slice(0, 20)}`;
   }
@@ -136,29 +130,53 @@ export class RowsInserter {
     );
   }
 
-  /** Inserts the rows; returns how many the server wrote. */
-  async insert(client: PgClient, rows: readonly Row[]): Promise<number> {
+  /** Inserts the rows; returns how many the server wrote. A child table's rows need their
+   * parents' keys by id. */
+  async insert(
+    client: PgClient,
+    rows: readonly Row[],
+    parentKeys?: ReadonlyMap<string, string>,
+  ): Promise<number> {
     if (rows.length === 0) return 0;
-    const result = await client.query({
-      name: this.statementName,
-      text: this.sql,
-      values: [`[${rows.map((row) => this.rowJson(row)).join(",")}]`],
-    });
-    return result.rowCount ?? 0;
+    return (await this.run(client, rows, parentKeys)).rowCount ?? 0;
   }
 
-  /** A row as a JSON array of its values; JSON values as they are, a NUL character replaced. */
-  private rowJson(row: Row): string {
-    const cells: string[] = new Array(this.names.length);
+  /** Inserts the rows of a parent table (suffix "RETURNING id, key"); returns their keys by id. */
+  async insertReturningKeys(client: PgClient, rows: readonly Row[]): Promise<Map<string, string>> {
+    if (rows.length === 0) return new Map();
+    const result = await this.run(client, rows);
+    return new Map(result.rows.map((row: { id: string; key: string }) => [row.id, row.key]));
+  }
+
+  private run(client: PgClient, rows: readonly Row[], parentKeys?: ReadonlyMap<string, string>) {
+    return client.query({
+      name: this.statementName,
+      text: this.sql,
+      values: [JSON.stringify(rows.map((row) => this.values(row, parentKeys)))],
+    });
+  }
+
+  /** A row's values in the statement's order; ids by key, a NUL character replaced. */
+  private values(row: Row, parentKeys?: ReadonlyMap<string, string>): unknown[] {
+    const values: unknown[] = new Array(this.names.length);
     for (let i = 0; i < this.names.length; i++) {
       const sent = row[this.names[i] as string] ?? null;
       const value =
-        this.keyed[i] && sent !== null ? (this.apiIds?.keyOf(String(sent)) ?? null) : sent;
+        i === this.parentKeyAt
+          ? this.parentKeyOf(sent, parentKeys)
+          : this.keyed[i] && sent !== null
+            ? (this.apiIds?.keyOf(String(sent)) ?? null)
+            : sent;
       const storable = this.storable[i];
-      const stored = storable && typeof value === "string" ? storable(value) : value;
-      cells[i] =
-        this.types[i] === "jsonb" && typeof stored === "string" ? stored : JSON.stringify(stored);
+      values[i] = storable && typeof value === "string" ? storable(value) : value;
     }
-    return `[${cells.join(",")}]`;
+    return values;
+  }
+
+  private parentKeyOf(parentId: unknown, parentKeys?: ReadonlyMap<string, string>): string {
+    const key = parentKeys?.get(String(parentId));
+    // The writers insert a record's parent row before its children, in the same statement set.
+    if (key === undefined) throw new Error(`a row names parent ${String(parentId)}, not written`);
+    return key;
   }
 }
