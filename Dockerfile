@@ -45,6 +45,6 @@ HEALTHCHECK --interval=60s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:9464/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 STOPSIGNAL SIGTERM
 # A small young generation for the thread that writes the database (a flag only node's start
-# can set): together with MALLOC_ARENA_MAX, 20-27 MB less resident memory (README, Memory).
+# can set): together with MALLOC_ARENA_MAX, 20-27 MB less resident memory (docs/architecture.md, "How a sync works").
 ENTRYPOINT ["node", "--max-semi-space-size=4", "dist/cli.js"]
 CMD ["daemon"]

@@ -1,5 +1,5 @@
 /**
- * Regenerates docs/status-page.png, the README's picture of the status page: the simulator's
+ * Regenerates docs/status-page.png, the picture of the status page in docs/service.md: the simulator's
  * chain synced (with a rate limit met on the way and one day left incomplete), a daemon on it
  * whose key the API rejects, and its page at `/` in Debian's headless Chromium. Run with
  * `npm run docs:screenshot` (it builds first: the daemon runs from dist/).

@@ -2,7 +2,7 @@
 import { realpathSync } from "node:fs";
 /**
  * The pos-sync command line: picks the command, runs it, and turns every failure into one clear
- * line on standard error and the exit code the README documents.
+ * line on standard error and the exit code docs/commands.md documents.
  */
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";

@@ -1,6 +1,6 @@
 /**
  * Errors that end a command. Each says what went wrong and what to do, carries the process exit
- * code the README documents (Commands), and whether trying again later could succeed.
+ * code docs/commands.md documents, and whether trying again later could succeed.
  */
 
 export const EXIT = {

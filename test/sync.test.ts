@@ -126,7 +126,7 @@ describe("a first run", () => {
       range: { since: TEST_TODAY, until: TEST_TODAY },
     });
     expect(scalar(db, "SELECT COUNT(*) FROM locations")).toBe(2);
-    // The README's joins on locations work after an orders-only first run.
+    // The database guide's joins on locations work after an orders-only first run.
     expect(
       scalar(db, "SELECT COUNT(*) FROM orders o JOIN locations l ON l.id = o.location_id"),
     ).toBe(scalar(db, "SELECT COUNT(*) FROM orders"));

@@ -1,5 +1,5 @@
 /** Where the operations live. Four paths are not shown by the spec: they are configurable, with
- * the defaults the README lists. */
+ * the defaults docs/connecting.md lists. */
 
 export interface ApiPaths {
   /** Contains `{id}`. */

@@ -1,5 +1,5 @@
 /** Three questions people ask of sales data first, answered in SQL over the views; the demo
- * prints them with their results, and the README shows the same SQL. */
+ * prints them with their results, and docs/database.md shows more like them. */
 import type { ReadableDestination } from "../db/destination.js";
 import type { QueryResult } from "../db/reader.js";
 import { formatTable } from "../text-table.js";

@@ -504,7 +504,7 @@ summed exactly to the cent (double precision would add binary rounding to every 
 \`jsonb\`; whole numbers are \`bigint\`, as wide as SQLite's INTEGER. \`raw_records\` holds each
 document as \`json\` in \`document\`, the text as received (PostgreSQL compresses it itself; no
 dictionaries; a database made before keeps jsonb's text for the documents it held), and
-\`location_claims\` records which worker synced which location when (README, Scaling out). Text
+\`location_claims\` records which worker synced which location when (docs/scaling.md). Text
 cannot hold the NUL character there: one the API sends is stored as U+FFFD.
 
 **Columns of the tables below.** *key*: PK is part of the primary key, FK → table.column refers

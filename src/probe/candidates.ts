@@ -2,7 +2,7 @@
  * Where the probe looks for the operations the spec does not place, in the spec's own style
  * (`/v1/catalog/…`, `/v1/reports/…`): plural and singular, with and without the trailing
  * slash. The path in effect (a setting, else pos-sync's default) is tried first, so a server
- * that already matches costs one request each. The README lists these.
+ * that already matches costs one request each. docs/connecting.md lists these.
  */
 import type { ApiPaths } from "../api/paths.js";
 

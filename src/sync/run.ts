@@ -93,7 +93,7 @@ function firstError(stats: RunStats, fatal: unknown): string | null {
   return stats.locations.find((l) => l.error !== null)?.error ?? null;
 }
 
-/** The exit code the README documents for a finished run: only a run that completed every
+/** The exit code docs/commands.md documents for a finished run: only a run that completed every
  * window exits 0 (an interrupted one did not). */
 export function exitCodeFor(result: RunResult): ExitCode {
   if (result.stats.keyRejected) return EXIT.keyRejected;

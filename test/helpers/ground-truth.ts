@@ -1,7 +1,7 @@
 /**
  * Compares a synced database with the simulator's dataset, record by record and field by field,
  * and says what differs in plain words. It does not reuse pos-sync's normalizers: the expected
- * columns follow from the API records by the README's naming rule (snake_case of the field,
+ * columns follow from the API records by the naming rule of docs/database.md (snake_case of the field,
  * nested single objects flattened, arrays as child tables by position), for every field the
  * spec's schema lists; fields it does not list must survive in the raw archive, which must hold
  * each record exactly as the API sent it. It reads either destination (stored-data.ts): values
