@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 /**
  * Two tiers. A test file that starts processes — the built command line, PostgreSQL, Chromium,
  * a shell — is `slow`; every other one runs in its own process alone and is `fast`
- * (`npx vitest run --project fast` answers in about a minute).
+ * (`npx vitest run --project fast` answers in about 35 s).
  */
 const STARTS_PROCESSES =
   /helpers\/(cli|daemon|kill|process|postgres|destinations|browser)\.js|node:child_process/;
