@@ -1,13 +1,15 @@
 /**
  * The raw archive on PostgreSQL keeps each record's JSON as the API sent it, as SQLite does: the
  * same text, byte for byte (keys in the API's order, numbers as written), through `pos-sync raw`
- * and the SQL that reads fields out of it; and a schema an earlier release made (jsonb
- * documents) migrates in place.
+ * and the SQL that reads fields out of it, however many documents one write brings; and a schema
+ * an earlier release made (jsonb documents) migrates in place.
  */
 import { describe, expect, it } from "vitest";
 import { utcOffsetOf } from "../src/dates.js";
+import { openPool } from "../src/db/pg/connect.js";
 import { PgDestination } from "../src/db/pg/pg-destination.js";
 import { PgReader } from "../src/db/pg/pg-reader.js";
+import { PgRawArchive } from "../src/db/pg/raw-archive.js";
 import { readRawRecords } from "../src/db/raw/archive.js";
 import { startSimulator } from "../src/simulator/server.js";
 import { runCli } from "./helpers/cli.js";
@@ -136,5 +138,40 @@ describe("the raw archive on PostgreSQL", () => {
     const old = await runCli(["raw", "orders", "r-1"], env(target));
     expect(old.code, old.stderr).toBe(0);
     expect(old.stdout).toBe(`${normalised}\n`);
+  });
+  it("archives more documents than one statement takes, each whole, and replaces them so", async () => {
+    const target = pg.target();
+    await (await PgDestination.open(target, { keepRaw: true, poolSize: 1 })).close();
+    // A catalog of 17,000 records is one call: more than one statement of 65,535 parameters takes.
+    const documents = (version: number) =>
+      Array.from({ length: 17_000 }, (_, i) => ({
+        tableName: "products",
+        locationId: "location-1",
+        id: `product-${String(i).padStart(5, "0")}`,
+        raw: `{ "id":"product-${i}",  "name":"Café \\"n°${i}\\"", "version":${version}, "note":"\\u0000" }`,
+      }));
+    const pool = openPool(target, 1);
+    const client = await pool.connect();
+    try {
+      for (const version of [1, 2]) {
+        await client.query("BEGIN");
+        const written = await new PgRawArchive(true).put(
+          client,
+          documents(version),
+          "2026-11-26T10:00:00Z",
+        );
+        await client.query("COMMIT");
+        expect(written).toBe(17_000);
+      }
+    } finally {
+      client.release();
+      await pool.end();
+    }
+    const kept = await pg.query(
+      `SELECT id, document::text AS text FROM ${target.schema}.raw_records ORDER BY id`,
+    );
+    expect(kept.map((row) => ({ id: row.id, text: row.text }))).toEqual(
+      documents(2).map((d) => ({ id: d.id, text: withoutNul(d.raw) })),
+    );
   });
 });

@@ -26,6 +26,8 @@ import type { PgColumnType } from "./types.js";
 
 /** The expression that reads value `i` of a row `r` into a column of this type. */
 function readValue(type: PgColumnType, i: number): string {
+  // JSON text that says null is SQL's NULL, as an absent value is.
+  if (type === "jsonb") return `NULLIF((r ->> ${i})::jsonb, 'null'::jsonb)`;
   return `(r ->> ${i})::${type === "identity" ? "bigint" : type}`;
 }
 
@@ -135,20 +137,20 @@ export class RowsInserter {
   async insert(
     client: PgClient,
     rows: readonly Row[],
-    parentKeys?: ReadonlyMap<string, string>,
+    parentKeys?: ReadonlyMap<string, number>,
   ): Promise<number> {
     if (rows.length === 0) return 0;
     return (await this.run(client, rows, parentKeys)).rowCount ?? 0;
   }
 
   /** Inserts the rows of a parent table (suffix "RETURNING id, key"); returns their keys by id. */
-  async insertReturningKeys(client: PgClient, rows: readonly Row[]): Promise<Map<string, string>> {
+  async insertReturningKeys(client: PgClient, rows: readonly Row[]): Promise<Map<string, number>> {
     if (rows.length === 0) return new Map();
     const result = await this.run(client, rows);
-    return new Map(result.rows.map((row: { id: string; key: string }) => [row.id, row.key]));
+    return new Map(result.rows.map((row: { id: string; key: number }) => [row.id, row.key]));
   }
 
-  private run(client: PgClient, rows: readonly Row[], parentKeys?: ReadonlyMap<string, string>) {
+  private run(client: PgClient, rows: readonly Row[], parentKeys?: ReadonlyMap<string, number>) {
     return client.query({
       name: this.statementName,
       text: this.sql,
@@ -157,7 +159,7 @@ export class RowsInserter {
   }
 
   /** A row's values in the statement's order; ids by key, a NUL character replaced. */
-  private values(row: Row, parentKeys?: ReadonlyMap<string, string>): unknown[] {
+  private values(row: Row, parentKeys?: ReadonlyMap<string, number>): unknown[] {
     const values: unknown[] = new Array(this.names.length);
     for (let i = 0; i < this.names.length; i++) {
       const sent = row[this.names[i] as string] ?? null;
@@ -173,7 +175,7 @@ export class RowsInserter {
     return values;
   }
 
-  private parentKeyOf(parentId: unknown, parentKeys?: ReadonlyMap<string, string>): string {
+  private parentKeyOf(parentId: unknown, parentKeys?: ReadonlyMap<string, number>): number {
     const key = parentKeys?.get(String(parentId));
     // The writers insert a record's parent row before its children, in the same statement set.
     if (key === undefined) throw new Error(`a row names parent ${String(parentId)}, not written`);
