@@ -90,7 +90,7 @@ describe("the deflater", () => {
 /** A page of these orders on the first synced day, and its records prepared as a sync's reading
  * thread prepares them. */
 function pageOfOrders(orders: readonly unknown[], syncedAt: string) {
-  const { records, rejects } = validateRecords(orderSchema, orders);
+  const { records, rejects } = validateRecords(orderSchema, [...orders]);
   const page = {
     locationId: sim.current.dataset.locations[0]!.location.id,
     day: range.since,

@@ -114,6 +114,9 @@ export class PageWalk<S extends z.ZodType> implements AsyncIterable<Page<z.outpu
       );
     }
     const { meta, data } = envelope.data;
+    // The body's list holds the same records as the envelope's copy: let go of it, so that
+    // validating the copy frees each record's JSON as it goes.
+    (body as { data?: unknown }).data = undefined;
     this.track(meta, previousMeta);
     const page = this.dedupe(index, meta, validateRecords(this.schema, data), seen);
     return { page, empty: data.length === 0 };

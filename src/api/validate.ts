@@ -80,12 +80,17 @@ export function validateRecord<S extends z.ZodType>(
   };
 }
 
+/** Validates a list's records, taking them: each slot is emptied once its record is validated, so
+ * that the parsed JSON of a page dies record by record instead of outliving the whole page (what
+ * the reading thread holds that long is promoted out of its young generation). */
 export function validateRecords<S extends z.ZodType>(
   schema: S,
-  values: readonly unknown[],
+  values: unknown[],
 ): ValidatedRecords<z.output<S>> {
   const validated: ValidatedRecords<z.output<S>> = { records: [], rejects: [] };
-  for (const value of values) {
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    values[i] = undefined;
     const result = validateRecord(schema, value);
     if (result.ok) validated.records.push(result.valid);
     else validated.rejects.push(result.reject);

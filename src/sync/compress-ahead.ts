@@ -33,9 +33,12 @@ export class AheadCompressor {
     if (!dictionary || records.length === 0) return undefined;
     const deflater = this.deflaterOf(dictionary.serial, dictionary.bytes);
     const area = new PageArea(records.length * GUESSED_BYTES_PER_RECORD);
-    const spans = records.map(({ raw }) =>
-      raw === undefined ? undefined : area.add(deflater.deflate(raw)),
-    );
+    // Each text is let go of as soon as it is compressed.
+    const spans = records.map((record) => {
+      const { raw } = record;
+      record.raw = undefined;
+      return raw === undefined ? undefined : area.add(deflater.deflate(raw));
+    });
     const buffer = area.finish();
     records.forEach((record, i) => {
       const span = spans[i];
@@ -44,7 +47,6 @@ export class AheadCompressor {
         dictionary: dictionary.serial,
         payload: new Uint8Array(buffer, span.offset, span.length),
       };
-      record.raw = undefined;
     });
     return buffer;
   }

@@ -62,15 +62,17 @@ export class PageNormalizer {
     this.inHand = slots ? (work) => slots(work) : (work) => work();
   }
 
-  /** Normalizes a page and has the destination store it. The page is made rows (and its JSON
-   * compressed) before it waits its turn: what waits is what crosses, not the records and their
-   * text, which would outlive the reading thread's young generation. */
+  /** Normalizes a page and has the destination store it. The page's records are taken (its
+   * array is left empty) and made rows, its JSON compressed, before it waits its turn; once the
+   * rows are handed over, nothing here holds them while the write is in flight. Whatever the
+   * reading thread holds across a wait outlives its young generation and is promoted: holding
+   * the page and its rows until the writer answered promoted 270 MB a backfill, against 165. */
   async store(stream: DayStreamTables, page: DayPage): Promise<PageCounts> {
     const { destination } = this;
-    const records = await this.normalize(stream, page);
+    const parcel = { records: await this.normalize(stream, page) };
     const header = headerOf(page);
     try {
-      return await this.inHand(() => destination.writePage(stream, header, records));
+      return await this.inHand(() => destination.writePage(stream, header, unwrap(parcel)));
     } catch (error) {
       // A failed write may have rolled back a time zone applied, or a dictionary learned, with it.
       if (error instanceof DatabaseError) {
@@ -87,6 +89,7 @@ export class PageNormalizer {
       destination.timeZoneOf(page.locationId),
     );
     const records = prepareRecords(stream, page, LocalClock.of(zone));
+    page.records.length = 0;
     const terms = await this.archiveTerms.get(stream.name, () => destination.archiveTerms(stream));
     this.compressor.prepare(records, terms);
     return records;
@@ -98,4 +101,11 @@ export class PageNormalizer {
     this.zones.forget(locationId);
     return this.destination.useTimeZone(locationId, timeZone);
   }
+}
+
+/** A parcel's records, handed over once: the parcel keeps nothing. */
+function unwrap(parcel: { records: IncomingRecord[] }): IncomingRecord[] {
+  const { records } = parcel;
+  parcel.records = [];
+  return records;
 }

@@ -11,7 +11,8 @@ import type { IncomingRecord } from "../writers/replace.js";
 export interface DayPage {
   locationId: string;
   day: string;
-  records: readonly ValidRecord<Identified>[];
+  /** Taken by the store that writes the page (sync/normalize-page.ts): left empty. */
+  records: ValidRecord<Identified>[];
   rejects: readonly RejectedRecord[];
   runId: number | null;
   syncedAt: string;
