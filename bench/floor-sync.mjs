@@ -9,7 +9,7 @@
  * for its content hash and the raw archive; one stored-version read per page; positional
  * prepared inserts into the schema pos-sync's migrations make (the catalog ids of orders' arrays by
  * their keys, remembered once looked up; foreign keys on, the same pragmas
- * and 16 MB cache); each record's JSON deflated with a dictionary learned from its table's
+ * and 8 MB cache); each record's JSON deflated with a dictionary learned from its table's
  * first page into raw_records (plain INSERT: a backfill has nothing to replace); each day's
  * summaries and its reports' reconciliation computed once, when both its streams are read; a
  * checkpoint per day window; commits every 250 ms. What it leaves out is what only a tool must
