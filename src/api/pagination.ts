@@ -161,13 +161,13 @@ export class PageWalk<S extends z.ZodType> implements AsyncIterable<Page<z.outpu
   ): Page<z.output<S>> {
     let duplicates = 0;
     let distinct = 0;
-    const keep = (id: string | null, raw: string) => {
+    const keep = (id: string | null, raw: string, known?: number) => {
       if (id === null) {
         distinct++;
         return true;
       }
       const earlier = seen.get(id);
-      const hash = contentHash(raw);
+      const hash = known ?? contentHash(raw);
       seen.set(id, hash);
       if (earlier === undefined) {
         distinct++;
@@ -176,7 +176,9 @@ export class PageWalk<S extends z.ZodType> implements AsyncIterable<Page<z.outpu
       duplicates++;
       return earlier !== hash;
     };
-    const records = validated.records.filter((r) => keep((r.record as { id: string }).id, r.raw));
+    const records = validated.records.filter((r) =>
+      keep((r.record as { id: string }).id, r.raw, r.hash),
+    );
     const rejects = validated.rejects.filter((r) => keep(r.recordId, r.raw));
     this.summary.duplicates += duplicates;
     this.summary.distinctRecords += distinct;

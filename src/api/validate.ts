@@ -5,11 +5,15 @@
  */
 import { createHash } from "node:crypto";
 import type { z } from "zod";
+import { contentHash } from "../content-hash.js";
 
 export interface ValidRecord<T> {
   record: T;
   /** The record's JSON as the API sent it. */
   raw: string;
+  /** contentHash(raw), computed once when the record was validated: the walk's dedupe, a day's
+   * proof and the typed row all use it. */
+  hash?: number;
 }
 
 export interface RejectedRecord {
@@ -72,7 +76,8 @@ export function validateRecord<S extends z.ZodType>(
 ): { ok: true; valid: ValidRecord<z.output<S>> } | { ok: false; reject: RejectedRecord } {
   const raw = JSON.stringify(value) ?? "null";
   const result = schema.safeParse(value);
-  if (result.success) return { ok: true, valid: { record: result.data, raw } };
+  if (result.success)
+    return { ok: true, valid: { record: result.data, raw, hash: contentHash(raw) } };
   const { issues } = result.error;
   return {
     ok: false,

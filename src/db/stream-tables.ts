@@ -32,7 +32,8 @@ export interface DayStreamTables<T extends Identified = Identified> {
   /** Where the versions a sync replaces (or the API stops listing) are kept, when the stream
    * keeps a history (orders: history/versions.ts); `paidFrom` is the child table of payments. */
   readonly history?: { readonly table: SQLiteTable; readonly paidFrom: SQLiteTable };
-  toRows(record: T, raw: string, context: DayRowContext): RowSet;
+  /** `hash` is contentHash(raw) when the caller has it already. */
+  toRows(record: T, raw: string, context: DayRowContext, hash?: number): RowSet;
 }
 
 /** Where a record sits in the list the API returned: a device keeps its place as `position`. */

@@ -22,8 +22,8 @@ export const ORDERS: DayStreamDescription<Order> = {
   table: orderRows,
   childTables: [orderItemRows, orderItemModifierRows, orderItemDiscountRows, orderPaymentRows],
   history: { table: orderVersions, paidFrom: orderPaymentRows },
-  toRows(order, raw, context) {
-    const rows = normalizeOrder(order, raw, context);
+  toRows(order, raw, context, hash) {
+    const rows = normalizeOrder(order, raw, context, hash);
     return {
       parent: rows.order,
       children: [rows.items, rows.modifiers, rows.discounts, rows.payments],

@@ -30,8 +30,8 @@ export const REPORTS: DayStreamDescription<Report> = {
     reportEntryRows,
     reportOrderRows,
   ],
-  toRows(report, raw, context) {
-    const rows = normalizeReport(report, raw, context);
+  toRows(report, raw, context, hash) {
+    const rows = normalizeReport(report, raw, context, hash);
     return {
       parent: rows.report,
       children: [

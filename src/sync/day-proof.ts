@@ -68,7 +68,8 @@ export async function proveDay(
   const listed = new Map<string, number>();
   const walk = readDays(stream, client, { since: day, until: day });
   for await (const page of walk)
-    for (const { record, raw } of page.records) listed.set(record.id, contentHash(raw));
+    for (const { record, raw, hash } of page.records)
+      listed.set(record.id, hash ?? contentHash(raw));
   const [stored, counts] = await Promise.all([
     reads.storedVersionsOfDay(stream, locationId, day),
     reads.storedForDay(stream, locationId, day),

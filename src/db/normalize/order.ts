@@ -28,7 +28,12 @@ export interface OrderRows {
   payments: OrderPaymentRow[];
 }
 
-export function normalizeOrder(order: Order, raw: string, context: DayRowContext): OrderRows {
+export function normalizeOrder(
+  order: Order,
+  raw: string,
+  context: DayRowContext,
+  hash = contentHash(raw),
+): OrderRows {
   const { locationId } = context;
   const rows: OrderRows = {
     order: {
@@ -64,7 +69,7 @@ export function normalizeOrder(order: Order, raw: string, context: DayRowContext
       source: order.source,
       external_order_id: order.externalOrderId,
       external_location_id: order.externalLocationId,
-      content_hash: contentHash(raw),
+      content_hash: hash,
       synced_at: context.syncedAt,
       deleted_at: null,
     },

@@ -37,8 +37,8 @@ export function prepareRecords(
     clock,
     syncedAt: page.syncedAt,
   };
-  return page.records.map(({ record, raw }) => ({
-    rows: stream.toRows(record, raw, context),
+  return page.records.map(({ record, raw, hash }) => ({
+    rows: stream.toRows(record, raw, context, hash),
     raw,
   }));
 }

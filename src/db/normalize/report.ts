@@ -29,7 +29,12 @@ export interface ReportRows {
   orders: OfReport<typeof reportOrderRows>;
 }
 
-export function normalizeReport(report: Report, raw: string, context: DayRowContext): ReportRows {
+export function normalizeReport(
+  report: Report,
+  raw: string,
+  context: DayRowContext,
+  hash = contentHash(raw),
+): ReportRows {
   const header = report.reportHeaderInfo;
   const key = (position: number) => ({
     report_id: report.id,
@@ -65,7 +70,7 @@ export function normalizeReport(report: Report, raw: string, context: DayRowCont
       clerk_id: report.clerkId,
       initial_cash_balance: report.initialCashBalance,
       final_cash_balance: report.finalCashBalance,
-      content_hash: contentHash(raw),
+      content_hash: hash,
       synced_at: context.syncedAt,
       deleted_at: null,
     },
