@@ -59,7 +59,10 @@ function applyPragmas(sqlite: Database.Database, readonly: boolean): void {
   // A WAL that grew while a reader held an old snapshot is cut back to this size by the next
   // checkpoint that resets it, rather than keeping its largest size on disk for good.
   if (!readonly) sqlite.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
-  sqlite.pragma("temp_store = MEMORY");
+  // The sorts and temporary tables of big queries (a day's summaries at 2,500 orders, the
+  // checks over a whole history) go to temporary files, cached up to SQLite's default: held in
+  // memory whole, they raised a sync's resident memory by 12-25 MB for tens of milliseconds.
+  sqlite.pragma("temp_store = FILE");
 }
 
 export function openDatabase(path: string, options: OpenOptions = {}): Db {
