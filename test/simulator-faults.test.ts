@@ -4,6 +4,7 @@ import { orderSchema } from "../src/api/schemas.js";
 import { addDays } from "../src/dates.js";
 import { DEFAULT_FAULTS } from "../src/simulator/faults.js";
 import { apiGet, readAllPages, TEST_TODAY, useSimulator } from "./helpers/simulator.js";
+import { until } from "./helpers/wait.js";
 
 const sim = useSimulator();
 const key = () => sim.current.keys[0] as string;
@@ -30,6 +31,17 @@ describe("failures", () => {
     const started = performance.now();
     await apiGet(sim.current, "/v1/catalog/taxes/", key());
     expect(performance.now() - started).toBeGreaterThanOrEqual(110);
+  });
+
+  it("makes its answer as the request arrives: the latency includes the time to make it", async () => {
+    sim.current.faults.set({ latencyMs: 400 });
+    const { dataset, stats } = sim.current;
+    const before = stats.snapshot().total;
+    const answer = apiGet(sim.current, "/v1/catalog/taxes/", key());
+    await until(() => stats.snapshot().total > before, "the request to arrive");
+    const [hidden] = dataset.hideCatalogItems(dataset.locations[0]!, ["taxes"], 1);
+    const { body } = await answer;
+    expect(body.map((tax: { id: string }) => tax.id)).toContain(hidden);
   });
 
   it("answers 5xx at the configured rate", async () => {

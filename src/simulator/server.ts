@@ -55,24 +55,41 @@ export interface Simulator {
   close(): Promise<void>;
 }
 
+/** A handler's result as it goes on the wire. */
+interface Answer {
+  status: number;
+  text: string;
+}
+
+function answerOf(result: HandlerResult): Answer {
+  return { status: result.status, text: JSON.stringify(result.body) };
+}
+
+function send(
+  response: ServerResponse,
+  answer: Answer,
+  headers: Record<string, string> = {},
+): void {
+  response.writeHead(answer.status, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(answer.text),
+    ...headers,
+  });
+  response.end(answer.text);
+}
+
 function sendJson(
   response: ServerResponse,
   result: HandlerResult,
   headers: Record<string, string> = {},
 ): void {
-  const body = JSON.stringify(result.body);
-  response.writeHead(result.status, {
-    "content-type": "application/json; charset=utf-8",
-    "content-length": Buffer.byteLength(body),
-    ...headers,
-  });
-  response.end(body);
+  send(response, answerOf(result), headers);
 }
 
 /** Writes the headers and half the body, then cuts the connection. */
-function sendTruncated(response: ServerResponse, result: HandlerResult): void {
-  const body = Buffer.from(JSON.stringify(result.body));
-  response.writeHead(result.status, {
+function sendTruncated(response: ServerResponse, answer: Answer): void {
+  const body = Buffer.from(answer.text);
+  response.writeHead(answer.status, {
     "content-type": "application/json; charset=utf-8",
     "content-length": body.length,
   });
@@ -114,6 +131,13 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const log = options.logger;
   let baseUrl = "";
 
+  /** Whether a fault answers in the handler's place, or cuts the connection before it. */
+  function replacesAnswer(decision: FaultDecision): boolean {
+    return (
+      decision.kind === "status" || (decision.kind === "drop" && decision.when === "before-headers")
+    );
+  }
+
   async function applyFault(decision: FaultDecision, response: ServerResponse): Promise<boolean> {
     if (decision.kind === "delay") {
       stats.fault("delayed");
@@ -143,6 +167,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   }
 
   async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const arrivedAt = performance.now();
     const url = new URL(request.url ?? "/", baseUrl);
     const route = resolveRoute(routes, url.pathname);
     stats.request(route?.operation);
@@ -176,25 +201,32 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     }
     if (route.operation === "health") return reply(health(startedAtMs, baseUrl), rate?.headers);
 
-    const latency = faults.current.latencyMs;
-    if (latency > 0) await sleep(latency);
+    // A response is due `latencyMs` after its request came in, the time spent making it
+    // included: a remote server's own work is part of the latency its clients see, and a
+    // benchmark's network bound (requests × latency ÷ concurrency) is then one a client that
+    // does nothing else reaches.
     const decision = faults.decide(route.operation);
-    if (await applyFault(decision, response)) return;
-
-    const operation = route.operation as AuthenticatedOperation;
-    const result = handle({
-      dataset,
-      faults,
-      stats,
-      location: auth.location,
-      url,
-      route: { ...route, operation },
-    });
+    const answer = replacesAnswer(decision)
+      ? undefined
+      : answerOf(
+          handle({
+            dataset,
+            faults,
+            stats,
+            location: auth.location,
+            url,
+            route: { ...route, operation: route.operation as AuthenticatedOperation },
+          }),
+        );
+    const wait = faults.current.latencyMs - (performance.now() - arrivedAt);
+    if (wait > 0) await sleep(wait);
+    if ((await applyFault(decision, response)) || !answer) return;
     if (decision.kind === "drop") {
       stats.fault("dropped");
-      return sendTruncated(response, result);
+      return sendTruncated(response, answer);
     }
-    reply(result, rate?.headers);
+    stats.status(answer.status);
+    send(response, answer, rate?.headers);
   }
 
   const server: Server = createServer((request, response) => {
