@@ -107,7 +107,7 @@ async function realPath(
     const parseStart = now();
     const data = JSON.parse(text) as unknown[];
     parseSeconds += seconds(parseStart);
-    const { records, rejects } = validateRecords(orderSchema, data);
+    const { records, rejects } = await validateRecords(orderSchema, data);
     const page = { locationId: LOCATION_ID, day: DAY, records, rejects, runId: null, syncedAt };
     inFlight.push(
       normalizer.store(ORDERS, page).then((counts) => {

@@ -61,7 +61,7 @@ async function ingest(
     const parseStart = now();
     const data = JSON.parse(text) as unknown[];
     parseSeconds += seconds(parseStart);
-    const { records, rejects } = validateRecords(orderSchema, data);
+    const { records, rejects } = await validateRecords(orderSchema, data);
     const page = { locationId: LOCATION_ID, day: DAY, records, rejects, runId, syncedAt };
     pending.push(normalizer.store(ORDERS, page));
     if (pending.length >= inFlight) await pending.shift();

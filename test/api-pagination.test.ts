@@ -7,6 +7,7 @@ import { validateRecords } from "../src/api/validate.js";
 import { addDays, toEpochDay } from "../src/dates.js";
 import { ORDERS, REPORTS, readDays } from "../src/streams/index.js";
 import { testClient } from "./helpers/client.js";
+import { loopTurnedDuring } from "./helpers/event-loop.js";
 import { TEST_TODAY, useSimulator } from "./helpers/simulator.js";
 
 const sim = useSimulator({ ordersPerDay: [150, 250] });
@@ -92,14 +93,21 @@ describe("a day's walk", () => {
     expect(body.data).toBeUndefined();
   });
 
-  it("lets go of each record of a list as soon as it is validated", () => {
+  it("lets go of each record of a list as soon as it is validated", async () => {
     const location = sim.current.dataset.locations[0]!;
     const list: unknown[] = groundTruth(day)
       .slice(0, 5)
       .map((id) => sim.current.dataset.order(location, id));
-    const { records } = validateRecords(orderSchema, list);
+    const { records } = await validateRecords(orderSchema, list);
     expect(records).toHaveLength(5);
     expect(list).toEqual([undefined, undefined, undefined, undefined, undefined]);
+  });
+
+  it("lets replies in while it validates a long list", async () => {
+    const location = sim.current.dataset.locations[0]!;
+    const orders = groundTruth(day).map((id) => sim.current.dataset.order(location, id));
+    const list: unknown[] = [...orders, ...orders, ...orders, ...orders];
+    expect(await loopTurnedDuring(() => validateRecords(orderSchema, list))).toBe(true);
   });
 });
 

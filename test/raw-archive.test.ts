@@ -7,7 +7,7 @@ import { orderSchema } from "../src/api/schemas.js";
 import { validateRecords } from "../src/api/validate.js";
 import { contentHash } from "../src/content-hash.js";
 import { toEpochDay } from "../src/dates.js";
-import { headerOf, prepareRecords } from "../src/db/normalize/page.js";
+import { headerOf, prepareRecord, rowContextOf } from "../src/db/normalize/page.js";
 import type { Db } from "../src/db/open.js";
 import { readRawRecords } from "../src/db/raw/archive.js";
 import {
@@ -23,6 +23,7 @@ import { ORDERS } from "../src/streams/index.js";
 import { AheadCompressor } from "../src/sync/compress-ahead.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";
 import { openTestDb, rows, scalar, useTempDir } from "./helpers/db.js";
+import { loopTurnedDuring } from "./helpers/event-loop.js";
 import { compareWithDataset } from "./helpers/ground-truth.js";
 import { storeDayPage } from "./helpers/pages.js";
 import { TEST_TODAY, useSimulator } from "./helpers/simulator.js";
@@ -89,8 +90,8 @@ describe("the deflater", () => {
 
 /** A page of these orders on the first synced day, and its records prepared as a sync's reading
  * thread prepares them. */
-function pageOfOrders(orders: readonly unknown[], syncedAt: string) {
-  const { records, rejects } = validateRecords(orderSchema, [...orders]);
+async function pageOfOrders(orders: readonly unknown[], syncedAt: string) {
+  const { records, rejects } = await validateRecords(orderSchema, [...orders]);
   const page = {
     locationId: sim.current.dataset.locations[0]!.location.id,
     day: range.since,
@@ -99,7 +100,8 @@ function pageOfOrders(orders: readonly unknown[], syncedAt: string) {
     runId: null,
     syncedAt,
   };
-  return { page, records, prepared: prepareRecords(ORDERS, page, LocalClock.of(null)) };
+  const context = rowContextOf(page, LocalClock.of(null));
+  return { page, records, prepared: records.map((valid) => prepareRecord(ORDERS, valid, context)) };
 }
 
 /** A destination that lends the archive's dictionaries, as to a sync on another thread. */
@@ -125,17 +127,17 @@ describe("compressing ahead, where the page was read", () => {
     const store = compressingAhead(db);
     try {
       const orders = servedOrders();
-      const first = pageOfOrders(orders.slice(0, 20), "2026-03-16T12:00:00.000Z");
+      const first = await pageOfOrders(orders.slice(0, 20), "2026-03-16T12:00:00.000Z");
       // The first page comes as text: the table learns its dictionary from it.
       const compressor = new AheadCompressor();
       const before = await store.archiveTerms(ORDERS);
       expect(before).toEqual({ keep: true, dictionary: null });
-      expect(compressor.prepare(first.prepared, before)).toBeUndefined();
+      expect(await compressor.prepare(first.prepared, before)).toBeUndefined();
       await store.writePage(ORDERS, headerOf(first.page), first.prepared);
 
-      const second = pageOfOrders(orders.slice(20), "2026-03-16T12:00:00.000Z");
+      const second = await pageOfOrders(orders.slice(20), "2026-03-16T12:00:00.000Z");
       const terms = await store.archiveTerms(ORDERS);
-      const buffer = compressor.prepare(second.prepared, terms);
+      const buffer = await compressor.prepare(second.prepared, terms);
       expect(buffer).toBeInstanceOf(ArrayBuffer);
       for (const record of second.prepared) {
         expect(record.raw).toBeUndefined();
@@ -156,14 +158,31 @@ describe("compressing ahead, where the page was read", () => {
     }
   });
 
+  it("lets replies in while it compresses a long page", async () => {
+    const db = openTestDb(tempPath());
+    const store = compressingAhead(db);
+    try {
+      const orders = servedOrders();
+      const first = await pageOfOrders(orders.slice(0, 20), "2026-03-16T12:00:00.000Z");
+      await store.writePage(ORDERS, headerOf(first.page), first.prepared);
+      const terms = await store.archiveTerms(ORDERS);
+      const { prepared } = await pageOfOrders([...orders, ...orders], "2026-03-16T12:00:00.000Z");
+      const compressor = new AheadCompressor();
+      expect(await loopTurnedDuring(() => compressor.prepare(prepared, terms))).toBe(true);
+      expect(prepared.every((record) => record.compressed !== undefined)).toBe(true);
+    } finally {
+      await store.close();
+    }
+  });
+
   it("sends neither text nor payloads when the archive keeps no JSON", async () => {
     const db = openTestDb(tempPath());
     const store = compressingAhead(db, false);
     try {
-      const { page, prepared } = pageOfOrders(servedOrders(), "2026-03-16T12:00:00.000Z");
+      const { page, prepared } = await pageOfOrders(servedOrders(), "2026-03-16T12:00:00.000Z");
       const terms = await store.archiveTerms(ORDERS);
       expect(terms).toEqual({ keep: false });
-      expect(new AheadCompressor().prepare(prepared, terms)).toBeUndefined();
+      expect(await new AheadCompressor().prepare(prepared, terms)).toBeUndefined();
       expect(prepared.every((record) => record.raw === undefined && !record.compressed)).toBe(true);
       expect((await store.writePage(ORDERS, headerOf(page), prepared)).inserted).toBe(
         prepared.length,
@@ -181,15 +200,15 @@ describe("compressing ahead, where the page was read", () => {
       const orders = servedOrders();
       const syncedAt = "2026-03-16T12:00:00.000Z";
       // Inside a group of writes that will be lost: the table learns a dictionary, lent at once.
-      const early = pageOfOrders(orders.slice(0, 20), syncedAt);
+      const early = await pageOfOrders(orders.slice(0, 20), syncedAt);
       await store.writePage(ORDERS, headerOf(early.page), early.prepared);
-      const late = pageOfOrders(orders.slice(40), syncedAt);
-      new AheadCompressor().prepare(late.prepared, await store.archiveTerms(ORDERS));
+      const late = await pageOfOrders(orders.slice(40), syncedAt);
+      await new AheadCompressor().prepare(late.prepared, await store.archiveTerms(ORDERS));
       expect(late.prepared[0]?.compressed).toBeDefined();
       await loseGroup(db, store);
 
       // Another page teaches the table another dictionary, under the same row id.
-      const other = pageOfOrders(orders.slice(20, 40), syncedAt);
+      const other = await pageOfOrders(orders.slice(20, 40), syncedAt);
       await store.writePage(ORDERS, headerOf(other.page), other.prepared);
       expect(scalar(db, "SELECT COUNT(*) FROM raw_dictionaries")).toBe(1);
       await store.writePage(ORDERS, headerOf(late.page), late.prepared);
@@ -207,7 +226,7 @@ describe("a page write that fails", () => {
     const db = openTestDb(tempPath());
     const store = new SqliteDestination(db);
     try {
-      const { page, records } = pageOfOrders(servedOrders(), "2026-03-16T12:00:00.000Z");
+      const { page, records } = await pageOfOrders(servedOrders(), "2026-03-16T12:00:00.000Z");
       // A real failure inside the page's transaction, after the archive learned its dictionary
       // and the first order's ids were added to api_ids (a key remembered from the rolled-back
       // write would fail the next one's foreign key).

@@ -118,7 +118,7 @@ export class PageWalk<S extends z.ZodType> implements AsyncIterable<Page<z.outpu
     // validating the copy frees each record's JSON as it goes.
     (body as { data?: unknown }).data = undefined;
     this.track(meta, previousMeta);
-    const page = this.dedupe(index, meta, validateRecords(this.schema, data), seen);
+    const page = this.dedupe(index, meta, await validateRecords(this.schema, data), seen);
     return { page, empty: data.length === 0 };
   }
 

@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import type { z } from "zod";
 import { contentHash } from "../content-hash.js";
+import { nextSlice, sliceOver } from "../cpu-slices.js";
 
 export interface ValidRecord<T> {
   record: T;
@@ -87,13 +88,15 @@ export function validateRecord<S extends z.ZodType>(
 
 /** Validates a list's records, taking them: each slot is emptied once its record is validated, so
  * that the parsed JSON of a page dies record by record instead of outliving the whole page (what
- * the reading thread holds that long is promoted out of its young generation). */
-export function validateRecords<S extends z.ZodType>(
+ * the reading thread holds that long is promoted out of its young generation). The work is done
+ * in slices (cpu-slices.ts). */
+export async function validateRecords<S extends z.ZodType>(
   schema: S,
   values: unknown[],
-): ValidatedRecords<z.output<S>> {
+): Promise<ValidatedRecords<z.output<S>>> {
   const validated: ValidatedRecords<z.output<S>> = { records: [], rejects: [] };
   for (let i = 0; i < values.length; i++) {
+    if (sliceOver()) await nextSlice();
     const value = values[i];
     values[i] = undefined;
     const result = validateRecord(schema, value);

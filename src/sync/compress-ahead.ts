@@ -8,9 +8,16 @@
  * database): a re-read of unchanged days costs this thread about 25 µs an order.
  */
 
+import { nextSlice, sliceOver } from "../cpu-slices.js";
 import type { ArchiveTerms } from "../db/raw/archive.js";
 import { type Deflater, dictionaryDeflater } from "../db/raw/deflater.js";
 import type { IncomingRecord } from "../db/writers/replace.js";
+
+/** Where a payload lies in its page's buffer. */
+interface Span {
+  offset: number;
+  length: number;
+}
 
 /** A page's first guess at its payloads' total size: an order compresses to about 0.5 KB. */
 const GUESSED_BYTES_PER_RECORD = 1024;
@@ -24,7 +31,7 @@ export class AheadCompressor {
    * the table's dictionary when it has one; as text otherwise (the writer learns the table's
    * dictionary from it). Returns the buffer that holds the payloads.
    */
-  prepare(records: IncomingRecord[], terms: ArchiveTerms): ArrayBuffer | undefined {
+  async prepare(records: IncomingRecord[], terms: ArchiveTerms): Promise<ArrayBuffer | undefined> {
     if (!terms.keep) {
       for (const record of records) record.raw = undefined;
       return undefined;
@@ -33,12 +40,15 @@ export class AheadCompressor {
     if (!dictionary || records.length === 0) return undefined;
     const deflater = this.deflaterOf(dictionary.serial, dictionary.bytes);
     const area = new PageArea(records.length * GUESSED_BYTES_PER_RECORD);
-    // Each text is let go of as soon as it is compressed.
-    const spans = records.map((record) => {
+    // Each text is let go of as soon as it is compressed; the work is done in slices
+    // (cpu-slices.ts).
+    const spans: (Span | undefined)[] = [];
+    for (const record of records) {
+      if (sliceOver()) await nextSlice();
       const { raw } = record;
       record.raw = undefined;
-      return raw === undefined ? undefined : area.add(deflater.deflate(raw));
-    });
+      spans.push(raw === undefined ? undefined : area.add(deflater.deflate(raw)));
+    }
     const buffer = area.finish();
     records.forEach((record, i) => {
       const span = spans[i];
@@ -71,7 +81,7 @@ class PageArea {
     this.bytes = Buffer.allocUnsafeSlow(guess);
   }
 
-  add(payload: Uint8Array): { offset: number; length: number } {
+  add(payload: Uint8Array): Span {
     if (this.used + payload.length > this.bytes.length) {
       const larger = Buffer.allocUnsafeSlow(
         Math.max(2 * this.bytes.length, this.used + payload.length),

@@ -5,9 +5,10 @@
  * that a destination on another thread is handed rows ready to load.
  */
 import pLimit from "p-limit";
+import { nextSlice, sliceOver } from "../cpu-slices.js";
 import type { PageCounts, SyncDestination } from "../db/destination.js";
 import { DatabaseError } from "../db/errors.js";
-import { type DayPage, headerOf, prepareRecords } from "../db/normalize/page.js";
+import { type DayPage, headerOf, prepareRecord, rowContextOf } from "../db/normalize/page.js";
 import type { ArchiveTerms } from "../db/raw/archive.js";
 import type { DayStreamTables } from "../db/stream-tables.js";
 import type { IncomingRecord } from "../db/writers/replace.js";
@@ -88,10 +89,15 @@ export class PageNormalizer {
     const zone = await this.zones.get(page.locationId, () =>
       destination.timeZoneOf(page.locationId),
     );
-    const records = prepareRecords(stream, page, LocalClock.of(zone));
+    const context = rowContextOf(page, LocalClock.of(zone));
+    const records: IncomingRecord[] = [];
+    for (const valid of page.records) {
+      if (sliceOver()) await nextSlice();
+      records.push(prepareRecord(stream, valid, context));
+    }
     page.records.length = 0;
     const terms = await this.archiveTerms.get(stream.name, () => destination.archiveTerms(stream));
-    this.compressor.prepare(records, terms);
+    await this.compressor.prepare(records, terms);
     return records;
   }
 

@@ -6,6 +6,7 @@ import type { RejectedRecord, ValidRecord } from "../../api/validate.js";
 import type { LocalClock } from "../../local-clock.js";
 import type { DayStreamTables, Identified } from "../stream-tables.js";
 import type { IncomingRecord } from "../writers/replace.js";
+import type { DayRowContext } from "./values.js";
 
 /** A page of a day window, as the API client hands it over. */
 export interface DayPage {
@@ -25,20 +26,16 @@ export function headerOf({ records: _records, ...header }: DayPage): PageHeader 
   return header;
 }
 
-/** A page's records as rows, each with its JSON for the raw archive. */
-export function prepareRecords(
+/** What the rows of a page's records share: their location, day and clock. */
+export function rowContextOf(page: DayPage, clock: LocalClock): DayRowContext {
+  return { locationId: page.locationId, businessDate: page.day, clock, syncedAt: page.syncedAt };
+}
+
+/** A record of a page as rows, with its JSON for the raw archive. */
+export function prepareRecord(
   stream: DayStreamTables,
-  page: DayPage,
-  clock: LocalClock,
-): IncomingRecord[] {
-  const context = {
-    locationId: page.locationId,
-    businessDate: page.day,
-    clock,
-    syncedAt: page.syncedAt,
-  };
-  return page.records.map(({ record, raw, hash }) => ({
-    rows: stream.toRows(record, raw, context, hash),
-    raw,
-  }));
+  { record, raw, hash }: ValidRecord<Identified>,
+  context: DayRowContext,
+): IncomingRecord {
+  return { rows: stream.toRows(record, raw, context, hash), raw };
 }
