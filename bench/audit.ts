@@ -12,7 +12,8 @@ import { SqliteDestination } from "../src/db/sqlite-destination.js";
 import { createLogger } from "../src/log.js";
 import { runVerify } from "../src/read-models/verify.js";
 import { type Simulator, startSimulator } from "../src/simulator/server.js";
-import { type RunResult, runSync } from "../src/sync/run.js";
+import { runSync } from "../src/sync/run.js";
+import type { RunResult } from "../src/sync/run-result.js";
 import { dec, int, log, now, seconds } from "./lib.js";
 import { simulatorConfig, syncSimulator } from "./simulator-sync.js";
 

@@ -4,7 +4,8 @@ import { type Config, loadConfig } from "../src/config.js";
 import { SqliteDestination } from "../src/db/sqlite-destination.js";
 import { createLogger } from "../src/log.js";
 import type { Simulator } from "../src/simulator/server.js";
-import { type RunResult, runSync } from "../src/sync/run.js";
+import { runSync } from "../src/sync/run.js";
+import type { RunResult } from "../src/sync/run-result.js";
 
 /** The configuration that reads every location of a simulator into `path`. */
 export function simulatorConfig(simulator: Simulator, path: string): Config {

@@ -1,7 +1,7 @@
 /** What a person sees: the live progress lines and the summary that ends a run. */
 import { describe, expect, it } from "vitest";
 import { LogProgress } from "../src/sync/progress.js";
-import type { RunResult } from "../src/sync/run.js";
+import type { RunResult } from "../src/sync/run-result.js";
 import { addProblem, RunStats } from "../src/sync/stats.js";
 import { MilestoneProgress, TerminalProgress } from "../src/ui/progress-display.js";
 import { formatSummary } from "../src/ui/summary.js";

@@ -6,7 +6,7 @@ import { databaseError } from "../src/db/errors.js";
 import { SqliteDestination } from "../src/db/sqlite-destination.js";
 import { runVerify } from "../src/read-models/verify.js";
 import { startSimulator } from "../src/simulator/server.js";
-import { exitCodeFor } from "../src/sync/run.js";
+import { exitCodeFor } from "../src/sync/run-result.js";
 import { openTestDb, rows, scalar, useTempDir } from "./helpers/db.js";
 import { compareWithDataset } from "./helpers/ground-truth.js";
 import { captureLogs } from "./helpers/logs.js";

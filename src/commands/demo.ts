@@ -15,7 +15,7 @@ import { collectChanges } from "../read-models/changes.js";
 import { acquireWriterLease, startRun } from "../runner/start-run.js";
 import { simulatorToday } from "../simulator/clock.js";
 import { type Simulator, startSimulator } from "../simulator/server.js";
-import { exitCodeFor, type RunResult } from "../sync/run.js";
+import { exitCodeFor, type RunResult } from "../sync/run-result.js";
 import type { StreamStats } from "../sync/stats.js";
 import { formatChanges } from "../ui/format-changes.js";
 import { MilestoneProgress, TerminalProgress } from "../ui/progress-display.js";

@@ -5,7 +5,8 @@ import type { WriterLease } from "../db/writer-lease.js";
 import { UsageError } from "../errors.js";
 import type { Logger } from "../log.js";
 import { acquireWriterLease, type RunRequest, startRun } from "../runner/start-run.js";
-import { exitCodeFor, type RunResult } from "../sync/run.js";
+import { SyncWorker } from "../runner/sync-worker.js";
+import { exitCodeFor, type RunResult } from "../sync/run-result.js";
 import { TerminalProgress } from "../ui/progress-display.js";
 import { formatSummary } from "../ui/summary.js";
 import { visible } from "../ui/terminal-text.js";
@@ -139,22 +140,30 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   return report(await executeRun(request, logger, io), io);
 }
 
-export type SyncRequest = Omit<RunRequest, "signal" | "db">;
+export type SyncRequest = Omit<RunRequest, "signal" | "db" | "worker">;
 
 /** One run into the configured database, stopped cleanly on the first SIGINT or SIGTERM. */
-export function executeRun(
+export async function executeRun(
   request: SyncRequest,
   logger: Logger,
   io: CommandIo,
 ): Promise<RunResult> {
-  // PostgreSQL needs no writer lease: its per-location locks keep workers apart.
-  return request.config.postgres
-    ? runWithSignals(request, logger)
-    : syncIntoSqlite(request, logger, io);
+  // The run's thread loads its modules while this one opens the database.
+  const worker = SyncWorker.start(request.config.memoryMb);
+  try {
+    // PostgreSQL needs no writer lease: its per-location locks keep workers apart.
+    return await (request.config.postgres
+      ? runWithSignals({ ...request, worker }, logger)
+      : syncIntoSqlite({ ...request, worker }, logger, io));
+  } finally {
+    worker.discard();
+  }
 }
 
+type StartedRequest = SyncRequest & { worker: SyncWorker };
+
 /** Runs the sync in its worker thread, stopping it cleanly on the first SIGINT or SIGTERM. */
-async function runWithSignals(request: SyncRequest, logger: Logger): Promise<RunResult> {
+async function runWithSignals(request: StartedRequest, logger: Logger): Promise<RunResult> {
   const stop = new AbortController();
   const release = stopOnSignals(stop, logger);
   try {
@@ -166,7 +175,7 @@ async function runWithSignals(request: SyncRequest, logger: Logger): Promise<Run
 
 /** SQLite: this thread opens the file, holds the writer lease and writes the run's pages. */
 async function syncIntoSqlite(
-  request: SyncRequest,
+  request: StartedRequest,
   logger: Logger,
   io: CommandIo,
 ): Promise<RunResult> {

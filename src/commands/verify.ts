@@ -10,7 +10,7 @@ import {
   type VerifyResult,
 } from "../read-models/verify.js";
 import { keyFingerprint } from "../secrets.js";
-import { exitCodeFor } from "../sync/run.js";
+import { exitCodeFor } from "../sync/run-result.js";
 import { formatRepair, formatVerify } from "../ui/format-verify.js";
 import { TerminalProgress } from "../ui/progress-display.js";
 import { DAY_STREAMS } from "../vocabulary.js";

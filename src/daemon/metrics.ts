@@ -3,7 +3,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom
 import type { AttemptEvent } from "../api/transport.js";
 import { daysBetween } from "../dates.js";
 import type { StatusReport } from "../read-models/status.js";
-import type { RunResult } from "../sync/run.js";
+import type { RunResult } from "../sync/run-result.js";
 import type { StreamStats } from "../sync/stats.js";
 
 const OUTCOMES = ["inserted", "updated", "unchanged", "rejected", "deleted"] as const;

@@ -9,8 +9,9 @@ import { WriterLease } from "../db/writer-lease.js";
 import type { Logger, LogLevel } from "../log.js";
 import type { AuditSettings } from "../sync/audit.js";
 import type { Progress } from "../sync/progress.js";
-import type { RunResult } from "../sync/run.js";
+import type { RunResult } from "../sync/run-result.js";
 import type { DayRange, RepairDays, RunTrigger, Stream } from "../vocabulary.js";
+import type { SyncWorker } from "./sync-worker.js";
 import { runSyncInWorker } from "./worker-runner.js";
 
 /**
@@ -53,6 +54,8 @@ export interface RunRequest {
   onAttempt?: (event: AttemptEvent) => void;
   /** Stops the run: the page in hand is committed. */
   signal: AbortSignal;
+  /** The run's thread, started ahead of it (it loads its modules meanwhile). */
+  worker?: SyncWorker;
 }
 
 /** Runs one sync in a worker thread, with the heap ceiling of the configuration; its writes are
@@ -74,6 +77,7 @@ export function startRun(request: RunRequest): Promise<RunResult> {
       reportAttempts: request.onAttempt !== undefined,
     },
     ...(request.db ? { db: request.db } : {}),
+    ...(request.worker ? { worker: request.worker } : {}),
     heapMb: config.memoryMb,
     signal: request.signal,
     ...(request.progress ? { progress: request.progress } : {}),

@@ -5,7 +5,7 @@ import type { Config } from "../config.js";
 import type { LogLevel } from "../log.js";
 import type { AuditSettings } from "../sync/audit.js";
 import type { PlannedEvent, WindowEvent } from "../sync/progress.js";
-import type { RunResult } from "../sync/run.js";
+import type { RunResult } from "../sync/run-result.js";
 import type { DayRange, RepairDays, RunTrigger, Stream } from "../vocabulary.js";
 import type { DestinationShape } from "./destination-port.js";
 
@@ -27,16 +27,19 @@ export interface WorkerInput {
   acceptDeletions?: boolean;
 }
 
-/** What the thread is started with: the input, and the port its writes go through (to the
- * command's thread, which holds the SQLite database: destination-port.ts), with the shape of the
- * destination on the other side. A run into PostgreSQL has none: the thread connects to the
- * server itself. */
-export interface WorkerData extends WorkerInput {
-  writes?: { port: MessagePort; shape: DestinationShape };
+/** The port a SQLite run's writes go through, to the command's thread, which holds the database
+ * (destination-port.ts), with the shape of the destination on the other side. A run into
+ * PostgreSQL has none: the thread connects to the server itself. */
+export interface WorkerWrites {
+  port: MessagePort;
+  shape: DestinationShape;
 }
 
-/** From the command: stop the run (the page in hand is committed). */
-export type ToWorker = { type: "stop" };
+export type ToWorker =
+  /** From the command: run this sync (once; the thread was started ahead of it). */
+  | { type: "run"; input: WorkerInput; writes?: WorkerWrites }
+  /** From the command: stop the run (the page in hand is committed). */
+  | { type: "stop" };
 
 /** A RunResult as plain data: its stats lose their class on the way. */
 export type PlainRunResult = Omit<RunResult, "stats"> & {

@@ -4,7 +4,7 @@
  * result to the command. Running here lets the command give the run a heap ceiling and write
  * while the run reads (see worker-runner.ts).
  */
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort } from "node:worker_threads";
 import { pino } from "pino";
 import type { SyncDestination } from "../db/destination.js";
 import { databaseError, isStorageFailure } from "../db/errors.js";
@@ -13,10 +13,25 @@ import { createLogger } from "../log.js";
 import type { Progress } from "../sync/progress.js";
 import { runSync } from "../sync/run.js";
 import { connectDestination } from "./destination-port.js";
-import type { FromWorker, ToWorker, WorkerData } from "./worker-protocol.js";
+import type { FromWorker, ToWorker, WorkerInput, WorkerWrites } from "./worker-protocol.js";
 
-async function main(port: NonNullable<typeof parentPort>): Promise<void> {
-  const input = workerData as WorkerData;
+type Port = NonNullable<typeof parentPort>;
+
+/** The thread starts ahead of its run (sync-worker.ts) and waits for it. */
+function waitForRun(port: Port): void {
+  const onMessage = (message: ToWorker) => {
+    if (message.type !== "run") return;
+    port.off("message", onMessage);
+    void main(port, message.input, message.writes);
+  };
+  port.on("message", onMessage);
+}
+
+async function main(
+  port: Port,
+  input: WorkerInput,
+  writes: WorkerWrites | undefined,
+): Promise<void> {
   const send = (message: FromWorker) => port.postMessage(message);
   // With a display in the command's thread, log lines go there, so that it prints them above
   // its lines instead of through them.
@@ -44,7 +59,7 @@ async function main(port: NonNullable<typeof parentPort>): Promise<void> {
   let answer: FromWorker;
   let destination: SyncDestination | undefined;
   try {
-    destination = await openDestination(input);
+    destination = await openDestination(input, writes);
     const result = await runSync({
       config: input.config,
       destination,
@@ -76,7 +91,10 @@ async function main(port: NonNullable<typeof parentPort>): Promise<void> {
 
 /** SQLite is written by the command's thread, through the port; PostgreSQL by this thread,
  * with as many connections as requests in flight. */
-async function openDestination(input: WorkerData): Promise<SyncDestination> {
+async function openDestination(
+  input: WorkerInput,
+  writes: WorkerWrites | undefined,
+): Promise<SyncDestination> {
   const { config } = input;
   if (config.postgres) {
     // Loaded only here: a SQLite run spares PostgreSQL's modules their start-up CPU.
@@ -87,8 +105,8 @@ async function openDestination(input: WorkerData): Promise<SyncDestination> {
       poolSize: config.concurrency,
     });
   }
-  if (!input.writes) throw new Error("a SQLite run needs the port to the database's thread");
-  return connectDestination(input.writes.port, input.writes.shape);
+  if (!writes) throw new Error("a SQLite run needs the port to the database's thread");
+  return connectDestination(writes.port, writes.shape);
 }
 
 /** One line the user can act on: a failing disk is named as `sync` names it. */
@@ -107,4 +125,4 @@ async function closeQuietly(destination: SyncDestination): Promise<void> {
   }
 }
 
-if (parentPort) main(parentPort);
+if (parentPort) waitForRun(parentPort);

@@ -9,7 +9,7 @@ import { PosApiClient } from "../api/client.js";
 import { type AttemptEvent, HttpTransport, type TransportOptions } from "../api/transport.js";
 import type { Config } from "../config.js";
 import type { SyncDestination } from "../db/destination.js";
-import { EXIT, type ExitCode, messageOf } from "../errors.js";
+import { messageOf } from "../errors.js";
 import type { Logger } from "../log.js";
 import { keyFingerprint } from "../secrets.js";
 import {
@@ -32,6 +32,7 @@ import { syncOneLocation } from "./location.js";
 import { locationsLeftNotice, syncInTurn } from "./location-turns.js";
 import { PageNormalizer } from "./normalize-page.js";
 import { LogProgress, type Progress } from "./progress.js";
+import type { RunResult } from "./run-result.js";
 import { RunStats } from "./stats.js";
 
 export interface SyncOptions {
@@ -61,20 +62,6 @@ export interface SyncOptions {
   onAttempt?: (event: AttemptEvent) => void;
 }
 
-export interface RunResult {
-  runId: number;
-  status: RunStatus;
-  stats: RunStats;
-  requests: number;
-  retries: number;
-  rateLimited: number;
-  startedAt: string;
-  finishedAt: string;
-  error: string | null;
-  /** Worth saying of the run as a whole: why it left locations to other workers. */
-  notices: string[];
-}
-
 /** Windows read at once beyond one per request slot: about as many as pages the writing side
  * takes at a time, so that a window whose page waits to be written never leaves the connection
  * pool idle. Each window in progress holds a page in memory: twice the concurrency instead cost
@@ -91,13 +78,6 @@ function runStatus(stats: RunStats, fatal: unknown, interrupted: boolean): RunSt
 function firstError(stats: RunStats, fatal: unknown): string | null {
   if (fatal !== undefined) return fatal instanceof Error ? fatal.message : String(fatal);
   return stats.locations.find((l) => l.error !== null)?.error ?? null;
-}
-
-/** The exit code docs/commands.md documents for a finished run: only a run that completed every
- * window exits 0 (an interrupted one did not). */
-export function exitCodeFor(result: RunResult): ExitCode {
-  if (result.stats.keyRejected) return EXIT.keyRejected;
-  return result.status === "succeeded" ? EXIT.ok : EXIT.incomplete;
 }
 
 export async function runSync(options: SyncOptions): Promise<RunResult> {

@@ -6,7 +6,7 @@ import {
   type VerifyResult,
 } from "../read-models/verify.js";
 import { formatRanges } from "../sync/plan.js";
-import type { RunResult } from "../sync/run.js";
+import type { RunResult } from "../sync/run-result.js";
 import type { RepairDays } from "../vocabulary.js";
 import { formatSummary } from "./summary.js";
 import { visible } from "./terminal-text.js";

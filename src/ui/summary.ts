@@ -1,5 +1,5 @@
 /** The one-screen summary that ends a run. */
-import type { RunResult } from "../sync/run.js";
+import type { RunResult } from "../sync/run-result.js";
 import type { LocationStats, StreamStats } from "../sync/stats.js";
 import { formatTable } from "../text-table.js";
 import { STREAMS } from "../vocabulary.js";

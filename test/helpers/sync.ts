@@ -5,7 +5,8 @@ import type { SyncDestination } from "../../src/db/destination.js";
 import type { Db } from "../../src/db/open.js";
 import { SqliteDestination } from "../../src/db/sqlite-destination.js";
 import type { Simulator } from "../../src/simulator/server.js";
-import { type RunResult, runSync, type SyncOptions } from "../../src/sync/run.js";
+import { runSync, type SyncOptions } from "../../src/sync/run.js";
+import type { RunResult } from "../../src/sync/run-result.js";
 import { FAST_RETRY } from "./client.js";
 import { type CapturedLogger, captureLogs } from "./logs.js";
 
