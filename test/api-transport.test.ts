@@ -9,6 +9,7 @@ import {
   ApiServerError,
   ApiStatusError,
 } from "../src/api/errors.js";
+import { cpuTurn, PAGE_STEP } from "../src/cpu-lane.js";
 import { ORDERS, readDays } from "../src/streams/index.js";
 import { apiErrorOf, FAST_RETRY, readCatalogList, testClient } from "./helpers/client.js";
 import { type PlainHandler, withServer } from "./helpers/plain-server.js";
@@ -192,6 +193,29 @@ describe("concurrency", () => {
       Array.from({ length: 10 }, (_, i) => readCatalogList(i % 2 ? first.client : second, "taxes")),
     );
     expect(sim.current.stats.snapshot().maxInFlight).toBeLessThanOrEqual(2);
+  });
+});
+
+describe("the request slot", () => {
+  it("goes to the next request as soon as a body is in, before it is parsed", async () => {
+    const { client } = testClient(sim.current, { transport: { concurrency: 1 } });
+    // Another page's work holds the thread's CPU lane: the bodies that arrive wait to be parsed.
+    let finishOtherPage = () => {};
+    let laneTaken = () => {};
+    const taken = new Promise<void>((resolve) => (laneTaken = resolve));
+    const otherPage = cpuTurn(PAGE_STEP.rows, () => {
+      laneTaken();
+      return new Promise<void>((resolve) => (finishOtherPage = resolve));
+    });
+    await taken;
+    const lists = Promise.all([readCatalogList(client, "taxes"), readCatalogList(client, "taxes")]);
+    // With one slot, the second request goes out only once the first has given its slot back.
+    await until(() => sim.current.stats.snapshot().byOperation.listTaxes === 2, "both requests");
+    finishOtherPage();
+    await otherPage;
+    const [first, second] = await lists;
+    expect(first.records.length).toBeGreaterThan(0);
+    expect(second.records).toHaveLength(first.records.length);
   });
 });
 

@@ -8,6 +8,7 @@
  */
 import type { z } from "zod";
 import { contentHash } from "../content-hash.js";
+import { cpuTurn, PAGE_STEP } from "../cpu-lane.js";
 import { ApiResponseError, ApiStatusError } from "./errors.js";
 import { type ListMeta, listEnvelopeSchema } from "./schemas.js";
 import {
@@ -105,21 +106,23 @@ export class PageWalk<S extends z.ZodType> implements AsyncIterable<Page<z.outpu
   ): Promise<{ page: Page<z.output<S>>; empty: boolean } | undefined> {
     const body = await this.fetchOrEnd(index);
     if (body === undefined) return undefined;
-    const envelope = listEnvelopeSchema.safeParse(body);
-    if (!envelope.success) {
-      throw new ApiResponseError(
-        this.describeTarget(index),
-        `the list envelope does not match the spec (${describeIssues(envelope.error.issues)})`,
-        false,
-      );
-    }
-    const { meta, data } = envelope.data;
-    // The body's list holds the same records as the envelope's copy: let go of it, so that
-    // validating the copy frees each record's JSON as it goes.
-    (body as { data?: unknown }).data = undefined;
-    this.track(meta, previousMeta);
-    const page = this.dedupe(index, meta, await validateRecords(this.schema, data), seen);
-    return { page, empty: data.length === 0 };
+    return cpuTurn(PAGE_STEP.validate, async () => {
+      const envelope = listEnvelopeSchema.safeParse(body);
+      if (!envelope.success) {
+        throw new ApiResponseError(
+          this.describeTarget(index),
+          `the list envelope does not match the spec (${describeIssues(envelope.error.issues)})`,
+          false,
+        );
+      }
+      const { meta, data } = envelope.data;
+      // The body's list holds the same records as the envelope's copy: let go of it, so that
+      // validating the copy frees each record's JSON as it goes.
+      (body as { data?: unknown }).data = undefined;
+      this.track(meta, previousMeta);
+      const page = this.dedupe(index, meta, await validateRecords(this.schema, data), seen);
+      return { page, empty: data.length === 0 };
+    });
   }
 
   /** A page's body, or undefined when a page after the first is answered 400 or 404: the

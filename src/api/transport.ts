@@ -7,6 +7,7 @@
 import pLimit, { type LimitFunction } from "p-limit";
 import pRetry from "p-retry";
 import { Agent, request } from "undici";
+import { cpuTurn, PAGE_STEP } from "../cpu-lane.js";
 import type { Logger } from "../log.js";
 import { scrubSecrets } from "../secrets.js";
 import { scaledWait, testWaitScale } from "../test-waits.js";
@@ -81,6 +82,14 @@ export interface JsonRequest {
   /** 404 means what to the caller: "absent" answers null instead of throwing. */
   notFound?: "throw" | "absent";
   signal?: AbortSignal;
+}
+
+/** An attempt's answer, before its body is parsed. */
+interface Answer {
+  text: string;
+  status: number | undefined;
+  /** From the request to the body's end, its parse left out. */
+  durationMs: number;
 }
 
 /** What happened to one HTTP attempt, for metrics. */
@@ -165,12 +174,14 @@ export class HttpTransport {
     let attempts = 0;
     try {
       return await pRetry(
-        (attempt) =>
-          this.limit(() => {
+        async (attempt) => {
+          const answer = await this.limit(() => {
             deadline.start();
             attempts = attempt;
             return this.attempt(spec, description, attempt, deadline);
-          }),
+          });
+          return answer === null ? null : await this.parse(answer, description, attempt);
+        },
         {
           retries: this.retry.retries,
           minTimeout: scaledWait(this.retry.minDelayMs, this.waitScale),
@@ -214,12 +225,14 @@ export class HttpTransport {
     );
   }
 
+  /** One attempt's exchange, in a request slot: the body's text, or null for an absent record.
+   * The slot is free again as soon as the body is in, before it is parsed. */
   private async attempt(
     spec: JsonRequest,
     description: RequestDescription,
     attemptNumber: number,
     deadline: RequestDeadline,
-  ): Promise<unknown> {
+  ): Promise<Answer | null> {
     try {
       await this.gate.whenOpen(deadline.signal);
       deadline.signal.throwIfAborted();
@@ -230,20 +243,44 @@ export class HttpTransport {
     const started = performance.now();
     let status: number | undefined;
     try {
-      const result = await this.exchange(spec, description, deadline.signal, (s) => {
+      const text = await this.exchange(spec, description, deadline.signal, (s) => {
         status = s;
       });
+      const durationMs = performance.now() - started;
+      if (text !== null) return { text, status, durationMs };
       this.gate.succeeded();
-      this.emit(description, attemptNumber, { status, started, outcome: "ok" });
-      return result;
+      this.emit(description, attemptNumber, { status, durationMs, outcome: "ok" });
+      return null;
     } catch (error) {
       const apiError = this.toApiError(error, spec, description, deadline, attemptNumber);
       apiError.attempts = attemptNumber;
       const outcome = apiError.retryable ? "retryable" : "fatal";
       const code = apiError instanceof ApiNetworkError ? apiError.code : undefined;
-      this.emit(description, attemptNumber, { status, started, outcome, code });
+      const durationMs = performance.now() - started;
+      this.emit(description, attemptNumber, { status, durationMs, outcome, code });
       throw apiError;
     }
+  }
+
+  /** An answer's body parsed, in its turn of the thread's CPU lane (cpu-lane.ts); a body that is
+   * not JSON is worth another attempt. */
+  private async parse(
+    answer: Answer,
+    description: RequestDescription,
+    attemptNumber: number,
+  ): Promise<unknown> {
+    let value: unknown;
+    try {
+      value = await cpuTurn(PAGE_STEP.parse, () => JSON.parse(answer.text));
+    } catch {
+      const error = new ApiResponseError(description, "the body is not JSON", true);
+      error.attempts = attemptNumber;
+      this.emit(description, attemptNumber, { ...answer, outcome: "retryable" });
+      throw error;
+    }
+    this.gate.succeeded();
+    this.emit(description, attemptNumber, { ...answer, outcome: "ok" });
+    return value;
   }
 
   /** One HTTP exchange; throws ApiError for statuses, anything else for transport failures. */
@@ -252,7 +289,7 @@ export class HttpTransport {
     description: RequestDescription,
     signal: AbortSignal,
     onStatus: (s: number) => void,
-  ) {
+  ): Promise<string | null> {
     const response = await request(`${this.origin}${description.target}`, {
       method: "GET",
       dispatcher: this.agent,
@@ -265,13 +302,7 @@ export class HttpTransport {
     onStatus(response.statusCode);
     const outcome = statusOutcome(response.statusCode);
     const body = await response.body.text();
-    if (outcome === "ok") {
-      try {
-        return JSON.parse(body) as unknown;
-      } catch {
-        throw new ApiResponseError(description, "the body is not JSON", true);
-      }
-    }
+    if (outcome === "ok") return body;
     if (outcome === "not-found" && spec.notFound === "absent") return null;
     if (outcome === "rate-limited") {
       const retryAfterMs = this.rateLimitWait(
@@ -376,14 +407,13 @@ export class HttpTransport {
     attempt: number,
     result: {
       status: number | undefined;
-      started: number;
+      durationMs: number;
       outcome: AttemptEvent["outcome"];
       code?: string | undefined;
     },
   ): void {
     const { operation, target } = description;
-    const { status, outcome, code } = result;
-    const durationMs = performance.now() - result.started;
+    const { status, durationMs, outcome, code } = result;
     const event = { operation, status, durationMs, outcome };
     for (const listener of this.listeners) listener(event);
     // Once per request: not even the line's text is built unless debug is on.

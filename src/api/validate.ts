@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import type { z } from "zod";
 import { contentHash } from "../content-hash.js";
-import { nextSlice, sliceOver } from "../cpu-slices.js";
+import { nextSlice, sliceOver } from "../cpu-lane.js";
 
 export interface ValidRecord<T> {
   record: T;
@@ -89,7 +89,7 @@ export function validateRecord<S extends z.ZodType>(
 /** Validates a list's records, taking them: each slot is emptied once its record is validated, so
  * that the parsed JSON of a page dies record by record instead of outliving the whole page (what
  * the reading thread holds that long is promoted out of its young generation). The work is done
- * in slices (cpu-slices.ts). */
+ * in slices (cpu-lane.ts). */
 export async function validateRecords<S extends z.ZodType>(
   schema: S,
   values: unknown[],

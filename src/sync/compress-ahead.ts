@@ -8,7 +8,7 @@
  * database): a re-read of unchanged days costs this thread about 25 µs an order.
  */
 
-import { nextSlice, sliceOver } from "../cpu-slices.js";
+import { nextSlice, sliceOver } from "../cpu-lane.js";
 import type { ArchiveTerms } from "../db/raw/archive.js";
 import { type Deflater, dictionaryDeflater } from "../db/raw/deflater.js";
 import type { IncomingRecord } from "../db/writers/replace.js";
@@ -41,7 +41,7 @@ export class AheadCompressor {
     const deflater = this.deflaterOf(dictionary.serial, dictionary.bytes);
     const area = new PageArea(records.length * GUESSED_BYTES_PER_RECORD);
     // Each text is let go of as soon as it is compressed; the work is done in slices
-    // (cpu-slices.ts).
+    // (cpu-lane.ts).
     const spans: (Span | undefined)[] = [];
     for (const record of records) {
       if (sliceOver()) await nextSlice();

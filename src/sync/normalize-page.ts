@@ -5,7 +5,7 @@
  * that a destination on another thread is handed rows ready to load.
  */
 import pLimit from "p-limit";
-import { nextSlice, sliceOver } from "../cpu-slices.js";
+import { cpuTurn, nextSlice, PAGE_STEP, sliceOver } from "../cpu-lane.js";
 import type { PageCounts, SyncDestination } from "../db/destination.js";
 import { DatabaseError } from "../db/errors.js";
 import { type DayPage, headerOf, prepareRecord, rowContextOf } from "../db/normalize/page.js";
@@ -70,7 +70,7 @@ export class PageNormalizer {
    * the page and its rows until the writer answered promoted 270 MB a backfill, against 165. */
   async store(stream: DayStreamTables, page: DayPage): Promise<PageCounts> {
     const { destination } = this;
-    const parcel = { records: await this.normalize(stream, page) };
+    const parcel = { records: await cpuTurn(PAGE_STEP.rows, () => this.normalize(stream, page)) };
     const header = headerOf(page);
     try {
       return await this.inHand(() => destination.writePage(stream, header, unwrap(parcel)));
