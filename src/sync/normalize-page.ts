@@ -70,7 +70,16 @@ export class PageNormalizer {
    * the page and its rows until the writer answered promoted 270 MB a backfill, against 165. */
   async store(stream: DayStreamTables, page: DayPage): Promise<PageCounts> {
     const { destination } = this;
-    const parcel = { records: await cpuTurn(PAGE_STEP.rows, () => this.normalize(stream, page)) };
+    // What the rows need of the destination is asked before the page's turn in the CPU lane
+    // (cpu-lane.ts): a turn that waited for the writing thread would hold up every other page.
+    const [zone, terms] = await Promise.all([
+      this.zones.get(page.locationId, () => destination.timeZoneOf(page.locationId)),
+      this.archiveTerms.get(stream.name, () => destination.archiveTerms(stream)),
+    ]);
+    const clock = LocalClock.of(zone);
+    const parcel = {
+      records: await cpuTurn(PAGE_STEP.rows, () => this.normalize(stream, page, clock, terms)),
+    };
     const header = headerOf(page);
     try {
       return await this.inHand(() => destination.writePage(stream, header, unwrap(parcel)));
@@ -84,19 +93,19 @@ export class PageNormalizer {
     }
   }
 
-  private async normalize(stream: DayStreamTables, page: DayPage): Promise<IncomingRecord[]> {
-    const { destination } = this;
-    const zone = await this.zones.get(page.locationId, () =>
-      destination.timeZoneOf(page.locationId),
-    );
-    const context = rowContextOf(page, LocalClock.of(zone));
+  private async normalize(
+    stream: DayStreamTables,
+    page: DayPage,
+    clock: LocalClock,
+    terms: ArchiveTerms,
+  ): Promise<IncomingRecord[]> {
+    const context = rowContextOf(page, clock);
     const records: IncomingRecord[] = [];
     for (const valid of page.records) {
       if (sliceOver()) await nextSlice();
       records.push(prepareRecord(stream, valid, context));
     }
     page.records.length = 0;
-    const terms = await this.archiveTerms.get(stream.name, () => destination.archiveTerms(stream));
     await this.compressor.prepare(records, terms);
     return records;
   }
