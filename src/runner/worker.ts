@@ -2,7 +2,7 @@
  * The worker thread that runs one sync: it reads the API and hands every write to the command's
  * thread, which holds the database (destination-port.ts), and it reports progress and the
  * result to the command. Running here lets the command give the run a heap ceiling and write
- * while the run reads (see worker-runner.ts).
+ * while the run reads; the thread starts ahead of its run and waits for it (sync-worker.ts).
  */
 import { parentPort } from "node:worker_threads";
 import { pino } from "pino";
