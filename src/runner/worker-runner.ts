@@ -32,24 +32,17 @@ export interface WorkerRunOptions {
  * the PostgreSQL server itself. */
 export async function runSyncInWorker(options: WorkerRunOptions): Promise<RunResult> {
   const worker = options.worker ?? SyncWorker.start(options.heapMb ?? DEFAULTS.memoryMb);
-  const { input, signal, progress, onAttempt } = options;
-  const run = {
-    input,
-    ...(signal ? { signal } : {}),
-    ...(progress ? { progress } : {}),
-    ...(onAttempt ? { onAttempt } : {}),
-  };
-  if (!options.db) return worker.run(run);
+  if (!options.db) return worker.run(options);
   const destination = new SqliteDestination(options.db, {
-    keepRaw: input.config.keepRaw,
-    keepHistory: input.config.keepHistory,
+    keepRaw: options.input.config.keepRaw,
+    keepHistory: options.input.config.keepHistory,
     compressAhead: true,
   });
   const { port1, port2 } = new MessageChannel();
   const service = serveDestination(port1, destination, () => destination.commit());
   const shape = { location: options.db.path, methods: methodsOf(destination) };
   try {
-    return await worker.run({ ...run, writes: { port: port2, shape } });
+    return await worker.run({ ...options, writes: { port: port2, shape } });
   } finally {
     // The run commits before it answers; this commits the pages it wrote when the worker died
     // first. A failure here is one the run already met.
