@@ -5,7 +5,8 @@
  *
  * The same work: the location, its devices and the catalog; every day from the earliest report
  * through today, four days at once, orders then reports, page by page of 100 over one undici
- * agent; JSON.parse; each record validated by pos-sync's own zod schemas and stringified once
+ * agent; JSON.parse; each record validated by pos-sync's own zod schemas (through the checks
+ * compiled from them, as pos-sync validates) and stringified once
  * for its content hash and the raw archive; one stored-version read per page; positional
  * prepared inserts into the schema pos-sync's migrations make (the catalog ids of orders' arrays by
  * their keys, remembered once looked up; foreign keys on, the same pragmas
@@ -24,6 +25,7 @@ import { hash } from "node:crypto";
 import { hostname } from "node:os";
 import pLimit from "p-limit";
 import { Agent, request } from "undici";
+import { schemaCheckOf } from "../dist/api/schema-check.js";
 import {
   categorySchema,
   locationSchema,
@@ -147,12 +149,17 @@ function learnDictionary(table, records) {
   dictionaries.set(table, { id, bytes });
 }
 
-/** Valid records of a page, each with its JSON. */
+/** Valid records of a page, each with its JSON: checked as pos-sync checks them, by the check
+ * compiled from the schema, the record itself kept (zod parses only what the check refuses). */
 function validated(schema, values) {
+  const check = schemaCheckOf(schema);
   const records = [];
   for (const value of values) {
-    const parsed = schema.safeParse(value);
-    if (parsed.success) records.push({ record: parsed.data, raw: JSON.stringify(value) });
+    if (check?.(value)) records.push({ record: value, raw: JSON.stringify(value) });
+    else {
+      const parsed = schema.safeParse(value);
+      if (parsed.success) records.push({ record: parsed.data, raw: JSON.stringify(value) });
+    }
   }
   return records;
 }
