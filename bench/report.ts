@@ -105,7 +105,7 @@ reports (4), the location (1), the catalog (5), and nothing else.
 How the real path is timed: validation, normalization, compression of the raw JSON and the
 upsert, through the SQLite destination the sync's writing thread uses, in one thread (a sync
 normalizes and compresses on its reading thread and hands the rows and payloads over), two
-pages in flight as the sync's windows overlap; each page is a savepoint of a group of writes that commits every 250 ms, as in a
+pages in flight as the sync's windows overlap; each page is written in a group of writes that commits every 250 ms, as in a
 sync, and the last group commits before the clock stops. JSON.parse happens in the transport
 when a page arrives and is printed apart (about 33 µs per order of this size). The
 hand-written baseline inserts rows normalized beforehand with positional statements, one

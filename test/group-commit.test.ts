@@ -1,12 +1,12 @@
 /**
- * Group commit: writes share one transaction for a short while, commit together, and fail
- * alone; a group SQLite refuses to commit is rolled back whole and said so to the next write.
+ * Group commit: writes share one transaction for a short while and commit together; a write
+ * that fails takes the group with it, and a group SQLite refuses to commit is rolled back whole
+ * and said so to the next write.
  * Two connections to a real file: what one commits, the other sees.
  */
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { GroupCommit } from "../src/db/group-commit.js";
-import { writeTransaction } from "../src/db/write-transaction.js";
 import { useTempDir } from "./helpers/db.js";
 import { until } from "./helpers/wait.js";
 
@@ -54,36 +54,38 @@ describe("a group of writes", () => {
     expect(count(reader, "parents")).toBe(1);
   });
 
-  it("lets a write that fails roll back alone, keeping the others", () => {
+  it("is rolled back whole with a write that fails, says so, and the next write opens another", () => {
     const { writer, reader } = files();
-    const lost: string[] = [];
-    const group = new GroupCommit(writer, 60_000, () => lost.push("lost"));
+    const lost: unknown[] = [];
+    const group = new GroupCommit(writer, 60_000, (error) => lost.push(error));
     const insert = writer.prepare("INSERT INTO parents (id) VALUES (?)");
-    const failingPage = writeTransaction(writer, () => {
-      insert.run(2);
-      throw new Error("a bad page");
-    });
+    const failure = new Error("a bad page");
     group.write(() => insert.run(1));
-    expect(() => group.write(failingPage)).toThrow("a bad page");
+    expect(() =>
+      group.write(() => {
+        insert.run(2);
+        throw failure;
+      }),
+    ).toThrow("a bad page");
+    expect(lost).toEqual([failure]);
+    // The write lock goes with the group, not at the end of its window.
+    expect(writer.inTransaction).toBe(false);
     group.write(() => insert.run(3));
     group.flush();
-    expect(reader.prepare("SELECT id FROM parents ORDER BY id").pluck().all()).toEqual([1, 3]);
-    expect(lost).toEqual([]);
+    expect(reader.prepare("SELECT id FROM parents ORDER BY id").pluck().all()).toEqual([3]);
   });
 
-  it("still commits on time when the write that opened it failed", async () => {
+  it("is rolled back whole with a statement that fails, its own changes and the others'", () => {
     const { writer, reader } = files();
-    const group = new GroupCommit(writer, 50, () => {});
+    const lost: unknown[] = [];
+    const group = new GroupCommit(writer, 60_000, (error) => lost.push(error));
     const insert = writer.prepare("INSERT INTO parents (id) VALUES (?)");
-    const failingPage = writeTransaction(writer, () => {
-      insert.run(1);
-      throw new Error("a bad page");
-    });
-    expect(() => group.write(failingPage)).toThrow("a bad page");
-    expect(writer.inTransaction).toBe(true);
-    // The write lock is not held past the window, waiting for a next write.
-    await until(() => !writer.inTransaction, "the window to close");
+    group.write(() => insert.run(1));
+    expect(() => group.write(() => insert.run(1))).toThrow(/UNIQUE/);
+    expect(lost).toHaveLength(1);
+    expect(writer.inTransaction).toBe(false);
     expect(count(reader, "parents")).toBe(0);
+    expect(count(writer, "parents")).toBe(0);
   });
 
   it("is rolled back whole when its commit fails, and the next write is told", async () => {

@@ -174,3 +174,29 @@ describe.each(["in-process", "across the port"] as const)(
     });
   },
 );
+
+describe("a write that fails for a reason of its own", () => {
+  it("takes its group along and stops the run; the next run stores every row", async () => {
+    const db = openTestDb(tempPath());
+    // A refusal of the schema's, as a constraint gives, once the group already holds pages of
+    // other windows: not the disk, which SQLite would roll back itself.
+    db.sqlite.exec(`CREATE TEMP TRIGGER refuse_items BEFORE INSERT ON main.order_item_rows
+      WHEN (SELECT COUNT(*) FROM main.order_item_rows) >= 300
+      BEGIN SELECT RAISE(ABORT, 'a row the schema refuses'); END`);
+    const destination = new SqliteDestination(db, { keepRaw: true });
+    const failed = await syncInto(sim.current, destination, { range: RANGE });
+    await destination.commit();
+    expect(failed.result.status).toBe("failed");
+    expect(failed.result.error).toMatch(/cannot write to the database .*a row the schema refuses/);
+    expect(rows(db, UNBACKED_WINDOWS)).toEqual([]);
+    expect(db.sqlite.inTransaction).toBe(false);
+    db.sqlite.exec("DROP TRIGGER temp.refuse_items");
+
+    const again = await syncOnce(sim.current, db, {
+      configOverrides: { lookbackDays: 0, startDate: RANGE.since },
+    });
+    expect(again.result.status).toBe("succeeded");
+    expect(await compareWithDataset(db, sim.current.dataset, RANGE)).toEqual([]);
+    db.close();
+  });
+});

@@ -8,12 +8,16 @@
  *
  * What a crash can lose is the group in hand: its pages and the window records that vouch for
  * them go together, so a resumed run finds those windows unrecorded and reads them again, as
- * it would have found them before. Each write inside the group is a savepoint (writeTransaction
- * nests): a write that fails rolls back alone. When SQLite rolls back the whole group itself (a
- * full disk, an I/O error), `onLost` hears of it with the error: the writes of every caller that
- * had some in the group are gone, not only those of the write that failed (the destination then
- * records no window proven for the rest of the run). The error is thrown to that write's caller;
- * a commit that fails on its timer is kept and thrown to the next write or flush.
+ * it would have found them before. A write that fails takes the group with it, whether SQLite
+ * rolled it back itself (a full disk, an I/O error) or the write failed otherwise: `onLost` hears
+ * of it with the error, since the writes of every caller that had some in the group are gone, not
+ * only those of the write that failed (the destination then stops the run). The error is thrown
+ * to that write's caller; a commit that fails on its timer is kept and thrown to the next write
+ * or flush.
+ *
+ * Writes are not savepoints: a savepoint journals the first version of every database page it
+ * changes, and a page of orders changes hundreds (a backfill took 5 % more CPU, a chain's week
+ * 7 % longer, docs/benchmarks.md), to spare the group's other writes in a failure that is rare.
  */
 import type Database from "better-sqlite3";
 
@@ -43,10 +47,9 @@ export class GroupCommit {
     try {
       result = work();
     } catch (error) {
-      // Rolled back alone (a savepoint): the group goes on and still commits on time. Rolled
-      // back whole by SQLite: the group is lost.
-      if (this.sqlite.inTransaction) this.scheduleCommit(this.remainingMs());
-      else this.lost(error);
+      // Whatever the write did is in the group: the group goes (SQLite may have rolled it back).
+      if (this.sqlite.inTransaction) this.rollback.run();
+      this.lost(error);
       throw error;
     }
     const remaining = this.remainingMs();

@@ -1,7 +1,6 @@
 /**
  * The SQLite destination: the storage port (destination.ts) over one database file. Each write
- * is one transaction (a savepoint inside the group of writes that commit together,
- * group-commit.ts), through statements prepared once per stream or list (writers/); records'
+ * is part of the group of writes that commit together (group-commit.ts), all or none, through statements prepared once per stream or list (writers/); records'
  * JSON is archived apart (raw/archive.ts); the days and reports a write changed are marked, and
  * summed when their window is recorded (rollups.ts). Reads are the reader's (reader.ts), on the
  * same connection. SQLite answers synchronously; the promises only keep the port's shape.
@@ -44,7 +43,6 @@ import {
   PerStream,
   type SnapshotListTables,
 } from "./stream-tables.js";
-import { writeTransaction } from "./write-transaction.js";
 import { ApiIds } from "./writers/api-ids.js";
 import { VersionHistory } from "./writers/history.js";
 import {
@@ -90,7 +88,6 @@ function prepareWriters({ sqlite }: Db, options: SqliteDestinationOptions) {
   const lists = new PerStream<SnapshotListTables, SnapshotWriter>(
     (list) => new SnapshotWriter(sqlite, list.table, list.childTables, archive),
   );
-  const transaction = writeTransaction(sqlite, (work: () => unknown) => work());
   return {
     archive,
     rollups,
@@ -116,8 +113,6 @@ function prepareWriters({ sqlite }: Db, options: SqliteDestinationOptions) {
       [string],
       { content_hash: number | null; api_key_fingerprint: string | null }
     >("SELECT content_hash, api_key_fingerprint FROM locations WHERE id = ?"),
-    /** Runs a write as one transaction (a savepoint inside the group). */
-    transaction: <T>(work: () => T) => transaction(work) as T,
     /** Forgets what it remembers of writes that were rolled back: the archive's dictionaries,
      * the locations' clocks and the keys of the ids in api_ids are read again from the file. */
     forgetUncommitted(): void {
@@ -141,7 +136,7 @@ type Writers = ReturnType<typeof prepareWriters>;
 export class SqliteDestination extends SqlReader implements Destination {
   private prepared: Writers | undefined;
   private readonly group: GroupCommit;
-  /** The error with which SQLite rolled back a group of this run's writes, if it did. */
+  /** The error that lost a group of this run's writes (group-commit.ts), if one did. */
   private groupLoss: unknown;
   private readonly daysToSettle = new DaysToSettle();
 
@@ -168,8 +163,8 @@ export class SqliteDestination extends SqlReader implements Destination {
     return new SqliteDestination(openDatabase(path), options);
   }
 
-  /** Runs one step of the sync; a failure of the file itself, or whatever made SQLite roll back
-   * a group (other windows' writes went with it), becomes a DatabaseError: the run stops. */
+  /** Runs one step of the sync; a failure of the file itself, or whatever lost a group of
+   * writes (other windows' writes went with it), becomes a DatabaseError: the run stops. */
   private async step<T>(work: (writers: Writers) => T): Promise<T> {
     try {
       return work(this.writers);
@@ -184,20 +179,10 @@ export class SqliteDestination extends SqlReader implements Destination {
     return error;
   }
 
-  /** Runs a write of the sync as one transaction inside the group of writes that commit
-   * together. Should it fail, what the writers remember of the file (a dictionary or a clock it
-   * set inside) is read from the file again. */
+  /** Runs a write of the sync inside the group of writes that commit together. Should it fail,
+   * the group is rolled back (onLost) and the run stops. */
   private write<T>(work: (writers: Writers) => T): Promise<T> {
-    return this.step((writers) =>
-      this.group.write(() => {
-        try {
-          return writers.transaction(() => work(writers));
-        } catch (error) {
-          writers.forgetUncommitted();
-          throw error;
-        }
-      }),
-    );
+    return this.step((writers) => this.group.write(() => work(writers)));
   }
 
   /** Commits the writes in hand (finishRun and close do; so does a command that lent its
