@@ -5,6 +5,7 @@
  * (the pages it parses are garbage a moment later): measured over 100,000 orders, 280 MB
  * resident without the ceiling and 165 MB with it, at the same speed.
  */
+import { setFlagsFromString } from "node:v8";
 import { Worker } from "node:worker_threads";
 import type { AttemptEvent } from "../api/transport.js";
 import { EXIT, PosSyncError } from "../errors.js";
@@ -16,6 +17,15 @@ import type { FromWorker, ToWorker, WorkerInput, WorkerWrites } from "./worker-p
 /** The reading thread's young generation (V8 keeps two halves of a third each): 12 MB held
  * 8 MB of it against 16 MB for 24, with the same speed (a page's garbage dies young either way). */
 const YOUNG_GENERATION_MB = 12;
+/**
+ * V8 moves an allocation site to the old generation once most of what it allocates survives a
+ * scavenge. At concurrency 16 the replies that wait for the CPU lane are such survivors, and the
+ * sites that parse and validate every page then allocated straight into the old generation,
+ * which only a mark-compact frees: a chain's week promoted 454-471 MB and spent 1.4 s in pauses
+ * on the reading thread, against 208-216 MB and 0.9 s without (docs/benchmarks.md, part 8). The
+ * flag is the process's; the thread, made after it is set, has it from its first allocation.
+ */
+const NO_PRETENURING = "--no-allocation-site-pretenuring";
 /** How long a thread that answered may take to end before it is stopped. */
 const WORKER_EXIT_GRACE_MS = 5_000;
 
@@ -59,6 +69,7 @@ export class SyncWorker {
 
   /** Starts the thread, with `heapMb` of heap at most; it waits for its run. */
   static start(heapMb: number): SyncWorker {
+    setFlagsFromString(NO_PRETENURING);
     const worker = new Worker(new URL("./worker.js", import.meta.url), {
       resourceLimits: {
         maxOldGenerationSizeMb: heapMb,
