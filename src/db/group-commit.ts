@@ -47,8 +47,7 @@ export class GroupCommit {
     try {
       result = work();
     } catch (error) {
-      // Whatever the write did is in the group: the group goes (SQLite may have rolled it back).
-      if (this.sqlite.inTransaction) this.rollback.run();
+      // Whatever the write did is in the group: the group goes.
       this.lost(error);
       throw error;
     }
@@ -83,8 +82,7 @@ export class GroupCommit {
     try {
       this.commitStatement.run();
     } catch (error) {
-      if (this.sqlite.inTransaction) this.rollback.run();
-      this.onLost(error);
+      this.lost(error);
       throw error;
     }
   }
@@ -103,10 +101,12 @@ export class GroupCommit {
     this.timer.unref();
   }
 
+  /** Rolls the group back (unless SQLite already has) and says so. */
   private lost(error: unknown): void {
     clearTimeout(this.timer);
     this.timer = undefined;
     this.openedAt = undefined;
+    if (this.sqlite.inTransaction) this.rollback.run();
     this.onLost(error);
   }
 
