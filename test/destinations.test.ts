@@ -7,6 +7,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { orderSchema } from "../src/api/schemas.js";
 import { addDays } from "../src/dates.js";
+import { CHILD_RELATIONS } from "../src/db/schema/relations.js";
+import { tableName } from "../src/db/writers/statements.js";
 import { simulatorToday } from "../src/simulator/clock.js";
 import { NASTY_TEXT } from "../src/simulator/hostile.js";
 import { type Simulator, startSimulator } from "../src/simulator/server.js";
@@ -110,6 +112,21 @@ describe.each(DESTINATION_KINDS)("into %s", (kind) => {
       expect(orders.inserted + orders.updated).toBe(0);
       expect(await count()).toBe(before);
       expect(await compareWithDataset(stored, simulator.dataset, history)).toEqual([]);
+    });
+  });
+
+  it("deletes the rows of an order's or a report's arrays with it, as a hand edit would", async () => {
+    await withSimulator({ seed: 44 }, async (simulator) => {
+      const into = destinations.fresh(kind);
+      await sync(simulator, into);
+      const stored = await into.stored();
+      const rowsOf = async (table: string) =>
+        Number(await stored.scalar(`SELECT COUNT(*) FROM ${table}`));
+      const children = CHILD_RELATIONS.map((relation) => tableName(relation.table));
+      for (const table of children) expect(await rowsOf(table), table).toBeGreaterThan(0);
+      await stored.execute("DELETE FROM order_rows");
+      await stored.execute("DELETE FROM reports");
+      for (const table of children) expect(await rowsOf(table), table).toBe(0);
     });
   });
 

@@ -35,6 +35,8 @@ const LEAN_MIGRATIONS = 4;
 /** The migrations since (the proofs of stored days): a database of that release takes them too. */
 const LATER_MIGRATIONS = 1;
 const MIGRATIONS_SINCE = LEAN_MIGRATIONS + LATER_MIGRATIONS;
+/** PostgreSQL's have one more: the child rows' keys no longer checked, deleted by a trigger. */
+const PG_MIGRATIONS_SINCE = MIGRATIONS_SINCE + 1;
 const PG_RELEASE_BEFORE = "0006_views";
 
 /** Every relation whose rows must survive, each in an order that tells its rows apart. */
@@ -205,7 +207,7 @@ describe("upgrading to the lean layout", () => {
       POS_DB_SCHEMA: earlier.schema,
     });
     expect(migrated.code, migrated.stderr).toBe(0);
-    expect(migrated.stdout).toContain(`applied ${MIGRATIONS_SINCE} schema migrations\n`);
+    expect(migrated.stdout).toContain(`applied ${PG_MIGRATIONS_SINCE} schema migrations\n`);
     expect(await contents((sql) => postgres.query(sql), earlier.schema)).toEqual(expected);
     const [kind] = await postgres.query(
       "SELECT table_type FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'order_items'",

@@ -21,6 +21,8 @@ import {
 } from "../../src/api/schemas.js";
 import { toEpochDay } from "../../src/dates.js";
 import type { Db } from "../../src/db/open.js";
+import { CHILD_RELATIONS } from "../../src/db/schema/relations.js";
+import { tableName } from "../../src/db/writers/statements.js";
 import type { Dataset } from "../../src/simulator/dataset.js";
 import type { SimLocation } from "../../src/simulator/location.js";
 import { type StoredData, sqliteData } from "./stored-data.js";
@@ -452,6 +454,19 @@ async function compareDays(
   }
 }
 
+/** Child rows whose parent row is gone: a replaced record's rows of its earlier version, which
+ * the views would hide (they join each row to its parent). */
+async function compareOrphanRows(c: Comparison, stored: StoredData): Promise<void> {
+  for (const { table, parent, parentKey } of CHILD_RELATIONS) {
+    const [orphans] = await stored.rows(
+      `SELECT COUNT(*) AS n FROM ${tableName(table)} c
+       WHERE NOT EXISTS (SELECT 1 FROM ${tableName(parent)} p WHERE p.key = c.${parentKey})`,
+    );
+    if (Number(orphans?.n) !== 0)
+      c.differ(`${tableName(table)}: ${orphans?.n} rows of no stored ${tableName(parent)}`);
+  }
+}
+
 /** Differences between the database (a SQLite connection, or either destination's stored
  * data) and the simulator's data, in plain words; empty when equal. */
 export async function compareWithDataset(
@@ -467,5 +482,6 @@ export async function compareWithDataset(
     if (options.catalog !== false)
       await compareCatalog(c, dataset, location, options.isMalformed ?? (() => false));
   }
+  await compareOrphanRows(c, stored);
   return c.differences;
 }
