@@ -22,31 +22,24 @@ ALTER TABLE "report_tax_rows" DROP CONSTRAINT "report_tax_rows_report_key_report
 --> statement-breakpoint
 -- The child rows go with their order or report, deleted by the writers (a replaced record) or by
 -- hand, as ON DELETE CASCADE did: one statement per child table for a whole DELETE, not a
--- check of every inserted row. SET search_path FROM CURRENT: the configured schema, whoever
--- deletes.
-CREATE FUNCTION delete_order_child_rows() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+-- check of every inserted row. The trigger's arguments: the child tables' column with the
+-- parent's key, then the child tables. SET search_path FROM CURRENT: the configured schema,
+-- whoever deletes.
+CREATE FUNCTION delete_child_rows() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 BEGIN
-  DELETE FROM order_item_modifier_rows WHERE order_key IN (SELECT key FROM gone);
-  DELETE FROM order_item_discount_rows WHERE order_key IN (SELECT key FROM gone);
-  DELETE FROM order_item_rows WHERE order_key IN (SELECT key FROM gone);
-  DELETE FROM order_payment_rows WHERE order_key IN (SELECT key FROM gone);
+  FOR i IN 1 .. TG_NARGS - 1 LOOP
+    EXECUTE format('DELETE FROM %I WHERE %I IN (SELECT key FROM gone)', TG_ARGV[i], TG_ARGV[0]);
+  END LOOP;
   RETURN NULL;
 END $$;
 --> statement-breakpoint
 CREATE TRIGGER order_rows_delete_child_rows AFTER DELETE ON order_rows
-  REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION delete_order_child_rows();
---> statement-breakpoint
-CREATE FUNCTION delete_report_child_rows() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
-BEGIN
-  DELETE FROM report_product_rows WHERE report_key IN (SELECT key FROM gone);
-  DELETE FROM report_clerk_shift_rows WHERE report_key IN (SELECT key FROM gone);
-  DELETE FROM report_discount_rows WHERE report_key IN (SELECT key FROM gone);
-  DELETE FROM report_tax_rows WHERE report_key IN (SELECT key FROM gone);
-  DELETE FROM report_payment_rows WHERE report_key IN (SELECT key FROM gone);
-  DELETE FROM report_entry_rows WHERE report_key IN (SELECT key FROM gone);
-  DELETE FROM report_order_rows WHERE report_key IN (SELECT key FROM gone);
-  RETURN NULL;
-END $$;
+  REFERENCING OLD TABLE AS gone FOR EACH STATEMENT
+  EXECUTE FUNCTION delete_child_rows('order_key', 'order_item_modifier_rows',
+    'order_item_discount_rows', 'order_item_rows', 'order_payment_rows');
 --> statement-breakpoint
 CREATE TRIGGER reports_delete_child_rows AFTER DELETE ON reports
-  REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION delete_report_child_rows();
+  REFERENCING OLD TABLE AS gone FOR EACH STATEMENT
+  EXECUTE FUNCTION delete_child_rows('report_key', 'report_product_rows',
+    'report_clerk_shift_rows', 'report_discount_rows', 'report_tax_rows', 'report_payment_rows',
+    'report_entry_rows', 'report_order_rows');
