@@ -60,13 +60,13 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
     .concat(issues.length > 5 ? `; and ${issues.length - 5} more` : "");
 }
 
-/** The record's id, unless it is missing or is itself one of the problems. */
 /** A record's `id` when it is a non-empty string. */
 export function recordIdOf(value: unknown): string | undefined {
   const id = (value as { id?: unknown } | null)?.id;
   return typeof id === "string" && id !== "" ? id : undefined;
 }
 
+/** The record's id, unless it is missing or is itself one of the problems. */
 function idOf(value: unknown, issues: readonly z.core.$ZodIssue[]): string | null {
   if (issues.some((issue) => issue.path.length === 1 && issue.path[0] === "id")) return null;
   return recordIdOf(value) ?? null;

@@ -1,9 +1,10 @@
 /**
  * The SQLite destination: the storage port (destination.ts) over one database file. Each write
- * is part of the group of writes that commit together (group-commit.ts), all or none, through statements prepared once per stream or list (writers/); records'
- * JSON is archived apart (raw/archive.ts); the days and reports a write changed are marked, and
- * summed when their window is recorded (rollups.ts). Reads are the reader's (reader.ts), on the
- * same connection. SQLite answers synchronously; the promises only keep the port's shape.
+ * is part of the group of writes that commit together, all or none (group-commit.ts), through
+ * statements prepared once per stream or list (writers/); records' JSON is archived apart
+ * (raw/archive.ts); the days and reports a write changed are marked, and summed when their
+ * window is recorded (rollups.ts). Reads are the reader's (reader.ts), on the same connection.
+ * SQLite answers synchronously; the promises only keep the port's shape.
  */
 import type { Location } from "../api/schemas.js";
 import {
