@@ -13,6 +13,7 @@ import { validateRecords } from "../src/api/validate.js";
 import { normalizeOrder, type OrderRows } from "../src/db/normalize/order.js";
 import { openDatabase } from "../src/db/open.js";
 import { buildDictionary, compressRaw } from "../src/db/raw/codec.js";
+import { writtenColumns } from "../src/db/schema/columns.js";
 import {
   idRefsOf,
   orderItemDiscountRows,
@@ -23,7 +24,7 @@ import {
 } from "../src/db/schema/index.js";
 import { SqliteDestination } from "../src/db/sqlite-destination.js";
 import { ApiIds } from "../src/db/writers/api-ids.js";
-import { tableName, writtenColumns } from "../src/db/writers/statements.js";
+import { tableName } from "../src/db/writers/statements.js";
 import { LocalClock } from "../src/local-clock.js";
 import { Dataset } from "../src/simulator/dataset.js";
 import { ORDERS } from "../src/streams/index.js";

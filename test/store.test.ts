@@ -147,6 +147,38 @@ describe("changed records", () => {
     await own.close();
   });
 
+  it("leaves nothing of a page that failed to the next page written", async () => {
+    const own = new SqliteDestination(openTestDb(tempPath()));
+    const day = addDays(TEST_TODAY, -3);
+    const [first, refused, next] = sim.current.dataset
+      .ordersCreatedOn(location(), toEpochDay(day))
+      .filter((o) => o.items.length >= 2);
+    if (!first || !refused || !next) throw new Error("the day has too few orders");
+    const write = (orders: (typeof first)[]) =>
+      storeDayPage(own, ORDERS, {
+        locationId: location().location.id,
+        day,
+        records: orders.map((order) => ({ record: order, raw: JSON.stringify(order) })),
+        rejects: [],
+        runId: null,
+        syncedAt: new Date().toISOString(),
+      });
+    // The page fails once its first order and that order's item rows are in hand.
+    own.db.sqlite.exec(`CREATE TEMP TRIGGER refuse_order BEFORE INSERT ON main.order_rows
+      WHEN NEW.id = '${refused.id}' BEGIN SELECT RAISE(ABORT, 'an order the schema refuses'); END`);
+    await expect(write([first, refused])).rejects.toThrow(/an order the schema refuses/);
+    own.db.sqlite.exec("DROP TRIGGER temp.refuse_order");
+
+    expect(await write([next])).toMatchObject({ inserted: 1 });
+    await own.commit();
+    const itemsOf = (id: string) =>
+      scalar(own.db, "SELECT COUNT(*) FROM order_items WHERE order_id = ?", id);
+    expect(itemsOf(next.id)).toBe(next.items.length);
+    expect(scalar(own.db, "SELECT COUNT(*) FROM order_items")).toBe(next.items.length);
+    expect(scalar(own.db, "SELECT COUNT(*) FROM orders")).toBe(1);
+    await own.close();
+  });
+
   it("picks up late updates made by the POS", async () => {
     const { dataset } = sim.current;
     const updates = dataset.applyLateUpdates(6, 3).filter((u) => u.locationIndex === 0);

@@ -11,7 +11,7 @@
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { DayStream } from "../vocabulary.js";
 import type { DayRowContext, RowContext } from "./normalize/values.js";
-import type { RowSet } from "./writers/replace.js";
+import type { NormalizedRows } from "./writers/record-rows.js";
 import type { SnapshotRowSet } from "./writers/snapshot.js";
 
 /** Every record the API lists has an id of its own. */
@@ -33,7 +33,7 @@ export interface DayStreamTables<T extends Identified = Identified> {
    * keeps a history (orders: history/versions.ts); `paidFrom` is the child table of payments. */
   readonly history?: { readonly table: SQLiteTable; readonly paidFrom: SQLiteTable };
   /** `hash` is contentHash(raw) when the caller has it already. */
-  toRows(record: T, raw: string, context: DayRowContext, hash?: number): RowSet;
+  toRows(record: T, raw: string, context: DayRowContext, hash?: number): NormalizedRows;
 }
 
 /** Where a record sits in the list the API returned: a device keeps its place as `position`. */

@@ -5,6 +5,7 @@
 import type { RejectedRecord, ValidRecord } from "../../api/validate.js";
 import type { LocalClock } from "../../local-clock.js";
 import type { DayStreamTables, Identified } from "../stream-tables.js";
+import { packChildren } from "../writers/record-rows.js";
 import type { IncomingRecord } from "../writers/replace.js";
 import type { DayRowContext } from "./values.js";
 
@@ -37,5 +38,6 @@ export function prepareRecord(
   { record, raw, hash }: ValidRecord<Identified>,
   context: DayRowContext,
 ): IncomingRecord {
-  return { rows: stream.toRows(record, raw, context, hash), raw };
+  const { parent, children } = stream.toRows(record, raw, context, hash);
+  return { rows: { parent, children: packChildren(stream.childTables, children) }, raw };
 }

@@ -7,30 +7,37 @@
  * can refer to. They are added in the ids' order, so that two workers adding the same new ids
  * wait for one another instead of each holding one the other needs.
  */
-import type { Row } from "../schema/columns.js";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { IdRefColumn } from "../schema/relations.js";
-import type { RowSet } from "../writers/replace.js";
+import type { RowSet } from "../writers/record-rows.js";
+import { packedShapeOf } from "../writers/record-rows.js";
 import type { PgClient } from "./connect.js";
 import { storableText } from "./text.js";
 
 export class PgApiIds {
   private readonly keys = new Map<string, number>();
 
-  /** The ids that records' rows keep by key and this has not learned, in order: `refs` holds
-   * the parent's columns that keep ids, then each child table's. */
-  unknown(rowSets: readonly RowSet[], refs: readonly (readonly IdRefColumn[])[]): string[] {
+  /** The ids that records' rows keep by key and this has not learned, in order: `parentRefs`
+   * are the parent's columns that keep ids, `childTables` the tables of the packed rows. */
+  unknown(
+    rowSets: readonly RowSet[],
+    parentRefs: readonly IdRefColumn[],
+    childTables: readonly SQLiteTable[],
+  ): string[] {
     const unknown = new Set<string>();
-    const check = (row: Row, columns: readonly IdRefColumn[] | undefined) => {
-      for (const { shown } of columns ?? []) {
-        const sent = row[shown];
-        if (sent === null || sent === undefined) continue;
-        const id = storableText(String(sent));
-        if (!this.keys.has(id)) unknown.add(id);
-      }
+    const check = (sent: unknown) => {
+      if (sent === null || sent === undefined) return;
+      const id = storableText(String(sent));
+      if (!this.keys.has(id)) unknown.add(id);
     };
+    const shapes = childTables.map(packedShapeOf);
     for (const { parent, children } of rowSets) {
-      check(parent, refs[0]);
-      for (const [i, rows] of children.entries()) for (const row of rows) check(row, refs[i + 1]);
+      for (const { shown } of parentRefs) check(parent[shown]);
+      for (const [i, { width, idsAt }] of shapes.entries()) {
+        const rows = children[i] ?? [];
+        for (let at = 0; at < rows.length; at += width)
+          for (const id of idsAt) check(rows[at + id]);
+      }
     }
     return [...unknown].sort();
   }

@@ -7,12 +7,13 @@
  * caller's transaction.
  */
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { VersionRows } from "../history/versions.js";
 import { type IdRefColumn, idRefsOf, relationName } from "../schema/relations.js";
+import { type RowSet, unpackChildren } from "../writers/record-rows.js";
 import {
   decide,
   emptyCounts,
   type IncomingRecord,
-  type RowSet,
   type StoredVersion,
   type WriteOutcome,
 } from "../writers/replace.js";
@@ -29,12 +30,12 @@ export class PgDayWriter {
   private readonly children: RowsInserter[];
   /** The records' relation's name, which the raw archive files them under. */
   private readonly relationName: string;
-  /** The columns that keep ids by key: the parent's, then each child table's. */
-  private readonly refs: (readonly IdRefColumn[])[];
+  /** The parent's columns that keep ids by key. */
+  private readonly refs: readonly IdRefColumn[];
 
   constructor(
     table: SQLiteTable,
-    childTables: readonly SQLiteTable[],
+    private readonly childTables: readonly SQLiteTable[],
     private readonly archive: PgRawArchive,
     /** The keys of the ids the rows keep by key. */
     private readonly apiIds: PgApiIds,
@@ -45,7 +46,7 @@ export class PgDayWriter {
     this.relationName = relationName(table);
     this.parent = RowsInserter.of(table, "RETURNING id, key", [], apiIds);
     this.children = childTables.map((child) => RowsInserter.ofChild(child, apiIds));
-    this.refs = [idRefsOf(table), ...childTables.map(idRefsOf)];
+    this.refs = idRefsOf(table);
   }
 
   /** The ids the records' rows keep by key and have none known yet: to learn before the
@@ -54,6 +55,7 @@ export class PgDayWriter {
     return this.apiIds.unknown(
       records.map((r) => r.rows),
       this.refs,
+      this.childTables,
     );
   }
 
@@ -100,7 +102,7 @@ export class PgDayWriter {
     }
     if (written.size === 0) return { counts, earlierDays: [] };
     if (this.history) {
-      const ending = new Map([...replaced].map((id) => [id, written.get(id)?.rows]));
+      const ending = new Map([...replaced].map((id) => [id, this.versionRowsOf(written.get(id))]));
       counts.rowsWritten += await this.history.keep(client, ending, syncedAt);
     }
     if (replaced.size > 0) {
@@ -129,18 +131,28 @@ export class PgDayWriter {
     return this.history.keep(client, new Map(ids.map((id) => [id, undefined])), at);
   }
 
+  /** A record's rows as history compares them (history/versions.ts). */
+  private versionRowsOf(record: IncomingRecord | undefined): VersionRows | undefined {
+    if (!record) return undefined;
+    const { parent, children } = record.rows;
+    return { parent, children: unpackChildren(this.childTables, children) };
+  }
+
   private async insertRows(client: PgClient, rowSets: readonly RowSet[]): Promise<number> {
     const keys = await this.parent.insertReturningKeys(
       client,
       rowSets.map((set) => set.parent),
     );
+    const keyOf = (set: RowSet) => {
+      const key = keys.get(set.parent.id);
+      // The parent rows were inserted just above, in the same transaction.
+      if (key === undefined) throw new Error(`${set.parent.id} was not written`);
+      return key;
+    };
     let written = keys.size;
     for (const [i, inserter] of this.children.entries()) {
-      written += await inserter.insert(
-        client,
-        rowSets.flatMap((set) => set.children[i] ?? []),
-        keys,
-      );
+      const parts = rowSets.map((set) => ({ rows: set.children[i] ?? [], parentKey: keyOf(set) }));
+      written += await inserter.insertPacked(client, parts);
     }
     return written;
   }

@@ -16,8 +16,10 @@
  */
 import { createHash } from "node:crypto";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
-import { type ChildRelation, type IdRefColumn, idRefsOf, relationOf } from "../schema/relations.js";
-import { type Row, tableName, writtenColumns } from "../writers/statements.js";
+import { writtenColumns } from "../schema/columns.js";
+import { type IdRefColumn, idRefsOf } from "../schema/relations.js";
+import { type PackedRows, type PackedShape, packedShapeOf } from "../writers/record-rows.js";
+import { type Row, tableName } from "../writers/statements.js";
 import type { PgApiIds } from "./api-ids.js";
 import type { PgClient } from "./connect.js";
 import { pgColumnTypes } from "./schema.js";
@@ -68,15 +70,11 @@ export class RowsInserter {
   /** Which values are ids that travel as their keys (api_ids). */
   private readonly keyed: boolean[];
   private readonly apiIds: PgApiIds | undefined;
-  /** Where a child table's row has its parent's key, which it carries as the parent's id. */
-  private readonly parentKeyAt: number;
   private readonly sql: string;
   private readonly statementName: string;
 
   /**
    * @param suffix e.g. "ON CONFLICT DO NOTHING", or "RETURNING id, key" for a parent table
-   * @param parent for a child table (relations.ts): its rows carry their parent's id where the
-   * table has the parent's key, which `insert` is given
    * @param ids the columns that keep ids by key (`location_ref` …) and the ids' keys: rows carry
    * the ids, under their relation's names, and they travel as their keys
    */
@@ -84,15 +82,13 @@ export class RowsInserter {
     table: string,
     columns: readonly ColumnOf[],
     suffix = "",
-    parent?: ChildRelation,
     ids?: { refs: readonly IdRefColumn[]; apiIds: PgApiIds },
+    /** For a child table of orders or reports: how its rows are packed. */
+    private readonly packed?: PackedShape,
   ) {
-    this.parentKeyAt = parent ? columns.findIndex((c) => c.name === parent.parentKey) : -1;
     const refs = ids?.refs ?? [];
     const refOf = (c: ColumnOf) => refs.find((r) => r.stored === c.name);
-    this.names = columns.map(
-      (c, i) => (i === this.parentKeyAt && parent?.parentId) || refOf(c)?.shown || c.name,
-    );
+    this.names = columns.map((c) => refOf(c)?.shown || c.name);
     this.keyed = columns.map((c) => refOf(c) !== undefined);
     this.apiIds = ids?.apiIds;
     const types = columns.map((c) => c.type);
@@ -105,80 +101,92 @@ export class RowsInserter {
   }
 
   /** For a table of the contract: the columns it writes (less `omit`) in their PostgreSQL types;
-   * `apiIds` for a table that keeps ids by key (order_rows). */
+   * `apiIds` for a table that keeps ids by key (order_rows, and the child tables). */
   static of(
     table: SQLiteTable,
     suffix = "",
     omit: readonly string[] = [],
     apiIds?: PgApiIds,
   ): RowsInserter {
-    return new RowsInserter(
-      tableName(table),
-      columnsOf(table, omit),
-      suffix,
-      undefined,
-      idsOf(table, apiIds),
-    );
+    return new RowsInserter(tableName(table), columnsOf(table, omit), suffix, idsOf(table, apiIds));
   }
 
-  /** For a child table of orders or reports: rows in its relation's shape (relations.ts). */
+  /** For a child table of orders or reports, whose rows come packed (insertPacked). */
   static ofChild(table: SQLiteTable, apiIds: PgApiIds): RowsInserter {
     return new RowsInserter(
       tableName(table),
       columnsOf(table),
       "",
-      relationOf(table),
       idsOf(table, apiIds),
+      packedShapeOf(table),
     );
   }
 
-  /** Inserts the rows; returns how many the server wrote. A child table's rows need their
-   * parents' keys by id. */
-  async insert(
-    client: PgClient,
-    rows: readonly Row[],
-    parentKeys?: ReadonlyMap<string, number>,
-  ): Promise<number> {
+  /** Inserts the rows; returns how many the server wrote. */
+  async insert(client: PgClient, rows: readonly Row[]): Promise<number> {
     if (rows.length === 0) return 0;
-    return (await this.run(client, rows, parentKeys)).rowCount ?? 0;
+    return (
+      (
+        await this.run(
+          client,
+          rows.map((row) => this.values(row)),
+        )
+      ).rowCount ?? 0
+    );
   }
 
   /** Inserts the rows of a parent table (suffix "RETURNING id, key"); returns their keys by id. */
   async insertReturningKeys(client: PgClient, rows: readonly Row[]): Promise<Map<string, number>> {
     if (rows.length === 0) return new Map();
-    const result = await this.run(client, rows);
+    const result = await this.run(
+      client,
+      rows.map((row) => this.values(row)),
+    );
     return new Map(result.rows.map((row: { id: string; key: number }) => [row.id, row.key]));
   }
 
-  private run(client: PgClient, rows: readonly Row[], parentKeys?: ReadonlyMap<string, number>) {
+  /** Inserts a child table's packed rows (normalize/packed-rows.ts; built by `ofChild`): each
+   * part's rows refer to their parent by its `parentKey`. Returns how many the server wrote. */
+  async insertPacked(
+    client: PgClient,
+    parts: readonly { rows: PackedRows; parentKey: number }[],
+  ): Promise<number> {
+    if (!this.packed) throw new Error("packed rows go to a child table's inserter (ofChild)");
+    const { width, parentKeyAt } = this.packed;
+    const rows: unknown[][] = [];
+    for (const part of parts) {
+      for (let at = 0; at < part.rows.length; at += width) {
+        const values = new Array(width);
+        for (let i = 0; i < width; i++) values[i] = this.valueAt(i, part.rows[at + i] ?? null);
+        values[parentKeyAt] = part.parentKey;
+        rows.push(values);
+      }
+    }
+    if (rows.length === 0) return 0;
+    return (await this.run(client, rows)).rowCount ?? 0;
+  }
+
+  private run(client: PgClient, rows: readonly unknown[][]) {
     return client.query({
       name: this.statementName,
       text: this.sql,
-      values: [JSON.stringify(rows.map((row) => this.values(row, parentKeys)))],
+      values: [JSON.stringify(rows)],
     });
   }
 
-  /** A row's values in the statement's order; ids by key, a NUL character replaced. */
-  private values(row: Row, parentKeys?: ReadonlyMap<string, number>): unknown[] {
+  /** A row's values in the statement's order. */
+  private values(row: Row): unknown[] {
     const values: unknown[] = new Array(this.names.length);
-    for (let i = 0; i < this.names.length; i++) {
-      const sent = row[this.names[i] as string] ?? null;
-      const value =
-        i === this.parentKeyAt
-          ? this.parentKeyOf(sent, parentKeys)
-          : this.keyed[i] && sent !== null
-            ? (this.apiIds?.keyOf(String(sent)) ?? null)
-            : sent;
-      const storable = this.storable[i];
-      values[i] = storable && typeof value === "string" ? storable(value) : value;
-    }
+    for (let i = 0; i < this.names.length; i++)
+      values[i] = this.valueAt(i, row[this.names[i] as string] ?? null);
     return values;
   }
 
-  private parentKeyOf(parentId: unknown, parentKeys?: ReadonlyMap<string, number>): number {
-    const key = parentKeys?.get(String(parentId));
-    // The writers insert a record's parent row before its children, in the same statement set.
-    if (key === undefined) throw new Error(`a row names parent ${String(parentId)}, not written`);
-    return key;
+  /** The value sent for column `i`: an id by its key, a NUL character replaced. */
+  private valueAt(i: number, sent: unknown): unknown {
+    const value =
+      this.keyed[i] && sent !== null ? (this.apiIds?.keyOf(String(sent)) ?? null) : sent;
+    const storable = this.storable[i];
+    return storable && typeof value === "string" ? storable(value) : value;
   }
 }

@@ -1,6 +1,6 @@
 /** Column kinds shared by every table of the contract: booleans are INTEGER 0/1, date-times are
  * TEXT exactly as the API sent them, money and quantities REAL as sent. */
-import { integer, text } from "drizzle-orm/sqlite-core";
+import { getTableConfig, integer, type SQLiteTable, text } from "drizzle-orm/sqlite-core";
 
 /** Names of the 0/1 columns, which PostgreSQL stores as boolean (pg/types.ts). */
 export const FLAG_COLUMNS = new Set<string>();
@@ -39,4 +39,11 @@ export const locationId = () => text("location_id").notNull();
  * orders.key): Drizzle keeps this off its column type. */
 export function isAutoIncrement(column: object): boolean {
   return (column as { autoIncrement?: boolean }).autoIncrement === true;
+}
+
+/** The columns an insert writes: all but a key the database gives (orders.key). */
+export function writtenColumns(table: SQLiteTable): string[] {
+  return getTableConfig(table)
+    .columns.filter((column) => !(column.primary && isAutoIncrement(column)))
+    .map((column) => column.name);
 }

@@ -13,6 +13,8 @@ import {
   type VersionRows,
   versionRow,
 } from "../history/versions.js";
+import type { RowSet } from "./record-rows.js";
+import { unpackChildren } from "./record-rows.js";
 import { prepareRowInsert, type RowInserter } from "./statements.js";
 
 export class VersionHistory {
@@ -25,7 +27,7 @@ export class VersionHistory {
   constructor(
     sqlite: Database.Database,
     table: SQLiteTable,
-    childTables: readonly SQLiteTable[],
+    private readonly childTables: readonly SQLiteTable[],
     history: { table: SQLiteTable; paidFrom: SQLiteTable },
   ) {
     const shape = historyShape(table, childTables, history);
@@ -61,8 +63,9 @@ export class VersionHistory {
 
   /** Keeps the stored version of a record that `next` is about to replace; returns the rows
    * written. A record marked deleted was kept when it vanished. */
-  keepReplaced(id: string, next: VersionRows, endedAt: string): number {
-    return this.keep(id, endedAt, next);
+  keepReplaced(id: string, next: RowSet, endedAt: string): number {
+    const children = unpackChildren(this.childTables, next.children);
+    return this.keep(id, endedAt, { parent: next.parent, children });
   }
 
   /** Keeps the stored versions of records about to be marked deleted (the live ones). */

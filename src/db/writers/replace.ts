@@ -9,23 +9,17 @@
 import type Database from "better-sqlite3";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { CompressedRaw, RawArchive } from "../raw/archive.js";
-import { relationName, relationOf } from "../schema/relations.js";
+import { relationName } from "../schema/relations.js";
 import type { ApiIds } from "./api-ids.js";
 import type { VersionHistory } from "./history.js";
-import { prepareRowInsert, type Row, type RowInserter, tableName } from "./statements.js";
-
-/** A parent row with the rows of each child table, in the order the tables were given. */
-export interface RowSet {
-  parent: Row & {
-    id: string;
-    updated_at: string;
-    business_date: string;
-    location_id: string;
-    content_hash: number | null;
-    deleted_at: string | null;
-  };
-  children: readonly Row[][];
-}
+import type { RowSet } from "./record-rows.js";
+import {
+  type ChildInserter,
+  prepareChildInsert,
+  prepareRowInsert,
+  type RowInserter,
+  tableName,
+} from "./statements.js";
 
 /** A record's rows, and its JSON as received for the raw archive: as text, compressed ahead
  * (then the text may stay behind), or neither when the archive keeps no JSON (ArchiveTerms). */
@@ -82,7 +76,7 @@ export class ReplacingWriter {
   private readonly selectStored: Database.Statement<[string], StoredVersion>;
   private readonly deleteParent: Database.Statement<[string]>;
   private readonly insertParent: RowInserter;
-  private readonly insertChildren: RowInserter[];
+  private readonly insertChildren: ChildInserter[];
   private readonly listedDays: Database.Statement<[string], { locationId: string; day: string }>;
   private readonly markVanished: Database.Statement<[string, string]>;
   private readonly name: string;
@@ -107,9 +101,7 @@ export class ReplacingWriter {
     // Child rows go with their parent through ON DELETE CASCADE.
     this.deleteParent = sqlite.prepare(`DELETE FROM "${name}" WHERE id = ?`);
     this.insertParent = prepareRowInsert(sqlite, parent, { apiIds });
-    this.insertChildren = children.map((table) =>
-      prepareRowInsert(sqlite, table, { parentKey: relationOf(table).parentKey, apiIds }),
-    );
+    this.insertChildren = children.map((table) => prepareChildInsert(sqlite, table, apiIds));
     const byIds = "id IN (SELECT value FROM json_each(?))";
     this.listedDays = sqlite.prepare(
       `SELECT DISTINCT location_id AS locationId, business_date AS day FROM "${this.name}" WHERE ${byIds}`,
@@ -145,6 +137,8 @@ export class ReplacingWriter {
   }
 
   private writeRows(records: readonly IncomingRecord[], syncedAt: string): WriteOutcome {
+    // What a page that failed left gathered went with its transaction.
+    for (const inserter of this.insertChildren) inserter.drop();
     const stored = this.storedVersions(records);
     this.archive.learnFrom(this.name, records, syncedAt);
     const counts = emptyCounts();
@@ -158,6 +152,9 @@ export class ReplacingWriter {
         continue;
       }
       if (decision === "replace") {
+        // The rows gathered go in first: the delete below may be of their parent, written
+        // earlier in the page.
+        this.insertGathered();
         // A record twice in one page keeps the version stored before the page, once (as the
         // PostgreSQL writer, which writes a page's records set-based, does).
         if (this.history && earlier?.deleted_at === null && !written.has(rowSet.parent.id))
@@ -178,20 +175,25 @@ export class ReplacingWriter {
       stored.set(rowSet.parent.id, { ...rowSet.parent, deleted_at: null });
       written.add(rowSet.parent.id);
     }
+    this.insertGathered();
     return { counts, earlierDays: [...earlierDays] };
   }
 
-  /** Inserts a record and its child rows, which refer to it by the key it gets; returns the rows
-   * written. */
+  /** Inserts a record, and gathers its child rows, which refer to it by the key it gets; returns
+   * the rows written. */
   private insertRecord(rowSet: RowSet): number {
     const key = this.insertParent.run(rowSet.parent);
     let written = 1;
     for (const [i, rows] of rowSet.children.entries()) {
-      const statement = this.insertChildren[i];
-      if (!statement) throw new Error(`no child table at position ${i}`);
-      for (const row of rows) statement.run(row, key);
-      written += rows.length;
+      const inserter = this.insertChildren[i];
+      if (!inserter) throw new Error(`no child table at position ${i}`);
+      written += inserter.add(rows, key);
     }
     return written;
+  }
+
+  /** Inserts the child rows gathered, the tables in order: an item's modifiers refer to it. */
+  private insertGathered(): void {
+    for (const inserter of this.insertChildren) inserter.flush();
   }
 }
