@@ -126,31 +126,38 @@ export function prepareChildInsert(
     statements[rows] ??= sqlite.prepare<unknown[]>(`${head}${Array(rows).fill(row).join(", ")}`);
     return statements[rows];
   };
-  let gathered: unknown[] = [];
+  // One array holds the rows of every full statement in turn: binding copies the values. The
+  // records' packed rows are gathered as they are, and copied once, into it.
+  const chunk: unknown[] = new Array(ROWS_PER_STATEMENT * width);
+  let parts: { rows: PackedRows; parentKey: number }[] = [];
   return {
     add(rows: PackedRows, parentKey: number): number {
-      const first = gathered.length;
-      for (const value of rows) gathered.push(value);
-      for (let at = first; at < gathered.length; at += width) {
-        gathered[at + parentKeyAt] = parentKey;
-        for (const i of idsAt) {
-          const id = gathered[at + i];
-          gathered[at + i] = id == null ? null : apiIds.keyOf(id as string);
-        }
-      }
+      if (rows.length > 0) parts.push({ rows, parentKey });
       return rows.length / width;
     },
     flush(): void {
-      const values = gathered;
-      gathered = [];
-      const perStatement = ROWS_PER_STATEMENT * width;
-      for (let first = 0; first < values.length; first += perStatement) {
-        const chunk = values.slice(first, first + perStatement);
-        statementFor(chunk.length / width).run(chunk);
+      const gathered = parts;
+      parts = [];
+      let filled = 0;
+      for (const { rows, parentKey } of gathered) {
+        for (let from = 0; from < rows.length; from += width) {
+          const at = filled * width;
+          for (let i = 0; i < width; i++) chunk[at + i] = rows[from + i];
+          chunk[at + parentKeyAt] = parentKey;
+          for (const i of idsAt) {
+            const id = chunk[at + i];
+            chunk[at + i] = id == null ? null : apiIds.keyOf(id as string);
+          }
+          if (++filled === ROWS_PER_STATEMENT) {
+            statementFor(filled).run(chunk);
+            filled = 0;
+          }
+        }
       }
+      if (filled > 0) statementFor(filled).run(chunk.slice(0, filled * width));
     },
     drop(): void {
-      gathered = [];
+      parts = [];
     },
   };
 }
