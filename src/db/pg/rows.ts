@@ -145,7 +145,7 @@ export class RowsInserter {
     return new Map(result.rows.map((row: { id: string; key: number }) => [row.id, row.key]));
   }
 
-  /** Inserts a child table's packed rows (normalize/packed-rows.ts; built by `ofChild`): each
+  /** Inserts a child table's packed rows (writers/record-rows.ts; built by `ofChild`): each
    * part's rows refer to their parent by its `parentKey`. Returns how many the server wrote. */
   async insertPacked(
     client: PgClient,
