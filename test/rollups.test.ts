@@ -10,7 +10,7 @@ import type { Db } from "../src/db/open.js";
 import { SqliteDestination } from "../src/db/sqlite-destination.js";
 import { ORDERS } from "../src/streams/index.js";
 import { openTestDb, rows, useTempDir } from "./helpers/db.js";
-import { storeDayPage } from "./helpers/pages.js";
+import { storeOrdersPage } from "./helpers/pages.js";
 import { TEST_TODAY, useSimulator } from "./helpers/simulator.js";
 import { syncOnce } from "./helpers/sync.js";
 
@@ -22,14 +22,7 @@ const location = () => sim.current.dataset.locations[0]!;
 const dayBefore = addDays(TEST_TODAY, -1);
 
 async function write(day: string, orders: readonly Order[]): Promise<void> {
-  await storeDayPage(store, ORDERS, {
-    locationId: location().location.id,
-    day,
-    records: orders.map((order) => ({ record: order, raw: JSON.stringify(order) })),
-    rejects: [],
-    runId: null,
-    syncedAt: new Date().toISOString(),
-  });
+  await storeOrdersPage(store, location().location.id, day, orders);
   await store.settleSummaries();
 }
 
@@ -89,14 +82,7 @@ describe("the daily summary tables", () => {
         .replace("Z", "+00:00"),
     }));
     for (const order of later) {
-      await storeDayPage(store, ORDERS, {
-        locationId: location().location.id,
-        day: TEST_TODAY,
-        records: [{ record: order, raw: JSON.stringify(order) }],
-        rejects: [],
-        runId: null,
-        syncedAt: new Date().toISOString(),
-      });
+      await storeOrdersPage(store, location().location.id, TEST_TODAY, [order]);
     }
     // Four pages, one mark: the day is summed once.
     expect(rows(db, "SELECT kind, key FROM summary_pending")).toEqual([

@@ -11,7 +11,7 @@ import { readCatalogList, testClient } from "./helpers/client.js";
 import { openTestDb, rows, scalar, useTempDir } from "./helpers/db.js";
 import { compareWithDataset } from "./helpers/ground-truth.js";
 import { loadLocation } from "./helpers/load.js";
-import { storeDayPage } from "./helpers/pages.js";
+import { storeDayPage, storeOrdersPage } from "./helpers/pages.js";
 import { TEST_TODAY, useSimulator } from "./helpers/simulator.js";
 
 const sim = useSimulator();
@@ -100,14 +100,7 @@ describe("changed records", () => {
       .find((o) => o.items.length >= 3)!;
     const lastItem = original.items.length - 1;
     const write = (order: typeof original) =>
-      storeDayPage(own, ORDERS, {
-        locationId: location().location.id,
-        day,
-        records: [{ record: order, raw: JSON.stringify(order) }],
-        rejects: [],
-        runId: null,
-        syncedAt: new Date().toISOString(),
-      });
+      storeOrdersPage(own, location().location.id, day, [order]);
     const count = (sql: string) => scalar(own.db, sql, original.id);
     expect(await write(original)).toMatchObject({ inserted: 1 });
     const modifiersOfLast = original.items[lastItem]!.modifiers.length;
@@ -155,14 +148,7 @@ describe("changed records", () => {
       .filter((o) => o.items.length >= 2);
     if (!first || !refused || !next) throw new Error("the day has too few orders");
     const write = (orders: (typeof first)[]) =>
-      storeDayPage(own, ORDERS, {
-        locationId: location().location.id,
-        day,
-        records: orders.map((order) => ({ record: order, raw: JSON.stringify(order) })),
-        rejects: [],
-        runId: null,
-        syncedAt: new Date().toISOString(),
-      });
+      storeOrdersPage(own, location().location.id, day, orders);
     // The page fails once its first order and that order's item rows are in hand.
     own.db.sqlite.exec(`CREATE TEMP TRIGGER refuse_order BEFORE INSERT ON main.order_rows
       WHEN NEW.id = '${refused.id}' BEGIN SELECT RAISE(ABORT, 'an order the schema refuses'); END`);
