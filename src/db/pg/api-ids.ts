@@ -9,8 +9,7 @@
  */
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { IdRefColumn } from "../schema/relations.js";
-import type { RowSet } from "../writers/record-rows.js";
-import { packedShapeOf } from "../writers/record-rows.js";
+import { packedShapeOf, type RowSet } from "../writers/record-rows.js";
 import type { PgClient } from "./connect.js";
 import { storableText } from "./text.js";
 
