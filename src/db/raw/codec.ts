@@ -11,8 +11,10 @@ import { deflateRawSync, inflateRawSync } from "node:zlib";
 /** Bytes of earlier records a dictionary holds: zlib uses at most 32 KB of it. */
 export const DICTIONARY_BYTES = 8 * 1024;
 
-/** Level 6 (zlib's default): levels 1 to 9 differ by 4 % in size here and little in time. */
-export const COMPRESSION_LEVEL = 6;
+/** Level 3: with the dictionary, an order's deflate (the stream reused, deflater.ts) takes a
+ * quarter less time than at zlib's default 6, for 8 % more bytes (1.6 % of a backfill's file);
+ * level 1 is no faster (docs/benchmarks.md, part 10). */
+export const COMPRESSION_LEVEL = 3;
 
 /** A preset dictionary from sample records: their JSON, newest last (zlib favours the end). */
 export function buildDictionary(samples: readonly string[]): Buffer | undefined {
