@@ -125,14 +125,16 @@ export class RowsInserter {
   /** Inserts the rows; returns how many the server wrote. */
   async insert(client: PgClient, rows: readonly Row[]): Promise<number> {
     if (rows.length === 0) return 0;
-    const result = await this.run(client, rows.map((row) => this.values(row)));
+    const values = rows.map((row) => this.values(row));
+    const result = await this.run(client, values);
     return result.rowCount ?? 0;
   }
 
   /** Inserts the rows of a parent table (suffix "RETURNING id, key"); returns their keys by id. */
   async insertReturningKeys(client: PgClient, rows: readonly Row[]): Promise<Map<string, number>> {
     if (rows.length === 0) return new Map();
-    const result = await this.run(client, rows.map((row) => this.values(row)));
+    const values = rows.map((row) => this.values(row));
+    const result = await this.run(client, values);
     return new Map(result.rows.map((row: { id: string; key: number }) => [row.id, row.key]));
   }
 
