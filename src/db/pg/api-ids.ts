@@ -9,7 +9,7 @@
  */
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { IdRefColumn } from "../schema/relations.js";
-import { packedShapeOf, type RowSet } from "../writers/record-rows.js";
+import { type RowSet, rowShapeOf } from "../writers/record-rows.js";
 import type { PgClient } from "./connect.js";
 import { storableText } from "./text.js";
 
@@ -29,7 +29,7 @@ export class PgApiIds {
       const id = storableText(String(sent));
       if (!this.keys.has(id)) unknown.add(id);
     };
-    const shapes = childTables.map(packedShapeOf);
+    const shapes = childTables.map(rowShapeOf);
     for (const { parent, children } of rowSets) {
       for (const { shown } of parentRefs) check(parent[shown]);
       for (const [i, { width, idsAt }] of shapes.entries()) {

@@ -18,7 +18,7 @@ import { createHash } from "node:crypto";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { writtenColumns } from "../schema/columns.js";
 import { type IdRefColumn, idRefsOf } from "../schema/relations.js";
-import { type PackedRows, type PackedShape, packedShapeOf } from "../writers/record-rows.js";
+import { type PackedRows, type RowShape, rowShapeOf } from "../writers/record-rows.js";
 import { type Row, tableName } from "../writers/statements.js";
 import type { PgApiIds } from "./api-ids.js";
 import type { PgClient } from "./connect.js";
@@ -84,7 +84,7 @@ export class RowsInserter {
     suffix = "",
     ids?: { refs: readonly IdRefColumn[]; apiIds: PgApiIds },
     /** For a child table of orders or reports: how its rows are packed. */
-    private readonly packed?: PackedShape,
+    private readonly packed?: RowShape,
   ) {
     const refs = ids?.refs ?? [];
     const refOf = (c: ColumnOf) => refs.find((r) => r.stored === c.name);
@@ -118,7 +118,7 @@ export class RowsInserter {
       columnsOf(table),
       "",
       idsOf(table, apiIds),
-      packedShapeOf(table),
+      rowShapeOf(table),
     );
   }
 

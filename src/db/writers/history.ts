@@ -13,8 +13,7 @@ import {
   type VersionRows,
   versionRow,
 } from "../history/versions.js";
-import type { RowSet } from "./record-rows.js";
-import { unpackChildren } from "./record-rows.js";
+import { type RowSet, unpackChildren } from "./record-rows.js";
 import { prepareRowInsert, type RowInserter } from "./statements.js";
 
 export class VersionHistory {

@@ -11,7 +11,7 @@
  */
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type Row, writtenColumns } from "../schema/columns.js";
-import { idRefsOf, relationOf } from "../schema/relations.js";
+import { CHILD_RELATIONS, idRefsOf } from "../schema/relations.js";
 
 /** Rows of one child table, packed: `width` values a row. */
 export type PackedRows = unknown[];
@@ -39,32 +39,33 @@ export interface RowSet {
   children: readonly PackedRows[];
 }
 
-/** Where a child table's values lie in its packed rows. */
-export interface PackedShape {
+/** Where a table's values lie in a row its insert binds by position, packed or not. */
+export interface RowShape {
   /** The columns the table's insert writes, in order. */
   columns: readonly string[];
   /** The name each value has in a row as the normalizers make it: the column's, or for a column
    * that keeps an id by key, the relation's (`item_catalog_id` for `item_catalog_ref`). */
   fields: readonly string[];
   width: number;
-  /** The column of the parent's key, which the writer fills. */
+  /** A child table's column of the parent's key, which the writer fills; -1 for other tables. */
   parentKeyAt: number;
   /** The values that are ids of the API, which writers store by key (api_ids). */
   idsAt: readonly number[];
 }
 
-const shapes = new WeakMap<SQLiteTable, PackedShape>();
+const shapes = new WeakMap<SQLiteTable, RowShape>();
 
-export function packedShapeOf(table: SQLiteTable): PackedShape {
+export function rowShapeOf(table: SQLiteTable): RowShape {
   let shape = shapes.get(table);
   if (!shape) {
     const columns = writtenColumns(table);
     const refs = idRefsOf(table);
+    const parentKey = CHILD_RELATIONS.find((r) => r.table === table)?.parentKey;
     shape = {
       columns,
       fields: columns.map((c) => refs.find((r) => r.stored === c)?.shown ?? c),
       width: columns.length,
-      parentKeyAt: columns.indexOf(relationOf(table).parentKey),
+      parentKeyAt: parentKey === undefined ? -1 : columns.indexOf(parentKey),
       idsAt: refs.map((r) => columns.indexOf(r.stored)),
     };
     shapes.set(table, shape);
@@ -73,7 +74,7 @@ export function packedShapeOf(table: SQLiteTable): PackedShape {
 }
 
 export function packRows(table: SQLiteTable, rows: readonly Row[]): PackedRows {
-  const { fields, width } = packedShapeOf(table);
+  const { fields, width } = rowShapeOf(table);
   const packed: PackedRows = new Array(rows.length * width);
   let at = 0;
   for (const row of rows) for (let i = 0; i < width; i++) packed[at++] = row[fields[i] as string];
@@ -98,7 +99,7 @@ export function unpackChildren(
 }
 
 function unpackRows(table: SQLiteTable, packed: PackedRows): Row[] {
-  const { fields, width, parentKeyAt } = packedShapeOf(table);
+  const { fields, width, parentKeyAt } = rowShapeOf(table);
   const rows: Row[] = [];
   for (let at = 0; at < packed.length; at += width) {
     const row: Row = {};

@@ -2,10 +2,9 @@
  * Statements are prepared once per connection. */
 import type Database from "better-sqlite3";
 import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
-import { type Row, writtenColumns } from "../schema/columns.js";
-import { idRefsOf } from "../schema/relations.js";
+import type { Row } from "../schema/columns.js";
 import type { ApiIds } from "./api-ids.js";
-import { type PackedRows, packedShapeOf } from "./record-rows.js";
+import { type PackedRows, rowShapeOf } from "./record-rows.js";
 
 export type { Row };
 
@@ -74,22 +73,18 @@ export function prepareRowInsert(
   table: SQLiteTable,
   options: RowInsertOptions = {},
 ): RowInserter {
-  const columns = writtenColumns(table);
+  const { columns, fields, width, idsAt } = rowShapeOf(table);
   const statement = sqlite.prepare<unknown[]>(
     `${insertHead(table, columns)}${placeholders(columns)} ${options.suffix ?? ""}`,
   );
-  const width = columns.length;
-  const refs = idRefsOf(table);
-  if (refs.length > 0 && !options.apiIds)
+  if (idsAt.length > 0 && !options.apiIds)
     throw new Error(`${tableName(table)} keeps ids by key: its inserts need the ids' keys`);
-  const fields = columns.map((c) => refs.find((r) => r.stored === c)?.shown ?? c);
-  const refAt = refs.map((r) => columns.indexOf(r.stored));
   const { apiIds } = options;
   const values: unknown[] = new Array(width);
   return {
     run(row: Row): number {
       for (let i = 0; i < width; i++) values[i] = row[fields[i] as string];
-      for (const at of refAt) {
+      for (const at of idsAt) {
         const id = values[at];
         values[at] = id == null ? null : apiIds?.keyOf(id as string);
       }
@@ -118,7 +113,8 @@ export function prepareChildInsert(
   table: SQLiteTable,
   apiIds: ApiIds,
 ): ChildInserter {
-  const { columns, width, parentKeyAt, idsAt } = packedShapeOf(table);
+  const { columns, width, parentKeyAt, idsAt } = rowShapeOf(table);
+  if (parentKeyAt < 0) throw new Error(`${tableName(table)} is not a child table`);
   const head = insertHead(table, columns);
   const row = placeholders(columns);
   // By number of rows, prepared on first use.
