@@ -289,21 +289,6 @@ describe("moving and broken data", () => {
       db.close();
     }
   });
-
-  it("fetches by id an order a report lists that no window returned", async () => {
-    const db = openTestDb(tempPath());
-    await syncOnce(sim.current, db);
-    const [missing] = rows(db, "SELECT order_id FROM report_orders LIMIT 1");
-    db.sqlite.prepare("DELETE FROM order_rows WHERE id = ?").run(missing.order_id);
-    sim.current.stats.reset();
-    await syncOnce(sim.current, db, {
-      streams: ["orders"],
-      range: { since: TEST_TODAY, until: TEST_TODAY },
-    });
-    expect(sim.current.stats.snapshot().byOperation.getOrder).toBe(1);
-    expect(scalar(db, "SELECT COUNT(*) FROM orders WHERE id = ?", missing.order_id)).toBe(1);
-    db.close();
-  });
 });
 
 describe("failures", () => {

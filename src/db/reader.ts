@@ -384,6 +384,10 @@ export class SqlReader {
    * Orders that a stored report lists but that are neither stored nor set aside as rejected,
    * although the orders windows of the report's session days were read completely: the API's
    * lists missed them. Sessions of reports whose days were not read yet are left to their windows.
+   *
+   * Only the reports whose reconciliation (report_order_sums) counts orders missing are looked
+   * through, with those not summed yet or waiting to be summed again: every order of every
+   * report was 3 s a run on a location of a million orders, 1 ms this way.
    */
   async missingReportOrders(locationId: string, limit: number): Promise<string[]> {
     const { dialect } = this.sql;
@@ -395,6 +399,11 @@ export class SqlReader {
     const rows = await this.all<{ order_id: string }>(
       `SELECT DISTINCT ro.order_id FROM report_order_rows ro JOIN reports r ON r.key = ro.report_key
        WHERE r.location_id = ${this.p(1)}
+         AND (NOT EXISTS (
+                SELECT 1 FROM report_order_sums s WHERE s.report_id = r.id AND s.orders_missing = 0)
+              OR EXISTS (
+                SELECT 1 FROM summary_pending p
+                WHERE p.kind = 'report' AND p.location_id = r.location_id AND p.key = r.id))
          AND ${windowComplete("started_at")} AND ${windowComplete("finalized_at")}
          AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.id = ro.order_id)
          AND NOT EXISTS (
