@@ -56,13 +56,17 @@ describe.each(DESTINATION_KINDS)("the daemon's audit into %s", { timeout: 120_00
     const destination = await syncedDestination(kind);
     const stored = await destination.stored();
     const handDay = addDays(localToday(sim.current), -6);
-    const removed = await stored.rows(
-      "SELECT id FROM order_rows WHERE business_date = ? ORDER BY id LIMIT 2",
-      handDay,
-    );
-    for (const { id } of removed) await stored.execute("DELETE FROM order_rows WHERE id = ?", id);
     const drifts = sim.current.dataset.driftHistory(1, 4);
     expect(new Set(drifts.map((d) => d.kind))).toEqual(new Set(["change", "remove", "add"]));
+    // Two orders the API still lists, deleted by hand; on some dates a drift adds one to that day.
+    const drifted = new Set(drifts.map((d) => d.orderId));
+    const removed = (
+      await stored.rows("SELECT id FROM order_rows WHERE business_date = ? ORDER BY id", handDay)
+    )
+      .filter((r) => !drifted.has(String(r.id)))
+      .slice(0, 2);
+    for (const { id } of removed) await stored.execute("DELETE FROM order_rows WHERE id = ?", id);
+    const added = drifts.filter((d) => d.day === handDay && d.kind === "add").length;
 
     const { run, metrics } = await firstDaemonRun(destination, { POS_AUDIT_PERIOD_DAYS: "1" });
     expect(run).toMatchObject({ status: "succeeded" });
@@ -82,7 +86,7 @@ describe.each(DESTINATION_KINDS)("the daemon's audit into %s", { timeout: 120_00
     for (const day of [handDay, ...drifts.map((d) => d.day)]) expect(repairedDays).toContain(day);
     expect(repairs.every((r) => r.found_by === "audit" && r.outcome === "repaired")).toBe(true);
     const hand = repairs.find((r) => String(r.day) === handDay);
-    expect(Number(hand?.inserted)).toBe(2);
+    expect(Number(hand?.inserted)).toBe(2 + added);
     const ids = await stored.rows("SELECT id FROM orders WHERE business_date = ?", handDay);
     expect(ids.map((r) => r.id)).toEqual(expect.arrayContaining(removed.map((r) => r.id)));
 
