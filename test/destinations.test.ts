@@ -84,6 +84,19 @@ describe.each(DESTINATION_KINDS)("into %s", (kind) => {
         day,
       );
       expect(daily).toEqual({ orders: sales.length, total_sales: expected });
+      // A product's orders: an order with two lines of it counts once (some orders here have).
+      const productOrders = new Map<string, number>();
+      for (const sale of sales) {
+        const sold = sale.items.filter((i) => !i.isCanceled).map((i) => i.itemCatalogId);
+        for (const product of new Set(sold))
+          productOrders.set(product, (productOrders.get(product) ?? 0) + 1);
+      }
+      const products = await stored.rows(
+        "SELECT product_id, orders FROM v_product_sales WHERE location_id = ? AND business_date = ?",
+        location.location.id,
+        day,
+      );
+      expect(new Map(products.map((p) => [p.product_id, Number(p.orders)]))).toEqual(productOrders);
       // The comparison sees a changed field (it is not blind to this destination's types).
       const order = [...simulator.dataset.allOrders(location)].at(-1)!;
       await stored.execute(

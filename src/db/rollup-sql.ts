@@ -65,18 +65,43 @@ const sum = (expression: string, filter?: string) =>
 export interface DaysToRecompute {
   /** A relation `d(location_id, business_date)` of the days. */
   from: string;
-  /** What GROUP BY puts before a table's own keys: the day, where there are several. (SQLite
-   * recomputes one day, and grouping by it again cost a fifth more on a day of 20,000 orders.) */
-  groupedBy: string;
+  /** What GROUP BY puts before a table's own keys, for rows of `relation`: the day, where there
+   * are several. (SQLite recomputes one day, and grouping by it again cost a fifth more on a day
+   * of 20,000 orders.) */
+  groupedBy(relation: string): string;
   /** The cancelled items of each order `o` of the days, joined as `c(items, amount)`. (A join
    * PostgreSQL plans well took it 150 times longer than a lateral one, which SQLite lacks.) */
   cancelledItems: string;
+  /** How the products' summary counts the orders a product was sold in: each order once among
+   * its lines (COUNT DISTINCT, which PostgreSQL computes by sorting every line of the days), or
+   * the lines that are their order's first of the product (a window over each order's lines,
+   * which SQLite computes by sorting them all). Measured on a day of 20,000 orders: PostgreSQL
+   * 466-488 ms against 284, SQLite 148-154 ms against 259-265 (docs/benchmarks.md, part 12). */
+  ordersCounted: "distinct" | "first lines";
 }
 
 /** The orders that stand (not deleted upstream) of the days `d`. */
 const ordersOf = (days: DaysToRecompute) => `${days.from}
   JOIN orders o ON o.location_id = d.location_id AND o.business_date = d.business_date
     AND o.deleted_at IS NULL`;
+
+/** The lines sold on the days, as `l`: the items (not cancelled) of the orders that count in
+ * sales, with their order's location and day, and for "first lines" (ordersCounted) whether each
+ * is its order's first line of the product. The orders come in key order, so that each order's
+ * lines arrive together and the window sorts only within an order. */
+function saleLines(days: DaysToRecompute): string {
+  const columns = `o.location_id, o.business_date, i.order_key, i.item_catalog_ref, i.description,
+      i.category, i.sub_category, i.quantity, i.total, i.tax_amount`;
+  if (days.ordersCounted === "distinct") {
+    return `(SELECT ${columns} FROM ${ordersOf(days)} JOIN order_item_rows i ON i.order_key = o.key
+      WHERE ${SALE} AND NOT i.is_canceled) l`;
+  }
+  return `(SELECT ${columns}, ROW_NUMBER() OVER (
+        PARTITION BY i.order_key, i.item_catalog_ref ORDER BY i.position) = 1 AS first_line
+      FROM (SELECT o.location_id, o.business_date, o.key FROM ${ordersOf(days)}
+        WHERE ${SALE} ORDER BY o.key) o
+      JOIN order_item_rows i ON i.order_key = o.key WHERE NOT i.is_canceled) l`;
+}
 
 /** Each summary table and the SELECT that gives its rows for the days, in its column order. */
 export const ROLLUPS: readonly { table: string; select(days: DaysToRecompute): string }[] = [
@@ -95,14 +120,13 @@ export const ROLLUPS: readonly { table: string; select(days: DaysToRecompute): s
   },
   {
     table: "daily_product_sales",
-    select: (days) => `SELECT o.location_id, o.business_date, k.id,
-      MAX(i.description), MAX(i.category), MAX(i.sub_category),
-      COALESCE(SUM(i.quantity), 0), ${sum("i.total")}, ${sum("i.tax_amount")},
-      ${sum("i.total - i.tax_amount")}, COUNT(DISTINCT i.order_key)
-    FROM ${ordersOf(days)} JOIN order_item_rows i ON i.order_key = o.key
-    JOIN api_ids k ON k.key = i.item_catalog_ref
-    WHERE ${SALE} AND NOT i.is_canceled
-    GROUP BY ${days.groupedBy}k.key`,
+    select: (days) => `SELECT l.location_id, l.business_date, k.id,
+      MAX(l.description), MAX(l.category), MAX(l.sub_category),
+      COALESCE(SUM(l.quantity), 0), ${sum("l.total")}, ${sum("l.tax_amount")},
+      ${sum("l.total - l.tax_amount")},
+      ${days.ordersCounted === "distinct" ? "COUNT(DISTINCT l.order_key)" : "COUNT(*) FILTER (WHERE l.first_line)"}
+    FROM ${saleLines(days)} JOIN api_ids k ON k.key = l.item_catalog_ref
+    GROUP BY ${days.groupedBy("l")}k.key`,
   },
   {
     table: "daily_payment_sales",
@@ -110,7 +134,7 @@ export const ROLLUPS: readonly { table: string; select(days: DaysToRecompute): s
       COUNT(*), ${sum("p.payment_amount")}
     FROM ${ordersOf(days)} JOIN order_payment_rows p ON p.order_key = o.key
     WHERE ${SALE}
-    GROUP BY ${days.groupedBy}p.payment_name`,
+    GROUP BY ${days.groupedBy("o")}p.payment_name`,
   },
   {
     table: "daily_tax_sales",
@@ -118,7 +142,7 @@ export const ROLLUPS: readonly { table: string; select(days: DaysToRecompute): s
       ${sum("i.total")}, ${sum("i.tax_amount")}, ${sum("i.total - i.tax_amount")}
     FROM ${ordersOf(days)} JOIN order_item_rows i ON i.order_key = o.key
     WHERE ${SALE} AND NOT i.is_canceled
-    GROUP BY ${days.groupedBy}i.tax_rate_bp`,
+    GROUP BY ${days.groupedBy("o")}i.tax_rate_bp`,
   },
   {
     table: HOURLY_SALES,
@@ -127,7 +151,7 @@ export const ROLLUPS: readonly { table: string; select(days: DaysToRecompute): s
       ${sum("o.total")}
     FROM ${ordersOf(days)}
     WHERE ${SALE} AND o.closed_hour IS NOT NULL
-    GROUP BY ${days.groupedBy}o.closed_hour`,
+    GROUP BY ${days.groupedBy("o")}o.closed_hour`,
   },
   {
     table: "daily_operator_sales",
@@ -139,7 +163,7 @@ export const ROLLUPS: readonly { table: string; select(days: DaysToRecompute): s
       ${sum("c.amount", "NOT o.is_canceled")}
     FROM ${ordersOf(days)} ${days.cancelledItems}
     WHERE NOT o.is_training
-    GROUP BY ${days.groupedBy}o.operator_id`,
+    GROUP BY ${days.groupedBy("o")}o.operator_id`,
   },
 ];
 

@@ -22,13 +22,14 @@ const DAY = "o.location_id = @location AND o.business_date = @day AND o.deleted_
 /** The day the statements recompute: one, named by their parameters. */
 const ONE_DAY: DaysToRecompute = {
   from: "(SELECT @location AS location_id, @day AS business_date) d",
-  groupedBy: "",
+  groupedBy: () => "",
   cancelledItems: `LEFT JOIN (
       SELECT i.order_key, COUNT(*) AS items, SUM(i.total) AS amount
       FROM orders o JOIN order_item_rows i ON i.order_key = o.key
       WHERE ${DAY} AND i.is_canceled
       GROUP BY i.order_key
     ) c ON c.order_key = o.key`,
+  ordersCounted: "distinct",
 };
 
 interface DayParameters {

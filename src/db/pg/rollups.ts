@@ -14,11 +14,12 @@ import type { PgClient } from "./connect.js";
 /** The days to recompute ($1 locations, $2 days, pairwise). */
 const DAYS: DaysToRecompute = {
   from: "unnest($1::text[], $2::date[]) AS d(location_id, business_date)",
-  groupedBy: "o.location_id, o.business_date, ",
+  groupedBy: (relation) => `${relation}.location_id, ${relation}.business_date, `,
   cancelledItems: `CROSS JOIN LATERAL (
       SELECT COUNT(*) AS items, SUM(i.total) AS amount
       FROM order_item_rows i WHERE i.order_key = o.key AND i.is_canceled
     ) c`,
+  ordersCounted: "first lines",
 };
 
 /** Reports against their stored orders, recomputed whole ($1 report ids). */
@@ -65,7 +66,13 @@ export async function refreshDays(
 ): Promise<string[]> {
   if (days.length === 0) return [];
   const parameters = dayParameters(days);
+  // Tables filled a moment ago have no statistics until autovacuum's next look (a minute): the
+  // plans then expect hundreds of lines an order and join each order to its lines by a bitmap
+  // scan, which took a day of 100,000 orders from 5.4 s to 9.0 s (docs/benchmarks.md, part 12).
+  // With statistics the planner chooses index scans itself.
+  await client.query("SET LOCAL enable_bitmapscan = off");
   for (const { table } of ROLLUPS) await refreshTable(client, table, days);
+  await client.query("RESET enable_bitmapscan");
   const { rows } = await client.query<{ report_id: string }>(reportsOfDays(DAYS), parameters);
   return rows.map((row) => row.report_id);
 }
