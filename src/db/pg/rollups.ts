@@ -59,7 +59,8 @@ export async function markReports(
   );
 }
 
-/** Recomputes the summaries of these days; returns the reports whose reconciliation follows. */
+/** Recomputes the summaries of these days, inside the caller's transaction; returns the reports
+ * whose reconciliation follows. */
 export async function refreshDays(
   client: PgClient,
   days: readonly LocationDay[],
@@ -69,10 +70,10 @@ export async function refreshDays(
   // Tables filled a moment ago have no statistics until autovacuum's next look (a minute): the
   // plans then expect hundreds of lines an order and join each order to its lines by a bitmap
   // scan, which took a day of 100,000 orders from 5.4 s to 9.0 s (docs/benchmarks.md, part 12).
-  // With statistics the planner chooses index scans itself.
+  // With statistics the planner chooses index scans itself. Off for the rest of the settle's
+  // transaction, whose other statements read by key.
   await client.query("SET LOCAL enable_bitmapscan = off");
   for (const { table } of ROLLUPS) await refreshTable(client, table, days);
-  await client.query("RESET enable_bitmapscan");
   const { rows } = await client.query<{ report_id: string }>(reportsOfDays(DAYS), parameters);
   return rows.map((row) => row.report_id);
 }
