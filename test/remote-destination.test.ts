@@ -4,7 +4,7 @@
  * summaries, checkpoints), its failures reach the sync as they would there, and it hands the
  * writing side only a few pages at a time.
  */
-import { MessageChannel, type MessagePort } from "node:worker_threads";
+import { MessageChannel, type MessagePort, receiveMessageOnPort } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocationConfig } from "../src/config.js";
 import { addDays } from "../src/dates.js";
@@ -17,6 +17,7 @@ import {
   serveDestination,
   toCrossing,
 } from "../src/runner/destination-port.js";
+import { isCrossingPage, packPage, unpackPage } from "../src/runner/page-crossing.js";
 import { fixedOffsetZone } from "../src/simulator/clock.js";
 import { type Simulator, startSimulator } from "../src/simulator/server.js";
 import { ORDERS } from "../src/streams/index.js";
@@ -208,6 +209,28 @@ describe("a sync whose writes cross to another thread", () => {
     port2.close();
     await service.close();
     db.close();
+  });
+
+  it("hands a page's child rows over packed, every value as it was", () => {
+    const parent = { id: "o-1", location_id: "l-1" };
+    const children = [
+      ["a", 1.25, null, undefined, true, false, -0, Number.NaN, 2 ** 53 + 2, "a", ""],
+      [],
+      ["\u00e9t\u00e9 \ud83c\udf1e", 0, "b"],
+    ];
+    const records = [
+      { rows: { parent, children }, raw: '{"id":"o-1"}' },
+      { rows: { parent: { ...parent, id: "o-2" }, children: [["b", 7], [], []] } },
+    ];
+    const { port1, port2 } = new MessageChannel();
+    port1.postMessage(packPage(records));
+    const crossed = receiveMessageOnPort(port2)?.message;
+    port1.close();
+    expect(isCrossingPage(crossed)).toBe(true);
+    expect(unpackPage(crossed as Parameters<typeof unpackPage>[0])).toEqual(records);
+    // A value of no kind the packing knows: the page crosses as it is.
+    const odd = [{ rows: { parent, children: [[{ nested: 1 }]] } }];
+    expect(packPage(odd)).toBe(odd);
   });
 
   it("keeps an error's kind, message and code across the threads", () => {

@@ -18,6 +18,7 @@ import type { MessagePort } from "node:worker_threads";
 import type { SyncDestination } from "../db/destination.js";
 import { DatabaseError } from "../db/errors.js";
 import { CATALOG_LISTS, DAY_STREAM_DESCRIPTIONS, DEVICES } from "../streams/index.js";
+import { isCrossingPage, packPage, unpackPage } from "./page-crossing.js";
 
 /** Pages handed over and not yet written: enough to keep the writing thread busy. */
 const PAGES_IN_HAND = 4;
@@ -85,8 +86,10 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   );
 }
 
-/** An argument with its descriptions (itself, or a property of it) replaced by their names. */
+/** An argument with its descriptions (itself, or a property of it) replaced by their names, and
+ * a page's records packed (page-crossing.ts). */
 function encode(value: unknown): unknown {
+  if (Array.isArray(value)) return packPage(value);
   const name = NAMES.get(value as object);
   if (name !== undefined) return { described: name } satisfies Described;
   if (!isPlainObject(value)) return value;
@@ -103,6 +106,7 @@ function isDescribed(value: unknown): value is Described {
 
 /** An argument as encode left it, its descriptions found again by name. */
 function decode(value: unknown): unknown {
+  if (isCrossingPage(value)) return unpackPage(value);
   if (isDescribed(value)) {
     const description = DESCRIPTIONS.get(value.described);
     if (!description) throw new Error(`no stream or list is named ${value.described}`);
