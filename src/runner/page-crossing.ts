@@ -6,7 +6,7 @@
  * to pack, copy and unpack, against 1.8 ms for the clone (docs/benchmarks.md, part 13). The
  * records keep everything else (their own row, their JSON or its payload) and cross as they are.
  */
-import type { PackedRows, RowSet } from "../db/writers/record-rows.js";
+import type { PackedRows } from "../db/writers/record-rows.js";
 import type { IncomingRecord } from "../db/writers/replace.js";
 
 /** What a value is, in `kinds`; a number or a string's place in `strings` is in `numbers`. */
@@ -28,11 +28,9 @@ export interface CrossingPage {
   children: PackedChildren;
 }
 
-/** Whether a value is a page's records, as the sync hands them to writePage. */
-function isRecordList(value: unknown): value is IncomingRecord[] {
-  if (!Array.isArray(value) || value.length === 0) return false;
-  const first = value[0] as Partial<IncomingRecord> | undefined;
-  return Array.isArray(first?.rows?.children);
+/** Whether a list is a page's records, as the sync hands them to writePage. */
+function isRecordList(list: readonly unknown[]): list is IncomingRecord[] {
+  return Array.isArray((list[0] as Partial<IncomingRecord> | undefined)?.rows?.children);
 }
 
 export function isCrossingPage(value: unknown): value is CrossingPage {
@@ -55,9 +53,9 @@ function countsOf(records: readonly IncomingRecord[]): { counts: Uint32Array; va
   return { counts, values };
 }
 
-/** A page's records ready to cross, or the value as it is when it is not a page's records or
+/** A page's records ready to cross, or the list as it is when it is not a page's records or
  * holds a value of no kind here (an object), which the structured clone then copies. */
-export function packPage(value: unknown): unknown {
+export function packPage(value: readonly unknown[]): unknown {
   if (!isRecordList(value)) return value;
   const { counts, values } = countsOf(value);
   const kinds = new Uint8Array(values);
@@ -125,7 +123,7 @@ export function unpackPage(page: CrossingPage): IncomingRecord[] {
       for (let i = 0; i < length; i++) values[i] = valueAt(children, at++);
       rows[t] = values;
     }
-    (record.rows as { children: RowSet["children"] }).children = rows;
+    record.rows.children = rows;
   }
   return page.records;
 }
