@@ -13,7 +13,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { bytesPerOrder, dec, int, log, mb, now, processMemory, seconds } from "./lib.js";
 
-export const CLI = join(import.meta.dirname, "..", "dist", "cli.js");
+export const CLI = join(import.meta.dirname, "..", "dist", "bin", "cli.js");
 /** Preloaded into the sync's process: reports its CPU time when it exits. */
 const CPU_AT_EXIT = join(import.meta.dirname, "cpu-at-exit.mjs");
 /** The hand-written program that does the same work as a sync (its floor). */

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
-import { realpathSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 /**
  * The pos-sync command line: picks the command, runs it, and turns every failure into one clear
  * line on standard error and the exit code docs/commands.md documents.
  */
-import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import type { Command, CommandIo } from "./commands/command.js";
 import { EXIT, messageOf, PosSyncError, UsageError } from "./errors.js";
+import { packagePath } from "./package-root.js";
 import { visible } from "./ui/terminal-text.js";
 
 /** How long the process may take to end by itself once its command returned. */
@@ -76,8 +76,9 @@ export const COMMANDS: readonly ListedCommand[] = [
 ];
 
 function version(): string {
-  const require = createRequire(import.meta.url);
-  const manifest = require("../package.json") as { version: string };
+  const manifest = JSON.parse(readFileSync(packagePath("package.json"), "utf8")) as {
+    version: string;
+  };
   return manifest.version;
 }
 

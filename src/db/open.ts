@@ -4,16 +4,16 @@
  */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
+import { packagePath } from "../package-root.js";
 import { databaseError } from "./errors.js";
 import { migrateSqlite } from "./migrate.js";
 import { openSqliteReadOnly } from "./open-read-only.js";
 import * as schema from "./schema/index.js";
 import { BEFORE_MIGRATIONS, runUpgrades, type UpgradeProgress } from "./upgrades/index.js";
 
-export const MIGRATIONS_FOLDER = fileURLToPath(new URL("../../drizzle", import.meta.url));
+export const MIGRATIONS_FOLDER = packagePath("drizzle");
 
 /** Largest WAL kept on disk after a checkpoint (see wal.ts). */
 export const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;

@@ -1,9 +1,10 @@
-/** Running the built command line as a real child process. */
+/** Running the built command line, as it ships (bundled: scripts/bundle.mjs), as a real child
+ * process. */
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { Simulator } from "../../src/simulator/server.js";
 
-export const CLI_PATH = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+export const CLI_PATH = fileURLToPath(new URL("../../dist/bin/cli.js", import.meta.url));
 
 /** The environment that points the command line at a simulator (every key) and a database. */
 export function simulatorEnv(

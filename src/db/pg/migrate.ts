@@ -4,14 +4,14 @@
  * transaction under an advisory lock, so the second waits for the first, then finds nothing left
  * to do. The migrations name no schema; the session's search_path puts them in the configured one.
  */
-import { fileURLToPath } from "node:url";
 import { type MigrationMeta, readMigrationFiles } from "drizzle-orm/migrator";
 import type { PostgresTarget } from "../../config.js";
+import { packagePath } from "../../package-root.js";
 import { SCHEMA_MIGRATIONS, type UpgradeProgress } from "../upgrades/progress.js";
 import type { PgClient } from "./connect.js";
 import { postgresError } from "./errors.js";
 
-export const PG_MIGRATIONS_FOLDER = fileURLToPath(new URL("../../../drizzle/pg", import.meta.url));
+export const PG_MIGRATIONS_FOLDER = packagePath("drizzle", "pg");
 
 /** The key of the advisory lock migrations of one schema take (two schemas migrate apart). */
 const LOCK_KEY = "hashtextextended('pos-sync migrate ' || $1, 0)";
