@@ -79,7 +79,9 @@ export function normalizeOrder(
     payments: [],
   };
 
-  for (const [itemPosition, item] of order.items.entries()) {
+  // forEach, not `for … of entries()`: with the iterators, V8's optimizing compiler spent 88 ms
+  // of a backfill on this function alone, 15 ms without (docs/benchmarks.md, part 14).
+  order.items.forEach((item, itemPosition) => {
     rows.items.push({
       order_id: order.id,
       position: itemPosition,
@@ -107,7 +109,7 @@ export function normalizeOrder(
       loss_reason: optional(item.lossReason),
       combo_parent_id: optional(item.comboParentId),
     });
-    for (const [position, modifier] of item.modifiers.entries()) {
+    item.modifiers.forEach((modifier, position) => {
       rows.modifiers.push({
         order_id: order.id,
         item_position: itemPosition,
@@ -117,8 +119,8 @@ export function normalizeOrder(
         modifier_id: modifier.modifierId,
         name: modifier.name,
       });
-    }
-    for (const [position, discount] of item.discountsApplied.entries()) {
+    });
+    item.discountsApplied.forEach((discount, position) => {
       rows.discounts.push({
         order_id: order.id,
         item_position: itemPosition,
@@ -128,10 +130,10 @@ export function normalizeOrder(
         discount_value: discount.discountValue,
         discount_catalog_id: discount.discountCatalogId,
       });
-    }
-  }
+    });
+  });
 
-  for (const [position, payment] of order.payments.entries()) {
+  order.payments.forEach((payment, position) => {
     rows.payments.push({
       order_id: order.id,
       position,
@@ -140,6 +142,6 @@ export function normalizeOrder(
       payment_name: payment.paymentName,
       payment_catalog_id: payment.paymentCatalogId,
     });
-  }
+  });
   return rows;
 }
