@@ -7,9 +7,10 @@
  *
  * Why: node resolves, reads, links and evaluates each ES module apart, and a sync's two threads
  * load 580 of them (336 files; zod and drizzle are hundreds), and undici's and pino's CommonJS
- * files besides; bundled, 53. A 180-day backfill took 0.35-0.4 s less CPU, about 13 µs an order,
- * and a one-day sync 0.2 s (docs/benchmarks.md, "Lean per order, part 14"). dist/ beside dist/bin/ keeps tsc's module per source file, which
- * tests that start a worker directly and the benchmarks' floor import.
+ * files besides; bundled, 53. A 180-day backfill took 0.34-0.44 s less CPU, 13-16 µs an order,
+ * and a one-day sync 0.2 s (docs/benchmarks.md, "Lean per order, part 14"). dist/ beside
+ * dist/bin/ keeps tsc's module per source file, which tests that start a worker directly and
+ * the benchmarks' floor import.
  *
  * Writes dist/bin/modules.json too: the sources each file holds, by which test/cli-modules.test.ts
  * checks what a command line loads.
