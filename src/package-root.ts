@@ -1,8 +1,8 @@
 /**
  * The folder pos-sync is installed in (the one with its package.json), and the files it ships
- * beside its code: the migrations and the manifest. Found by walking up from this module rather
- * than by a fixed `../..`: the code runs from src/ (tests), from dist/ as tsc emits it, and
- * bundled into dist/bin/ (scripts/bundle.mjs), each at another depth.
+ * beside its code: the migrations, the manifest and the docs. Found by walking up from this
+ * module rather than by a fixed `../..`: the code runs from src/ (tests), from dist/ as tsc emits
+ * it, and bundled into dist/bin/ (scripts/bundle.mjs), each at another depth.
  */
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";

@@ -4,7 +4,6 @@
  * disagree; `renderDataDictionary` writes the markdown. Both are pure; only `readSchema` opens
  * a database (in memory).
  */
-import { fileURLToPath } from "node:url";
 import { is } from "drizzle-orm";
 import { getTableConfig, SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
@@ -43,12 +42,11 @@ import {
 import * as reportTables from "../db/schema/reports.js";
 import * as rollupTables from "../db/schema/rollups.js";
 import { tableName } from "../db/writers/statements.js";
+import { packagePath } from "../package-root.js";
 import type { ApiRecord, TableDoc, ViewDoc } from "./dictionary/types.js";
 
-/** docs/data-dictionary.md of the project, wherever the process runs from (src/ or dist/). */
-export const DATA_DICTIONARY_FILE = fileURLToPath(
-  new URL("../../docs/data-dictionary.md", import.meta.url),
-);
+/** docs/data-dictionary.md of the project, wherever the process runs from. */
+export const DATA_DICTIONARY_FILE = packagePath("docs", "data-dictionary.md");
 
 // --- The facts of the schema ---
 
