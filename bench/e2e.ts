@@ -61,11 +61,43 @@ export interface SyncProcessResult {
   requests: number;
   /** User plus system CPU time of the sync's process, every thread, in seconds. */
   cpuSeconds: number;
+  /** The same by thread (seconds; undefined where /proc is not there to tell). */
+  threads: ThreadCpu | undefined;
   exitCode: number | null;
   peakRss: number;
   /** Resident memory sampled while it ran, with the seconds since it started. */
   samples: { elapsed: number; rss: number }[];
   summary: string;
+}
+
+/** A process's CPU by thread: the main thread, its worker threads, and V8's and libuv's helper
+ * threads (the rest of the process's). */
+export interface ThreadCpu {
+  main: number;
+  workers: number;
+  helpers: number;
+}
+
+interface CpuLine {
+  thread: "main" | "worker";
+  threadMicros?: number;
+  userMicros?: number;
+  systemMicros?: number;
+}
+
+/** The process's CPU time in seconds, and by thread, from cpu-at-exit.mjs's lines. */
+function cpuOf(report: string): { seconds: number; threads: ThreadCpu | undefined } {
+  const lines = report
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as CpuLine);
+  const main = lines.find((line) => line.thread === "main");
+  const seconds = ((main?.userMicros ?? Number.NaN) + (main?.systemMicros ?? Number.NaN)) / 1e6;
+  const threadSeconds = lines.map((line) => (line.threadMicros ?? Number.NaN) / 1e6);
+  if (!main || threadSeconds.some(Number.isNaN)) return { seconds, threads: undefined };
+  const own = (main.threadMicros ?? 0) / 1e6;
+  const workers = threadSeconds.reduce((a, b) => a + b, 0) - own;
+  return { seconds, threads: { main: own, workers, helpers: seconds - own - workers } };
 }
 
 /** Runs `pos-sync sync` and watches its memory. */
@@ -110,13 +142,12 @@ function runWatched(args: string[], env: Record<string, string>): Promise<SyncPr
       const requests = Number(
         /(\d[\d,]*) requests/.exec(stdout)?.[1]?.replaceAll(",", "") ?? Number.NaN,
       );
-      const cpu = cpuReport
-        ? (JSON.parse(cpuReport) as { userMicros: number; systemMicros: number })
-        : { userMicros: Number.NaN, systemMicros: Number.NaN };
+      const cpu = cpuOf(cpuReport);
       resolve({
         seconds: seconds(start),
         requests,
-        cpuSeconds: (cpu.userMicros + cpu.systemMicros) / 1e6,
+        cpuSeconds: cpu.seconds,
+        threads: cpu.threads,
         exitCode: code,
         peakRss,
         samples,
@@ -142,6 +173,7 @@ export interface ScenarioResult {
   orders: number;
   cpuSeconds: number;
   cpuMicrosPerOrder: number;
+  threads: ThreadCpu | undefined;
 }
 
 /** The backfill's CPU per order against its floor's, measured alternately in one session. */
@@ -152,6 +184,10 @@ export interface FloorComparison {
   floorMicros: number[];
   /** Mean against mean. */
   ratio: number;
+  /** Each round's CPU by thread: pos-sync's reading thread is its worker, its writing thread the
+   * main one; the floor has one. */
+  syncThreads: (ThreadCpu | undefined)[];
+  floorThreads: (ThreadCpu | undefined)[];
 }
 
 export interface E2eResult {
@@ -232,6 +268,7 @@ async function runScenario<T>(
       orders,
       cpuSeconds: run.cpuSeconds,
       cpuMicrosPerOrder: (run.cpuSeconds * 1e6) / orders,
+      threads: run.threads,
     };
     log(
       `   ${int(orders)} orders, ${int(run.requests)} requests in ${dec(run.seconds)} s; network bound ${dec(networkBound)} s; ratio ${dec(result.ratio)}`,
@@ -254,12 +291,20 @@ function fileBytes(dbPath: string): { withArchive: number; withoutArchive: numbe
   return bytes;
 }
 
-/** One run of the floor into a fresh file: its CPU per order. */
-async function floorRun(env: Record<string, string>, dbPath: string): Promise<number> {
+/** One run of the floor into a fresh file: its CPU per order, and by thread. */
+async function floorRun(
+  env: Record<string, string>,
+  dbPath: string,
+): Promise<{ micros: number; threads: ThreadCpu | undefined }> {
   removeDatabase(dbPath);
   const run = await runWatched([FLOOR], { ...env, POS_DB_PATH: dbPath });
   if (run.exitCode !== 0) throw new Error(`the floor exited ${run.exitCode}:\n${run.summary}`);
-  return (run.cpuSeconds * 1e6) / orderCount(dbPath);
+  return { micros: (run.cpuSeconds * 1e6) / orderCount(dbPath), threads: run.threads };
+}
+
+/** Seconds of one part of each round's CPU, as "2.85, 2.80". */
+function partOf(rounds: (ThreadCpu | undefined)[], part: keyof ThreadCpu): string {
+  return rounds.map((threads) => (threads ? dec(threads[part]) : "?")).join(", ");
 }
 
 /**
@@ -274,20 +319,25 @@ async function againstFloor(
 ): Promise<FloorComparison> {
   log("   the same work, hand-written (bench/floor-sync.mjs), alternating with pos-sync…");
   const dbPath = join(dir, "floor.sqlite");
-  const syncMicros = [first.cpuMicrosPerOrder];
-  const floorMicros = [await floorRun(env, dbPath)];
+  const floors = [await floorRun(env, dbPath)];
   removeDatabase(dbPath);
   const again = await runSyncProcess({ ...env, POS_DB_PATH: dbPath });
   if (again.exitCode !== 0) throw new Error(`sync exited ${again.exitCode}:\n${again.summary}`);
-  syncMicros.push((again.cpuSeconds * 1e6) / orderCount(dbPath));
-  floorMicros.push(await floorRun(env, dbPath));
+  const syncMicros = [first.cpuMicrosPerOrder, (again.cpuSeconds * 1e6) / orderCount(dbPath)];
+  const syncThreads = [first.threads, again.threads];
+  floors.push(await floorRun(env, dbPath));
   removeDatabase(dbPath);
+  const floorMicros = floors.map((floor) => floor.micros);
+  const floorThreads = floors.map((floor) => floor.threads);
   const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
   const ratio = mean(syncMicros) / mean(floorMicros);
   log(
     `   CPU per order: pos-sync ${syncMicros.map(int).join(", ")} µs, the floor ${floorMicros.map(int).join(", ")} µs; ${dec(ratio)} x the floor`,
   );
-  return { syncMicros, floorMicros, ratio };
+  log(
+    `   by thread (s): pos-sync reading ${partOf(syncThreads, "workers")}, writing ${partOf(syncThreads, "main")}, helper threads ${partOf(syncThreads, "helpers")}; the floor's one ${partOf(floorThreads, "main")}, its helpers ${partOf(floorThreads, "helpers")}`,
+  );
+  return { syncMicros, floorMicros, ratio, syncThreads, floorThreads };
 }
 
 /** Benchmark 4: a second run with nothing new writes no order or report row. */

@@ -55,6 +55,12 @@ function verdict(ok: boolean): string {
 /** CPU per order at most this many times the floor's (floor-sync.mjs). */
 const MAX_FLOOR_RATIO = 1.1;
 
+/** The first round's CPU by thread, pos-sync's against the floor's, where /proc told it. */
+function threadsOf({ syncThreads: [sync], floorThreads: [floor] }: FloorComparison): string {
+  if (!sync || !floor) return "";
+  return `; by thread, pos-sync's reading ${dec(sync.workers)} s, writing ${dec(sync.main)} s, helpers ${dec(sync.helpers)} s against the floor's one ${dec(floor.main)} s and helpers ${dec(floor.helpers)} s`;
+}
+
 /** A row of benchmark 3: the ratio target always; the floor's for the backfill, the memory
  * target for the chain (whatever the number of locations). */
 function scenarioRow(s: ScenarioResult, maxRatio: number, floor?: FloorComparison): string {
@@ -65,7 +71,7 @@ function scenarioRow(s: ScenarioResult, maxRatio: number, floor?: FloorCompariso
   const met =
     s.ratio <= maxRatio && (!floor || floor.ratio <= MAX_FLOOR_RATIO) && (s.locations === 1 || rss);
   const cpu = floor
-    ? `**${int(s.cpuMicrosPerOrder)} µs CPU per order, ${dec(floor.ratio)} x the floor's** (pos-sync ${floor.syncMicros.map(int).join(", ")} µs, the floor ${floor.floorMicros.map(int).join(", ")} µs, alternately)`
+    ? `**${int(s.cpuMicrosPerOrder)} µs CPU per order, ${dec(floor.ratio)} x the floor's** (pos-sync ${floor.syncMicros.map(int).join(", ")} µs, the floor ${floor.floorMicros.map(int).join(", ")} µs, alternately${threadsOf(floor)})`
     : `${int(s.cpuMicrosPerOrder)} µs CPU per order`;
   return `| 3 | end to end, ${s.locations === 1 ? "one location" : `${s.locations} locations`}, ${s.days} days of ~150 orders, ${s.latencyMs} ms latency, concurrency ${s.concurrency} | ${int(s.orders)} orders, ${int(s.requests)} requests in ${dec(s.seconds)} s; network bound ${dec(s.networkBound)} s; **${dec(s.ratio)} x the bound**; ${cpu} (${dec(s.cpuSeconds)} s); peak RSS ${mb(s.peakRss)} | ${targets.join("; ")} | ${verdict(met)} |`;
 }
@@ -116,7 +122,10 @@ as the backfill: undici, JSON.parse, pos-sync's zod schemas, one stringify and o
 record, positional prepared inserts into the same schema, one stored-version read per page, the
 raw archive deflated with a dictionary, each day's summaries once, a checkpoint per window,
 commits every 250 ms, foreign keys and the same pragmas. It runs alternately with pos-sync: the
-scenario's sync, the floor, a second sync, the floor again, each into a fresh file.
+scenario's sync, the floor, a second sync, the floor again, each into a fresh file. Each
+thread's CPU is read from \`/proc/thread-self/stat\` as it ends (\`bench/cpu-at-exit.mjs\`): pos-sync's
+reading thread, its writing thread and V8's and libuv's helper threads (the rest of the
+process), against the floor's one thread and its helpers.
 
 ${KEPT_MARKER}
 ${r.kept}`;
