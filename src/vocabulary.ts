@@ -46,6 +46,9 @@ export interface RepairFinding {
   missing: number | null;
   changed: number | null;
   extra: number | null;
+  /** The changed records: written again whatever their content hash says (a hand edit of their
+   * rows leaves it as it was). */
+  rewrite?: readonly string[];
 }
 
 /** Days of each location (by id) and day stream to read again, and no others: what `verify

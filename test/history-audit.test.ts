@@ -15,6 +15,7 @@ import {
   type TestDestination,
   useDestinations,
 } from "./helpers/destinations.js";
+import { contractContents, editByHand } from "./helpers/hand-edits.js";
 import { useSimulator } from "./helpers/simulator.js";
 import { until } from "./helpers/wait.js";
 
@@ -105,6 +106,28 @@ describe.each(DESTINATION_KINDS)("the daemon's audit into %s", { timeout: 120_00
     expect(status.stdout).toMatch(
       /history {2}every stored day proved since \d{4}-\d\d-\d\d \d\d:\d\d \(\d+ of \d+ by the audit\); [1-9]\d* days repaired in the last 30 days$/m,
     );
+  });
+
+  it("finds rows edited by hand under an unchanged content hash and puts them back in the same run, with no staff change to show", async () => {
+    const destination = await syncedDestination(kind);
+    const stored = await destination.stored();
+    const untouched = await contractContents(stored);
+    const day = addDays(localToday(sim.current), -4);
+    await editByHand(stored, day);
+
+    const { run } = await firstDaemonRun(destination, { POS_AUDIT_PERIOD_DAYS: "1" });
+    expect(run).toMatchObject({ status: "succeeded" });
+    expect(run.audit).toMatchObject({ repairs: 2, failed: 0 });
+    expect(await contractContents(stored)).toEqual(untouched);
+    const repairs = await stored.rows(
+      "SELECT stream, found_by, outcome FROM history_repairs ORDER BY stream",
+    );
+    expect(repairs).toEqual([
+      { stream: "orders", found_by: "audit", outcome: "repaired" },
+      { stream: "reports", found_by: "audit", outcome: "repaired" },
+    ]);
+    const changes = await runCli(["changes", "--json"], env(destination));
+    expect(JSON.parse(changes.stdout)).toMatchObject({ changes: [] });
   });
 
   it("starts over under a changed period: a correction made after an audit is repaired at once with POS_AUDIT_PERIOD_DAYS=1", async () => {

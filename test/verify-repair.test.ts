@@ -14,6 +14,7 @@ import {
   useDestinations,
 } from "./helpers/destinations.js";
 import { compareWithDataset } from "./helpers/ground-truth.js";
+import { contractContents, editByHand } from "./helpers/hand-edits.js";
 import { useSimulator } from "./helpers/simulator.js";
 
 const destinations = useDestinations();
@@ -122,6 +123,46 @@ describe.each(DESTINATION_KINDS)("verify --repair into %s", { timeout: 120_000 }
     await stored.execute("DELETE FROM order_rows WHERE deleted_at IS NOT NULL");
     expect(await differencesFromApi(destination)).toEqual([]);
     expect((await verify(destination)).code).toBe(0);
+  });
+
+  it("proves rows, not hashes: every hand edit that leaves the content hash is found and put back as it was, and a second repair finds nothing", async () => {
+    const destination = await syncedDestination(kind);
+    const stored = await destination.stored();
+    const untouched = await contractContents(stored);
+    const versions = await stored.scalar("SELECT COUNT(*) FROM order_versions");
+    const day = addDays(localToday(sim.current), -5);
+    const edits = await editByHand(stored, day);
+    expect(await contractContents(stored)).not.toEqual(untouched);
+
+    const repaired = await verify(destination, "--repair", "--json");
+    expect(repaired.code, repaired.stdout + repaired.stderr).toBe(0);
+    const report = JSON.parse(repaired.stdout) as VerifyResult & { before: VerifyResult };
+    const found = report.before.locations[0]?.mismatches ?? [];
+    expect(found.find((m) => m.stream === "orders" && m.day === day)?.rewrite?.sort()).toEqual(
+      [...edits.orders].sort(),
+    );
+    expect(found.find((m) => m.stream === "reports" && m.day === day)?.rewrite).toEqual(
+      edits.reports,
+    );
+    // Every relation as it was, keys and synced_at included; no version of an order was kept
+    // for an edit the API never made.
+    expect(await contractContents(stored)).toEqual(untouched);
+    expect(await stored.scalar("SELECT COUNT(*) FROM order_versions")).toEqual(versions);
+    const repairs = await stored.rows(
+      "SELECT stream, outcome, changed, updated FROM history_repairs WHERE day = ? ORDER BY stream",
+      day,
+    );
+    expect(repairs.map((r) => [r.stream, r.outcome, Number(r.changed), Number(r.updated)])).toEqual(
+      [
+        ["orders", "repaired", 4, 4],
+        ["reports", "repaired", 1, 1],
+      ],
+    );
+
+    const again = await verify(destination, "--repair");
+    expect(again.code, again.stdout).toBe(0);
+    expect(again.stdout).not.toContain("--repair: succeeded");
+    expect(Number(await stored.scalar("SELECT COUNT(*) FROM history_repairs"))).toBe(2);
   });
 
   it("with --location, checks only the location asked for, by name, and names a wrong one", async () => {

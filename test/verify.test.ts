@@ -111,6 +111,24 @@ describe("pos-sync verify: stored counts", () => {
       }),
     ]);
   });
+
+  it("agrees with a day holding an order kept on purpose: no list shows it, a live report lists it, the API serves it by id", async () => {
+    const dbPath = await syncedDatabase();
+    const location = sim.current.dataset.locations[0];
+    if (!location) throw new Error("no location");
+    const day = addDays(localToday(sim.current), -2);
+    const [kept] = sim.current.dataset.unlistOrders(location, day, 1);
+    try {
+      const { code, result } = await verifyJson(dbPath);
+      expect(result.locations[0]?.mismatches).toEqual([]);
+      expect(code).toBe(0);
+      const db = openTestDb(dbPath);
+      expect(scalar(db, "SELECT deleted_at FROM orders WHERE id = ?", kept)).toBeNull();
+      db.close();
+    } finally {
+      sim.current.dataset.restoreVoidedOrders();
+    }
+  });
 });
 
 describe("pos-sync verify: reports", () => {

@@ -41,7 +41,9 @@ const HELP = `Usage: pos-sync verify [--since D] [--until D] [--location ID|NAME
                       [--allow-rejected] [--json] [--config FILE] [--db PATH|URL]
 
 Asks the API for each day's totalCount of orders and reports (one request of size 1 each) and
-compares it with what is stored (live records plus rejected ones, each counted once); checks
+compares it with what is stored (live records plus rejected ones, each counted once); a day
+whose counts differ is proved from its listing, as --repair proves every day (an order kept on
+purpose, which a live report lists and the API serves by id, is stored and listed by none); checks
 that every stored report agrees with its stored orders (v_report_reconciliation), and says
 which of a report's missing orders were set aside in rejected_records. Reads the database only
 (opened read-only; exit 2 when there is none). Exits 1 when anything differs, so it can gate a
@@ -52,7 +54,8 @@ BI refresh.
   --location ID|NAME       one location, by id or name
   --repair                 read each day's listing whole instead of its count alone, and
                            compare every listed record with the one stored (its content
-                           hash); then read every day that disagrees again, as sync does (same
+                           hash and its rows in every relation); then read every day that
+                           disagrees again, as sync does (same
                            writers, history, deletion guard, rejects), and check again: exit 0
                            when everything agrees after the repair, 1 when something still
                            differs (listed)

@@ -95,7 +95,7 @@ export interface RepairRecord extends RepairFinding {
   stream: Stream;
   foundAt: string;
   runId: number;
-  outcome: "repaired" | "failed";
+  outcome: "repaired" | "unchanged" | "failed";
   inserted: number;
   updated: number;
   deleted: number;

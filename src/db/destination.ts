@@ -87,6 +87,8 @@ type SyncReads = Pick<
   | "unlistedRecords"
   | "storedForDay"
   | "storedVersionsOfDay"
+  | "rowsDifferingOnDay"
+  | "timeZoneOf"
   | "provedWindows"
   | "auditPace"
 >;
@@ -135,9 +137,6 @@ export interface SyncDestination extends SyncReads {
     validated: ValidatedRecords<Identified>,
     context: ListContext,
   ): Promise<ListCounts>;
-  /** The time zone a location's new rows are stamped with (null: hours as the API sends them):
-   * the clock the sync normalizes its pages on (normalize/page.ts). */
-  timeZoneOf(locationId: string): Promise<string | null>;
   /** What a stream's records bring to writePage for the raw archive (raw/archive.ts). */
   archiveTerms(stream: DayStreamTables): Promise<ArchiveTerms>;
   /** Stores a page of a day stream, its records normalized, and its rejects. */

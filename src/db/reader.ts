@@ -7,8 +7,11 @@
 import { utcOffsetOf } from "../dates.js";
 import { LocalClock } from "../local-clock.js";
 import { DAY_STREAMS, type DayStream, type Stream, type WindowStatus } from "../vocabulary.js";
+import { comparableRows, type RecordRows } from "./comparable-rows.js";
+import { storedRowsOfDay } from "./day-rows.js";
 import type { Db } from "./open.js";
 import { SALE } from "./rollup-sql.js";
+import type { Row } from "./schema/columns.js";
 import { relationName } from "./schema/relations.js";
 import { type QueryResult, type SqlSession, sqliteSession } from "./sql.js";
 import type { DayStreamTables, SnapshotListTables } from "./stream-tables.js";
@@ -331,11 +334,8 @@ export class SqlReader {
    * asks here, so that they agree.
    */
   async utcOffsetMinutes(locationId: string, at: Date): Promise<number | undefined> {
-    const zone = await this.one<{ time_zone: string | null }>(
-      `SELECT time_zone FROM locations WHERE id = ${this.p(1)}`,
-      [locationId],
-    );
-    if (zone?.time_zone) return LocalClock.of(zone.time_zone).offsetMinutesAt(at.getTime());
+    const zone = await this.timeZoneOf(locationId);
+    if (zone !== null) return LocalClock.of(zone).offsetMinutesAt(at.getTime());
     const latest = await this.one<{ sent: string | null }>(
       `SELECT o.sent FROM ${this.sql.dialect.ordersWithSentCreatedAt}
        WHERE o.location_id = ${this.p(1)} ORDER BY o.business_date DESC LIMIT 1`,
@@ -618,9 +618,10 @@ export class SqlReader {
          AND day < ${this.p(2)}`,
       [locationId, before, [...DAY_STREAMS]],
     );
-    // A failed repair a later run mended is no longer one to worry about.
+    // A failed repair a later run mended is no longer one to worry about; a read again that
+    // wrote nothing repaired nothing.
     const repairs = await this.one<{ n: unknown; failed: unknown }>(
-      `SELECT COUNT(*) AS n,
+      `SELECT SUM(CASE WHEN h.outcome <> 'unchanged' THEN 1 ELSE 0 END) AS n,
          SUM(CASE WHEN h.outcome = 'failed' AND COALESCE(w.status, '') NOT IN ('complete', 'open')
            THEN 1 ELSE 0 END) AS failed
        FROM history_repairs h
@@ -656,6 +657,36 @@ export class SqlReader {
       id: row.id,
       contentHash: row.content_hash === null ? null : Number(row.content_hash),
     }));
+  }
+
+  /** Of the records a listing of a day gives (their rows as normalized), those stored live whose
+   * rows in the relations of the contract differ from them (day-rows.ts). */
+  async rowsDifferingOnDay(
+    stream: DayStreamTables,
+    locationId: string,
+    day: string,
+    listed: ReadonlyMap<string, RecordRows>,
+  ): Promise<string[]> {
+    const query = (sql: string, params: readonly unknown[]) => this.all<Row>(sql, params);
+    const { dialect } = this.sql;
+    const stored = await storedRowsOfDay(query, dialect, stream, locationId, day);
+    const differing: string[] = [];
+    for (const [id, rows] of listed) {
+      const text = stored.get(id);
+      if (text !== undefined && text !== comparableRows(stream, rows, dialect.dateTimes))
+        differing.push(id);
+    }
+    return differing;
+  }
+
+  /** The time zone a location's rows are stamped on (locations.time_zone); null: the hours as
+   * the API writes them. */
+  async timeZoneOf(locationId: string): Promise<string | null> {
+    const zone = await this.one<{ time_zone: string | null }>(
+      `SELECT time_zone FROM locations WHERE id = ${this.p(1)}`,
+      [locationId],
+    );
+    return zone?.time_zone ?? null;
   }
 
   reconciliationProblems(

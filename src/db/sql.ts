@@ -20,6 +20,8 @@ export interface SqlDialect {
   /** The local calendar day of a date-time column as the API wrote it; PostgreSQL, which keeps
    * the instant, needs the location's UTC offset in minutes as the n-th parameter. */
   sentDay(column: string, offsetParam: number): string;
+  /** How the destination keeps the API's date-times: as written, or as the instants they name. */
+  dateTimes: "as sent" | "as instants";
 
   // What the views (views.ts) spell differently.
   /** A condition's truth as the dialect stores a flag: 0/1 on SQLite, a boolean on PostgreSQL. */
@@ -53,6 +55,7 @@ export const SQLITE_DIALECT: SqlDialect = {
   statsField: (field) => `json_extract(stats, '$.${field}')`,
   ordersWithSentCreatedAt: "(SELECT o.*, o.created_at AS sent FROM orders o) o",
   sentDay: (column) => `substr(${column}, 1, 10)`,
+  dateTimes: "as sent",
   flag: (condition) => `IIF(${condition}, 1, 0)`,
   weekday: (day) => `(CAST(strftime('%w', ${day}) AS INTEGER) + 6) % 7 + 1`,
   integerWhenWhole: (value) =>
@@ -86,6 +89,7 @@ export const POSTGRES_DIALECT: SqlDialect = {
     JOIN raw_records r ON r.table_name = 'orders' AND r.location_id = o.location_id AND r.id = o.id) o`,
   sentDay: (column, offsetParam) =>
     `(${column} AT TIME ZONE 'UTC' + make_interval(mins => $${offsetParam}))::date`,
+  dateTimes: "as instants",
   flag: (condition) => condition,
   weekday: (day) => `EXTRACT(ISODOW FROM ${day})::integer`,
   integerWhenWhole: (value) => value,

@@ -30,7 +30,7 @@ import { GroupCommit } from "./group-commit.js";
 import { type ListContext, listSnapshot } from "./list-snapshot.js";
 import { LocationClocks } from "./location-clocks.js";
 import { normalizeLocation } from "./normalize/catalog.js";
-import type { PageHeader } from "./normalize/page.js";
+import { type PageHeader, rewriteOf } from "./normalize/page.js";
 import { type Db, openDatabase } from "./open.js";
 import { type ArchiveTerms, RawArchive } from "./raw/archive.js";
 import { AUDIT_PACE_STATE, SqlReader, START_DATE_STATE, UTC_OFFSET_STATE } from "./reader.js";
@@ -315,7 +315,9 @@ export class SqliteDestination extends SqlReader implements Destination {
     records: readonly IncomingRecord[],
   ): Promise<PageCounts> {
     return this.write((w) => {
-      const { counts, earlierDays } = w.days.of(stream).write(records, page.syncedAt);
+      const { counts, earlierDays } = w.days
+        .of(stream)
+        .write(records, page.syncedAt, rewriteOf(page));
       const ids = records.map((r) => r.rows.parent.id);
       if (counts.inserted + counts.updated > 0) {
         const marks = summariesToMark(stream, page, { ids, earlierDays });
@@ -328,7 +330,7 @@ export class SqliteDestination extends SqlReader implements Destination {
       return { ...counts, rejected: page.rejects.length };
     });
   }
-  timeZoneOf(locationId: string) {
+  override timeZoneOf(locationId: string) {
     return this.step((w) => w.clocks.clockOf(locationId).timeZone);
   }
   archiveTerms(stream: DayStreamTables): Promise<ArchiveTerms> {

@@ -28,6 +28,8 @@ export interface DayCheck {
   rejected: number;
   /** Absent when the content was not compared. */
   content?: ContentDifference;
+  /** The changed records' ids, when the content was compared. */
+  rewrite?: string[];
   matches: boolean;
 }
 
@@ -159,23 +161,30 @@ async function verifyLocation(
         dayStreams.map((stream) =>
           limit(async (): Promise<DayCheck> => {
             const check = { stream: stream.name, day };
-            if (options.content) {
-              // The listing read whole gives the count too: no request of size 1 beside it.
-              const proof = await proveDay(destination, client, stream, location.id, day);
-              const { apiCount, stored, content } = proof;
-              return {
-                ...check,
-                apiCount,
-                stored: stored.records,
-                rejected: stored.rejected,
-                content,
-                matches: dayAgrees(proof),
-              };
+            if (!options.content) {
+              const apiCount = await countDays(stream, client, { since: day, until: day });
+              const { records, rejected } = await destination.storedForDay(
+                stream,
+                location.id,
+                day,
+              );
+              if (apiCount === records + rejected)
+                return { ...check, apiCount, stored: records, rejected, matches: true };
+              // Counts that differ do not say the day disagrees (an order kept on purpose is
+              // stored and counted by no list): the day's proof does.
             }
-            const apiCount = await countDays(stream, client, { since: day, until: day });
-            const { records, rejected } = await destination.storedForDay(stream, location.id, day);
-            const matches = apiCount === records + rejected;
-            return { ...check, apiCount, stored: records, rejected, matches };
+            // The listing read whole gives the count too: no request of size 1 beside it.
+            const proof = await proveDay(destination, client, stream, location.id, day);
+            const { apiCount, stored, content, rewrite } = proof;
+            return {
+              ...check,
+              apiCount,
+              stored: stored.records,
+              rejected: stored.rejected,
+              content,
+              rewrite,
+              matches: dayAgrees(proof),
+            };
           }),
         ),
       ),
@@ -267,6 +276,7 @@ function findingOf(check: DayCheck): RepairFinding {
     missing: check.content?.missing ?? null,
     changed: check.content?.changed ?? null,
     extra: check.content?.extra ?? null,
+    ...(check.rewrite?.length ? { rewrite: check.rewrite } : {}),
   };
 }
 

@@ -73,12 +73,12 @@ export async function auditLocation(
     }
     auditStats.repairs++;
     context.stats.stream(client.keyFingerprint, stream.name).windows.planned++;
-    const { apiCount, content } = proof;
+    const { apiCount, content, rewrite } = proof;
     const storedCount = provedCount(proof);
     await readAgain({
       stream,
       day: window.day,
-      finding: { day: window.day, foundBy: "audit", apiCount, storedCount, ...content },
+      finding: { day: window.day, foundBy: "audit", apiCount, storedCount, ...content, rewrite },
     });
   };
   // What is due goes at the pace of the run's windows; the rest one at a time, within budget.

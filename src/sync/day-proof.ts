@@ -1,18 +1,23 @@
 /**
  * Proving a stored day against the API's listing of it, record by record: the day's pages read
- * whole, each listed record's content hash against the one stored, and the day's count against
- * the records stored live and set aside. Shared by `verify --repair` and the daemon's audit.
+ * whole, each listed record normalized to the rows it makes and held against what is stored for
+ * it (its content hash, and its rows in every relation of the contract: a hand edit of the rows
+ * leaves the hash as it was), and the day's count against the records stored live and set
+ * aside. Shared by `verify --repair` and the daemon's audit.
  */
 import type { PosApiClient } from "../api/client.js";
 import { contentHash } from "../content-hash.js";
+import type { RecordRows } from "../db/comparable-rows.js";
 import type { SqlReader, StoredCounts } from "../db/reader.js";
+import { LocalClock } from "../local-clock.js";
 import { type DayStreamDescription, readDays } from "../streams/index.js";
 
 /** Where a day's listing and its stored records part. */
 export interface ContentDifference {
   /** Listed, and not stored live. */
   missing: number;
-  /** Stored with other content than listed (a correction that left updatedAt as it was). */
+  /** Stored with other content than listed: another content hash (a correction that left
+   * updatedAt as it was), or other rows (a hand edit). */
   changed: number;
   /** Stored live, and no longer listed. */
   extra: number;
@@ -26,31 +31,45 @@ export interface DayProof {
   /** Of the live ones, orders no list shows that a sync keeps on purpose (keptOnPurpose). */
   kept: number;
   content: ContentDifference;
+  /** The changed records' ids: a repair writes them again whatever their content hash says. */
+  rewrite: string[];
   /** Requests the listing took. */
   requests: number;
 }
 
 type ProofReads = Pick<
   SqlReader,
-  "storedForDay" | "storedVersionsOfDay" | "ordersListedByLiveReport"
+  | "storedForDay"
+  | "storedVersionsOfDay"
+  | "ordersListedByLiveReport"
+  | "rowsDifferingOnDay"
+  | "timeZoneOf"
 >;
 
-/** The listed records' content hashes against the stored ones. */
+/** The listed records' content hashes against the stored ones; `rowsDiffer`: the listed records
+ * whose stored rows differ from theirs. */
 export function compareContent(
   listed: ReadonlyMap<string, number>,
   stored: readonly { id: string; contentHash: number | null }[],
-): ContentDifference {
+  rowsDiffer: ReadonlySet<string> = new Set(),
+): ContentDifference & { rewrite: string[] } {
   const difference: ContentDifference = { missing: 0, changed: 0, extra: 0 };
+  const rewrite: string[] = [];
   const storedIds = new Set<string>();
   for (const version of stored) {
     storedIds.add(version.id);
     const hash = listed.get(version.id);
     if (hash === undefined) difference.extra++;
     // A row stored before content hashes has none to compare.
-    else if (version.contentHash !== null && version.contentHash !== hash) difference.changed++;
+    else if (
+      (version.contentHash !== null && version.contentHash !== hash) ||
+      rowsDiffer.has(version.id)
+    )
+      rewrite.push(version.id);
   }
   for (const id of listed.keys()) if (!storedIds.has(id)) difference.missing++;
-  return difference;
+  difference.changed = rewrite.length;
+  return { ...difference, rewrite };
 }
 
 export function contentAgrees(content: ContentDifference): boolean {
@@ -66,25 +85,40 @@ export async function proveDay(
   day: string,
 ): Promise<DayProof> {
   const listed = new Map<string, number>();
+  const rows = new Map<string, RecordRows>();
+  // The rows are made on the clock the location's stored rows were (normalize-page.ts).
+  const context = {
+    locationId,
+    businessDate: day,
+    clock: LocalClock.of(await reads.timeZoneOf(locationId)),
+    syncedAt: "",
+  };
   const walk = readDays(stream, client, { since: day, until: day });
   for await (const page of walk)
-    for (const { record, raw, hash } of page.records)
-      listed.set(record.id, hash ?? contentHash(raw));
-  const [stored, counts] = await Promise.all([
+    for (const { record, raw, hash } of page.records) {
+      const recordHash = hash ?? contentHash(raw);
+      listed.set(record.id, recordHash);
+      rows.set(record.id, stream.toRows(record, raw, context, recordHash));
+    }
+  const [stored, counts, rowsDiffer] = await Promise.all([
     reads.storedVersionsOfDay(stream, locationId, day),
     reads.storedForDay(stream, locationId, day),
+    reads.rowsDifferingOnDay(stream, locationId, day, rows),
   ]);
   const unlisted = stored.filter((v) => !listed.has(v.id)).map((v) => v.id);
   const kept = await keptOnPurpose(reads, client, stream, locationId, unlisted);
+  const { rewrite, ...content } = compareContent(
+    listed,
+    stored.filter((v) => !kept.ids.has(v.id)),
+    new Set(rowsDiffer),
+  );
   return {
     // A walk reads its first page whatever happens, and that page carries the count.
     apiCount: walk.summary.lastTotalCount ?? listed.size,
     stored: counts,
     kept: kept.ids.size,
-    content: compareContent(
-      listed,
-      stored.filter((v) => !kept.ids.has(v.id)),
-    ),
+    content,
+    rewrite,
     requests: walk.summary.pages + kept.requests,
   };
 }

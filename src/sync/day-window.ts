@@ -44,8 +44,7 @@ async function readWindow(
   context: SyncContext,
   client: PosApiClient,
   locationId: string,
-  stream: DayStreamDescription,
-  day: string,
+  { stream, day, finding }: WindowTask,
   stats: StreamStats,
 ): Promise<ReadResult> {
   const walk = readDays(stream, client, { since: day, until: day });
@@ -61,6 +60,7 @@ async function readWindow(
       rejects: page.rejects,
       runId: context.runId,
       syncedAt: timestamp(context),
+      ...(finding?.rewrite ? { rewrite: finding.rewrite } : {}),
     });
     addCounts(stats, counts);
     if (context.signal.aborted)
@@ -98,10 +98,10 @@ export async function syncDayWindow(
   context: SyncContext,
   client: PosApiClient,
   locationId: string,
-  stream: DayStreamDescription,
-  day: string,
+  task: WindowTask,
   stats: StreamStats,
 ): Promise<WindowOutcome> {
+  const { stream, day } = task;
   let outcome: WindowOutcome = {
     status: "incomplete",
     apiTotalCount: null,
@@ -111,7 +111,7 @@ export async function syncDayWindow(
   };
   try {
     for (let read = 1; read <= MAX_READS; read++) {
-      const result = await readWindow(context, client, locationId, stream, day, stats);
+      const result = await readWindow(context, client, locationId, task, stats);
       const records = result.listedIds.length + result.rejects.length;
       if (result.interrupted)
         return { ...outcome, status: "interrupted", records, error: "interrupted" };

@@ -4,6 +4,7 @@ import type { PosApiClient } from "../api/client.js";
 import { ApiKeyRejectedError } from "../api/errors.js";
 import type { LocationConfig } from "../config.js";
 import { addDays, today } from "../dates.js";
+import type { RepairRecord } from "../db/checkpoint-sql.js";
 import { DatabaseError } from "../db/errors.js";
 import { messageOf } from "../errors.js";
 import type { DayStreamDescription } from "../streams/index.js";
@@ -16,7 +17,7 @@ import { escalateOrDescribe } from "./failures.js";
 import { planDays } from "./plan.js";
 import { syncCatalog, syncLocationRecord } from "./snapshot-streams.js";
 import { discoverHistory, FALLBACK_HISTORY_DAYS, type History } from "./start-date.js";
-import { addCounts, addProblem, emptyStreamStats } from "./stats.js";
+import { addCounts, addProblem, emptyStreamStats, type StreamStats } from "./stats.js";
 import { runAll } from "./tasks.js";
 
 /**
@@ -140,6 +141,14 @@ function windowStatus(
   return outcome;
 }
 
+/** What reading a day again did to it: a read that left the day unproved failed; one that wrote
+ * nothing repaired nothing (the day is still as the proof found it); today read again is proved
+ * as far as it goes (open). */
+function repairOutcome(status: WindowStatus, written: StreamStats): RepairRecord["outcome"] {
+  if (status !== "complete" && status !== "open") return "failed";
+  return written.inserted + written.updated + written.deleted > 0 ? "repaired" : "unchanged";
+}
+
 async function syncWindow(
   context: SyncContext,
   client: PosApiClient,
@@ -152,7 +161,7 @@ async function syncWindow(
   const began = performance.now();
   // A repair keeps its own figures too, to record what reading the day again did.
   const own = finding ? emptyStreamStats() : stats;
-  const outcome = await syncDayWindow(context, client, locationId, stream, day, own);
+  const outcome = await syncDayWindow(context, client, locationId, task, own);
   const status = windowStatus(outcome.status, day, locationToday);
   if (finding) addCounts(stats, own);
   if (finding && outcome.status !== "interrupted") {
@@ -162,8 +171,7 @@ async function syncWindow(
       stream: stream.name,
       foundAt: timestamp(context),
       runId: context.runId,
-      // Today read again is proved as far as it goes: open.
-      outcome: status === "complete" || status === "open" ? "repaired" : "failed",
+      outcome: repairOutcome(status, own),
       inserted: own.inserted,
       updated: own.updated,
       deleted: own.deleted,

@@ -18,6 +18,9 @@ export interface DayPage {
   rejects: readonly RejectedRecord[];
   runId: number | null;
   syncedAt: string;
+  /** Records a proof found stored with other rows than the API's (a repair): written again
+   * whatever their content hash says. */
+  rewrite?: readonly string[];
 }
 
 /** A page without its records: what the write needs beside the records' rows. */
@@ -25,6 +28,11 @@ export type PageHeader = Omit<DayPage, "records">;
 
 export function headerOf({ records: _records, ...header }: DayPage): PageHeader {
   return header;
+}
+
+/** The records a repair's page writes again whatever their content hash says. */
+export function rewriteOf(page: PageHeader): ReadonlySet<string> | undefined {
+  return page.rewrite && new Set(page.rewrite);
 }
 
 /** What the rows of a page's records share: their location, day and clock. */

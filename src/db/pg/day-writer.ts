@@ -8,7 +8,7 @@
  */
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { VersionRows } from "../history/versions.js";
-import { type IdRefColumn, idRefsOf, relationName } from "../schema/relations.js";
+import { type IdRefColumn, idRefsOf, relationName, relationOf } from "../schema/relations.js";
 import { type RowSet, unpackChildren } from "../writers/record-rows.js";
 import {
   decide,
@@ -17,7 +17,7 @@ import {
   type StoredVersion,
   type WriteOutcome,
 } from "../writers/replace.js";
-import { tableName } from "../writers/statements.js";
+import { onConflictUpdate, tableName } from "../writers/statements.js";
 import type { PgApiIds } from "./api-ids.js";
 import type { PgClient } from "./connect.js";
 import type { PgVersionHistory } from "./history.js";
@@ -27,6 +27,8 @@ import { RowsInserter } from "./rows.js";
 export class PgDayWriter {
   private readonly name: string;
   private readonly parent: RowsInserter;
+  /** Writes a stored record's own row again in place, keeping its key and synced_at. */
+  private readonly rewriter: RowsInserter;
   private readonly children: RowsInserter[];
   /** The records' relation's name, which the raw archive files them under. */
   private readonly relationName: string;
@@ -45,6 +47,12 @@ export class PgDayWriter {
     this.name = tableName(table);
     this.relationName = relationName(table);
     this.parent = RowsInserter.of(table, "RETURNING id, key", [], apiIds);
+    this.rewriter = RowsInserter.of(
+      table,
+      `${onConflictUpdate(table, ["id"], ["synced_at"])} RETURNING id, key`,
+      [],
+      apiIds,
+    );
     this.children = childTables.map((child) => RowsInserter.ofChild(child, apiIds));
     this.refs = idRefsOf(table);
   }
@@ -71,23 +79,32 @@ export class PgDayWriter {
     return new Map(rows.map((row) => [row.id, row]));
   }
 
+  /** Writes a page of records; `rewrite`: those a repair writes again whatever their content
+   * hash says (decide). */
   async write(
     client: PgClient,
     records: readonly IncomingRecord[],
     syncedAt: string,
+    rewrite: ReadonlySet<string> = new Set(),
   ): Promise<WriteOutcome> {
     const counts = emptyCounts();
     if (records.length === 0) return { counts, earlierDays: [] };
     const stored = await this.storedVersions(client, records);
     const replaced = new Set<string>();
     const written = new Map<string, IncomingRecord>();
+    const rewritten = new Map<string, RowSet>();
     const earlierDays = new Set<string>();
     for (const record of records) {
       const { parent } = record.rows;
       const earlier = stored.get(parent.id);
-      const decision = decide(parent, earlier);
+      const decision = decide(parent, earlier, rewrite.has(parent.id));
       if (decision === "keep") {
         counts.unchanged++;
+        continue;
+      }
+      if (decision === "rewrite") {
+        counts.updated++;
+        rewritten.set(parent.id, record.rows);
         continue;
       }
       if (decision === "insert") counts.inserted++;
@@ -100,6 +117,7 @@ export class PgDayWriter {
       written.set(parent.id, record);
       stored.set(parent.id, { ...parent, deleted_at: null });
     }
+    if (rewritten.size > 0) counts.rowsWritten += await this.rewriteRows(client, rewritten);
     if (written.size === 0) return { counts, earlierDays: [] };
     if (this.history) {
       const ending = new Map([...replaced].map((id) => [id, this.versionRowsOf(written.get(id))]));
@@ -138,8 +156,27 @@ export class PgDayWriter {
     return { parent, children: unpackChildren(this.childTables, children) };
   }
 
-  private async insertRows(client: PgClient, rowSets: readonly RowSet[]): Promise<number> {
-    const keys = await this.parent.insertReturningKeys(
+  /** Writes stored records' rows again in place: their own rows keep their keys, so their
+   * child rows go and come back under them. Returns the rows written. */
+  private async rewriteRows(client: PgClient, rowSets: ReadonlyMap<string, RowSet>) {
+    const ids = [...rowSets.keys()];
+    for (const table of [...this.childTables].reverse()) {
+      const parentKey = relationOf(table).parentKey;
+      await client.query(
+        `DELETE FROM "${tableName(table)}" WHERE "${parentKey}" IN
+           (SELECT key FROM "${this.name}" WHERE id = ANY($1::text[]))`,
+        [ids],
+      );
+    }
+    return this.insertRows(client, [...rowSets.values()], this.rewriter);
+  }
+
+  private async insertRows(
+    client: PgClient,
+    rowSets: readonly RowSet[],
+    parent = this.parent,
+  ): Promise<number> {
+    const keys = await parent.insertReturningKeys(
       client,
       rowSets.map((set) => set.parent),
     );

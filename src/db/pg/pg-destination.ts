@@ -40,7 +40,7 @@ import type {
 } from "../destination.js";
 import { type ListContext, listSnapshot } from "../list-snapshot.js";
 import { normalizeLocation } from "../normalize/catalog.js";
-import type { PageHeader } from "../normalize/page.js";
+import { type PageHeader, rewriteOf } from "../normalize/page.js";
 import type { ArchiveTerms } from "../raw/archive.js";
 import { AUDIT_PACE_STATE, SqlReader, START_DATE_STATE, UTC_OFFSET_STATE } from "../reader.js";
 import { DaysToSettle, summariesToMark } from "../rollup-sql.js";
@@ -311,7 +311,7 @@ export class PgDestination extends SqlReader implements SyncDestination {
     return this.listWriters.of(list).write(client, listSnapshot(list, validated, context));
   }
 
-  timeZoneOf(locationId: string) {
+  override timeZoneOf(locationId: string) {
     return this.read(async (client) => (await this.clocks.clockOf(client, locationId)).timeZone);
   }
   /** The archive keeps the text as it came: no dictionary to compress it with. */
@@ -329,7 +329,12 @@ export class PgDestination extends SqlReader implements SyncDestination {
     const unknown = writer.unknownIds(records);
     if (unknown.length > 0) await this.read((client) => this.apiIds.learn(client, unknown));
     return this.transaction(async (client) => {
-      const { counts, earlierDays } = await writer.write(client, records, page.syncedAt);
+      const { counts, earlierDays } = await writer.write(
+        client,
+        records,
+        page.syncedAt,
+        rewriteOf(page),
+      );
       const ids = records.map((r) => r.rows.parent.id);
       if (counts.inserted + counts.updated > 0) {
         const marks = summariesToMark(stream, page, { ids, earlierDays });

@@ -16,7 +16,7 @@
  *   (a report number past 2^31, a 48-bit content hash); row ids SQLite numbers itself → bigint
  *   identity.
  */
-import { JSON_COLUMNS } from "../schema/columns.js";
+import { isDateTimeColumn, JSON_COLUMNS } from "../schema/columns.js";
 
 export type PgColumnType =
   | "text"
@@ -37,7 +37,6 @@ export interface SqliteColumnFacts {
 }
 
 const DAY_COLUMNS = new Set(["business_date", "day"]);
-const SENT_DATE_TIMES = new Set(["clock_in_date", "clock_out_date"]);
 
 export function pgColumnType(column: SqliteColumnFacts, flags: ReadonlySet<string>): PgColumnType {
   const { name, sqlType } = column;
@@ -50,7 +49,7 @@ export function pgColumnType(column: SqliteColumnFacts, flags: ReadonlySet<strin
       return "numeric";
     case "text":
       if (DAY_COLUMNS.has(name)) return "date";
-      if (name.endsWith("_at") || SENT_DATE_TIMES.has(name)) return "timestamptz";
+      if (isDateTimeColumn(name)) return "timestamptz";
       return JSON_COLUMNS.has(name) ? "jsonb" : "text";
     default:
       throw new Error(`no PostgreSQL type for the ${sqlType} column ${name}`);

@@ -137,8 +137,9 @@ export const historyRepairs = sqliteTable(
     missing: integer("missing"),
     changed: integer("changed"),
     extra: integer("extra"),
-    /** The run that read the day again, and what it proved: repaired, or failed (the day is
-     * read again by the next run). */
+    /** The run that read the day again, and what it did: repaired (rows written), unchanged
+     * (proved complete, nothing written: the day is as the proof found it), or failed (the day
+     * is read again by the next run). */
     run_id: integer("run_id"),
     outcome: text("outcome").notNull(),
     /** What the reading again wrote: records inserted, updated and marked deleted. */

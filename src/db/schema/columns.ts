@@ -17,6 +17,14 @@ export const JSON_COLUMNS: ReadonlySet<string> = new Set([
   "content",
 ]);
 
+/** Text columns of date-times, which SQLite keeps as the API wrote them and PostgreSQL as
+ * instants (timestamptz): every `…_at`, and the report's clock-in and clock-out. */
+const SENT_DATE_TIMES: ReadonlySet<string> = new Set(["clock_in_date", "clock_out_date"]);
+
+export function isDateTimeColumn(name: string): boolean {
+  return name.endsWith("_at") || SENT_DATE_TIMES.has(name);
+}
+
 /** 0 or 1. Plain integers rather than Drizzle's boolean mode: rows go to SQLite as they are. */
 export const flag = (name: string) => {
   FLAG_COLUMNS.add(name);

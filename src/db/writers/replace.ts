@@ -9,12 +9,13 @@
 import type Database from "better-sqlite3";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { CompressedRaw, RawArchive } from "../raw/archive.js";
-import { relationName } from "../schema/relations.js";
+import { relationName, relationOf } from "../schema/relations.js";
 import type { ApiIds } from "./api-ids.js";
 import type { VersionHistory } from "./history.js";
 import type { RowSet } from "./record-rows.js";
 import {
   type ChildInserter,
+  onConflictUpdate,
   prepareChildInsert,
   prepareRowInsert,
   type RowInserter,
@@ -44,6 +45,8 @@ export interface WriteOutcome {
   earlierDays: string[];
 }
 
+const NONE: ReadonlySet<string> = new Set();
+
 export function emptyCounts(): WriteCounts {
   return { inserted: 0, updated: 0, unchanged: 0, rowsWritten: 0 };
 }
@@ -57,18 +60,28 @@ export interface StoredVersion {
   deleted_at: string | null;
 }
 
-export type Decision = "insert" | "replace" | "keep";
+/** insert: a new record; replace: a new version, the one stored kept in history; rewrite: the
+ * version stored, whose rows a proof found other than the API's (a hand edit), written again in
+ * place (its key and synced_at kept, no version kept); keep: nothing to write. */
+export type Decision = "insert" | "replace" | "rewrite" | "keep";
 
 /** Newer or different content replaces; the same content, or an older version, is kept; a record
- * marked deleted that the API lists again comes back. */
-export function decide(incoming: RowSet["parent"], stored: StoredVersion | undefined): Decision {
+ * marked deleted that the API lists again comes back. A record a repair is told to write again
+ * (`rewrite`) is rewritten in place when its content is the same, replaced whatever its version
+ * when not: the API's listing is what a repair restores. */
+export function decide(
+  incoming: RowSet["parent"],
+  stored: StoredVersion | undefined,
+  rewrite = false,
+): Decision {
   if (!stored) return "insert";
   if (stored.deleted_at !== null) return "replace";
   if (
     stored.content_hash === incoming.content_hash &&
     stored.business_date === incoming.business_date
   )
-    return "keep";
+    return rewrite ? "rewrite" : "keep";
+  if (rewrite) return "replace";
   return Date.parse(incoming.updated_at) < Date.parse(stored.updated_at) ? "keep" : "replace";
 }
 
@@ -77,6 +90,10 @@ export class ReplacingWriter {
   private readonly deleteParent: Database.Statement<[string]>;
   private readonly insertParent: RowInserter;
   private readonly insertChildren: ChildInserter[];
+  private readonly rewriteParent: RowInserter;
+  private readonly selectKey: Database.Statement<[string], { key: number }>;
+  /** The child rows of a record, by its key: the deepest tables first. */
+  private readonly deleteChildren: Database.Statement<[number]>[];
   private readonly listedDays: Database.Statement<[string], { locationId: string; day: string }>;
   private readonly markVanished: Database.Statement<[string, string]>;
   private readonly name: string;
@@ -102,6 +119,18 @@ export class ReplacingWriter {
     this.deleteParent = sqlite.prepare(`DELETE FROM "${name}" WHERE id = ?`);
     this.insertParent = prepareRowInsert(sqlite, parent, { apiIds });
     this.insertChildren = children.map((table) => prepareChildInsert(sqlite, table, apiIds));
+    this.rewriteParent = prepareRowInsert(sqlite, parent, {
+      apiIds,
+      suffix: onConflictUpdate(parent, ["id"], ["synced_at"]),
+    });
+    this.selectKey = sqlite.prepare(`SELECT key FROM "${name}" WHERE id = ?`);
+    this.deleteChildren = children
+      .map((table) =>
+        sqlite.prepare<[number]>(
+          `DELETE FROM "${tableName(table)}" WHERE "${relationOf(table).parentKey}" = ?`,
+        ),
+      )
+      .reverse();
     const byIds = "id IN (SELECT value FROM json_each(?))";
     this.listedDays = sqlite.prepare(
       `SELECT DISTINCT location_id AS locationId, business_date AS day FROM "${this.name}" WHERE ${byIds}`,
@@ -111,10 +140,15 @@ export class ReplacingWriter {
     );
   }
 
-  /** Writes a page of records. */
-  write(records: readonly IncomingRecord[], syncedAt: string): WriteOutcome {
+  /** Writes a page of records; `rewrite`: those a repair writes again whatever their content
+   * hash says (decide). */
+  write(
+    records: readonly IncomingRecord[],
+    syncedAt: string,
+    rewrite: ReadonlySet<string> = NONE,
+  ): WriteOutcome {
     if (records.length === 0) return { counts: emptyCounts(), earlierDays: [] };
-    return this.writeRows(records, syncedAt);
+    return this.writeRows(records, syncedAt, rewrite);
   }
 
   /** Marks records deleted upstream, keeping their versions: how many, and the location days
@@ -136,7 +170,11 @@ export class ReplacingWriter {
     return stored;
   }
 
-  private writeRows(records: readonly IncomingRecord[], syncedAt: string): WriteOutcome {
+  private writeRows(
+    records: readonly IncomingRecord[],
+    syncedAt: string,
+    rewrite: ReadonlySet<string>,
+  ): WriteOutcome {
     // What a page that failed left gathered went with its transaction.
     for (const inserter of this.insertChildren) inserter.drop();
     const stored = this.storedVersions(records);
@@ -146,9 +184,14 @@ export class ReplacingWriter {
     const written = new Set<string>();
     for (const { rows: rowSet, raw, compressed } of records) {
       const earlier = stored.get(rowSet.parent.id);
-      const decision = decide(rowSet.parent, earlier);
+      const decision = decide(rowSet.parent, earlier, rewrite.has(rowSet.parent.id));
       if (decision === "keep") {
         counts.unchanged++;
+        continue;
+      }
+      if (decision === "rewrite") {
+        counts.rowsWritten += this.rewriteRecord(rowSet);
+        counts.updated++;
         continue;
       }
       if (decision === "replace") {
@@ -189,6 +232,21 @@ export class ReplacingWriter {
       if (!inserter) throw new Error(`no child table at position ${i}`);
       written += inserter.add(rows, key);
     }
+    return written;
+  }
+
+  /** Writes a stored record's rows again in place: its own row keeps its key, so its child rows
+   * go and come back under it; returns the rows written. */
+  private rewriteRecord(rowSet: RowSet): number {
+    // Rows gathered for this record earlier in the page go in before its rows are deleted.
+    this.insertGathered();
+    this.rewriteParent.run(rowSet.parent);
+    const key = this.selectKey.get(rowSet.parent.id)?.key;
+    if (key === undefined) throw new Error(`${rowSet.parent.id} was not written`);
+    for (const statement of this.deleteChildren) statement.run(key);
+    let written = 1;
+    for (const [i, rows] of rowSet.children.entries())
+      written += this.insertChildren[i]?.add(rows, key) ?? 0;
     return written;
   }
 

@@ -2,7 +2,7 @@
  * Statements are prepared once per connection. */
 import type Database from "better-sqlite3";
 import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { Row } from "../schema/columns.js";
+import { type Row, writtenColumns } from "../schema/columns.js";
 import type { ApiIds } from "./api-ids.js";
 import { type PackedRows, rowShapeOf } from "./record-rows.js";
 
@@ -43,6 +43,19 @@ export function upsertSql(
     )
     .join(", ");
   return `${insertSql(table, omit)} ON CONFLICT (${key.map((c) => `"${c}"`).join(", ")}) DO UPDATE SET ${updates}`;
+}
+
+/** After an insert: on a conflict of the key columns, every other column but `keep` takes the
+ * incoming value; the row keeps its key (a parent's, which its child rows refer to). */
+export function onConflictUpdate(
+  table: SQLiteTable,
+  key: readonly string[],
+  keep: readonly string[] = [],
+): string {
+  const updates = writtenColumns(table)
+    .filter((c) => !key.includes(c) && !keep.includes(c))
+    .map((c) => `"${c}" = excluded."${c}"`);
+  return `ON CONFLICT (${key.map((c) => `"${c}"`).join(", ")}) DO UPDATE SET ${updates.join(", ")}`;
 }
 
 /** Inserts rows given as objects, bound by position: on the hot paths, binding by name costs

@@ -84,15 +84,17 @@ export const BOOKKEEPING_TABLES: Record<string, TableDoc> = {
         "Records the day's listing has and the database did not (live); null when the content was not compared (the counts already differed).",
       ),
       changed: derived(
-        "Records stored with other content than listed (their content hash); null when not compared.",
+        "Records stored with other content than listed: another content hash, or other rows in the contract's relations (a hand edit); null when not compared.",
       ),
       extra: derived("Records stored live that the listing no longer has; null when not compared."),
       run_id: derived("The run that read the day again (sync_runs.id)."),
       outcome: derived(
-        "repaired (the day read again was proved complete) or failed (it was not: read again by the next run).",
+        "repaired (the day read again was proved complete, rows written), unchanged (proved complete, and nothing written: the day is as it was found) or failed (not proved: read again by the next run).",
       ),
       inserted: derived("Records the reading again inserted."),
-      updated: derived("Records it replaced with another version."),
+      updated: derived(
+        "Records it replaced with another version, or wrote again as the API lists them (rows edited by hand).",
+      ),
       deleted: derived("Records it marked deleted (no longer listed)."),
     },
   },

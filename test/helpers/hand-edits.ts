@@ -1,0 +1,87 @@
+/**
+ * Edits of a synced database made by hand, behind pos-sync's back, each of a kind that leaves the
+ * records' content hashes as they were (rows of an order's arrays deleted, a report's order list
+ * cut, prices, totals and descriptions changed), and every relation of the contract read back
+ * whole, to hold a database against an untouched copy of itself.
+ */
+import { expect } from "vitest";
+import { CHILD_RELATIONS } from "../../src/db/schema/relations.js";
+import { VIEWS } from "../../src/db/views.js";
+import type { StoredData } from "./stored-data.js";
+
+/** Every relation of the contract analysts read: the records' own, their arrays', the views. */
+export const CONTRACT_RELATIONS: readonly string[] = [
+  "orders",
+  "reports",
+  ...CHILD_RELATIONS.map((r) => r.name),
+  ...VIEWS.map((v) => v.name).filter((name) => name.startsWith("v_")),
+];
+
+/** Each relation's rows, as sorted text: equal for equal contents whatever the rows' order. */
+export async function contractContents(stored: StoredData): Promise<Record<string, string[]>> {
+  const contents: Record<string, string[]> = {};
+  for (const name of CONTRACT_RELATIONS)
+    contents[name] = (await stored.rows(`SELECT * FROM ${name}`))
+      .map((row) => JSON.stringify(row))
+      .sort();
+  return contents;
+}
+
+/** What was edited, by record. */
+export interface HandEdits {
+  /** The orders and reports whose stored rows no longer are what the API lists. */
+  orders: string[];
+  reports: string[];
+}
+
+/** Edits the orders and the report of a day by hand, a different kind of edit on each record. */
+export async function editByHand(stored: StoredData, day: string): Promise<HandEdits> {
+  // Orders with items and payments, so that each edit has rows to change.
+  const orders = (
+    await stored.rows(
+      `SELECT o.id, o.key FROM order_rows o
+       WHERE o.business_date = ? AND o.deleted_at IS NULL
+         AND EXISTS (SELECT 1 FROM order_item_rows i WHERE i.order_key = o.key)
+         AND EXISTS (SELECT 1 FROM order_payment_rows p WHERE p.order_key = o.key)
+       ORDER BY o.id LIMIT 4`,
+      day,
+    )
+  ).map((row) => ({ id: String(row.id), key: Number(row.key) }));
+  expect(orders).toHaveLength(4);
+  const [itemsDeleted, paymentsDeleted, itemEdited, totalEdited] = orders as [
+    (typeof orders)[0],
+    (typeof orders)[0],
+    (typeof orders)[0],
+    (typeof orders)[0],
+  ];
+  await stored.execute("DELETE FROM order_item_rows WHERE order_key = ?", itemsDeleted.key);
+  await stored.execute("DELETE FROM order_payment_rows WHERE order_key = ?", paymentsDeleted.key);
+  await stored.execute(
+    `UPDATE order_item_rows SET description = 'edited by hand', unit_price = unit_price + 1,
+       total = total + 1
+     WHERE order_key = ? AND position = 0`,
+    itemEdited.key,
+  );
+  await stored.execute("UPDATE order_rows SET total = total + 10 WHERE key = ?", totalEdited.key);
+
+  const [report] = await stored.rows(
+    "SELECT id, key FROM reports WHERE business_date = ? AND deleted_at IS NULL ORDER BY id LIMIT 1",
+    day,
+  );
+  expect(report).toBeDefined();
+  const reportKey = Number(report?.key);
+  const listed = Number(
+    await stored.scalar("SELECT COUNT(*) FROM report_order_rows WHERE report_key = ?", reportKey),
+  );
+  expect(listed).toBeGreaterThan(1);
+  await stored.execute(
+    "DELETE FROM report_order_rows WHERE report_key = ? AND position >= ?",
+    reportKey,
+    Math.floor(listed / 2),
+  );
+  await stored.execute(
+    "UPDATE reports SET total_sales = total_sales + 100 WHERE key = ?",
+    reportKey,
+  );
+  return { orders: orders.map((o) => o.id), reports: [String(report?.id)] };
+}
