@@ -80,7 +80,8 @@ function sameFile(a: string, b: string): boolean {
   );
 }
 
-function headOf(path: string): string {
+/** The first bytes of a file, as text: enough to tell what kind of file it is. */
+export function headOf(path: string): string {
   const buffer = Buffer.alloc(HEAD_BYTES);
   const fd = openSync(path, "r");
   try {

@@ -21,11 +21,13 @@ import { useTempDir } from "./helpers/db.js";
 const tempPath = useTempDir();
 
 /** A database in use, with a WAL and a lock file beside it, and a settings file. */
-function filesInUse(): Required<FilesInUse> {
+/** A database in WAL mode, with a table of its own unless pos-sync is to make it its own (a
+ * command refuses another program's). */
+function filesInUse(content: "a table" | "nothing" = "a table"): Required<FilesInUse> {
   const database = `${tempPath()}.sqlite`;
   const sqlite = new Database(database);
   sqlite.pragma("journal_mode = WAL");
-  sqlite.exec("CREATE TABLE t (x); INSERT INTO t VALUES (1)");
+  if (content === "a table") sqlite.exec("CREATE TABLE t (x); INSERT INTO t VALUES (1)");
   sqlite.close();
   writeFileSync(`${database}.lock`, "");
   const configFile = `${tempPath()}.json`;
@@ -111,7 +113,7 @@ describe("the rule for a file a command writes", () => {
 describe("each command that writes a file the user names", () => {
   let inUse: Required<FilesInUse>;
   beforeAll(async () => {
-    inUse = filesInUse();
+    inUse = filesInUse("nothing");
     const migrated = await runCli(["migrate"], { POS_DB_PATH: inUse.database });
     expect(migrated.code, migrated.stderr).toBe(0);
   });

@@ -10,6 +10,7 @@ import { packagePath } from "../package-root.js";
 import { databaseError } from "./errors.js";
 import { migrateSqlite } from "./migrate.js";
 import { openSqliteReadOnly } from "./open-read-only.js";
+import { refuseForeignDatabase } from "./ownership.js";
 import * as schema from "./schema/index.js";
 import { BEFORE_MIGRATIONS, runUpgrades, type UpgradeProgress } from "./upgrades/index.js";
 
@@ -67,6 +68,7 @@ function applyPragmas(sqlite: Database.Database, readonly: boolean): void {
 
 export function openDatabase(path: string, options: OpenOptions = {}): Db {
   const readonly = options.readonly ?? false;
+  refuseForeignDatabase(path);
   let sqlite: Database.Database;
   try {
     if (!readonly && path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
