@@ -65,4 +65,21 @@ describe("the summary's location names", () => {
     expect(formatSummary(result)).toContain(`  ! ${warning}`);
     db.close();
   });
+
+  it("reads only the API's own days when POS_START_DATE is long before them, and says so", async () => {
+    const db = openTestDb(tempPath());
+    const firstDay = sim.current.dataset.firstDay;
+    const { result, logs } = await syncOnce(sim.current, db, {
+      streams: ["orders", "reports"],
+      configOverrides: { startDate: "1900-01-01" },
+    });
+    const warning = `POS_START_DATE 1900-01-01 is before the first day this location's API holds (${firstDay}): the days before it hold nothing and are not read`;
+    expect(logs.text()).toContain(warning);
+    expect(formatSummary(result)).toContain(`  ! ${warning}`);
+    // 46,000 days before the data cost nothing: the plan is the API's days, not the span.
+    const days = (Date.parse(TEST_TODAY) - Date.parse(firstDay)) / 86_400_000 + 1;
+    expect(result.stats.totals("orders").windows.planned).toBe(days);
+    expect(result.requests).toBeLessThan(days * 4);
+    db.close();
+  });
 });

@@ -3,7 +3,7 @@
 import type { PosApiClient } from "../api/client.js";
 import { ApiKeyRejectedError } from "../api/errors.js";
 import type { LocationConfig } from "../config.js";
-import { addDays, today } from "../dates.js";
+import { today } from "../dates.js";
 import type { RepairRecord } from "../db/checkpoint-sql.js";
 import { DatabaseError } from "../db/errors.js";
 import { messageOf } from "../errors.js";
@@ -16,14 +16,15 @@ import { syncDayWindow, type WindowOutcome, type WindowTask } from "./day-window
 import { escalateOrDescribe } from "./failures.js";
 import { planDays } from "./plan.js";
 import { syncCatalog, syncLocationRecord } from "./snapshot-streams.js";
-import { discoverHistory, FALLBACK_HISTORY_DAYS, type History } from "./start-date.js";
+import { discoverHistory, type History, startDateOf } from "./start-date.js";
 import { addCounts, addProblem, emptyStreamStats, type StreamStats } from "./stats.js";
 import { runAll } from "./tasks.js";
 
 /**
  * What a location's first run learns from its reports, in one read remembered for the next
- * runs: where its history starts (unless POS_START_DATE or explicit days say), and its UTC
- * offset (until its stored orders tell), so that its today is its own from the first run on.
+ * runs: the first day its API holds (start-date.ts; until it holds a report, each run asks
+ * again), and its UTC offset (until its stored orders tell), so that its today is its own from
+ * the first run on.
  */
 async function learnHistory(
   context: SyncContext,
@@ -32,10 +33,7 @@ async function learnHistory(
 ): Promise<void> {
   const { destination } = context;
   const needStart =
-    !context.range &&
-    !context.repairDays &&
-    !context.startDate &&
-    !(await destination.startDate(locationId));
+    !context.range && !context.repairDays && !(await destination.startDate(locationId));
   const needOffset = (await destination.utcOffsetMinutes(locationId, context.now())) === undefined;
   if (!needStart && !needOffset) return;
   const history = needStart
@@ -45,9 +43,9 @@ async function learnHistory(
   const now = timestamp(context);
   if (needOffset && history.utcOffsetMinutes !== undefined)
     await destination.saveUtcOffsetMinutes(locationId, history.utcOffsetMinutes, now);
-  if (needStart) {
-    await destination.saveStartDate(locationId, history.startDate, now);
-    context.logger.info({ locationId, startDate: history.startDate }, "history starts here");
+  if (needStart && history.firstDay !== undefined) {
+    await destination.saveStartDate(locationId, history.firstDay, now);
+    context.logger.info({ locationId, startDate: history.firstDay }, "history starts here");
   }
 }
 
@@ -71,18 +69,23 @@ async function offsetOnly(
   }
 }
 
-/** The first day of history: explicit days, POS_START_DATE, or what learnHistory settled. */
+/** The first day a run reads: explicit days, else POS_START_DATE or the first day the API holds
+ * (start-date.ts), said in one line when POS_START_DATE is earlier. */
 async function startDateFor(
   context: SyncContext,
+  client: PosApiClient,
   locationId: string,
   locationToday: string,
 ): Promise<string> {
-  return (
-    context.range?.since ??
-    context.startDate ??
-    (await context.destination.startDate(locationId)) ??
-    addDays(locationToday, -FALLBACK_HISTORY_DAYS)
-  );
+  if (context.range) return context.range.since;
+  const firstDay = await context.destination.startDate(locationId);
+  const { startDate, skipped } = startDateOf(context.startDate, firstDay, locationToday);
+  if (skipped && !context.repairDays) {
+    const warning = `POS_START_DATE ${skipped.setting} is before the first day this location's API holds (${skipped.firstDay}): the days before it hold nothing and are not read`;
+    context.logger.warn({ locationId, ...skipped }, warning);
+    context.stats.location(client.keyFingerprint).warnings.push(warning);
+  }
+  return startDate;
 }
 
 async function planWindows(
@@ -95,7 +98,7 @@ async function planWindows(
   // The location's own today: its clock may be ahead of or behind this machine's.
   const offset = await context.destination.utcOffsetMinutes(locationId, context.now());
   const locationToday = today(context.now(), offset ?? 0);
-  const startDate = await startDateFor(context, locationId, locationToday);
+  const startDate = await startDateFor(context, client, locationId, locationToday);
   if (!context.range && !context.repairDays && startDate > locationToday) {
     const warning = `POS_START_DATE ${startDate} is after this location's today (${locationToday}): no day is read until then`;
     context.logger.warn({ locationId, startDate, today: locationToday }, warning);

@@ -1,9 +1,10 @@
 /**
- * The first day of history when POS_START_DATE is not set and nothing is stored yet: the day the
- * earliest report the API holds begins (its session's start, which can be the day before the
- * report was created, when the session ran past midnight). The spec does not say which way
- * lists are ordered, so both ends of the reports list are read (one record each) and the
- * earlier wins.
+ * The first day of a location's history: the day the earliest report the API holds begins (its
+ * session's start, which can be the day before the report was created, when the session ran past
+ * midnight). Every order belongs to a report, so no order is older. The spec does not say which
+ * way lists are ordered, so both ends of the reports list are read (one record each) and the
+ * earlier wins. Without POS_START_DATE history starts there; with an earlier one, the days before
+ * it are not read: they hold nothing.
  */
 import type { PosApiClient } from "../api/client.js";
 import { addDays, isCalendarDay, utcOffsetOf } from "../dates.js";
@@ -12,7 +13,8 @@ import { addDays, isCalendarDay, utcOffsetOf } from "../dates.js";
 export const FALLBACK_HISTORY_DAYS = 90;
 
 export interface History {
-  startDate: string;
+  /** The first day of the earliest report; undefined when the API holds no report. */
+  firstDay: string | undefined;
   /** The location's UTC offset, read off the same reports' timestamps; undefined with none. */
   utcOffsetMinutes: number | undefined;
 }
@@ -23,16 +25,35 @@ export async function discoverHistory(client: PosApiClient, today: string): Prom
   const offsets = ends
     .map((end) => (typeof end.createdAt === "string" ? utcOffsetOf(end.createdAt) : undefined))
     .filter((offset): offset is number => offset !== undefined);
-  return { startDate: startDateOf(ends, today), utcOffsetMinutes: offsets.at(-1) };
+  return { firstDay: firstDayOf(ends, today), utcOffsetMinutes: offsets.at(-1) };
 }
 
-function startDateOf(ends: Awaited<ReturnType<PosApiClient["reportEnds"]>>, today: string): string {
+function firstDayOf(
+  ends: Awaited<ReturnType<PosApiClient["reportEnds"]>>,
+  today: string,
+): string | undefined {
   const days = ends
     .flatMap((end) => [end.createdAt, end.startedAt])
     .filter((value): value is string => typeof value === "string")
     .map((timestamp) => timestamp.slice(0, 10))
     .filter(isCalendarDay);
-  if (days.length === 0) return addDays(today, -FALLBACK_HISTORY_DAYS);
-  const earliest = days.sort()[0] as string;
-  return earliest > today ? today : earliest;
+  const earliest = days.sort()[0];
+  return earliest !== undefined && earliest > today ? today : earliest;
+}
+
+/**
+ * Where a run starts reading a location: POS_START_DATE, unless it is before the first day the
+ * API holds (then that day, and `skipped` says so); else the first day the API holds; else, with
+ * no report at all yet, FALLBACK_HISTORY_DAYS before today.
+ */
+export function startDateOf(
+  setting: string | undefined,
+  firstDay: string | undefined,
+  today: string,
+): { startDate: string; skipped?: { setting: string; firstDay: string } } {
+  if (setting === undefined)
+    return { startDate: firstDay ?? addDays(today, -FALLBACK_HISTORY_DAYS) };
+  if (firstDay !== undefined && firstDay > setting)
+    return { startDate: firstDay, skipped: { setting, firstDay } };
+  return { startDate: setting };
 }
