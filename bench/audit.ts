@@ -4,14 +4,21 @@
  * POS_AUDIT_PERIOD_DAYS=1 must repair every drifted day; verify then agrees. Figures: the
  * audit's requests beside the run's own, and, with the default period, the audit's share of
  * the requests of a day of runs every 15 minutes once its first pass (the whole history, once)
- * is done.
+ * is done. And what proving a day costs in CPU: its listing read (the simulator serving it too,
+ * in this process) and, beyond it, the proof itself (normalizing the listed records, reading the
+ * stored rows, comparing).
  */
 import Database from "better-sqlite3";
+import { PosApiClient } from "../src/api/client.js";
+import { HttpTransport } from "../src/api/transport.js";
 import { DEFAULTS } from "../src/config.js";
 import { SqliteDestination } from "../src/db/sqlite-destination.js";
 import { createLogger } from "../src/log.js";
 import { runVerify } from "../src/read-models/verify.js";
+import { keyFingerprint } from "../src/secrets.js";
 import { type Simulator, startSimulator } from "../src/simulator/server.js";
+import { DAY_STREAM_DESCRIPTIONS, readDays } from "../src/streams/index.js";
+import { proveDay } from "../src/sync/day-proof.js";
 import { runSync } from "../src/sync/run.js";
 import type { RunResult } from "../src/sync/run-result.js";
 import { dec, int, log, now, seconds } from "./lib.js";
@@ -29,6 +36,47 @@ export interface AuditResult {
   verified: boolean;
   firstRun: { requests: number; auditRequests: number; auditedDays: number; seconds: number };
   steady: { runs: number; requests: number; auditRequests: number; share: number };
+  /** CPU per day-stream proved, in ms: reading its listing, and the proof beyond it. */
+  proof: { days: number; listingMs: number; proofMs: number };
+}
+
+const cpuMs = (since: NodeJS.CpuUsage) => {
+  const { user, system } = process.cpuUsage(since);
+  return (user + system) / 1000;
+};
+
+/** Every stored day of every location read, then proved, one at a time: the CPU of each pass. */
+async function proofCost(simulator: Simulator, path: string): Promise<AuditResult["proof"]> {
+  const config = simulatorConfig(simulator, path);
+  const logger = createLogger({ level: "silent" });
+  const reader = SqliteDestination.open(path);
+  const transport = new HttpTransport({ baseUrl: config.apiUrl, concurrency: 1, logger });
+  try {
+    const days: { client: PosApiClient; locationId: string; day: string }[] = [];
+    for (const { apiKey } of config.locations) {
+      const client = new PosApiClient(transport, { apiKey, authScheme: "", paths: config.paths });
+      const location = await reader.storedLocationOfKey(keyFingerprint(apiKey));
+      if (!location) throw new Error("a location was not synced");
+      const windows = await reader.provedWindows(location.id, LAST_DAY);
+      for (const { day } of windows.filter((w) => w.stream === "orders"))
+        days.push({ client, locationId: location.id, day });
+    }
+    const listing = process.cpuUsage();
+    for (const { client, day } of days)
+      for (const stream of DAY_STREAM_DESCRIPTIONS)
+        for await (const _page of readDays(stream, client, { since: day, until: day }));
+    const listingMs = cpuMs(listing);
+    const proving = process.cpuUsage();
+    for (const { client, locationId, day } of days)
+      for (const stream of DAY_STREAM_DESCRIPTIONS)
+        await proveDay(reader, client, stream, locationId, day);
+    const provingMs = cpuMs(proving);
+    const n = days.length * DAY_STREAM_DESCRIPTIONS.length;
+    return { days: n, listingMs: listingMs / n, proofMs: (provingMs - listingMs) / n };
+  } finally {
+    await transport.close();
+    await reader.close();
+  }
 }
 
 /** One daemon run at `at`, auditing at `periodDays`. */
@@ -141,7 +189,12 @@ export async function benchAudit(options: {
     log(
       `   with POS_AUDIT_PERIOD_DAYS=${period}, after its first pass: ${runs} runs every 15 minutes made ${int(requests)} requests, the audit ${int(auditRequests)} of them: ${dec(share * 100)} % (< 10 %)`,
     );
+    const proof = await proofCost(simulator, path);
+    log(
+      `   proving a stored day-stream (${int(proof.days)}, one at a time): ${dec(proof.listingMs)} ms of CPU to read its listing (the simulator's serving included), ${dec(proof.proofMs)} ms more to prove it`,
+    );
     return {
+      proof,
       locations,
       days,
       drifted: drifts.length,
