@@ -31,8 +31,9 @@ export default defineConfig({
         test: {
           name: "slow",
           include: slowFiles,
-          // One throwaway PostgreSQL server for the run (or POS_TEST_PG_URL's).
-          globalSetup: ["test/helpers/postgres-global-setup.ts"],
+          // The command line as built, no older than its sources; one throwaway PostgreSQL
+          // server for the run (or POS_TEST_PG_URL's).
+          globalSetup: ["test/helpers/built-cli-setup.ts", "test/helpers/postgres-global-setup.ts"],
         },
       },
     ],
