@@ -44,13 +44,13 @@ describe("pos-sync demo", () => {
     expect(first.stdout).toMatch(/^ {3}payment_name +payments +amount +share_percent$/m);
     // Progress per location, a quarter of its days at a time, both streams together.
     // The backfill reads the API as it was a week ago, both streams: 53 days each.
-    expect(first.stderr).toMatch(/^Le Petit Zinc {2}\d+\/106 days {2}[\d,]+ records$/m);
+    expect(first.stderr).toMatch(/^Le Petit Zinc {2}\d+\/106 windows {2}[\d,]+ records$/m);
     // Then a run a day up to today, and the orders those runs saw change.
     expect(
       first.stdout.match(/^\d{4}-\d\d-\d\d: run #\d+ succeeded, \d+ requests, /gm),
     ).toHaveLength(7);
     expect(first.stdout).toMatch(
-      /^Orders changed after the fact \(npx pos-sync changes; v_order_changes\)\n\n(No order changed|\d+ order changes?) since /m,
+      /^Orders changed after the fact \(npx pos-sync changes --db [^;]+; v_order_changes\)\n\n(No order changed|\d+ order changes?) since /m,
     );
 
     // The file holds the simulated API's data: field by field for the last week, and every

@@ -34,10 +34,10 @@ describe("the terminal progress display", () => {
     progress.stop();
     const frame = text().split("\x1b[2K").slice(-3);
     expect(frame[0]).toMatch(
-      /^Paris {14}\[##\.{18}\] 2\/20 days {2}1,235 records {2}124\/s {2}1 min 30 s left\n$/,
+      /^Paris {14}\[##\.{18}\] 2\/20 windows {2}1,235 records {2}124\/s {2}1 min 30 s left\n$/,
     );
-    expect(frame[1]).toMatch(/^Lyon {15}\[\.{20}\] 0\/10 days {2}0 records {2}0\/s\n$/);
-    expect(frame[2]).toMatch(/^all locations {6}\[#\.{19}\] 2\/30 days {2}1,235 records/);
+    expect(frame[1]).toMatch(/^Lyon {15}\[\.{20}\] 0\/10 windows {2}0 records {2}0\/s\n$/);
+    expect(frame[2]).toMatch(/^all locations {6}\[#\.{19}\] 2\/30 windows {2}1,235 records/);
   });
 
   it("paces a location that waited behind another from when its windows began", () => {
@@ -56,10 +56,10 @@ describe("the terminal progress display", () => {
     progress.stop();
     const frame = text().split("\x1b[2K").slice(-3);
     expect(frame[0]).toMatch(
-      /^Paris {14}\[#{20}\] 10\/10 days {2}1,000 records {2}10\/s {2}done\n$/,
+      /^Paris {14}\[#{20}\] 10\/10 windows {2}1,000 records {2}10\/s {2}done\n$/,
     );
     expect(frame[1]).toMatch(
-      /^Lyon {15}\[##\.{18}\] 1\/10 days {2}50 records {2}50\/s {2}9 s left\n$/,
+      /^Lyon {15}\[##\.{18}\] 1\/10 windows {2}50 records {2}50\/s {2}9 s left\n$/,
     );
   });
 
@@ -83,18 +83,28 @@ describe("the terminal progress display", () => {
 });
 
 describe("the progress lines for output that is not a terminal", () => {
-  it("print one line per location at each quarter of its days", () => {
+  it("print one line per location at each quarter of its windows, one record or many", () => {
     const { out, text } = captureOutput();
     const progress = new MilestoneProgress(out, () => 0);
-    progress.planned({ ...paris, stream: "orders", days: 8 });
-    for (let day = 1; day <= 8; day++) progress.windowDone(done("loc-paris", "orders", 100));
+    progress.planned({ ...paris, stream: "orders", days: 40 });
+    for (let day = 1; day <= 40; day++)
+      progress.windowDone(done("loc-paris", "orders", day === 1 ? 1 : 100));
     expect(text().split("\n")).toEqual([
-      "Paris  2/8 days  200 records  0 s left",
-      "Paris  4/8 days  400 records  0 s left",
-      "Paris  6/8 days  600 records  0 s left",
-      "Paris  8/8 days  800 records",
+      "Paris  10/40 windows  901 records  0 s left",
+      "Paris  20/40 windows  1,901 records  0 s left",
+      "Paris  30/40 windows  2,901 records  0 s left",
+      "Paris  40/40 windows  3,901 records",
       "",
     ]);
+  });
+
+  it("print nothing for a location of a few windows, done before progress would help", () => {
+    const { out, text } = captureOutput();
+    const progress = new MilestoneProgress(out, () => 0);
+    progress.planned({ ...paris, stream: "orders", days: 4 });
+    progress.planned({ ...paris, stream: "reports", days: 4 });
+    for (let day = 1; day <= 8; day++) progress.windowDone(done("loc-paris", "orders", 1));
+    expect(text()).toBe("");
   });
 });
 

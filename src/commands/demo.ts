@@ -82,7 +82,8 @@ function parseSettings(argv: string[]): DemoSettings {
 /** Days the first run syncs one at a time after its backfill. */
 const DAILY_RUNS = 7;
 
-const CHANGES_TITLE = "Orders changed after the fact (npx pos-sync changes; v_order_changes)";
+const changesTitle = (dbPath: string) =>
+  `Orders changed after the fact (npx pos-sync changes --db ${dbPath}; v_order_changes)`;
 
 /** Logs say only what needs attention: the progress display and the summary tell the rest. */
 function demoLogLevel(io: CommandIo): LogLevel {
@@ -129,6 +130,7 @@ function closingNotes(result: RunResult, dbPath: string, wasIncremental: boolean
         `${changed} new or changed records.`
       : "Run the demo again: the second run is incremental and reads only what is new.",
     `Open the file read-only from any SQLite client or BI tool: sqlite3 -readonly ${dbPath}`,
+    `Every command reads it with --db: npx pos-sync status --db ${dbPath}`,
   ];
   return `${lines.join("\n")}\n`;
 }
@@ -209,7 +211,9 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
       destination,
       daysLater > 0 ? { sinceInstant: dailyRunsFrom } : {},
     );
-    io.stdout.write(`${formatChanges(changes, { limit: 8, title: CHANGES_TITLE })}\n`);
+    io.stdout.write(
+      `${formatChanges(changes, { limit: 8, title: changesTitle(settings.dbPath) })}\n`,
+    );
     io.stdout.write(closingNotes(result, settings.dbPath, completeDays > 0));
     const code = exitCodeFor(result);
     if (code !== 0 && result.error) io.stderr.write(`pos-sync: ${result.error}\n`);

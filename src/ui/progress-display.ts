@@ -1,9 +1,12 @@
 /**
  * Progress for a person. On a terminal: one line per location (both day streams together) and a
- * total, redrawn in place, with days done of days planned, records, rate and the time left; log
- * lines are printed above the lines, never through them. Elsewhere (a demo piped to a file):
- * one plain line per location each time another quarter of its days is done.
+ * total, redrawn in place, with day windows done of those planned (a day of each stream),
+ * records, rate and the time left; log lines are printed above the lines, never through them.
+ * Elsewhere (a demo piped to a file): one plain line per location each time another quarter of
+ * its windows is done, for a location with enough of them to be worth it.
  */
+
+import { plural } from "../plural.js";
 import type { PlannedEvent, Progress, WindowEvent } from "../sync/progress.js";
 import {
   formatDuration,
@@ -16,6 +19,12 @@ import { visible } from "./terminal-text.js";
 const number = new Intl.NumberFormat("en-US");
 const BAR_WIDTH = 20;
 const NAME_WIDTH = 18;
+
+/** Fewer windows than this are done in about a second: a piped run of them prints no progress. */
+const MILESTONES_FROM = 28;
+
+const recordsOf = (line: ProgressLine) =>
+  `${number.format(line.records)} ${plural("record", line.records)}`;
 
 function nameOf(line: ProgressLine): string {
   const name = visible(line.name ?? line.locationId.slice(0, 8));
@@ -65,7 +74,7 @@ export class TerminalProgress implements Progress {
     const eta = this.tally.etaMs(line, now);
     const left =
       line.done >= line.planned ? "done" : eta === undefined ? "" : `${formatDuration(eta)} left`;
-    return `${nameOf(line)} [${bar}] ${line.done}/${line.planned} days  ${number.format(line.records)} records  ${rate}/s  ${left}`.trimEnd();
+    return `${nameOf(line)} [${bar}] ${line.done}/${line.planned} windows  ${recordsOf(line)}  ${rate}/s  ${left}`.trimEnd();
   }
 
   private draw(): void {
@@ -100,14 +109,14 @@ export class MilestoneProgress implements Progress {
   windowDone(event: WindowEvent): void {
     this.tally.windowDone(event, this.now());
     const line = this.tally.locations.get(event.locationId);
-    if (!line) return;
+    if (!line || line.planned < MILESTONES_FROM) return;
     const quarter = line.planned === 0 ? 4 : Math.floor((4 * line.done) / line.planned);
     if (quarter <= (this.quartersShown.get(event.locationId) ?? 0)) return;
     this.quartersShown.set(event.locationId, quarter);
     const eta = this.tally.etaMs(line, this.now());
     const left = quarter >= 4 || eta === undefined ? "" : `  ${formatDuration(eta)} left`;
     this.out.write(
-      `${nameOf(line).trimEnd()}  ${line.done}/${line.planned} days  ${number.format(line.records)} records${left}\n`,
+      `${nameOf(line).trimEnd()}  ${line.done}/${line.planned} windows  ${recordsOf(line)}${left}\n`,
     );
   }
 
