@@ -45,6 +45,31 @@ function finishedRuns(output: string): number {
   return messages(output).filter((m) => m === "run finished").length;
 }
 
+describe("a one-shot sync's WAL", () => {
+  it("is kept by a reader past the run's end, which the run says in one line; the next run cuts it back", async () => {
+    const dbPath = tempPath();
+    expect((await runCli(["migrate"], { POS_DB_PATH: dbPath })).code).toBe(0);
+    const reader = holdReadSnapshot(dbPath);
+    try {
+      const held = await runCli(["sync"], simulatorEnv(sim.current, dbPath));
+      expect(held.code, held.stderr).toBe(0);
+      expect(held.stderr).toMatch(
+        new RegExp(
+          `a reader of ${dbPath} holds an old snapshot, so its -wal file stays at \\d+\\.\\d MB: the next run \\(or the daemon, while idle\\) cuts it back once that reader is done`,
+        ),
+      );
+      expect(walSize(dbPath)).toBeGreaterThan(1_000_000);
+    } finally {
+      reader.sqlite.exec("COMMIT");
+      reader.close();
+    }
+    const next = await runCli(["sync"], simulatorEnv(sim.current, dbPath));
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stderr).not.toContain("holds an old snapshot");
+    expect(walSize(dbPath)).toBe(0);
+  });
+});
+
 describe("the daemon's WAL", () => {
   it("is truncated after a run, as soon as a reader that held it back lets go", async () => {
     const dbPath = tempPath();

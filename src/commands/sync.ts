@@ -1,6 +1,8 @@
 /** `pos-sync sync`: one run, incremental or over explicit days. */
 import { SETTING_BOUNDS } from "../config.js";
 import { today } from "../dates.js";
+import type { Db } from "../db/open.js";
+import { checkpointAndTruncate } from "../db/wal.js";
 import type { WriterLease } from "../db/writer-lease.js";
 import { UsageError } from "../errors.js";
 import type { Logger } from "../log.js";
@@ -206,9 +208,29 @@ async function syncIntoSqlite(
     return await startRun({ ...request, db, signal: stop.signal });
   } finally {
     release();
+    trimWal(db, logger);
     lease.release();
     db.close();
   }
+}
+
+/** Starts the WAL over once the run is done. Only a reader of the file holding an old snapshot
+ * (a BI tool's long query) keeps it from that, and then the file stays as large as the run made
+ * it until a later run, which the user is told (the daemon tries again while idle by itself). */
+function trimWal(db: Db, logger: Logger): void {
+  let outcome: ReturnType<typeof checkpointAndTruncate>;
+  try {
+    outcome = checkpointAndTruncate(db.sqlite, db.path);
+  } catch {
+    // Whatever kept the checkpoint from the file, the run met it already and said so.
+    return;
+  }
+  if (outcome.truncated || outcome.walBytes === 0) return;
+  const mb = (outcome.walBytes / 1024 ** 2).toFixed(1);
+  logger.warn(
+    { walBytes: outcome.walBytes },
+    `a reader of ${db.path} holds an old snapshot, so its -wal file stays at ${mb} MB: the next run (or the daemon, while idle) cuts it back once that reader is done`,
+  );
 }
 
 function report(result: RunResult, io: CommandIo): number {
