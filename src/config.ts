@@ -119,6 +119,25 @@ export interface RawSettings {
   auditRequests?: number | string;
 }
 
+/** How a file's value that is not of its setting's kind is shown: 1e400 as Infinity. */
+const shown = (value: unknown) =>
+  typeof value === "number" ? String(value) : JSON.stringify(value);
+
+/** A number or its text (checked against its bounds later, in the same words as the
+ * environment's). */
+const numeric = z
+  .union([z.number(), z.string()], {
+    error: (issue) => `must be a whole number, got ${shown(issue.input)}`,
+  })
+  .optional();
+
+/** true or false, or its text. */
+const yesNo = z
+  .union([z.boolean(), z.string()], {
+    error: (issue) => `must be true or false, got ${shown(issue.input)}`,
+  })
+  .optional();
+
 const fileSchema = z.strictObject({
   apiUrl: z.string().optional(),
   apiKeys: z.array(z.string()).optional(),
@@ -136,8 +155,8 @@ const fileSchema = z.strictObject({
   dbSchema: z.string().optional(),
   authScheme: z.string().optional(),
   startDate: z.string().optional(),
-  lookbackDays: z.union([z.number(), z.string()]).optional(),
-  concurrency: z.union([z.number(), z.string()]).optional(),
+  lookbackDays: numeric,
+  concurrency: numeric,
   schedule: z.string().optional(),
   paths: z
     .strictObject({
@@ -148,14 +167,14 @@ const fileSchema = z.strictObject({
     })
     .optional(),
   logLevel: z.string().optional(),
-  auditPeriodDays: z.union([z.number(), z.string()]).optional(),
-  auditRequests: z.union([z.number(), z.string()]).optional(),
-  httpPort: z.union([z.number(), z.string()]).optional(),
+  auditPeriodDays: numeric,
+  auditRequests: numeric,
+  httpPort: numeric,
   httpHost: z.string().optional(),
   httpToken: z.string().optional(),
-  memoryMb: z.union([z.number(), z.string()]).optional(),
-  keepRaw: z.union([z.boolean(), z.string()]).optional(),
-  orderHistory: z.union([z.boolean(), z.string()]).optional(),
+  memoryMb: numeric,
+  keepRaw: yesNo,
+  orderHistory: yesNo,
   timeZone: z.string().optional(),
 });
 
@@ -520,17 +539,23 @@ export interface LoadOptions {
 export function loadConfig(options: LoadOptions): Config {
   const fromFile = options.configFile ? settingsFromFile(options.configFile) : {};
   const fromEnv = settingsFromEnv(options.env);
-  const settings: RawSettings = { ...fromFile, ...fromEnv, ...dropUndefined(options.flags ?? {}) };
+  const flags = dropUndefined(options.flags ?? {});
+  const settings: RawSettings = { ...fromFile, ...fromEnv, ...flags };
+  /** Where a value came from, as a message names it: the file's key when the file gave it. */
+  const origin = (key: keyof RawSettings, variable: string) =>
+    fromFile[key] !== undefined && fromEnv[key] === undefined && flags[key] === undefined
+      ? `"${key}" in ${options.configFile}`
+      : variable;
   const startDate = settings.startDate;
   if (startDate !== undefined && !isCalendarDay(startDate)) {
     throw new ConfigError(
-      `POS_START_DATE must be a calendar date YYYY-MM-DD, got ${JSON.stringify(startDate)}`,
+      `${origin("startDate", "POS_START_DATE")} must be a calendar date YYYY-MM-DD, got ${JSON.stringify(startDate)}`,
     );
   }
   const logLevel = settings.logLevel ?? DEFAULTS.logLevel;
   if (!isLogLevel(logLevel)) {
     throw new ConfigError(
-      `LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got ${JSON.stringify(logLevel)}`,
+      `${origin("logLevel", "LOG_LEVEL")} must be one of fatal, error, warn, info, debug, trace, silent, got ${JSON.stringify(logLevel)}`,
     );
   }
   const { notice: databaseNotice, ...database } = pickDatabase(
@@ -545,33 +570,55 @@ export function loadConfig(options: LoadOptions): Config {
     apiUrl: checkUrl(settings.apiUrl, options.needsApi),
     locations: withTimeZones(
       checkLocations(pickLocations(fromEnv, fromFile), options.needsApi),
-      timeZoneSetting(settings.timeZone, "POS_TIME_ZONE"),
+      timeZoneSetting(settings.timeZone, origin("timeZone", "POS_TIME_ZONE")),
     ),
     ...database,
     authScheme: settings.authScheme ?? DEFAULTS.authScheme,
     startDate,
     lookbackDays:
-      boundedSetting(settings, "lookbackDays", "the lookback (POS_LOOKBACK_DAYS)") ??
-      DEFAULTS.lookbackDays,
+      boundedSetting(
+        settings,
+        "lookbackDays",
+        `the lookback (${origin("lookbackDays", "POS_LOOKBACK_DAYS")})`,
+      ) ?? DEFAULTS.lookbackDays,
     concurrency:
-      boundedSetting(settings, "concurrency", "the concurrency (POS_CONCURRENCY)") ??
-      DEFAULTS.concurrency,
+      boundedSetting(
+        settings,
+        "concurrency",
+        `the concurrency (${origin("concurrency", "POS_CONCURRENCY")})`,
+      ) ?? DEFAULTS.concurrency,
     schedule: settings.schedule ?? DEFAULTS.schedule,
     paths: checkPaths(settings.paths),
     logLevel,
-    httpPort: boundedSetting(settings, "httpPort", "the HTTP port (POS_HTTP_PORT)"),
+    httpPort: boundedSetting(
+      settings,
+      "httpPort",
+      `the HTTP port (${origin("httpPort", "POS_HTTP_PORT")})`,
+    ),
     httpHost: settings.httpHost ?? DEFAULTS.httpHost,
     httpToken: checkHttpToken(settings.httpToken),
     memoryMb:
-      boundedSetting(settings, "memoryMb", "the memory ceiling (POS_MEMORY_MB)") ??
-      DEFAULTS.memoryMb,
-    keepRaw: booleanSetting(settings.keepRaw, "POS_KEEP_RAW") ?? DEFAULTS.keepRaw,
-    keepHistory: booleanSetting(settings.orderHistory, "POS_ORDER_HISTORY") ?? DEFAULTS.keepHistory,
+      boundedSetting(
+        settings,
+        "memoryMb",
+        `the memory ceiling (${origin("memoryMb", "POS_MEMORY_MB")})`,
+      ) ?? DEFAULTS.memoryMb,
+    keepRaw:
+      booleanSetting(settings.keepRaw, origin("keepRaw", "POS_KEEP_RAW")) ?? DEFAULTS.keepRaw,
+    keepHistory:
+      booleanSetting(settings.orderHistory, origin("orderHistory", "POS_ORDER_HISTORY")) ??
+      DEFAULTS.keepHistory,
     auditPeriodDays:
-      boundedSetting(settings, "auditPeriodDays", "the audit period (POS_AUDIT_PERIOD_DAYS)") ??
-      DEFAULTS.auditPeriodDays,
+      boundedSetting(
+        settings,
+        "auditPeriodDays",
+        `the audit period (${origin("auditPeriodDays", "POS_AUDIT_PERIOD_DAYS")})`,
+      ) ?? DEFAULTS.auditPeriodDays,
     auditRequests:
-      boundedSetting(settings, "auditRequests", "the audit's requests (POS_AUDIT_REQUESTS)") ??
-      DEFAULTS.auditRequests,
+      boundedSetting(
+        settings,
+        "auditRequests",
+        `the audit's requests (${origin("auditRequests", "POS_AUDIT_REQUESTS")})`,
+      ) ?? DEFAULTS.auditRequests,
   };
 }

@@ -215,6 +215,41 @@ describe("refusals", () => {
     ).toThrow("unknown setting lookback");
   });
 
+  it("names the file's key, not the environment's variable, for a bad value the file gave", () => {
+    const refusal = (content: unknown, env: Record<string, string> = {}) => {
+      const file = configFile(content);
+      try {
+        loadConfig({ env, configFile: file, needsApi: false });
+        return "accepted";
+      } catch (error) {
+        return (error as Error).message.replace(file, "FILE");
+      }
+    };
+    expect(refusal({ lookbackDays: -2 })).toBe(
+      'the lookback ("lookbackDays" in FILE) must be a whole number from 0 to 3650, got "-2"',
+    );
+    expect(refusal({ keepRaw: "maybe" })).toBe(
+      '"keepRaw" in FILE must be true or false, got "maybe"',
+    );
+    expect(refusal({ startDate: "tomorrow" })).toBe(
+      '"startDate" in FILE must be a calendar date YYYY-MM-DD, got "tomorrow"',
+    );
+    // A value of no setting's kind: JSON's 1e400 is Infinity once read.
+    expect(refusal('{ "auditPeriodDays": 1e400 }')).toBe(
+      "the config file FILE: auditPeriodDays: must be a whole number, got Infinity",
+    );
+    expect(refusal({ concurrency: null })).toBe(
+      "the config file FILE: concurrency: must be a whole number, got null",
+    );
+    expect(refusal({ orderHistory: 1 })).toBe(
+      "the config file FILE: orderHistory: must be true or false, got 1",
+    );
+    // The environment's value wins, and is named so.
+    expect(refusal({ lookbackDays: 2 }, { POS_LOOKBACK_DAYS: "-1" })).toBe(
+      'the lookback (POS_LOOKBACK_DAYS) must be a whole number from 0 to 3650, got "-1"',
+    );
+  });
+
   it("refuses a device or an oversized file in one line, and reads a pipe", () => {
     for (const device of ["/dev/zero", "/dev/urandom"])
       expect(() => loadConfig({ env: {}, configFile: device, needsApi: false })).toThrow(
