@@ -88,6 +88,7 @@ type SyncReads = Pick<
   | "storedForDay"
   | "storedVersionsOfDay"
   | "rowsDifferingOnDay"
+  | "rejectedInRun"
   | "timeZoneOf"
   | "provedWindows"
   | "auditPace"

@@ -719,6 +719,21 @@ export class SqlReader {
     );
   }
 
+  /** Whether a run set this record aside already (by its reject key: rejectKey). */
+  async rejectedInRun(
+    locationId: string,
+    stream: string,
+    recordKey: string,
+    runId: number,
+  ): Promise<boolean> {
+    const row = await this.one(
+      `SELECT 1 AS found FROM rejected_records WHERE location_id = ${this.p(1)}
+         AND stream = ${this.p(2)} AND record_key = ${this.p(3)} AND run_id = ${this.p(4)}`,
+      [locationId, stream, recordKey, runId],
+    );
+    return row !== undefined;
+  }
+
   /** Of a report's orders that are not stored live, how many were set aside as rejected. */
   rejectedReportOrders(reportId: string): Promise<number> {
     return this.count(
