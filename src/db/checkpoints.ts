@@ -23,6 +23,7 @@ export type { WindowRecord } from "./checkpoint-sql.js";
 
 export class Checkpoints {
   private readonly closeAbandoned: Database.Statement<[string]>;
+  private readonly failUnfinished: Database.Statement<[string, string, number, string]>;
   private readonly start: Database.Statement<unknown[], { id: number }>;
   private readonly finish: Database.Statement;
   private readonly record: Database.Statement;
@@ -35,6 +36,10 @@ export class Checkpoints {
       `UPDATE sync_runs SET status = 'interrupted', finished_at = ?,
          error = 'the process ended before the run finished'
        WHERE status = 'running'`,
+    );
+    this.failUnfinished = sqlite.prepare(
+      `UPDATE sync_runs SET status = 'failed', finished_at = ?, error = ?
+       WHERE status = 'running' AND pid = ? AND hostname = ?`,
     );
     this.start = sqlite.prepare(
       `INSERT INTO sync_runs (started_at, status, "trigger", pid, hostname)
@@ -50,6 +55,12 @@ export class Checkpoints {
   /** Runs left "running" by a process that died are recorded as interrupted. */
   closeAbandonedRuns(now: string): number {
     return this.closeAbandoned.run(now).changes;
+  }
+
+  /** This process's runs still "running" once its sync thread ended without finishing them are
+   * recorded failed, with what ended them (the file's writer lease makes them this run's). */
+  failUnfinishedRuns(error: string, now: string): number {
+    return this.failUnfinished.run(now, error, process.pid, hostname()).changes;
   }
 
   startRun(trigger: RunTrigger, startedAt: string): number {

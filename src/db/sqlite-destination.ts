@@ -205,6 +205,12 @@ export class SqliteDestination extends SqlReader implements Destination {
   closeAbandonedRuns(now: string) {
     return this.write((w) => w.checkpoints.closeAbandonedRuns(now));
   }
+  /** Records this process's unfinished runs as failed, with what ended their thread, and
+   * commits. */
+  async failUnfinishedRuns(error: string, now: string) {
+    await this.write((w) => w.checkpoints.failUnfinishedRuns(error, now));
+    await this.commit();
+  }
   /** Records the start of a run, committed at once: a run killed before its first commit of
    * data still shows in the run log (as interrupted, once the next run finds it). */
   async startRun(trigger: RunTrigger, startedAt: string) {

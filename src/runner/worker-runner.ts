@@ -11,7 +11,7 @@ import { SqliteDestination } from "../db/sqlite-destination.js";
 import type { Progress } from "../sync/progress.js";
 import type { RunResult } from "../sync/run-result.js";
 import { methodsOf, serveDestination } from "./destination-port.js";
-import { SyncWorker } from "./sync-worker.js";
+import { SyncWorker, SyncWorkerError } from "./sync-worker.js";
 import type { WorkerInput } from "./worker-protocol.js";
 
 export interface WorkerRunOptions {
@@ -43,6 +43,14 @@ export async function runSyncInWorker(options: WorkerRunOptions): Promise<RunRes
   const shape = { location: options.db.path, methods: methodsOf(destination) };
   try {
     return await worker.run({ ...options, writes: { port: port2, shape } });
+  } catch (error) {
+    // The thread ended before its run did (out of memory): the run is recorded as what ended
+    // it, rather than left running for a later run to call interrupted.
+    if (error instanceof SyncWorkerError) {
+      await service.close().catch(() => {});
+      await destination.failUnfinishedRuns(error.message, new Date().toISOString());
+    }
+    throw error;
   } finally {
     // The run commits before it answers; this commits the pages it wrote when the worker died
     // first. A failure here is one the run already met.
