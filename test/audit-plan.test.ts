@@ -20,11 +20,33 @@ function windows(count: number, provedAgoMs: number): ProvedWindow[] {
 }
 
 describe("planAudit", () => {
-  it("proves a location's whole stored history at its first audit", () => {
-    const plan = planAudit(windows(730, DAY_MS), { now: NOW, periodDays: 30, cursor: undefined });
-    expect(plan.due).toHaveLength(730);
-    expect(plan.paced).toHaveLength(0);
-    expect(plan.cursorAfter(730)).toBe(NOW.toISOString());
+  it("paces a location's first audit as every later one: nothing at once, all of it within the period", () => {
+    // Stored a year ago, never proved since: what an upgrade or a newly set period finds.
+    let all = windows(730, 365 * DAY_MS);
+    const first = planAudit(all, { now: NOW, periodDays: 30, cursor: undefined, since: undefined });
+    expect(first.due).toHaveLength(0);
+    expect(first.paced).toHaveLength(0);
+    expect(first.since).toBe(NOW.toISOString());
+    let cursor = first.cursorAfter(0);
+    let proofs = 0;
+    const runMs = 15 * 60_000;
+    const period = 30 * 96;
+    for (let run = 1; run <= period; run++) {
+      const now = new Date(NOW.getTime() + run * runMs);
+      const plan = planAudit(all, { now, periodDays: 30, cursor, since: first.since });
+      const taken = [...plan.due, ...plan.paced];
+      // The promise waits for the pace's first period: a share a run, never the whole at once.
+      if (run < period) expect(plan.due).toHaveLength(0);
+      expect(taken.length).toBeLessThanOrEqual(1);
+      proofs += taken.length;
+      const proved = taken.map((w) => ({ ...w, provedAt: now.toISOString() }));
+      all = [...all.filter((w) => !taken.includes(w)), ...proved];
+      cursor = plan.cursorAfter(taken.length);
+    }
+    // Within the period, every stored day was proved once.
+    expect(proofs).toBeGreaterThanOrEqual(729);
+    const oldest = Date.parse(all[0]?.provedAt ?? "");
+    expect(oldest).toBeGreaterThan(NOW.getTime());
   });
 
   it("then takes every window once a period, a window a run at most, fractions carried", () => {
@@ -35,7 +57,7 @@ describe("planAudit", () => {
     // A period of runs every 15 minutes: each proof moves its window to the back.
     for (let run = 1; run <= 30 * 96; run++) {
       const now = new Date(NOW.getTime() + run * runMs);
-      const plan = planAudit(all, { now, periodDays: 30, cursor });
+      const plan = planAudit(all, { now, periodDays: 30, cursor, since: ago(60 * DAY_MS) });
       const taken = [...plan.due, ...plan.paced];
       expect(taken.length).toBeLessThanOrEqual(1);
       proofs += taken.length;
@@ -55,7 +77,12 @@ describe("planAudit", () => {
       { stream: "reports", day: "2026-02-01", provedAt: ago(10 * DAY_MS) },
       { stream: "orders", day: "2026-03-01", provedAt: ago(DAY_MS) },
     ];
-    const plan = planAudit(mixed, { now: NOW, periodDays: 30, cursor: ago(15 * DAY_MS) });
+    const plan = planAudit(mixed, {
+      now: NOW,
+      periodDays: 30,
+      cursor: ago(15 * DAY_MS),
+      since: ago(15 * DAY_MS),
+    });
     expect(plan.paced).toEqual([mixed[0]]);
   });
 
@@ -66,14 +93,26 @@ describe("planAudit", () => {
       now: NOW,
       periodDays: 30,
       cursor: NOW.toISOString(),
+      since: ago(31 * DAY_MS),
     });
     expect(plan.due).toEqual(stale);
     expect(plan.paced).toHaveLength(0);
+    // A pace kept before it recorded its start has run longer than any period.
+    const legacy = planAudit([...stale, ...fresh], {
+      now: NOW,
+      periodDays: 30,
+      cursor: NOW.toISOString(),
+      since: undefined,
+    });
+    expect(legacy.due).toEqual(stale);
   });
 
   it("takes nothing when the audit is off or there is nothing stored", () => {
     const cursor = ago(DAY_MS);
-    expect(planAudit(windows(10, DAY_MS), { now: NOW, periodDays: 0, cursor }).paced).toEqual([]);
-    expect(planAudit([], { now: NOW, periodDays: 30, cursor }).due).toEqual([]);
+    const since = ago(60 * DAY_MS);
+    expect(
+      planAudit(windows(10, DAY_MS), { now: NOW, periodDays: 0, cursor, since }).paced,
+    ).toEqual([]);
+    expect(planAudit([], { now: NOW, periodDays: 30, cursor, since }).due).toEqual([]);
   });
 });

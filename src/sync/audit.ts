@@ -46,7 +46,7 @@ export async function auditLocation(
   const plan = planAudit(windows, {
     now: context.now(),
     periodDays: audit.periodDays,
-    cursor: cursorOf(await destination.auditPace(locationId), audit.periodDays),
+    ...paceOf(await destination.auditPace(locationId), audit.periodDays),
   });
   const prove = async (window: ProvedWindow) => {
     const stream = streams.find((s) => s.name === window.stream);
@@ -91,6 +91,7 @@ export async function auditLocation(
   const pace: SavedPace = {
     cursor: plan.cursorAfter(auditStats.windows),
     periodDays: audit.periodDays,
+    since: plan.since,
   };
   await destination.saveAuditPace(locationId, JSON.stringify(pace), timestamp(context));
 }
@@ -99,18 +100,23 @@ export async function auditLocation(
 interface SavedPace {
   cursor: string;
   periodDays: number;
+  /** When it started (absent from paces kept before 2026-11-29). */
+  since?: string;
 }
 
 /** The pace saved for this period; none under another period (a changed period starts the
  * audit over: the whole history is proved once under the new one) or before the first audit. */
-function cursorOf(saved: string | undefined, periodDays: number): string | undefined {
-  if (saved === undefined) return undefined;
+function paceOf(
+  saved: string | undefined,
+  periodDays: number,
+): { cursor: string | undefined; since: string | undefined } {
+  const none = { cursor: undefined, since: undefined };
+  if (saved === undefined) return none;
   try {
     const pace = JSON.parse(saved) as Partial<SavedPace>;
-    return pace.periodDays === periodDays && typeof pace.cursor === "string"
-      ? pace.cursor
-      : undefined;
+    if (pace.periodDays !== periodDays || typeof pace.cursor !== "string") return none;
+    return { cursor: pace.cursor, since: typeof pace.since === "string" ? pace.since : undefined };
   } catch {
-    return undefined;
+    return none;
   }
 }
