@@ -23,7 +23,7 @@ describe("the progress of a location the API leaves unnamed", () => {
       progress: new MilestoneProgress(out),
       configOverrides: { locations: [{ apiKey: key, name: "Paris" }] },
     });
-    expect(text()).toMatch(/^Paris {2}1\/1 days {2}\d+ records\n$/);
+    expect(text()).toMatch(/^Paris {2}1\/1 windows {2}\d+ records?\n$/);
     db.close();
   });
 });

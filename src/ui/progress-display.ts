@@ -3,7 +3,7 @@
  * total, redrawn in place, with day windows done of those planned (a day of each stream),
  * records, rate and the time left; log lines are printed above the lines, never through them.
  * Elsewhere (a demo piped to a file): one plain line per location each time another quarter of
- * its windows is done, for a location with enough of them to be worth it.
+ * its windows is done; a location of a few windows, its last line only.
  */
 
 import { plural } from "../plural.js";
@@ -20,8 +20,8 @@ const number = new Intl.NumberFormat("en-US");
 const BAR_WIDTH = 20;
 const NAME_WIDTH = 18;
 
-/** Fewer windows than this are done in about a second: a piped run of them prints no progress. */
-const MILESTONES_FROM = 28;
+/** Fewer windows than this are done in about a second: a piped run of them prints its end only. */
+const QUARTERS_FROM = 28;
 
 const recordsOf = (line: ProgressLine) =>
   `${number.format(line.records)} ${plural("record", line.records)}`;
@@ -109,8 +109,13 @@ export class MilestoneProgress implements Progress {
   windowDone(event: WindowEvent): void {
     this.tally.windowDone(event, this.now());
     const line = this.tally.locations.get(event.locationId);
-    if (!line || line.planned < MILESTONES_FROM) return;
-    const quarter = line.planned === 0 ? 4 : Math.floor((4 * line.done) / line.planned);
+    if (!line) return;
+    const quarter =
+      line.planned === 0 || line.done >= line.planned
+        ? 4
+        : line.planned < QUARTERS_FROM
+          ? 0
+          : Math.floor((4 * line.done) / line.planned);
     if (quarter <= (this.quartersShown.get(event.locationId) ?? 0)) return;
     this.quartersShown.set(event.locationId, quarter);
     const eta = this.tally.etaMs(line, this.now());
