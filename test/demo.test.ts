@@ -42,6 +42,8 @@ describe("pos-sync demo", () => {
     ).toHaveLength(7);
     expect(first.stdout).toMatch(/^ {3}location_name +product_name +quantity +sales$/m);
     expect(first.stdout).toMatch(/^ {3}payment_name +payments +amount +share_percent$/m);
+    // Amounts to the cent, a share rounded to one decimal with one.
+    expect(first.stdout).toMatch(/^ {3}Card +[\d,]+ +[\d,]+\.\d\d +\d+\.\d$/m);
     // Progress per location, a quarter of its days at a time, both streams together.
     // The backfill reads the API as it was a week ago, both streams: 53 days each.
     expect(first.stderr).toMatch(/^Le Petit Zinc {2}\d+\/106 windows {2}[\d,]+ records$/m);

@@ -37,19 +37,36 @@ ORDER BY SUM(amount) DESC;`,
   },
 ];
 
-const whole = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
-const cents = new Intl.NumberFormat("en-US", {
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 2,
-});
+/** Decimals a column shows at most: amounts to the cent. */
+const MAX_DECIMALS = 2;
 
-/** A column with any fractional number holds amounts: all its numbers get two decimals. */
+const withDecimals = Array.from(
+  { length: MAX_DECIMALS + 1 },
+  (_, digits) =>
+    new Intl.NumberFormat("en-US", {
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+    }),
+);
+const whole = withDecimals[0] as Intl.NumberFormat;
+
+/** The decimals a number is written with (12.5 → 1), at most MAX_DECIMALS. */
+function decimalsOf(value: number): number {
+  const fraction = String(value).split(".")[1] ?? "";
+  return Math.min(fraction.length, MAX_DECIMALS);
+}
+
+/** Every number of a column with as many decimals as its most precise one: amounts to the cent
+ * (12.50 beside 6,485.71), a share rounded to one decimal with one (52.1). */
 function columnFormats(rows: readonly unknown[][], width: number): Intl.NumberFormat[] {
-  return Array.from({ length: width }, (_, column) =>
-    rows.some((row) => typeof row[column] === "number" && !Number.isInteger(row[column]))
-      ? cents
-      : whole,
-  );
+  return Array.from({ length: width }, (_, column) => {
+    let decimals = 0;
+    for (const row of rows) {
+      const value = row[column];
+      if (typeof value === "number") decimals = Math.max(decimals, decimalsOf(value));
+    }
+    return withDecimals[decimals] ?? whole;
+  });
 }
 
 export function formatQueryResult(result: QueryResult): string[] {

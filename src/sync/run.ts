@@ -133,7 +133,9 @@ export async function runSync(options: SyncOptions): Promise<RunResult> {
     {
       trigger: options.trigger,
       locations: config.locations.length,
-      range: options.range ?? (options.repairDays ? "repair" : "incremental"),
+      // Without days asked for, each location's own checkpoints say what is read: all of its
+      // history the first time, the days after them since.
+      range: options.range ?? (options.repairDays ? "repair" : "from checkpoints"),
     },
     "sync started",
   );

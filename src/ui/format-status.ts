@@ -66,12 +66,17 @@ function locationName(location: LocationStatus): string {
 
 const INDENT = " ".repeat(11);
 
-/** The stream's recent days, between the first and the last of them; none when never synced. */
+/** The stream's recent days, between the first and the last of them, said to be the latest when
+ * its history starts earlier; none when never synced. */
 function calendarText(stream: DayStreamStatus, style: CalendarStyle): string | undefined {
   const first = stream.calendar[0];
   const last = stream.calendar.at(-1);
   if (!first || !last) return undefined;
-  return `${INDENT}${first.day} ${calendarLine(stream.calendar, style)} ${last.day}`;
+  const latest =
+    stream.firstDay !== null && stream.firstDay < first.day
+      ? ` (the latest ${stream.calendar.length} days)`
+      : "";
+  return `${INDENT}${first.day} ${calendarLine(stream.calendar, style)} ${last.day}${latest}`;
 }
 
 function streamLines(stream: DayStreamStatus, style: CalendarStyle): string[] {
