@@ -120,6 +120,18 @@ describe.each(DESTINATION_KINDS)("verify --repair into %s", { timeout: 120_000 }
           drift.orderId,
         ),
       ).toBeTruthy();
+    // A correction found by proving its day again is told as one: no staff member, no time.
+    const told = JSON.parse(
+      (await runCli(["changes", "--json", "--since", "2000-01-01"], env(destination))).stdout,
+    ) as { changes: { orderId: string; foundByRepair: boolean; message: string }[] };
+    for (const drift of drifts.filter((d) => d.kind === "change")) {
+      const change = told.changes.find((c) => c.orderId === drift.orderId);
+      expect(change?.foundByRepair, drift.orderId).toBe(true);
+      expect(change?.message).toMatch(
+        / upstream without a new updatedAt \(found when the day was proved again, \d{4}-\d\d-\d\d \d\d:\d\d UTC\)/,
+      );
+      expect(change?.message).not.toMatch(/ by /);
+    }
     await stored.execute("DELETE FROM order_rows WHERE deleted_at IS NOT NULL");
     expect(await differencesFromApi(destination)).toEqual([]);
     expect((await verify(destination)).code).toBe(0);

@@ -205,7 +205,8 @@ export interface OrderChangeRow {
   businessDate: string;
   orderNumber: string;
   fromVersion: number;
-  change: "changed" | "vanished";
+  /** repaired: replaced by a repair's read, a correction upstream that kept its updatedAt. */
+  change: "changed" | "repaired" | "vanished";
   changedAt: string | null;
   changedBy: string | null;
   seenAt: string;

@@ -50,6 +50,9 @@ export interface OrderChange {
   closedAtLocal: LocalMoment;
   voidedItems: VoidedItem[];
   changedFields: string[];
+  /** A correction the API made without a new updatedAt, found when pos-sync proved the day again
+   * (the audit, verify --repair): when it was made, and by whom, is not known. */
+  foundByRepair: boolean;
 }
 
 export interface ChangesReport {
@@ -210,5 +213,6 @@ function toChange(
     closedAtLocal,
     voidedItems: voided,
     changedFields: fields,
+    foundByRepair: row.change === "repaired",
   };
 }

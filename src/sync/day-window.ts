@@ -60,7 +60,7 @@ async function readWindow(
       rejects: page.rejects,
       runId: context.runId,
       syncedAt: timestamp(context),
-      ...(finding?.rewrite ? { rewrite: finding.rewrite } : {}),
+      ...(finding ? { rewrite: finding.rewrite ?? [] } : {}),
     });
     addCounts(stats, counts);
     if (context.signal.aborted)

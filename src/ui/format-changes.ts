@@ -34,8 +34,14 @@ export function describeChange(change: OrderChange): string {
       : `closed ${closed} with ${money(change.previousTotal)} unpaid`;
   if (change.kinds.includes("vanished"))
     return `${where}, ${before}, no longer listed by the API (noticed ${utcMinute(change.seenAt)})`;
-  const at = change.changedAtLocal ? ` ${when(change.changedAtLocal, change.businessDate)}` : "";
-  const by = change.changedBy ? ` by ${visible(change.changedBy)}` : "";
+  // A correction found by proving the day again carries the updatedAt and the operator of the
+  // version before it: neither says when, nor who.
+  const at = change.foundByRepair
+    ? ` upstream without a new updatedAt (found when the day was proved again, ${utcMinute(change.seenAt)})`
+    : change.changedAtLocal
+      ? ` ${when(change.changedAtLocal, change.businessDate)}`
+      : "";
+  const by = change.changedBy && !change.foundByRepair ? ` by ${visible(change.changedBy)}` : "";
   const total =
     change.newTotal !== null && change.newTotal !== change.previousTotal
       ? `, total ${money(change.previousTotal)} → ${money(change.newTotal)}`

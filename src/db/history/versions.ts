@@ -173,6 +173,9 @@ export interface VersionRowInput {
   endedAt: string;
   /** The rows that replace it; absent when the record vanished. */
   next?: VersionRows;
+  /** Replaced by a repair's read (the audit, verify --repair): a correction upstream that kept
+   * its updatedAt, found when the day was proved again, not a change seen as it happened. */
+  repaired?: boolean;
 }
 
 /** A 0/1 flag from either destination's value (PostgreSQL returns booleans). */
@@ -198,7 +201,7 @@ export function versionRow(input: VersionRowInput): Row {
     paid: paidAmount(input.rows.children[shape.paymentsAt] ?? []),
     seen_at: text("synced_at"),
     ended_at: input.endedAt,
-    ended_by: next ? "changed" : "vanished",
+    ended_by: next ? (input.repaired ? "repaired" : "changed") : "vanished",
     next_total: next ? Number(next.parent.total) : null,
     next_updated_at: next ? String(next.parent.updated_at) : null,
     next_operator_id: next ? String(next.parent.operator_id) : null,

@@ -18,8 +18,9 @@ export interface DayPage {
   rejects: readonly RejectedRecord[];
   runId: number | null;
   syncedAt: string;
-  /** Records a proof found stored with other rows than the API's (a repair): written again
-   * whatever their content hash says. */
+  /** Set on a repair's read (the audit's, verify --repair's): the records a proof found stored
+   * with other rows than the API's, written again whatever their content hash says (possibly
+   * none). Its replacements are the database catching up, kept in history as such. */
   rewrite?: readonly string[];
 }
 
@@ -30,7 +31,7 @@ export function headerOf({ records: _records, ...header }: DayPage): PageHeader 
   return header;
 }
 
-/** The records a repair's page writes again whatever their content hash says. */
+/** On a repair's page: the records it writes again whatever their content hash says. */
 export function rewriteOf(page: PageHeader): ReadonlySet<string> | undefined {
   return page.rewrite && new Set(page.rewrite);
 }

@@ -79,13 +79,13 @@ export class PgDayWriter {
     return new Map(rows.map((row) => [row.id, row]));
   }
 
-  /** Writes a page of records; `rewrite`: those a repair writes again whatever their content
-   * hash says (decide). */
+  /** Writes a page of records; `repair`, on a repair's read: the records it writes again
+   * whatever their content hash says (decide). */
   async write(
     client: PgClient,
     records: readonly IncomingRecord[],
     syncedAt: string,
-    rewrite: ReadonlySet<string> = new Set(),
+    repair?: ReadonlySet<string>,
   ): Promise<WriteOutcome> {
     const counts = emptyCounts();
     if (records.length === 0) return { counts, earlierDays: [] };
@@ -97,7 +97,7 @@ export class PgDayWriter {
     for (const record of records) {
       const { parent } = record.rows;
       const earlier = stored.get(parent.id);
-      const decision = decide(parent, earlier, rewrite.has(parent.id));
+      const decision = decide(parent, earlier, repair?.has(parent.id));
       if (decision === "keep") {
         counts.unchanged++;
         continue;
@@ -121,7 +121,7 @@ export class PgDayWriter {
     if (written.size === 0) return { counts, earlierDays: [] };
     if (this.history) {
       const ending = new Map([...replaced].map((id) => [id, this.versionRowsOf(written.get(id))]));
-      counts.rowsWritten += await this.history.keep(client, ending, syncedAt);
+      counts.rowsWritten += await this.history.keep(client, ending, syncedAt, repair !== undefined);
     }
     if (replaced.size > 0) {
       await client.query(`DELETE FROM "${this.name}" WHERE id = ANY($1::text[])`, [[...replaced]]);

@@ -60,12 +60,13 @@ export class PgVersionHistory {
     return new Map(rows.map((row) => [row.order_id, row.version]));
   }
 
-  /** Keeps the live stored versions of these records, each ended by its `next` rows (replaced)
-   * or by nothing (vanished); returns the rows written. */
+  /** Keeps the live stored versions of these records, each ended by its `next` rows (replaced,
+   * by a repair's read: `repaired`) or by nothing (vanished); returns the rows written. */
   async keep(
     client: PgClient,
     ending: ReadonlyMap<string, VersionRows | undefined>,
     endedAt: string,
+    repaired = false,
   ): Promise<number> {
     if (ending.size === 0) return 0;
     const ids = [...ending.keys()];
@@ -79,6 +80,7 @@ export class PgVersionHistory {
         rows,
         endedAt,
         next: ending.get(id),
+        repaired,
       }),
     );
     return this.inserter.insert(client, rows);

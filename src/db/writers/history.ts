@@ -52,19 +52,19 @@ export class VersionHistory {
     return { parent, children: this.childRows.map((statement) => statement.all(id)) };
   }
 
-  private keep(id: string, endedAt: string, next?: VersionRows): number {
+  private keep(id: string, endedAt: string, next?: VersionRows, repaired = false): number {
     const rows = this.storedRows(id);
     if (!rows || rows.parent.deleted_at !== null) return 0;
     const version = (this.lastVersion.get(id) ?? 0) + 1;
-    this.insert.run(versionRow({ shape: this.shape, version, rows, endedAt, next }));
+    this.insert.run(versionRow({ shape: this.shape, version, rows, endedAt, next, repaired }));
     return 1;
   }
 
-  /** Keeps the stored version of a record that `next` is about to replace; returns the rows
-   * written. A record marked deleted was kept when it vanished. */
-  keepReplaced(id: string, next: RowSet, endedAt: string): number {
+  /** Keeps the stored version of a record that `next` is about to replace (by a repair's read:
+   * `repaired`); returns the rows written. A record marked deleted was kept when it vanished. */
+  keepReplaced(id: string, next: RowSet, endedAt: string, repaired: boolean): number {
     const children = unpackChildren(this.childTables, next.children);
-    return this.keep(id, endedAt, { parent: next.parent, children });
+    return this.keep(id, endedAt, { parent: next.parent, children }, repaired);
   }
 
   /** Keeps the stored versions of records about to be marked deleted (the live ones). */

@@ -45,8 +45,6 @@ export interface WriteOutcome {
   earlierDays: string[];
 }
 
-const NONE: ReadonlySet<string> = new Set();
-
 export function emptyCounts(): WriteCounts {
   return { inserted: 0, updated: 0, unchanged: 0, rowsWritten: 0 };
 }
@@ -140,15 +138,15 @@ export class ReplacingWriter {
     );
   }
 
-  /** Writes a page of records; `rewrite`: those a repair writes again whatever their content
-   * hash says (decide). */
+  /** Writes a page of records; `repair`, on a repair's read: the records it writes again
+   * whatever their content hash says (decide). */
   write(
     records: readonly IncomingRecord[],
     syncedAt: string,
-    rewrite: ReadonlySet<string> = NONE,
+    repair?: ReadonlySet<string>,
   ): WriteOutcome {
     if (records.length === 0) return { counts: emptyCounts(), earlierDays: [] };
-    return this.writeRows(records, syncedAt, rewrite);
+    return this.writeRows(records, syncedAt, repair);
   }
 
   /** Marks records deleted upstream, keeping their versions: how many, and the location days
@@ -173,7 +171,7 @@ export class ReplacingWriter {
   private writeRows(
     records: readonly IncomingRecord[],
     syncedAt: string,
-    rewrite: ReadonlySet<string>,
+    repair: ReadonlySet<string> | undefined,
   ): WriteOutcome {
     // What a page that failed left gathered went with its transaction.
     for (const inserter of this.insertChildren) inserter.drop();
@@ -184,7 +182,7 @@ export class ReplacingWriter {
     const written = new Set<string>();
     for (const { rows: rowSet, raw, compressed } of records) {
       const earlier = stored.get(rowSet.parent.id);
-      const decision = decide(rowSet.parent, earlier, rewrite.has(rowSet.parent.id));
+      const decision = decide(rowSet.parent, earlier, repair?.has(rowSet.parent.id));
       if (decision === "keep") {
         counts.unchanged++;
         continue;
@@ -201,7 +199,12 @@ export class ReplacingWriter {
         // A record twice in one page keeps the version stored before the page, once (as the
         // PostgreSQL writer, which writes a page's records set-based, does).
         if (this.history && earlier?.deleted_at === null && !written.has(rowSet.parent.id))
-          counts.rowsWritten += this.history.keepReplaced(rowSet.parent.id, rowSet, syncedAt);
+          counts.rowsWritten += this.history.keepReplaced(
+            rowSet.parent.id,
+            rowSet,
+            syncedAt,
+            repair !== undefined,
+          );
         this.deleteParent.run(rowSet.parent.id);
         if (earlier && earlier.business_date !== rowSet.parent.business_date)
           earlierDays.add(earlier.business_date);

@@ -34,7 +34,7 @@ export const LOSS_PREVENTION_VIEWS: Record<string, ViewDoc> = {
       order_number: orderNumber,
       from_version: "The version that ended (order_versions.version); the next one replaced it.",
       change:
-        "changed (a newer version replaced it) or vanished (the API stopped listing the order).",
+        "changed (a newer version replaced it), repaired (a correction the API made without a new updatedAt, found when pos-sync proved the day again: changed_at and changed_by then say nothing of when or who) or vanished (the API stopped listing the order).",
       changed_at:
         "The replacing version's updatedAt, as sent: when the POS made the change; null when it vanished.",
       changed_by_id: "The operator named on the replacing version; null when it vanished.",

@@ -277,7 +277,7 @@ export const ORDER_TABLES: Record<string, TableDoc> = {
       ),
       ended_at: utc("When pos-sync saw this version end: replaced, or gone from its day's list"),
       ended_by: derived(
-        "changed (a newer version replaced it) or vanished (a complete re-read of its day no longer listed the order; should it come back, it does as the next version).",
+        "changed (a newer version replaced it), repaired (a version the API corrected without a new updatedAt replaced it, found when pos-sync proved the day again: the audit or verify --repair) or vanished (a complete re-read of its day no longer listed the order; should it come back, it does as the next version).",
       ),
       next_total: derived("Total of the version that replaced it; null when it vanished."),
       next_updated_at: api(
