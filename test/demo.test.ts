@@ -52,7 +52,7 @@ describe("pos-sync demo", () => {
       first.stdout.match(/^\d{4}-\d\d-\d\d: run #\d+ succeeded, \d+ requests, /gm),
     ).toHaveLength(7);
     expect(first.stdout).toMatch(
-      /^Orders changed after the fact \(npx pos-sync changes --db [^;]+; v_order_changes\)\n\n(No order changed|\d+ order changes?) since /m,
+      /^Orders changed after the fact \(npx pos-sync changes --db [^;]+; v_order_changes\)\n\n(No order changed|\d+ order changes?) found by the 7 daily runs:?/m,
     );
 
     // The file holds the simulated API's data: field by field for the last week, and every

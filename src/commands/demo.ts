@@ -211,9 +211,13 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
       destination,
       daysLater > 0 ? { sinceInstant: dailyRunsFrom } : {},
     );
-    io.stdout.write(
-      `${formatChanges(changes, { limit: 8, title: changesTitle(settings.dbPath) })}\n`,
-    );
+    // The daily runs read a week of the API's past in seconds: counted by run, not by when.
+    const layout = {
+      limit: 8,
+      title: changesTitle(settings.dbPath),
+      ...(daysLater > 0 ? { since: `found by the ${daysLater} daily runs` } : {}),
+    };
+    io.stdout.write(`${formatChanges(changes, layout)}\n`);
     io.stdout.write(closingNotes(result, settings.dbPath, completeDays > 0));
     const code = exitCodeFor(result);
     if (code !== 0 && result.error) io.stderr.write(`pos-sync: ${result.error}\n`);

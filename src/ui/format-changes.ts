@@ -54,6 +54,9 @@ export interface ChangesLayout {
   limit?: number;
   /** A heading above the list. */
   title?: string;
+  /** What the changes are counted since, in words, instead of the instant pos-sync saw them from
+   * (the demo's runs see days of the past in minutes). */
+  since?: string;
 }
 
 export function formatChanges(report: ChangesReport, layout: ChangesLayout = {}): string {
@@ -64,13 +67,14 @@ export function formatChanges(report: ChangesReport, layout: ChangesLayout = {})
     "last run": `since the last run began (${at})`,
     everything: "ever",
   }[report.sinceFrom];
+  const counted = layout.since ?? since;
   const count = report.changes.length;
   const head = layout.title === undefined ? [] : [layout.title, ""];
-  if (count === 0) return `${[...head, `No order changed ${since}.`].join("\n")}\n`;
+  if (count === 0) return `${[...head, `No order changed ${counted}.`].join("\n")}\n`;
   const shown = report.changes.slice(0, layout.limit ?? count);
   const lines = [
     ...head,
-    `${count} order change${count === 1 ? "" : "s"} ${since}:`,
+    `${count} order change${count === 1 ? "" : "s"} ${counted}:`,
     ...shown.map((c) => `- ${describeChange(c)}`),
   ];
   if (shown.length < count) lines.push(`… and ${count - shown.length} more`);
