@@ -177,6 +177,32 @@ describe.each(DESTINATION_KINDS)("verify --repair into %s", { timeout: 120_000 }
     expect(Number(await stored.scalar("SELECT COUNT(*) FROM history_repairs"))).toBe(2);
   });
 
+  it("records a read again that wrote nothing as unchanged, and counts no repair for it", async () => {
+    const destination = await syncedDestination(kind);
+    // Stored valid, now served breaking the spec: set aside, and no read can change the day.
+    sim.current.faults.set({ malformedRate: 0.05 });
+    try {
+      const repaired = await verify(destination, "--repair");
+      expect(repaired.code, repaired.stdout).toBe(1);
+      const stored = await destination.stored();
+      const outcomes = await stored.rows(
+        "SELECT outcome, inserted, updated, deleted FROM history_repairs",
+      );
+      expect(outcomes.length).toBeGreaterThan(0);
+      for (const row of outcomes)
+        expect([
+          row.outcome,
+          Number(row.inserted),
+          Number(row.updated),
+          Number(row.deleted),
+        ]).toEqual(["unchanged", 0, 0, 0]);
+      const status = await runCli(["status"], env(destination));
+      expect(status.stdout).toMatch(/; 0 days repaired in the last 30 days$/m);
+    } finally {
+      sim.current.faults.reset();
+    }
+  });
+
   it("with --location, checks only the location asked for, by name, and names a wrong one", async () => {
     const destination = await syncedDestination(kind);
     const name = sim.current.dataset.locations[0]?.location.name as string;
