@@ -182,7 +182,10 @@ describe.each(DESTINATION_KINDS)("verify --repair into %s", { timeout: 120_000 }
     // Stored valid, now served breaking the spec: set aside, and no read can change the day.
     sim.current.faults.set({ malformedRate: 0.05 });
     try {
-      const repaired = await verify(destination, "--repair");
+      // Three days hold some such order: enough, and a fraction of the whole history's reads.
+      const until = addDays(localToday(sim.current), -1);
+      const since = addDays(until, -2);
+      const repaired = await verify(destination, "--repair", "--since", since, "--until", until);
       expect(repaired.code, repaired.stdout).toBe(1);
       const stored = await destination.stored();
       const outcomes = await stored.rows(
