@@ -42,6 +42,10 @@ describe("pos-sync demo", () => {
     ).toHaveLength(7);
     expect(first.stdout).toMatch(/^ {3}location_name +product_name +quantity +sales$/m);
     expect(first.stdout).toMatch(/^ {3}payment_name +payments +amount +share_percent$/m);
+    // The commands it names reach its database.
+    expect(first.stdout).toMatch(
+      /^Every command reads it with --db: npx pos-sync status --db \S+$/m,
+    );
     // Amounts to the cent, a share rounded to one decimal with one.
     expect(first.stdout).toMatch(/^ {3}Card +[\d,]+ +[\d,]+\.\d\d +\d+\.\d$/m);
     // Progress per location, a quarter of its days at a time, both streams together.

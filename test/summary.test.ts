@@ -76,6 +76,8 @@ describe("the summary's location names", () => {
     const warning = `POS_START_DATE 1900-01-01 is before the first day this location's API holds (${firstDay}): the days before it hold nothing and are not read`;
     expect(logs.text()).toContain(warning);
     expect(formatSummary(result)).toContain(`  ! ${warning}`);
+    // A first run reads from each location's checkpoints, none yet: not "incremental".
+    expect(logs.text()).toContain('"range":"from checkpoints"');
     // 46,000 days before the data cost nothing: the plan is the API's days, not the span.
     const days = (Date.parse(TEST_TODAY) - Date.parse(firstDay)) / 86_400_000 + 1;
     expect(result.stats.totals("orders").windows.planned).toBe(days);

@@ -19,16 +19,22 @@ function newest(folder: string): { path: string; at: number } {
   return found;
 }
 
-export default function setup(): void {
-  let built: number;
+/** Why the build at `built` cannot be tested against the sources under `sources`: missing, or
+ * older than a source; undefined when it is current. */
+export function staleBuild(sources: string, built: string): string | undefined {
+  let builtAt: number;
   try {
-    built = statSync(CLI_PATH).mtimeMs;
+    builtAt = statSync(built).mtimeMs;
   } catch {
-    throw new Error(`${CLI_PATH} is missing: run npm run build (npm test builds first)`);
+    return `${built} is missing: run npm run build (npm test builds first)`;
   }
-  const source = newest("src");
-  if (source.at > built)
-    throw new Error(
-      `${source.path} changed after the last build (dist/bin): run npm run build, or npm test, which builds first`,
-    );
+  const source = newest(sources);
+  if (source.at > builtAt)
+    return `${source.path} changed after the last build (dist/bin): run npm run build, or npm test, which builds first`;
+  return undefined;
+}
+
+export default function setup(): void {
+  const stale = staleBuild("src", CLI_PATH);
+  if (stale) throw new Error(stale);
 }
