@@ -546,6 +546,8 @@ export function loadConfig(options: LoadOptions): Config {
     fromFile[key] !== undefined && fromEnv[key] === undefined && flags[key] === undefined
       ? `"${key}" in ${options.configFile}`
       : variable;
+  const bounded = (key: keyof typeof SETTING_BOUNDS, what: string, variable: string) =>
+    boundedSetting(settings, key, `${what} (${origin(key, variable)})`);
   const startDate = settings.startDate;
   if (startDate !== undefined && !isCalendarDay(startDate)) {
     throw new ConfigError(
@@ -576,49 +578,26 @@ export function loadConfig(options: LoadOptions): Config {
     authScheme: settings.authScheme ?? DEFAULTS.authScheme,
     startDate,
     lookbackDays:
-      boundedSetting(
-        settings,
-        "lookbackDays",
-        `the lookback (${origin("lookbackDays", "POS_LOOKBACK_DAYS")})`,
-      ) ?? DEFAULTS.lookbackDays,
+      bounded("lookbackDays", "the lookback", "POS_LOOKBACK_DAYS") ?? DEFAULTS.lookbackDays,
     concurrency:
-      boundedSetting(
-        settings,
-        "concurrency",
-        `the concurrency (${origin("concurrency", "POS_CONCURRENCY")})`,
-      ) ?? DEFAULTS.concurrency,
+      bounded("concurrency", "the concurrency", "POS_CONCURRENCY") ?? DEFAULTS.concurrency,
     schedule: settings.schedule ?? DEFAULTS.schedule,
     paths: checkPaths(settings.paths),
     logLevel,
-    httpPort: boundedSetting(
-      settings,
-      "httpPort",
-      `the HTTP port (${origin("httpPort", "POS_HTTP_PORT")})`,
-    ),
+    httpPort: bounded("httpPort", "the HTTP port", "POS_HTTP_PORT"),
     httpHost: settings.httpHost ?? DEFAULTS.httpHost,
     httpToken: checkHttpToken(settings.httpToken),
-    memoryMb:
-      boundedSetting(
-        settings,
-        "memoryMb",
-        `the memory ceiling (${origin("memoryMb", "POS_MEMORY_MB")})`,
-      ) ?? DEFAULTS.memoryMb,
+    memoryMb: bounded("memoryMb", "the memory ceiling", "POS_MEMORY_MB") ?? DEFAULTS.memoryMb,
     keepRaw:
       booleanSetting(settings.keepRaw, origin("keepRaw", "POS_KEEP_RAW")) ?? DEFAULTS.keepRaw,
     keepHistory:
       booleanSetting(settings.orderHistory, origin("orderHistory", "POS_ORDER_HISTORY")) ??
       DEFAULTS.keepHistory,
     auditPeriodDays:
-      boundedSetting(
-        settings,
-        "auditPeriodDays",
-        `the audit period (${origin("auditPeriodDays", "POS_AUDIT_PERIOD_DAYS")})`,
-      ) ?? DEFAULTS.auditPeriodDays,
+      bounded("auditPeriodDays", "the audit period", "POS_AUDIT_PERIOD_DAYS") ??
+      DEFAULTS.auditPeriodDays,
     auditRequests:
-      boundedSetting(
-        settings,
-        "auditRequests",
-        `the audit's requests (${origin("auditRequests", "POS_AUDIT_REQUESTS")})`,
-      ) ?? DEFAULTS.auditRequests,
+      bounded("auditRequests", "the audit's requests", "POS_AUDIT_REQUESTS") ??
+      DEFAULTS.auditRequests,
   };
 }

@@ -93,6 +93,12 @@ export class TerminalProgress implements Progress {
   }
 }
 
+/** The quarters of its windows a location has done: none before the end for a few windows. */
+function quartersDone(line: ProgressLine): number {
+  if (line.planned === 0 || line.done >= line.planned) return 4;
+  return line.planned < QUARTERS_FROM ? 0 : Math.floor((4 * line.done) / line.planned);
+}
+
 export class MilestoneProgress implements Progress {
   private readonly tally = new ProgressTally();
   private readonly quartersShown = new Map<string, number>();
@@ -110,12 +116,7 @@ export class MilestoneProgress implements Progress {
     this.tally.windowDone(event, this.now());
     const line = this.tally.locations.get(event.locationId);
     if (!line) return;
-    const quarter =
-      line.planned === 0 || line.done >= line.planned
-        ? 4
-        : line.planned < QUARTERS_FROM
-          ? 0
-          : Math.floor((4 * line.done) / line.planned);
+    const quarter = quartersDone(line);
     if (quarter <= (this.quartersShown.get(event.locationId) ?? 0)) return;
     this.quartersShown.set(event.locationId, quarter);
     const eta = this.tally.etaMs(line, this.now());
