@@ -8,16 +8,14 @@ import { isCalendarDay } from "./dates.js";
 import { ConfigError } from "./errors.js";
 import { canonicalTimeZone } from "./local-clock.js";
 import { isLogLevel, type LogLevel } from "./log.js";
-import { dropUndefined, settingsFromFile } from "./settings-file.js";
+import {
+  dropUndefined,
+  type LocationConfig,
+  type RawSettings,
+  settingsFromFile,
+} from "./settings-file.js";
 
-export interface LocationConfig {
-  apiKey: string;
-  /** A label for logs and status when the API's location has no name yet. */
-  name?: string;
-  /** The location's IANA time zone (canonical), for the hours of UTC timestamps; absent when
-   * neither the location nor POS_TIME_ZONE sets one. */
-  timeZone?: string;
-}
+export type { LocationConfig, RawSettings };
 
 /** A PostgreSQL destination: the server's address and the schema pos-sync's tables live in. */
 export interface PostgresTarget {
@@ -89,34 +87,6 @@ export const SETTING_BOUNDS = {
   auditPeriodDays: { min: 0, max: 3650 },
   auditRequests: { min: 1, max: 1_000_000 },
 } as const satisfies Record<string, Bounds>;
-
-/** Settings as they come from any source, before defaults and checks. */
-export interface RawSettings {
-  apiUrl?: string;
-  /** Keys come from the environment or the file only: a flag would show them in `ps`. */
-  apiKeys?: string[];
-  locations?: LocationConfig[];
-  dbPath?: string;
-  /** postgres://… for PostgreSQL; sqlite:PATH (or a plain path) for SQLite. */
-  dbUrl?: string;
-  dbSchema?: string;
-  authScheme?: string;
-  startDate?: string;
-  lookbackDays?: number | string;
-  concurrency?: number | string;
-  schedule?: string;
-  paths?: Partial<ApiPaths>;
-  logLevel?: string;
-  httpPort?: number | string;
-  httpHost?: string;
-  httpToken?: string;
-  memoryMb?: number | string;
-  keepRaw?: boolean | string;
-  orderHistory?: boolean | string;
-  timeZone?: string;
-  auditPeriodDays?: number | string;
-  auditRequests?: number | string;
-}
 
 function present(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === "" ? undefined : value.trim();

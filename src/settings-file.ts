@@ -5,8 +5,46 @@
  */
 import { closeSync, openSync, readSync } from "node:fs";
 import { z } from "zod";
-import type { RawSettings } from "./config.js";
+import type { ApiPaths } from "./api/paths.js";
 import { ConfigError } from "./errors.js";
+
+/** A location of the configuration: its key, and what a settings file may say of it. */
+export interface LocationConfig {
+  apiKey: string;
+  /** A label for logs and status when the API's location has no name yet. */
+  name?: string;
+  /** The location's IANA time zone (canonical), for the hours of UTC timestamps; absent when
+   * neither the location nor POS_TIME_ZONE sets one. */
+  timeZone?: string;
+}
+
+/** Settings as they come from any source, before defaults and checks. */
+export interface RawSettings {
+  apiUrl?: string;
+  /** Keys come from the environment or the file only: a flag would show them in `ps`. */
+  apiKeys?: string[];
+  locations?: LocationConfig[];
+  dbPath?: string;
+  /** postgres://… for PostgreSQL; sqlite:PATH (or a plain path) for SQLite. */
+  dbUrl?: string;
+  dbSchema?: string;
+  authScheme?: string;
+  startDate?: string;
+  lookbackDays?: number | string;
+  concurrency?: number | string;
+  schedule?: string;
+  paths?: Partial<ApiPaths>;
+  logLevel?: string;
+  httpPort?: number | string;
+  httpHost?: string;
+  httpToken?: string;
+  memoryMb?: number | string;
+  keepRaw?: boolean | string;
+  orderHistory?: boolean | string;
+  timeZone?: string;
+  auditPeriodDays?: number | string;
+  auditRequests?: number | string;
+}
 
 /** How a file's value that is not of its setting's kind is shown: 1e400 as Infinity. */
 const shown = (value: unknown) =>
