@@ -22,6 +22,7 @@ import {
 } from "./helpers/destinations.js";
 import { compareWithDataset } from "./helpers/ground-truth.js";
 import { killSyncAfterRequests } from "./helpers/kill.js";
+import { expectRowCountsKept } from "./helpers/row-counts.js";
 import { compareHistory, ServedVersions } from "./helpers/served-versions.js";
 import { SMALL_DATASET, TEST_TODAY } from "./helpers/simulator.js";
 import { syncInto, type TestSyncOptions } from "./helpers/sync.js";
@@ -308,12 +309,25 @@ describe.each(DESTINATION_KINDS)("into %s", (kind) => {
           .map((id) => ({ order_id: id, ended_by: "vanished", business_date: day })),
       );
       expect(await viewOrders()).toBeLessThan(before);
+      await expectRowCountsKept(stored);
       simulator.dataset.restoreVoidedOrders();
       await sync(simulator, into, { range });
       expect(
         Number(await stored.scalar("SELECT COUNT(*) FROM orders WHERE deleted_at IS NOT NULL")),
       ).toBe(0);
       expect(await viewOrders()).toBe(before);
+      await expectRowCountsKept(stored);
+      // Edits by hand are counted too: an order removed, one marked deleted, a report moved.
+      const [removed, markedByHand] = [...voided].sort();
+      await stored.execute("DELETE FROM order_rows WHERE id = ?", removed);
+      await stored.execute(
+        "UPDATE order_rows SET deleted_at = synced_at WHERE id = ?",
+        markedByHand,
+      );
+      await stored.execute(
+        "UPDATE reports SET location_id = 'elsewhere' WHERE id = (SELECT MIN(id) FROM reports)",
+      );
+      await expectRowCountsKept(stored);
     });
   });
 

@@ -335,17 +335,24 @@ export class SqlReader {
    * asks here, so that they agree.
    */
   async utcOffsetMinutes(locationId: string, at: Date): Promise<number | undefined> {
+    return (await this.utcOffsets(locationId))(at);
+  }
+
+  /** The same rule, read once for many instants (a page's times, a list of changes). */
+  async utcOffsets(locationId: string): Promise<(at: Date) => number | undefined> {
     const zone = await this.timeZoneOf(locationId);
-    if (zone !== null) return LocalClock.of(zone).offsetMinutesAt(at.getTime());
-    const latest = await this.one<{ sent: string | null }>(
-      `SELECT o.sent FROM ${this.sql.dialect.ordersWithSentCreatedAt}
-       WHERE o.location_id = ${this.p(1)} ORDER BY o.business_date DESC LIMIT 1`,
-      [locationId],
-    );
+    if (zone !== null) {
+      const clock = LocalClock.of(zone);
+      return (at) => clock.offsetMinutesAt(at.getTime());
+    }
+    const latest = await this.one<{ sent: string | null }>(this.sql.dialect.newestOrderSent, [
+      locationId,
+    ]);
     const fromOrders = latest?.sent ? utcOffsetOf(latest.sent) : undefined;
-    if (fromOrders !== undefined) return fromOrders;
+    if (fromOrders !== undefined) return () => fromOrders;
     const learned = await this.state(locationId, UTC_OFFSET_STATE);
-    return learned === undefined ? undefined : Number(learned);
+    const offset = learned === undefined ? undefined : Number(learned);
+    return () => offset;
   }
 
   /** One named value remembered for a location (sync_state). */
@@ -545,14 +552,20 @@ export class SqlReader {
     );
   }
 
-  /** Rows of a day stream or list table for one location, live and marked deleted. */
+  /** Rows of a day stream or list table for one location, live and marked deleted: a day
+   * stream's as the triggers on its table keep them (location_row_counts: two numbers, however
+   * long the history), a list's counted (a catalog is no history). */
   async rowCounts(owner: DayStreamTables | SnapshotListTables, locationId: string) {
     const table = relationName(owner.table);
+    const kept = (DAY_STREAMS as readonly string[]).includes(owner.name);
     const counts = await this.one<RowCounts>(
-      `SELECT COUNT(*) FILTER (WHERE deleted_at IS NULL) AS live,
-              COUNT(*) FILTER (WHERE deleted_at IS NOT NULL) AS deleted
-       FROM "${table}" WHERE location_id = ${this.p(1)}`,
-      [locationId],
+      kept
+        ? `SELECT live, deleted FROM location_row_counts
+           WHERE location_id = ${this.p(1)} AND relation = ${this.p(2)}`
+        : `SELECT COUNT(*) FILTER (WHERE deleted_at IS NULL) AS live,
+                  COUNT(*) FILTER (WHERE deleted_at IS NOT NULL) AS deleted
+           FROM "${table}" WHERE location_id = ${this.p(1)}`,
+      kept ? [locationId, table] : [locationId],
     );
     return { table, counts: { live: counts?.live ?? 0, deleted: counts?.deleted ?? 0 } };
   }

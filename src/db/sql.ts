@@ -14,9 +14,12 @@ export interface SqlDialect {
   inList(column: string, n: number): string;
   /** An integer field of sync_runs.stats (a JSON document). */
   statsField(field: string): string;
-  /** The rows of orders `o` with the createdAt each was sent with, offset and all, as `sent`:
-   * SQLite keeps the text, PostgreSQL the instant (the text stays in the raw archive). */
-  ordersWithSentCreatedAt: string;
+  /** The createdAt, offset and all, of the location (parameter 1) whose business day is the
+   * newest, as `sent`: SQLite keeps the text, PostgreSQL the instant (the text stays in the raw
+   * archive; no row with the archive off). Read on the storage table's location/day index: its
+   * cost does not grow with the years a location has been synced, as one through the `orders`
+   * view (which hides the location's key) did on PostgreSQL. */
+  newestOrderSent: string;
   /** The local calendar day of a date-time column as the API wrote it; PostgreSQL, which keeps
    * the instant, needs the location's UTC offset in minutes as the n-th parameter. */
   sentDay(column: string, offsetParam: number): string;
@@ -53,7 +56,9 @@ export const SQLITE_DIALECT: SqlDialect = {
   param: (n) => `?${n}`,
   inList: (column, n) => `${column} IN (SELECT value FROM json_each(?${n}))`,
   statsField: (field) => `json_extract(stats, '$.${field}')`,
-  ordersWithSentCreatedAt: "(SELECT o.*, o.created_at AS sent FROM orders o) o",
+  newestOrderSent: `SELECT created_at AS sent FROM order_rows
+    WHERE location_ref = (SELECT key FROM api_ids WHERE id = ?1)
+    ORDER BY business_date DESC LIMIT 1`,
   sentDay: (column) => `substr(${column}, 1, 10)`,
   dateTimes: "as sent",
   flag: (condition) => `IIF(${condition}, 1, 0)`,
@@ -85,8 +90,10 @@ export const POSTGRES_DIALECT: SqlDialect = {
   param: (n) => `$${n}`,
   inList: (column, n) => `${column} = ANY($${n}::text[])`,
   statsField: (field) => `(stats->>'${field}')::int`,
-  ordersWithSentCreatedAt: `(SELECT o.*, r.document ->> 'createdAt' AS sent FROM orders o
-    JOIN raw_records r ON r.table_name = 'orders' AND r.location_id = o.location_id AND r.id = o.id) o`,
+  newestOrderSent: `SELECT r.document ->> 'createdAt' AS sent FROM (
+      SELECT id FROM order_rows WHERE location_ref = (SELECT key FROM api_ids WHERE id = $1)
+      ORDER BY business_date DESC LIMIT 1) o
+    JOIN raw_records r ON r.table_name = 'orders' AND r.location_id = $1 AND r.id = o.id`,
   sentDay: (column, offsetParam) =>
     `(${column} AT TIME ZONE 'UTC' + make_interval(mins => $${offsetParam}))::date`,
   dateTimes: "as instants",

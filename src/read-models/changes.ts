@@ -164,14 +164,15 @@ export async function collectChanges(
     seenSince: since,
     ...(locationId === null ? {} : { locationId }),
   });
-  // A location's offset at each moment, looked up per hour: summer time moves it.
-  const offsets = new Map<string, number | undefined>();
+  // A location's offset at each moment (summer time moves it), its rule read once.
+  const offsets = new Map<string, (at: Date) => number | undefined>();
   const clockAt = async (locationId: string, timestamp: string): Promise<LocalMoment> => {
-    const hour = Math.floor(Date.parse(timestamp) / 3_600_000);
-    const key = `${locationId} ${hour}`;
-    if (!offsets.has(key))
-      offsets.set(key, await destination.utcOffsetMinutes(locationId, new Date(hour * 3_600_000)));
-    return localMoment(timestamp, offsets.get(key));
+    let offsetAt = offsets.get(locationId);
+    if (!offsetAt) {
+      offsetAt = await destination.utcOffsets(locationId);
+      offsets.set(locationId, offsetAt);
+    }
+    return localMoment(timestamp, offsetAt(new Date(timestamp)));
   };
   const changes: OrderChange[] = [];
   for (const row of rows) {

@@ -175,34 +175,22 @@ function placeFailures(
   return { byLocation, unplaced };
 }
 
-/** The offset every location's clock has at an instant, when all know theirs and agree. */
-async function sharedOffset(
-  destination: ReadableDestination,
-  locations: readonly LocationStatus[],
-  instant: string,
-): Promise<number | undefined> {
-  let shared: number | undefined;
-  for (const location of locations) {
-    const offset = await destination.utcOffsetMinutes(location.id, new Date(instant));
-    if (offset === undefined || (shared !== undefined && offset !== shared)) return undefined;
-    shared = offset;
-  }
-  return shared;
-}
-
 /** The locations' clock at each instant shown: a person at the till reads the time on the
- * wall, not UTC. None when they are on different clocks (the page then keeps UTC). */
+ * wall, not UTC. None when they are on different clocks at one of them (the page then keeps
+ * UTC), or one's is not known. */
 async function localOffsets(
   destination: ReadableDestination,
   locations: readonly LocationStatus[],
   instants: readonly string[],
 ): Promise<Record<string, number>> {
+  const clocks = await Promise.all(locations.map((l) => destination.utcOffsets(l.id)));
   const offsets: Record<string, number> = {};
   for (const instant of new Set(instants)) {
-    const offset = await sharedOffset(destination, locations, instant);
+    const each = clocks.map((offsetAt) => offsetAt(new Date(instant)));
+    const [shared] = each;
     // Clocks that disagree now disagree at the other instants too, give or take a summer time.
-    if (offset === undefined) return {};
-    offsets[instant] = offset;
+    if (shared === undefined || each.some((offset) => offset !== shared)) return {};
+    offsets[instant] = shared;
   }
   return offsets;
 }
@@ -225,11 +213,11 @@ export async function collectStatusPage(
   const status = await collectStatus(destination, now, { calendarDays: Number.POSITIVE_INFINITY });
   const runs = (await destination.recentRuns(PAGE_RUNS)).map((run) => pageRun(summarizeRun(run)));
   const failures = placeFailures(status.locations, await destination.lastRunLocations());
-  const locations: LocationPage[] = [];
-  for (const location of status.locations)
-    locations.push(
-      await locationPage(destination, location, failures.byLocation.get(location.id) ?? null),
-    );
+  const locations = await Promise.all(
+    status.locations.map((location) =>
+      locationPage(destination, location, failures.byLocation.get(location.id) ?? null),
+    ),
+  );
   const generatedAt = now.toISOString();
   const lastSuccessAt = await destination.lastSuccessAt();
   const instants = [generatedAt, ...(lastSuccessAt ? [lastSuccessAt] : [])];

@@ -2,7 +2,7 @@
 
 import { addDays, today } from "../dates.js";
 import type { LocationTurn, ReadableDestination } from "../db/destination.js";
-import type { AuditCoverage, RowCounts, RunRow, WindowRow } from "../db/reader.js";
+import type { AuditCoverage, KnownLocation, RowCounts, RunRow, WindowRow } from "../db/reader.js";
 import {
   CATALOG_LISTS,
   DAY_STREAM_DESCRIPTIONS,
@@ -254,44 +254,52 @@ export interface StatusOptions {
 /** Eight weeks: what a terminal line shows. */
 export const DEFAULT_CALENDAR_DAYS = 56;
 
+/** One location's status: its day streams, snapshots, worker turn and audit coverage. */
+async function locationStatus(
+  destination: ReadableDestination,
+  location: KnownLocation,
+  turns: ReadonlyMap<string, Omit<LocationTurn, "key">>,
+  now: Date,
+  options: StatusOptions,
+): Promise<LocationStatus> {
+  const streams = options.streams ?? ALL_STATUS_STREAMS;
+  const calendarDays = options.calendarDays ?? DEFAULT_CALENDAR_DAYS;
+  // A location's day is its own calendar's: its time zone's, or its stored orders' offset, else
+  // UTC's.
+  const offset = await destination.utcOffsetMinutes(location.id, now);
+  const locationToday = today(now, offset ?? 0);
+  const dayStreams: DayStreamStatus[] = [];
+  for (const stream of streams.dayStreams)
+    dayStreams.push(
+      await dayStreamStatus(destination, location.id, stream, locationToday, calendarDays),
+    );
+  const snapshots: SnapshotStatus[] = [];
+  for (const { stream, lists } of streams.snapshots)
+    snapshots.push(await snapshotStatus(destination, location.id, stream, lists));
+  const turn = location.key === null ? undefined : turns.get(location.key);
+  const repairsSince = new Date(now.getTime() - REPAIRS_SPAN_DAYS * 86_400_000).toISOString();
+  const history = {
+    ...(await destination.auditCoverage(location.id, locationToday, repairsSince)),
+    repairsSince,
+  };
+  return { ...location, streams: dayStreams, snapshots, ...(turn ? { turn } : {}), history };
+}
+
 export async function collectStatus(
   destination: ReadableDestination,
   now: Date = new Date(),
   options: StatusOptions = {},
 ): Promise<StatusReport> {
-  const streams = options.streams ?? ALL_STATUS_STREAMS;
-  const calendarDays = options.calendarDays ?? DEFAULT_CALENDAR_DAYS;
-  const locations: LocationStatus[] = [];
   const turns = new Map(
     (await destination.locationTurns?.())?.map(({ key, ...turn }) => [key, turn]) ?? [],
   );
-  for (const location of await destination.knownLocations()) {
-    // A location's day is its own calendar's: its time zone's, or its stored orders' offset, else
-    // UTC's.
-    const offset = await destination.utcOffsetMinutes(location.id, now);
-    const locationToday = today(now, offset ?? 0);
-    const dayStreams: DayStreamStatus[] = [];
-    for (const stream of streams.dayStreams)
-      dayStreams.push(
-        await dayStreamStatus(destination, location.id, stream, locationToday, calendarDays),
-      );
-    const snapshots: SnapshotStatus[] = [];
-    for (const { stream, lists } of streams.snapshots)
-      snapshots.push(await snapshotStatus(destination, location.id, stream, lists));
-    const turn = location.key === null ? undefined : turns.get(location.key);
-    const repairsSince = new Date(now.getTime() - REPAIRS_SPAN_DAYS * 86_400_000).toISOString();
-    const history = {
-      ...(await destination.auditCoverage(location.id, locationToday, repairsSince)),
-      repairsSince,
-    };
-    locations.push({
-      ...location,
-      streams: dayStreams,
-      snapshots,
-      ...(turn ? { turn } : {}),
-      history,
-    });
-  }
+  // The locations read at once: on PostgreSQL each read is a round trip, which a chain's
+  // locations then share the waits of (the reader's pool bounds them).
+  const locations = await Promise.all(
+    (await destination.knownLocations()).map((location) =>
+      locationStatus(destination, location, turns, now, options),
+    ),
+  );
   return {
     database: destination.location,
     today: today(now),

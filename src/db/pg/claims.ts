@@ -129,14 +129,25 @@ export class PgLocationClaims implements LocationClaims {
       await closeAbandonedRuns(client, null, [...new Set(rows.map((r) => r.run_id))]);
   }
 
-  /** The worker that finished a turn on the location since this worker's run started, if any. */
+  /**
+   * The worker that finished a turn on the location since this worker's run started, if any.
+   * A key's turns never overlap (one's end is before the next one's start), so such a turn is
+   * one that started since, or the last one that started before: two reads on the key's index,
+   * not a year of its turns.
+   */
   private async finishedSinceRunStarted(fingerprint: string): Promise<string | undefined> {
     const since = this.runStartedAt;
     if (since === undefined) return undefined;
     return this.run(async (client) => {
       const { rows } = await client.query<{ worker: string }>(
-        `SELECT worker FROM location_claims
-         WHERE key_fingerprint = $1 AND status IN ('done', 'failed') AND finished_at >= $2
+        `SELECT worker FROM (
+           (SELECT worker, status, finished_at FROM location_claims
+            WHERE key_fingerprint = $1 AND started_at >= $2)
+           UNION ALL
+           (SELECT worker, status, finished_at FROM location_claims
+            WHERE key_fingerprint = $1 AND started_at < $2 ORDER BY started_at DESC LIMIT 1)
+         ) turn
+         WHERE status IN ('done', 'failed') AND finished_at >= $2
          ORDER BY finished_at DESC LIMIT 1`,
         [fingerprint, since],
       );

@@ -9,6 +9,7 @@
  * upgrades of files older releases made.
  */
 
+import { sql } from "drizzle-orm";
 import {
   bigint,
   boolean,
@@ -171,6 +172,7 @@ export const dailyOperatorSales = mirror(sqlite.dailyOperatorSales);
 export const hourlySales = mirror(sqlite.hourlySales);
 export const reportOrderSums = mirror(sqlite.reportOrderSums);
 export const summaryPending = mirror(sqlite.summaryPending);
+export const locationRowCounts = mirror(sqlite.locationRowCounts);
 export const syncRuns = mirror(sqlite.syncRuns);
 export const syncWindows = mirror(sqlite.syncWindows);
 export const rejectedRecords = mirror(sqlite.rejectedRecords);
@@ -199,7 +201,14 @@ export const locationClaims = pgTable(
      * was stopped). */
     status: text("status").notNull(),
   },
-  (t) => [index("location_claims_key").on(t.key_fingerprint, t.started_at)],
+  (t) => [
+    index("location_claims_key").on(t.key_fingerprint, t.started_at),
+    // The turns a run and status look for by key, few whatever the history's length: the one
+    // running, and those whose location is not known yet.
+    index("location_claims_open")
+      .on(t.key_fingerprint)
+      .where(sql`status = 'running' OR location_id IS NULL`),
+  ],
 );
 
 /** The JSON of every parent record as received: json keeps the text as it is (jsonb would reorder

@@ -130,3 +130,17 @@ export const summaryPending = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.kind, t.location_id, t.key] })],
 );
+
+/** How many rows of a day stream's relation (orders, reports) each location has, live and marked
+ * deleted: kept by triggers on the storage tables (drizzle/0018_row_counts.sql, drizzle/pg/0013_row_counts_open_claims.sql),
+ * whoever writes, so that `status` reads two numbers instead of counting a year of orders. */
+export const locationRowCounts = sqliteTable(
+  "location_row_counts",
+  {
+    relation: text("relation").notNull(),
+    location_id: locationId(),
+    live: integer("live").notNull(),
+    deleted: integer("deleted").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.relation, t.location_id] })],
+);

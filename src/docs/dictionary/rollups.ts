@@ -111,4 +111,15 @@ export const ROLLUP_TABLES: Record<string, TableDoc> = {
       key: derived("The business_date (a day) or the report's id (a report)."),
     },
   },
+  location_row_counts: {
+    record: null,
+    meaning:
+      "How many orders and reports each location has stored, live and marked deleted, as pos-sync status shows them: kept by triggers on order_rows and reports at every write, pos-sync's or one made by hand, so that status reads two numbers instead of counting a location's whole history.",
+    columns: {
+      relation: derived("orders, or reports."),
+      location_id: derived("The location (locations.id)."),
+      live: derived("Rows the API lists now (deleted_at empty): the ones every view counts."),
+      deleted: derived("Rows kept for audit after the API stopped listing them."),
+    },
+  },
 };
