@@ -106,7 +106,10 @@ export function runSyncProcess(env: Record<string, string>): Promise<SyncProcess
 }
 
 /** Runs a node program, watching its memory and its CPU time. */
-function runWatched(args: string[], env: Record<string, string>): Promise<SyncProcessResult> {
+export function runWatched(
+  args: string[],
+  env: Record<string, string>,
+): Promise<SyncProcessResult> {
   return new Promise((resolve, reject) => {
     const start = now();
     const child = spawn(process.execPath, ["--import", CPU_AT_EXIT, ...args], {

@@ -3,13 +3,14 @@
  *   --quick     smaller sizes (a few minutes)
  *   --save      also write docs/benchmarks.md
  *   --only NAME only one benchmark (ingest, e2e, memory, storage, postgres, history,
- *               status-page or audit), for a quick look
+ *               status-page, audit or chain-year), for a quick look
  *   --file PATH with --only storage: measure this synced file instead of syncing one
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { benchAudit } from "./audit.js";
+import { benchChainYear, yearTargets } from "./chain-year.js";
 import { benchEndToEnd } from "./e2e.js";
 import { benchHistory } from "./history.js";
 import { benchIngest } from "./ingest.js";
@@ -40,6 +41,7 @@ const sizes = quick
       history: { locations: 4, days: 60, steps: 14 },
       statusPage: { locations: 4, days: 90 },
       audit: { locations: 10, days: 90 },
+      chainYear: { locations: 5, days: 180 },
     }
   : {
       orders: 100_000,
@@ -52,6 +54,7 @@ const sizes = quick
       history: { locations: 10, days: 120, steps: 30 },
       statusPage: { locations: 10, days: 365 },
       audit: { locations: 60, days: 365 },
+      chainYear: { locations: 20, days: 365 },
     };
 
 const dir = mkdtempSync(join(tmpdir(), "pos-sync-bench-"));
@@ -75,6 +78,7 @@ try {
   else if (only === "history") await benchHistory({ ...sizes.history, dir });
   else if (only === "status-page") await benchStatusPage({ ...sizes.statusPage, dir });
   else if (only === "audit") await benchAudit({ ...sizes.audit, dir });
+  else if (only === "chain-year") await benchChainYear({ ...sizes.chainYear, dir });
   else await runAll();
 } finally {
   rmSync(dir, { recursive: true, force: true });
@@ -100,6 +104,8 @@ async function runAll(): Promise<void> {
   const statusPage = await benchStatusPage({ ...sizes.statusPage, dir });
   log();
   const audit = await benchAudit({ ...sizes.audit, dir });
+  log();
+  const year = await benchChainYear({ ...sizes.chainYear, dir });
   const total = seconds(started);
   log();
   log(`all of them in ${dec(total / 60)} minutes`);
@@ -128,6 +134,7 @@ async function runAll(): Promise<void> {
   log(
     `  status page ${int(statusPage.inWorkerMs)} ms in a worker, the writer's thread stalled ${dec(statusPage.inWorkerStallMs)} ms at most`,
   );
+  log(`  a year of ${year.locations} locations: ${yearTargets(year)}`);
   if (save) {
     const command = `npm run bench${quick ? " -- --quick" : ""}`;
     const path = join(import.meta.dirname, "..", "docs", "benchmarks.md");

@@ -150,6 +150,8 @@ export interface ThrowawayOptions {
    * machine may lose the last commits, which the next run fetches again; never corrupts).
    */
   durable?: boolean;
+  /** More of the server's settings, as `-c name=value` pairs (a benchmark's statement log). */
+  settings?: readonly string[];
 }
 
 export async function startThrowawayPostgres(
@@ -182,6 +184,7 @@ export async function startThrowawayPostgres(
       ...["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
       ...["-c", "max_connections=200"],
       ...durability,
+      ...(options.settings ?? []).flatMap((setting) => ["-c", setting]),
     ],
     onLog: () => {},
     onError: () => {},

@@ -32,12 +32,14 @@ import { syncInto } from "./helpers/sync.js";
  * their arrays and their views, then the keys of the catalog ids and their views): the earlier
  * release lacks them. */
 const LEAN_MIGRATIONS = 4;
-/** The migrations since (the proofs of stored days): a database of that release takes them too. */
-const LATER_MIGRATIONS = 1;
+/** The migrations since (the proofs of stored days, the row counts status reads): a database of
+ * that release takes them too. */
+const LATER_MIGRATIONS = 2;
 const MIGRATIONS_SINCE = LEAN_MIGRATIONS + LATER_MIGRATIONS;
 /** PostgreSQL's have one more: the child rows' keys no longer checked, deleted by a trigger. */
 const PG_MIGRATIONS_SINCE = MIGRATIONS_SINCE + 1;
 const PG_RELEASE_BEFORE = "0006_views";
+const ROW_COUNTS = "SELECT * FROM location_row_counts ORDER BY relation, location_id";
 
 /** Every relation whose rows must survive, each in an order that tells its rows apart. */
 const RELATIONS: { name: string; orderBy: string }[] = [
@@ -125,6 +127,8 @@ describe("upgrading to the lean layout", () => {
   it("keeps every record, relation row, version and raw document of a SQLite file, telling its progress", async () => {
     const synced = openTestDb(sqlitePath);
     const expected = await contents(async (sql) => rows(synced, sql));
+    const counts = rows(synced, ROW_COUNTS);
+    expect(counts.length).toBeGreaterThan(1);
     synced.close();
     expect(expected.order_versions?.length).toBeGreaterThan(0);
 
@@ -151,6 +155,8 @@ describe("upgrading to the lean layout", () => {
       expect(rows(upgraded, "SELECT * FROM my_lines ORDER BY id")).toEqual(mine);
       expect(rows(upgraded, "SELECT * FROM my_reports ORDER BY id")).toEqual(myReports);
       expect(rows(upgraded, "PRAGMA integrity_check")).toEqual([{ integrity_check: "ok" }]);
+      // Counted once by the upgrade, as the triggers keep them on a file synced since.
+      expect(rows(upgraded, ROW_COUNTS)).toEqual(counts);
       const migrations = progress.filter((p) => p.upgrade === SCHEMA_MIGRATIONS);
       for (const part of ["0013_lean_layout", "0015_id_refs"])
         expect(migrations.some((p) => p.part === part && p.done > 0 && p.done < 1)).toBe(true);
@@ -209,6 +215,9 @@ describe("upgrading to the lean layout", () => {
     expect(migrated.code, migrated.stderr).toBe(0);
     expect(migrated.stdout).toContain(`applied ${PG_MIGRATIONS_SINCE} schema migrations\n`);
     expect(await contents((sql) => postgres.query(sql), earlier.schema)).toEqual(expected);
+    const counts = (schema: string) =>
+      postgres.query(ROW_COUNTS.replace("FROM ", `FROM ${schema}.`));
+    expect(await counts(earlier.schema)).toEqual(await counts(current.schema));
     const [kind] = await postgres.query(
       "SELECT table_type FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'order_items'",
       [earlier.schema],
