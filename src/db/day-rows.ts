@@ -1,8 +1,8 @@
 /**
- * The rows stored for a day of a day stream, read through the contract's relations as analysts
- * read them (`orders`, `order_items` …), each live record's as the text its rows compare by
- * (comparable-rows.ts): what a proof of the day holds against the API's listing of it. One
- * statement per relation, whatever the day's size.
+ * The records stored live for a day of a day stream, read through the contract's relations as
+ * analysts read them (`orders`, `order_items` …): each one's content hash, and its rows as the
+ * text they compare by (comparable-rows.ts). What a proof of the day holds against the API's
+ * listing of it. One statement per relation, whatever the day's size.
  */
 import { type ComparedRelation, comparableRows, comparedRelations } from "./comparable-rows.js";
 import type { Row } from "./schema/columns.js";
@@ -14,14 +14,21 @@ type Query = (sql: string, params: readonly unknown[]) => Promise<Row[]>;
 const columnsOf = (relation: ComparedRelation, alias: string) =>
   relation.columns.map(({ name }) => `${alias}."${name}"`).join(", ");
 
-/** Each record stored live for the day, by id: its rows' comparable text. */
-export async function storedRowsOfDay(
+/** A record stored live for the day: its content hash (null when stored before hashes were
+ * kept), and its rows' comparable text. */
+export interface StoredRecordOfDay {
+  contentHash: number | null;
+  rows: string;
+}
+
+/** Each record stored live for the day, by id. */
+export async function storedRecordsOfDay(
   query: Query,
   dialect: SqlDialect,
   stream: DayStreamTables,
   locationId: string,
   day: string,
-): Promise<Map<string, string>> {
+): Promise<Map<string, StoredRecordOfDay>> {
   const { parent, children } = comparedRelations(stream);
   const ofDay = `location_id = ${dialect.param(1)} AND business_date = ${dialect.param(2)}
     AND deleted_at IS NULL`;
@@ -29,7 +36,7 @@ export async function storedRowsOfDay(
   const params = [locationId, day];
   const records = new Map<string, { parent: Row; children: Row[][] }>();
   for (const row of await query(
-    `SELECT ${columnsOf(parent, "p")} FROM "${parent.name}" p WHERE ${ofDay}`,
+    `SELECT p.content_hash, ${columnsOf(parent, "p")} FROM "${parent.name}" p WHERE ${ofDay}`,
     params,
   ))
     records.set(String(row.id), { parent: row, children: children.map(() => []) });
@@ -42,7 +49,13 @@ export async function storedRowsOfDay(
     for (const row of rows)
       records.get(String(row[relation.parentId as string]))?.children[i]?.push(row);
   }
-  const texts = new Map<string, string>();
-  for (const [id, rows] of records) texts.set(id, comparableRows(stream, rows, dialect.dateTimes));
-  return texts;
+  const stored = new Map<string, StoredRecordOfDay>();
+  for (const [id, rows] of records) {
+    const hash = rows.parent.content_hash;
+    stored.set(id, {
+      contentHash: hash === null || hash === undefined ? null : Number(hash),
+      rows: comparableRows(stream, rows, dialect.dateTimes),
+    });
+  }
+  return stored;
 }

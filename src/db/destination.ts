@@ -87,7 +87,6 @@ type SyncReads = Pick<
   | "unlistedRecords"
   | "storedForDay"
   | "storedVersionsOfDay"
-  | "rowsDifferingOnDay"
   | "rejectedInRun"
   | "timeZoneOf"
   | "provedWindows"

@@ -8,7 +8,7 @@ import { utcOffsetOf } from "../dates.js";
 import { LocalClock } from "../local-clock.js";
 import { DAY_STREAMS, type DayStream, type Stream, type WindowStatus } from "../vocabulary.js";
 import { comparableRows, type RecordRows } from "./comparable-rows.js";
-import { storedRowsOfDay } from "./day-rows.js";
+import { storedRecordsOfDay } from "./day-rows.js";
 import type { Db } from "./open.js";
 import { SALE } from "./rollup-sql.js";
 import type { Row } from "./schema/columns.js";
@@ -56,6 +56,8 @@ export interface StoredCounts {
 export interface StoredVersionOfDay {
   id: string;
   contentHash: number | null;
+  /** Listed, and its stored rows differ from the listed record's (a hand edit, say). */
+  rowsDiffer: boolean;
 }
 
 export interface RowCounts {
@@ -664,42 +666,24 @@ export class SqlReader {
     };
   }
 
-  /** The records stored live for one day of a stream, with their content hash. */
+  /** The records stored live for one day of a stream, each with its content hash and whether
+   * its rows in the relations of the contract differ from those the listing gives for it
+   * (`listed`: each listed record's rows as normalized; day-rows.ts). */
   async storedVersionsOfDay(
     stream: DayStreamTables,
     locationId: string,
     day: string,
-  ): Promise<StoredVersionOfDay[]> {
-    const rows = await this.all<{ id: string; content_hash: unknown }>(
-      `SELECT id, content_hash FROM "${relationName(stream.table)}"
-       WHERE location_id = ${this.p(1)} AND business_date = ${this.p(2)} AND deleted_at IS NULL`,
-      [locationId, day],
-    );
-    // PostgreSQL answers a bigint as text.
-    return rows.map((row) => ({
-      id: row.id,
-      contentHash: row.content_hash === null ? null : Number(row.content_hash),
-    }));
-  }
-
-  /** Of the records a listing of a day gives (their rows as normalized), those stored live whose
-   * rows in the relations of the contract differ from them (day-rows.ts). */
-  async rowsDifferingOnDay(
-    stream: DayStreamTables,
-    locationId: string,
-    day: string,
     listed: ReadonlyMap<string, RecordRows>,
-  ): Promise<string[]> {
+  ): Promise<StoredVersionOfDay[]> {
     const query = (sql: string, params: readonly unknown[]) => this.all<Row>(sql, params);
     const { dialect } = this.sql;
-    const stored = await storedRowsOfDay(query, dialect, stream, locationId, day);
-    const differing: string[] = [];
-    for (const [id, rows] of listed) {
-      const text = stored.get(id);
-      if (text !== undefined && text !== comparableRows(stream, rows, dialect.dateTimes))
-        differing.push(id);
-    }
-    return differing;
+    const stored = await storedRecordsOfDay(query, dialect, stream, locationId, day);
+    return [...stored].map(([id, { contentHash, rows }]) => {
+      const own = listed.get(id);
+      const rowsDiffer =
+        own !== undefined && rows !== comparableRows(stream, own, dialect.dateTimes);
+      return { id, contentHash, rowsDiffer };
+    });
   }
 
   /** The time zone a location's rows are stamped on (locations.time_zone); null: the hours as

@@ -8,7 +8,7 @@
 import type { PosApiClient } from "../api/client.js";
 import { contentHash } from "../content-hash.js";
 import type { RecordRows } from "../db/comparable-rows.js";
-import type { SqlReader, StoredCounts } from "../db/reader.js";
+import type { SqlReader, StoredCounts, StoredVersionOfDay } from "../db/reader.js";
 import { LocalClock } from "../local-clock.js";
 import { type DayStreamDescription, readDays } from "../streams/index.js";
 
@@ -39,19 +39,13 @@ export interface DayProof {
 
 type ProofReads = Pick<
   SqlReader,
-  | "storedForDay"
-  | "storedVersionsOfDay"
-  | "ordersListedByLiveReport"
-  | "rowsDifferingOnDay"
-  | "timeZoneOf"
+  "storedForDay" | "storedVersionsOfDay" | "ordersListedByLiveReport" | "timeZoneOf"
 >;
 
-/** The listed records' content hashes against the stored ones; `rowsDiffer`: the listed records
- * whose stored rows differ from theirs. */
+/** The listed records' content hashes and rows against the stored ones. */
 export function compareContent(
   listed: ReadonlyMap<string, number>,
-  stored: readonly { id: string; contentHash: number | null }[],
-  rowsDiffer: ReadonlySet<string> = new Set(),
+  stored: readonly StoredVersionOfDay[],
 ): ContentDifference & { rewrite: string[] } {
   const difference: ContentDifference = { missing: 0, changed: 0, extra: 0 };
   const rewrite: string[] = [];
@@ -61,10 +55,7 @@ export function compareContent(
     const hash = listed.get(version.id);
     if (hash === undefined) difference.extra++;
     // A row stored before content hashes has none to compare.
-    else if (
-      (version.contentHash !== null && version.contentHash !== hash) ||
-      rowsDiffer.has(version.id)
-    )
+    else if ((version.contentHash !== null && version.contentHash !== hash) || version.rowsDiffer)
       rewrite.push(version.id);
   }
   for (const id of listed.keys()) if (!storedIds.has(id)) difference.missing++;
@@ -100,17 +91,15 @@ export async function proveDay(
       listed.set(record.id, recordHash);
       rows.set(record.id, stream.toRows(record, raw, context, recordHash));
     }
-  const [stored, counts, rowsDiffer] = await Promise.all([
-    reads.storedVersionsOfDay(stream, locationId, day),
+  const [stored, counts] = await Promise.all([
+    reads.storedVersionsOfDay(stream, locationId, day, rows),
     reads.storedForDay(stream, locationId, day),
-    reads.rowsDifferingOnDay(stream, locationId, day, rows),
   ]);
   const unlisted = stored.filter((v) => !listed.has(v.id)).map((v) => v.id);
   const kept = await keptOnPurpose(reads, client, stream, locationId, unlisted);
   const { rewrite, ...content } = compareContent(
     listed,
     stored.filter((v) => !kept.ids.has(v.id)),
-    new Set(rowsDiffer),
   );
   return {
     // A walk reads its first page whatever happens, and that page carries the count.

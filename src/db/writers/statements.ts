@@ -34,27 +34,26 @@ export function upsertSql(
   /** Columns an incoming null must not overwrite. */
   keepWhenNull: readonly string[] = [],
 ): string {
-  const name = tableName(table);
-  const updates = columnNames(table, [...key, ...omit])
-    .map((c) =>
-      keepWhenNull.includes(c)
-        ? `"${c}" = COALESCE(excluded."${c}", "${name}"."${c}")`
-        : `"${c}" = excluded."${c}"`,
-    )
-    .join(", ");
-  return `${insertSql(table, omit)} ON CONFLICT (${key.map((c) => `"${c}"`).join(", ")}) DO UPDATE SET ${updates}`;
+  return `${insertSql(table, omit)} ${onConflictUpdate(table, key, omit, keepWhenNull)}`;
 }
 
 /** After an insert: on a conflict of the key columns, every other column but `keep` takes the
- * incoming value; the row keeps its key (a parent's, which its child rows refer to). */
+ * incoming value (but where it is null, for `keepWhenNull`); the row keeps its key (a parent's,
+ * which its child rows refer to). */
 export function onConflictUpdate(
   table: SQLiteTable,
   key: readonly string[],
   keep: readonly string[] = [],
+  keepWhenNull: readonly string[] = [],
 ): string {
+  const name = tableName(table);
   const updates = writtenColumns(table)
     .filter((c) => !key.includes(c) && !keep.includes(c))
-    .map((c) => `"${c}" = excluded."${c}"`);
+    .map((c) =>
+      keepWhenNull.includes(c)
+        ? `"${c}" = COALESCE(excluded."${c}", "${name}"."${c}")`
+        : `"${c}" = excluded."${c}"`,
+    );
   return `ON CONFLICT (${key.map((c) => `"${c}"`).join(", ")}) DO UPDATE SET ${updates.join(", ")}`;
 }
 
