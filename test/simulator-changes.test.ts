@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import type { Order, Report } from "../src/api/schemas.js";
 import { toEpochDay } from "../src/dates.js";
 import { formatTimestamp } from "../src/simulator/clock.js";
-import { Dataset, type DatasetOptions, type PlannedChange } from "../src/simulator/dataset.js";
+import { Dataset, type DatasetOptions } from "../src/simulator/dataset.js";
+import type { PlannedChange } from "../src/simulator/ground-truth.js";
 import {
   CHANGE_DELAY_MS,
   DEFAULT_CHANGE_RATES,
