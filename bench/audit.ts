@@ -11,8 +11,8 @@
 import Database from "better-sqlite3";
 import { PosApiClient } from "../src/api/client.js";
 import { HttpTransport } from "../src/api/transport.js";
-import { DEFAULTS } from "../src/config.js";
-import { SqliteDestination } from "../src/db/sqlite-destination.js";
+import { DEFAULTS } from "../src/config/config.js";
+import { SqliteDestination } from "../src/db/sqlite/destination.js";
 import { createLogger } from "../src/log.js";
 import { runVerify } from "../src/read-models/verify.js";
 import { keyFingerprint } from "../src/secrets.js";

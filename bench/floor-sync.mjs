@@ -46,10 +46,10 @@ import {
   normalizeProduct,
   normalizeTax,
 } from "../dist/db/normalize/catalog.js";
-import { openDatabase } from "../dist/db/open.js";
 import { buildDictionary, compressRaw } from "../dist/db/raw/codec.js";
-import { Rollups } from "../dist/db/rollups.js";
-import { ApiIds } from "../dist/db/writers/api-ids.js";
+import { ApiIds } from "../dist/db/sqlite/api-ids.js";
+import { openDatabase } from "../dist/db/sqlite/open.js";
+import { Rollups } from "../dist/db/sqlite/rollups.js";
 
 const { POS_API_URL: url, POS_API_KEYS: key, POS_DB_PATH: dbPath } = process.env;
 if (!url || !key || !dbPath)

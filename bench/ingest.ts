@@ -11,7 +11,6 @@ import type Database from "better-sqlite3";
 import { orderSchema } from "../src/api/schemas.js";
 import { validateRecords } from "../src/api/validate.js";
 import { normalizeOrder, type OrderRows } from "../src/db/normalize/order.js";
-import { openDatabase } from "../src/db/open.js";
 import { buildDictionary, compressRaw } from "../src/db/raw/codec.js";
 import { writtenColumns } from "../src/db/schema/columns.js";
 import {
@@ -22,9 +21,10 @@ import {
   orderPaymentRows,
   orderRows,
 } from "../src/db/schema/index.js";
-import { SqliteDestination } from "../src/db/sqlite-destination.js";
-import { ApiIds } from "../src/db/writers/api-ids.js";
-import { tableName } from "../src/db/writers/statements.js";
+import { tableName } from "../src/db/sql/table.js";
+import { ApiIds } from "../src/db/sqlite/api-ids.js";
+import { SqliteDestination } from "../src/db/sqlite/destination.js";
+import { openDatabase } from "../src/db/sqlite/open.js";
 import { LocalClock } from "../src/local-clock.js";
 import { Dataset } from "../src/simulator/dataset.js";
 import { ORDERS } from "../src/streams/index.js";

@@ -1,7 +1,7 @@
 /** One sync of everything a simulator serves into a SQLite file, at noon of the simulator's
  * today, quietly: what the benchmarks that need a synced chain start from. */
-import { type Config, loadConfig } from "../src/config.js";
-import { SqliteDestination } from "../src/db/sqlite-destination.js";
+import { type Config, loadConfig } from "../src/config/config.js";
+import { SqliteDestination } from "../src/db/sqlite/destination.js";
 import { createLogger } from "../src/log.js";
 import type { Simulator } from "../src/simulator/server.js";
 import { runSync } from "../src/sync/run.js";

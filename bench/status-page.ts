@@ -7,8 +7,8 @@
  */
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { openDatabase } from "../src/db/open.js";
-import { sqliteReader } from "../src/db/reader.js";
+import { openDatabase } from "../src/db/sqlite/open.js";
+import { sqliteReader } from "../src/db/sqlite/reader.js";
 import { collectStatusPage } from "../src/read-models/status-page.js";
 import { startSimulator } from "../src/simulator/server.js";
 import { renderStatusPage } from "../src/ui/status-page/page.js";

@@ -13,7 +13,7 @@
 import { copyFileSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { rawRecordReader } from "../src/db/raw/archive.js";
+import { rawRecordReader } from "../src/db/sqlite/raw-archive.js";
 import { runSyncProcess, startSimulatorProcess } from "./e2e.js";
 import { dec, int, log, mb, now, seconds } from "./lib.js";
 

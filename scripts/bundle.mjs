@@ -27,7 +27,7 @@ const { metafile } = await build({
   absWorkingDir: root,
   // Their names are the ones the code starts them by (`new URL("./worker.js", import.meta.url)`):
   // entries and chunks lie in one folder, so each such URL finds its file from any chunk.
-  entryPoints: ["src/cli.ts", "src/runner/worker.ts", "src/daemon/page-worker.ts"],
+  entryPoints: ["src/cli/cli.ts", "src/runner/worker.ts", "src/daemon/page-worker.ts"],
   outdir,
   entryNames: "[name]",
   chunkNames: "chunk-[hash]",

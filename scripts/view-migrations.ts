@@ -1,5 +1,5 @@
 /**
- * The views' migrations, generated from src/db/views.ts (`npm run db:views`). When the views the
+ * The views' migrations, generated from src/db/sql/views.ts (`npm run db:views`). When the views the
  * latest generated migration of a folder creates differ from what the source renders, a new
  * migration is appended to the folder, with its drizzle journal entry and a copy of the schema
  * snapshot (views are not in drizzle's snapshots, so the schema has not moved). A migration once
@@ -9,8 +9,8 @@ import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { POSTGRES_DIALECT, SQLITE_DIALECT, type SqlDialect } from "../src/db/sql.js";
-import { GENERATED_VIEWS_HEADER, viewsMigration } from "../src/db/views.js";
+import { POSTGRES_DIALECT, SQLITE_DIALECT, type SqlDialect } from "../src/db/sql/dialect.js";
+import { GENERATED_VIEWS_MARK, viewStatements, viewsMigration } from "../src/db/sql/views.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
@@ -47,7 +47,7 @@ function readJournal(folder: string): Journal {
 export function latestViewMigration(folder: string): { tag: string; sql: string } | undefined {
   for (const entry of readJournal(folder).entries.toReversed()) {
     const sql = readFileSync(join(folder, `${entry.tag}.sql`), "utf8");
-    if (sql.startsWith(GENERATED_VIEWS_HEADER)) return { tag: entry.tag, sql };
+    if (sql.startsWith(GENERATED_VIEWS_MARK)) return { tag: entry.tag, sql };
   }
   return undefined;
 }
@@ -76,7 +76,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const sql = viewsMigration(dialect);
     const latest = latestViewMigration(folder);
     const done =
-      latest?.sql === sql
+      latest && viewStatements(latest.sql) === viewStatements(sql)
         ? `up to date (${latest.tag})`
         : `wrote ${appendViewMigration(folder, sql)}.sql`;
     process.stdout.write(`${name}: ${done}\n`);

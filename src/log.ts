@@ -1,6 +1,6 @@
 /** The structured logger: pino, one JSON event per line, with secrets redacted by path. */
 import { type DestinationStream, type Logger, pino } from "pino";
-import { terminalSafeJson } from "./ui/terminal-text.js";
+import { terminalSafeJson } from "./terminal-text.js";
 
 export type { Logger } from "pino";
 

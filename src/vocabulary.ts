@@ -33,6 +33,12 @@ export interface DaySpan {
   until: string;
 }
 
+/** One business day of one location (YYYY-MM-DD on its clock). */
+export interface LocationDay {
+  locationId: string;
+  day: string;
+}
+
 /** A stored day found disagreeing with the API after it was proved: by what, and how. */
 export interface RepairFinding {
   day: string;

@@ -1,6 +1,6 @@
 /** Which stored days the daemon's audit re-proves in a run (src/sync/audit-plan.ts). */
 import { describe, expect, it } from "vitest";
-import type { ProvedWindow } from "../src/db/reader.js";
+import type { ProvedWindow } from "../src/db/reads/checkpoints.js";
 import { planAudit } from "../src/sync/audit-plan.js";
 
 const DAY_MS = 86_400_000;

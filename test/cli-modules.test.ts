@@ -34,7 +34,7 @@ describe("the command line's start", () => {
 
   it("lists its commands without loading any", () => {
     const loaded = modulesLoadedBy(["--version"]);
-    expect(loaded).toContain("src/cli.ts");
+    expect(loaded).toContain("src/cli/cli.ts");
     expect(loaded.filter((path) => path.startsWith("src/commands/"))).toEqual([]);
   });
 });

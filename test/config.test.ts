@@ -2,7 +2,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../src/config.js";
+import { loadConfig } from "../src/config/config.js";
 import { ConfigError } from "../src/errors.js";
 import { useTempDir } from "./helpers/db.js";
 

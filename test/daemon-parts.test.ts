@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { HealthTracker } from "../src/daemon/health.js";
 import { isLoopbackBind, pageClosed } from "../src/daemon/page-access.js";
 import { Scheduler } from "../src/daemon/scheduler.js";
-import { WriterBusyError, WriterLease } from "../src/db/writer-lease.js";
+import { WriterBusyError, WriterLease } from "../src/db/sqlite/writer-lease.js";
 import { openTestDb, scalar, useTempDir } from "./helpers/db.js";
 import { captureLogs } from "./helpers/logs.js";
 import { until } from "./helpers/wait.js";

@@ -3,8 +3,8 @@
 import { rmSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 
-import { openDatabase } from "../src/db/open.js";
-import { walSize } from "../src/db/wal.js";
+import { openDatabase } from "../src/db/sqlite/open.js";
+import { walSize } from "../src/db/sqlite/wal.js";
 import { simulatorToday } from "../src/simulator/clock.js";
 import { runCli, simulatorEnv, startCli } from "./helpers/cli.js";
 import { useTempDir } from "./helpers/db.js";

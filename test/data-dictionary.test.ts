@@ -1,20 +1,20 @@
 /** docs/data-dictionary.md describes the whole schema, with real API paths, and is up to date. */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { orderSchema } from "../src/api/schemas.js";
 import {
   checkDataDictionary,
   DATA_DICTIONARY_FILE,
   readSchema,
   renderDataDictionary,
   resolveApiPath,
-} from "../src/docs/data-dictionary.js";
+} from "../scripts/data-dictionary/data-dictionary.js";
 import {
   TABLE_DOCS,
   type TableDoc,
   VIEW_DOCS,
   type ViewDoc,
-} from "../src/docs/dictionary/index.js";
+} from "../scripts/data-dictionary/dictionary/index.js";
+import { orderSchema } from "../src/api/schemas.js";
 
 const schema = readSchema();
 const docs = { tables: TABLE_DOCS, views: VIEW_DOCS };

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { orderSchema } from "../src/api/schemas.js";
 import { addDays } from "../src/dates.js";
 import { CHILD_RELATIONS } from "../src/db/schema/relations.js";
-import { tableName } from "../src/db/writers/statements.js";
+import { tableName } from "../src/db/sql/table.js";
 import { simulatorToday } from "../src/simulator/clock.js";
 import { NASTY_TEXT } from "../src/simulator/hostile.js";
 import { malform } from "../src/simulator/malformed.js";

@@ -6,7 +6,7 @@
  */
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { GroupCommit } from "../src/db/group-commit.js";
+import { GroupCommit } from "../src/db/sqlite/group-commit.js";
 import { useTempDir } from "./helpers/db.js";
 import { until } from "./helpers/wait.js";
 

@@ -7,15 +7,15 @@
  * column by column into the earlier schema.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PostgresTarget } from "../src/config.js";
+import type { PostgresTarget } from "../src/config/config.js";
 import type { SyncDestination } from "../src/db/destination.js";
-import { openDatabase } from "../src/db/open.js";
-import { PgDestination } from "../src/db/pg/pg-destination.js";
+import { PgDestination } from "../src/db/pg/destination.js";
 import { CHILD_RELATIONS } from "../src/db/schema/relations.js";
-import { SqliteDestination } from "../src/db/sqlite-destination.js";
-import { archiveRawColumns } from "../src/db/upgrades/archive-raw-columns.js";
-import type { UpgradeProgress } from "../src/db/upgrades/progress.js";
-import { SCHEMA_MIGRATIONS } from "../src/db/upgrades/progress.js";
+import { SqliteDestination } from "../src/db/sqlite/destination.js";
+import { openDatabase } from "../src/db/sqlite/open.js";
+import { archiveRawColumns } from "../src/db/sqlite/upgrades/archive-raw-columns.js";
+import type { UpgradeProgress } from "../src/db/upgrade-progress.js";
+import { SCHEMA_MIGRATIONS } from "../src/db/upgrade-progress.js";
 import { type Simulator, startSimulator } from "../src/simulator/server.js";
 import { runCli } from "./helpers/cli.js";
 import { openTestDb, rows, useTempDir } from "./helpers/db.js";

@@ -2,7 +2,7 @@
  * today is its own from the first run on; a refinement that never stops a run. */
 import { describe, expect, it } from "vitest";
 import { addDays } from "../src/dates.js";
-import { UTC_OFFSET_STATE } from "../src/db/reader.js";
+import { UTC_OFFSET_STATE } from "../src/db/reads/base.js";
 import { openTestDb, scalar, useTempDir } from "./helpers/db.js";
 import { TEST_TODAY, useSimulator } from "./helpers/simulator.js";
 import { syncOnce } from "./helpers/sync.js";

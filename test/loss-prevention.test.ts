@@ -3,13 +3,13 @@
  * versions the simulator served before each of several syncs, with its planted changes (late
  * cancellations, voided items, added discounts, short payments) and late updates in between.
  * Each view must return exactly the orders the served data says, and nothing else; and every
- * view, rendered for each dialect from one source (src/db/views.ts), the same rows on both.
+ * view, rendered for each dialect from one source (src/db/sql/views.ts), the same rows on both.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Order } from "../src/api/schemas.js";
 import { openReadableDestination } from "../src/commands/common.js";
-import { loadConfig } from "../src/config.js";
-import { VIEWS } from "../src/db/views.js";
+import { loadConfig } from "../src/config/config.js";
+import { VIEWS } from "../src/db/sql/views.js";
 import { collectChanges } from "../src/read-models/changes.js";
 import { type Simulator, startSimulator } from "../src/simulator/server.js";
 import { describeChange } from "../src/ui/format-changes.js";

@@ -2,7 +2,7 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { openDatabase } from "../src/db/open.js";
+import { openDatabase } from "../src/db/sqlite/open.js";
 import type { WorkerInput } from "../src/runner/worker-protocol.js";
 import { useTempDir } from "./helpers/db.js";
 import { useSimulator } from "./helpers/simulator.js";

@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { MIGRATIONS_FOLDER } from "../src/db/open.js";
+import { MIGRATIONS_FOLDER } from "../src/db/sqlite/open.js";
 import { runCli } from "./helpers/cli.js";
 import { useTempDir } from "./helpers/db.js";
 import { createOlderDatabase } from "./helpers/older-schema.js";

@@ -4,8 +4,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Order } from "../src/api/schemas.js";
 import { addDays } from "../src/dates.js";
-import type { Db } from "../src/db/open.js";
-import { SqliteDestination } from "../src/db/sqlite-destination.js";
+import { SqliteDestination } from "../src/db/sqlite/destination.js";
+import type { Db } from "../src/db/sqlite/open.js";
 import { collectChanges } from "../src/read-models/changes.js";
 import { ORDERS } from "../src/streams/index.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";

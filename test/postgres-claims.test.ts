@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { startRun } from "../src/db/pg/checkpoints.js";
 import { PgLocationClaims } from "../src/db/pg/claims.js";
 import { openPool } from "../src/db/pg/connect.js";
-import { PgDestination } from "../src/db/pg/pg-destination.js";
+import { PgDestination } from "../src/db/pg/destination.js";
 import { LockSession } from "../src/db/pg/session.js";
 import { startSimulator } from "../src/simulator/server.js";
 import { formatSummary } from "../src/ui/summary.js";

@@ -7,10 +7,10 @@
 import { describe, expect, it } from "vitest";
 import { utcOffsetOf } from "../src/dates.js";
 import { openPool } from "../src/db/pg/connect.js";
-import { PgDestination } from "../src/db/pg/pg-destination.js";
-import { PgReader } from "../src/db/pg/pg-reader.js";
+import { PgDestination } from "../src/db/pg/destination.js";
 import { PgRawArchive } from "../src/db/pg/raw-archive.js";
-import { readRawRecords } from "../src/db/raw/archive.js";
+import { PgReader } from "../src/db/pg/reader.js";
+import { readRawRecords } from "../src/db/sqlite/raw-archive.js";
 import { startSimulator } from "../src/simulator/server.js";
 import { runCli } from "./helpers/cli.js";
 import { openTestDb, rows, useTempDir } from "./helpers/db.js";

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { describePostgresUrl } from "../src/config.js";
+import { describePostgresUrl } from "../src/config/config.js";
 import { PG_MIGRATIONS_FOLDER } from "../src/db/pg/migrate.js";
 import { pgColumnType } from "../src/db/pg/types.js";
 import { runCli } from "./helpers/cli.js";

@@ -8,8 +8,6 @@ import { validateRecords } from "../src/api/validate.js";
 import { contentHash } from "../src/content-hash.js";
 import { toEpochDay } from "../src/dates.js";
 import { headerOf, prepareRecord, rowContextOf } from "../src/db/normalize/page.js";
-import type { Db } from "../src/db/open.js";
-import { readRawRecords } from "../src/db/raw/archive.js";
 import {
   buildDictionary,
   compressRaw,
@@ -17,7 +15,9 @@ import {
   decompressRaw,
 } from "../src/db/raw/codec.js";
 import { dictionaryDeflater } from "../src/db/raw/deflater.js";
-import { SqliteDestination } from "../src/db/sqlite-destination.js";
+import { SqliteDestination } from "../src/db/sqlite/destination.js";
+import type { Db } from "../src/db/sqlite/open.js";
+import { readRawRecords } from "../src/db/sqlite/raw-archive.js";
 import { LocalClock } from "../src/local-clock.js";
 import { ORDERS } from "../src/streams/index.js";
 import { AheadCompressor } from "../src/sync/compress-ahead.js";

@@ -6,10 +6,10 @@
  */
 import { MessageChannel, type MessagePort, receiveMessageOnPort } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LocationConfig } from "../src/config.js";
+import type { LocationConfig } from "../src/config/config.js";
 import { addDays } from "../src/dates.js";
 import { DatabaseError } from "../src/db/errors.js";
-import { SqliteDestination } from "../src/db/sqlite-destination.js";
+import { SqliteDestination } from "../src/db/sqlite/destination.js";
 import {
   connectDestination,
   fromCrossing,

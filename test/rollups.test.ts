@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Order } from "../src/api/schemas.js";
 import { addDays, toEpochDay } from "../src/dates.js";
-import type { Db } from "../src/db/open.js";
-import { SqliteDestination } from "../src/db/sqlite-destination.js";
+import { SqliteDestination } from "../src/db/sqlite/destination.js";
+import type { Db } from "../src/db/sqlite/open.js";
 import { ORDERS } from "../src/streams/index.js";
 import { openTestDb, rows, useTempDir } from "./helpers/db.js";
 import { storeOrdersPage } from "./helpers/pages.js";

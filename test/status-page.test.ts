@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openReadableDestination } from "../src/commands/common.js";
-import { loadConfig } from "../src/config.js";
+import { loadConfig } from "../src/config/config.js";
 import { addDays, eachDay, toEpochDay } from "../src/dates.js";
 import type { ReadableDestination } from "../src/db/destination.js";
 import { type CoverageWindow, coverageCalendar } from "../src/read-models/coverage.js";

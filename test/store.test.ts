@@ -3,9 +3,9 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, toEpochDay } from "../src/dates.js";
-import type { Db } from "../src/db/open.js";
-import { readRawRecords } from "../src/db/raw/archive.js";
-import { SqliteDestination } from "../src/db/sqlite-destination.js";
+import { SqliteDestination } from "../src/db/sqlite/destination.js";
+import type { Db } from "../src/db/sqlite/open.js";
+import { readRawRecords } from "../src/db/sqlite/raw-archive.js";
 import { ORDERS, PRODUCTS, readList } from "../src/streams/index.js";
 import { readCatalogList, testClient } from "./helpers/client.js";
 import { openTestDb, rows, scalar, useTempDir } from "./helpers/db.js";

@@ -4,7 +4,7 @@ import { getTableConfig, integer, primaryKey, sqliteTable, text } from "drizzle-
 import { describe, expect, it } from "vitest";
 import { type Category, categorySchema } from "../src/api/schemas.js";
 import { normalizeCategory } from "../src/db/normalize/catalog.js";
-import { SqliteDestination } from "../src/db/sqlite-destination.js";
+import { SqliteDestination } from "../src/db/sqlite/destination.js";
 import { ALL_STATUS_STREAMS, collectStatus } from "../src/read-models/status.js";
 import {
   CATALOG_LISTS,

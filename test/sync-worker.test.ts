@@ -2,7 +2,7 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { DEFAULTS } from "../src/config.js";
+import { DEFAULTS } from "../src/config/config.js";
 import type { WorkerInput } from "../src/runner/worker-protocol.js";
 import { useSimulator } from "./helpers/simulator.js";
 import { simulatorConfig } from "./helpers/sync.js";

@@ -2,8 +2,8 @@
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { addDays, eachDay, toEpochDay } from "../src/dates.js";
-import { databaseError } from "../src/db/errors.js";
-import { SqliteDestination } from "../src/db/sqlite-destination.js";
+import { SqliteDestination } from "../src/db/sqlite/destination.js";
+import { databaseError } from "../src/db/sqlite/errors.js";
 import { runVerify } from "../src/read-models/verify.js";
 import { startSimulator } from "../src/simulator/server.js";
 import { exitCodeFor } from "../src/sync/run-result.js";

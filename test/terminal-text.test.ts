@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../src/log.js";
 import { HOSTILE_NAME_PARTS, hostileName } from "../src/simulator/hostile.js";
-import { visible } from "../src/ui/terminal-text.js";
+import { visible } from "../src/terminal-text.js";
 import { expectNoTerminalControls } from "./helpers/terminal.js";
 
 describe("visible", () => {

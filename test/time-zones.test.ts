@@ -5,10 +5,10 @@
  * stored; and the location's today follows its zone, summer time included.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LocationConfig } from "../src/config.js";
+import type { LocationConfig } from "../src/config/config.js";
 import { addDays } from "../src/dates.js";
-import type { Db } from "../src/db/open.js";
-import { SqliteDestination } from "../src/db/sqlite-destination.js";
+import { SqliteDestination } from "../src/db/sqlite/destination.js";
+import type { Db } from "../src/db/sqlite/open.js";
 import { fixedOffsetZone } from "../src/simulator/clock.js";
 import { type Simulator, type SimulatorOptions, startSimulator } from "../src/simulator/server.js";
 import { openTestDb, rows, scalar, useTempDir } from "./helpers/db.js";

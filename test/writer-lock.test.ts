@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import { readFileSync, symlinkSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { WriterBusyError, WriterLease } from "../src/db/writer-lease.js";
+import { WriterBusyError, WriterLease } from "../src/db/sqlite/writer-lease.js";
 import { simulatorToday } from "../src/simulator/clock.js";
 import { CLI_PATH, childEnv, runCli, simulatorEnv } from "./helpers/cli.js";
 import { openTestDb, scalar, useTempDir } from "./helpers/db.js";

@@ -1,5 +1,5 @@
 /** Parsing and checking command-line values: each failure is a UsageError naming the flag. */
-import { wholeNumberWithin } from "../config.js";
+import { wholeNumberWithin } from "../config/config.js";
 import { isCalendarDay } from "../dates.js";
 import { UsageError } from "../errors.js";
 

@@ -1,12 +1,12 @@
 /** What the commands that read configuration share: flags, config, logger, database, signals. */
 import { existsSync, statSync } from "node:fs";
 import type { WriteStream } from "node:tty";
-import { type Config, databaseFlag, loadConfig, type RawSettings } from "../config.js";
+import { type Config, databaseFlag, loadConfig, type RawSettings } from "../config/config.js";
 import type { ReadableDestination } from "../db/destination.js";
-import { migrationState } from "../db/migration-state.js";
-import { type Db, openDatabase } from "../db/open.js";
-import { sqliteReader } from "../db/reader.js";
-import { pendingUpgrades, type UpgradeProgress } from "../db/upgrades/index.js";
+import { migrationState } from "../db/sqlite/migration-state.js";
+import { type Db, openDatabase } from "../db/sqlite/open.js";
+import { sqliteReader } from "../db/sqlite/reader.js";
+import { pendingUpgrades, type UpgradeProgress } from "../db/sqlite/upgrades/index.js";
 import { ConfigError } from "../errors.js";
 import { createLogger, type Logger, type LogLevel } from "../log.js";
 import type { CommandIo } from "./command.js";
@@ -79,7 +79,7 @@ export function openConfiguredDatabase(
 export async function openReadableDestination(config: Config): Promise<ReadableDestination> {
   if (config.postgres) {
     // Loaded only here: a SQLite command spares PostgreSQL's modules their start-up CPU.
-    const { PgReader } = await import("../db/pg/pg-reader.js");
+    const { PgReader } = await import("../db/pg/reader.js");
     return PgReader.open(config.postgres);
   }
   return sqliteReader(openDatabaseForReading(config));

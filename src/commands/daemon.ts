@@ -2,7 +2,7 @@
 
 import cron from "node-cron";
 import { pino } from "pino";
-import { SETTING_BOUNDS } from "../config.js";
+import { SETTING_BOUNDS } from "../config/config.js";
 import { runDaemon } from "../daemon/daemon.js";
 import { UsageError } from "../errors.js";
 import { createLogger } from "../log.js";

@@ -3,11 +3,15 @@
  * data/demo.sqlite with the same engine as `sync`, then shows what the database holds and three
  * example queries. A second run finds the days already complete and reads only what is new.
  */
-import { loadConfig } from "../config.js";
+import { loadConfig } from "../config/config.js";
 import { addDays } from "../dates.js";
-import { SqliteDestination } from "../db/sqlite-destination.js";
-import type { WriterLease } from "../db/writer-lease.js";
-import { formatDatabaseSummary, summarizeDatabase } from "../demo/database-summary.js";
+import { SqliteDestination } from "../db/sqlite/destination.js";
+import type { WriterLease } from "../db/sqlite/writer-lease.js";
+import {
+  completeOrderDays,
+  formatDatabaseSummary,
+  summarizeDatabase,
+} from "../demo/database-summary.js";
 import { prepareDemoDatabase } from "../demo/demo-database.js";
 import { formatExampleQueries } from "../demo/example-queries.js";
 import { createLogger, isLogLevel, type LogLevel } from "../log.js";
@@ -148,7 +152,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   let simulator: Simulator | undefined;
   try {
     lease = acquireWriterLease(destination.db, { command: "demo", logger, stop });
-    const completeDays = await destination.completeWindowCount("orders");
+    const completeDays = await completeOrderDays(destination);
     // A first run syncs the API as it was a few days ago, then once a day up to today, as a
     // daemon would have: the orders changed in between (cancelled, voided, discounted after the
     // fact) land in order history.

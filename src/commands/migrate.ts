@@ -1,9 +1,9 @@
 /** `pos-sync migrate`: applies the database migrations (every command also does at start). */
 import { existsSync } from "node:fs";
-import { describePostgresUrl, type PostgresTarget } from "../config.js";
-import { migrationState } from "../db/migration-state.js";
-import { openDatabase } from "../db/open.js";
+import { describePostgresUrl, type PostgresTarget } from "../config/config.js";
 import type { MigrationOutcome } from "../db/pg/migrate.js";
+import { migrationState } from "../db/sqlite/migration-state.js";
+import { openDatabase } from "../db/sqlite/open.js";
 import { upgradeProgressWriter } from "../ui/upgrade-progress.js";
 import { type Command, type CommandIo, parseFlags } from "./command.js";
 import {

@@ -1,8 +1,8 @@
 /** `pos-sync raw TABLE ID`: one record's JSON as the API sent it, read back from the archive. */
 
-import type { Config } from "../config.js";
-import { readRawRecords } from "../db/raw/archive.js";
+import type { Config } from "../config/config.js";
 import { ARCHIVED_TABLE_NAMES } from "../db/raw/archived-tables.js";
+import { readRawRecords } from "../db/sqlite/raw-archive.js";
 import { EXIT, UsageError } from "../errors.js";
 import { type Command, type CommandIo, parseFlagsAndArguments } from "./command.js";
 import { CONFIG_FLAGS, CONFIG_HELP, commandConfig, openDatabaseForReading } from "./common.js";
@@ -59,7 +59,7 @@ async function archivedJson(
   locationId: string | undefined,
 ): Promise<{ documents: string[]; close: () => Promise<void> }> {
   if (config.postgres) {
-    const { PgReader } = await import("../db/pg/pg-reader.js");
+    const { PgReader } = await import("../db/pg/reader.js");
     const reader = await PgReader.open(config.postgres);
     return {
       documents: await reader.rawDocuments(table, id, locationId),

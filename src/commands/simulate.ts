@@ -11,7 +11,7 @@ import {
   PAST_END_BEHAVIOURS,
 } from "../simulator/faults.js";
 import { startSimulator } from "../simulator/server.js";
-import { visible } from "../ui/terminal-text.js";
+import { visible } from "../terminal-text.js";
 import { choiceFlag, dayFlag, decimalFlag, fractionFlag, integerFlag, rangeFlag } from "./args.js";
 import { type Command, type CommandIo, parseFlags } from "./command.js";
 

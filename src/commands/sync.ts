@@ -1,17 +1,17 @@
 /** `pos-sync sync`: one run, incremental or over explicit days. */
-import { SETTING_BOUNDS } from "../config.js";
+import { SETTING_BOUNDS } from "../config/config.js";
 import { today } from "../dates.js";
-import type { Db } from "../db/open.js";
-import { checkpointAndTruncate } from "../db/wal.js";
-import type { WriterLease } from "../db/writer-lease.js";
+import type { Db } from "../db/sqlite/open.js";
+import { checkpointAndTruncate } from "../db/sqlite/wal.js";
+import type { WriterLease } from "../db/sqlite/writer-lease.js";
 import { UsageError } from "../errors.js";
 import type { Logger } from "../log.js";
 import { acquireWriterLease, type RunRequest, startRun } from "../runner/start-run.js";
 import { SyncWorker } from "../runner/sync-worker.js";
 import { exitCodeFor, type RunResult } from "../sync/run-result.js";
+import { visible } from "../terminal-text.js";
 import { TerminalProgress } from "../ui/progress-display.js";
 import { formatSummary } from "../ui/summary.js";
-import { visible } from "../ui/terminal-text.js";
 import { upgradeProgressWriter } from "../ui/upgrade-progress.js";
 import { type DayRange, isStream, STREAMS, type Stream } from "../vocabulary.js";
 import { dayFlag, integerFlag } from "./args.js";

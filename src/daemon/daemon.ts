@@ -4,7 +4,7 @@
  * and metrics when asked to, and stops cleanly on a signal.
  */
 
-import type { Config, PostgresTarget } from "../config.js";
+import type { Config, PostgresTarget } from "../config/config.js";
 import { messageOf } from "../errors.js";
 import type { Logger } from "../log.js";
 import { collectStatus } from "../read-models/status.js";

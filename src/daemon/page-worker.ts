@@ -3,8 +3,8 @@
  * connection of its own, answers the HTML and ends. See page-in-worker.ts for why a thread.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { openDatabase } from "../db/open.js";
-import { sqliteReader } from "../db/reader.js";
+import { openDatabase } from "../db/sqlite/open.js";
+import { sqliteReader } from "../db/sqlite/reader.js";
 import { messageOf } from "../errors.js";
 import { collectStatusPage } from "../read-models/status-page.js";
 import { renderStatusPage } from "../ui/status-page/page.js";

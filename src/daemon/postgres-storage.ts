@@ -1,9 +1,9 @@
 /** The daemon's hold on a PostgreSQL database: a reader for status and metrics. No lease: each
  * run takes its locations in turn with the other workers (sync/location-turns.ts). */
-import type { PostgresTarget } from "../config.js";
-import { describePostgresUrl } from "../config.js";
+import type { PostgresTarget } from "../config/config.js";
+import { describePostgresUrl } from "../config/config.js";
 import { openPostgres } from "../db/pg/open.js";
-import { PgReader } from "../db/pg/pg-reader.js";
+import { PgReader } from "../db/pg/reader.js";
 import { collectStatusPage } from "../read-models/status-page.js";
 import { renderStatusPage } from "../ui/status-page/page.js";
 import type { DaemonStorage, PageRequest } from "./storage.js";

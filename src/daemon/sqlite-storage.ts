@@ -3,11 +3,11 @@
  * writer lease that keeps other writers out, opened afresh when its files were replaced or a run
  * failed (connection.ts), and the WAL truncated while idle.
  */
-import type { Config } from "../config.js";
-import { databaseError } from "../db/errors.js";
-import { sqliteReader } from "../db/reader.js";
-import { checkpointAndTruncate } from "../db/wal.js";
-import type { WriterLease } from "../db/writer-lease.js";
+import type { Config } from "../config/config.js";
+import { databaseError } from "../db/sqlite/errors.js";
+import { sqliteReader } from "../db/sqlite/reader.js";
+import { checkpointAndTruncate } from "../db/sqlite/wal.js";
+import type { WriterLease } from "../db/sqlite/writer-lease.js";
 import { messageOf } from "../errors.js";
 import type { Logger } from "../log.js";
 import { acquireWriterLease } from "../runner/start-run.js";
@@ -128,7 +128,7 @@ function reopenAfterFailure(connection: DaemonConnection, logger: Logger): void 
 
 /**
  * Truncates the WAL after each run; when a reader's old snapshot blocks that, tries again every
- * few seconds while the daemon is idle, until it succeeds (see db/wal.ts).
+ * few seconds while the daemon is idle, until it succeeds (see db/sqlite/wal.ts).
  */
 class WalTrimmer {
   private retry: NodeJS.Timeout | undefined;

@@ -5,7 +5,7 @@
  */
 
 import type { ReadableDestination } from "../db/destination.js";
-import type { Db } from "../db/open.js";
+import type { Db } from "../db/sqlite/open.js";
 
 /** What the status page is rendered for. */
 export interface PageRequest {

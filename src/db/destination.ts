@@ -1,7 +1,7 @@
 /**
  * The destination: everything the sync engine, status, verify and the demo ask of the database
- * they write to and read from, and nothing else. SQLite (sqlite-destination.ts) and PostgreSQL
- * (pg/pg-destination.ts) implement it; both read through the same SqlReader (reader.ts), which
+ * they write to and read from, and nothing else. SQLite (sqlite/destination.ts) and PostgreSQL
+ * (pg/destination.ts) implement it; both read through the same SqlReader (reader.ts), which
  * is also what status, verify and the demo open to read alone. Every method answers with a
  * promise, so that a destination on another thread or server fits without a change to callers.
  *
@@ -12,19 +12,19 @@
 import type { Location } from "../api/schemas.js";
 import type { RejectedRecord, ValidatedRecords, ValidRecord } from "../api/validate.js";
 import type { DayStream, RunTrigger } from "../vocabulary.js";
-import type { RepairRecord, RunEnd, WindowRecord } from "./checkpoint-sql.js";
 import type { ListContext } from "./list-snapshot.js";
-import type { TimeZoneChange } from "./location-clocks.js";
 import type { PageHeader } from "./normalize/page.js";
-import type { ArchiveTerms } from "./raw/archive.js";
-import type { SqlReader } from "./reader.js";
-import type { DayStreamTables, Identified, SnapshotListTables } from "./stream-tables.js";
-import type { IncomingRecord, WriteCounts } from "./writers/replace.js";
-import type { SnapshotCounts } from "./writers/snapshot.js";
+import type { DayStreamTables, Identified, SnapshotListTables } from "./normalize/stream-tables.js";
+import type { ArchiveTerms } from "./raw/terms.js";
+import type { SqlReader } from "./reads/reader.js";
+import type { IncomingRecord, WriteCounts } from "./rules/day-page.js";
+import type { SnapshotCounts } from "./rules/snapshot.js";
+import type { TimeZoneChange } from "./rules/time-zone-change.js";
+import type { RepairRecord, RunEnd, WindowRecord } from "./sql/checkpoints.js";
 
-export type { RunEnd, WindowRecord } from "./checkpoint-sql.js";
 export type { ListContext } from "./list-snapshot.js";
-export type { LocationTurn } from "./reader.js";
+export type { LocationTurn } from "./reads/reader.js";
+export type { RunEnd, WindowRecord } from "./sql/checkpoints.js";
 
 export type PageCounts = WriteCounts & { rejected: number };
 export type ListCounts = SnapshotCounts & { rejected: number };
@@ -37,7 +37,7 @@ export interface LocationCounts {
 
 /** What either destination keeps beside the rows. */
 export interface KeptBesideRows {
-  /** Keep every record's JSON as received (raw/archive.ts). */
+  /** Keep every record's JSON as received (sqlite/raw-archive.ts). */
   keepRaw: boolean;
   /** Keep the versions of changed and vanished orders (order_versions); default true. */
   keepHistory?: boolean;
@@ -137,7 +137,7 @@ export interface SyncDestination extends SyncReads {
     validated: ValidatedRecords<Identified>,
     context: ListContext,
   ): Promise<ListCounts>;
-  /** What a stream's records bring to writePage for the raw archive (raw/archive.ts). */
+  /** What a stream's records bring to writePage for the raw archive (sqlite/raw-archive.ts). */
   archiveTerms(stream: DayStreamTables): Promise<ArchiveTerms>;
   /** Stores a page of a day stream, its records normalized, and its rejects. */
   writePage(

@@ -1,11 +1,11 @@
 /**
  * A whole list as the API returned it (a catalog list, the devices), turned into the snapshot its
  * writer stores: the rows of each record with its place in the list, and which ids the list
- * named. Pure: both destinations' writers take it (writers/snapshot.ts, pg/snapshot-writer.ts).
+ * named. Pure: both destinations' writers take it (sqlite/snapshot-writer.ts, pg/snapshot-writer.ts).
  */
 import type { ValidatedRecords } from "../api/validate.js";
-import type { Identified, SnapshotListTables } from "./stream-tables.js";
-import type { Snapshot } from "./writers/snapshot.js";
+import type { Identified, SnapshotListTables } from "./normalize/stream-tables.js";
+import type { Snapshot } from "./rules/snapshot.js";
 
 export interface ListContext {
   locationId: string;

@@ -1,8 +1,8 @@
 /** Three questions people ask of sales data first, answered in SQL over the views; the demo
  * prints them with their results, and docs/database.md shows more like them. */
 import type { ReadableDestination } from "../db/destination.js";
-import type { QueryResult } from "../db/reader.js";
-import { formatTable } from "../text-table.js";
+import type { QueryResult } from "../db/sql/dialect.js";
+import { formatTable } from "../ui/text-table.js";
 
 export interface ExampleQuery {
   title: string;

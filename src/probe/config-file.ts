@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { type ApiPaths, PATH_SETTINGS } from "../api/paths.js";
-import { settingsFromFile } from "../settings-file.js";
+import { settingsFromFile } from "../config/settings-file.js";
 import type { ProbeReport } from "./report.js";
 
 export interface ConfigUpdate {

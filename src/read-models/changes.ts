@@ -6,7 +6,7 @@
 
 import { utcOffsetOf } from "../dates.js";
 import type { ReadableDestination } from "../db/destination.js";
-import type { OrderChangeRow, StoredItem } from "../db/reader.js";
+import type { OrderChangeRow, StoredItem } from "../db/reads/changes.js";
 import { locationNamed } from "./location-named.js";
 
 export type ChangeKind =

@@ -6,7 +6,8 @@
  */
 import { addDays, eachDay } from "../dates.js";
 import type { ReadableDestination } from "../db/destination.js";
-import type { DailySalesRow, ReportStateRow, RunLocationOutcome } from "../db/reader.js";
+import type { RunLocationOutcome } from "../db/reads/checkpoints.js";
+import type { DailySalesRow, ReportStateRow } from "../db/reads/status.js";
 import { scheduledTimesBetween } from "../schedule-times.js";
 import { isIn } from "./coverage.js";
 import {

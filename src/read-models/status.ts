@@ -2,7 +2,8 @@
 
 import { addDays, today } from "../dates.js";
 import type { LocationTurn, ReadableDestination } from "../db/destination.js";
-import type { AuditCoverage, KnownLocation, RowCounts, RunRow, WindowRow } from "../db/reader.js";
+import type { AuditCoverage, KnownLocation, RunRow, WindowRow } from "../db/reads/checkpoints.js";
+import type { RowCounts } from "../db/reads/status.js";
 import {
   CATALOG_LISTS,
   DAY_STREAM_DESCRIPTIONS,

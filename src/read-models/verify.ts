@@ -7,7 +7,7 @@ import pLimit from "p-limit";
 import { PosApiClient } from "../api/client.js";
 import { ApiKeyRejectedError } from "../api/errors.js";
 import { HttpTransport, type TransportOptions } from "../api/transport.js";
-import type { Config } from "../config.js";
+import type { Config } from "../config/config.js";
 import { eachDay, today } from "../dates.js";
 import type { ReadableDestination } from "../db/destination.js";
 import { messageOf } from "../errors.js";

@@ -6,8 +6,9 @@
  * to pack, copy and unpack, against 1.8 ms for the clone (docs/benchmarks.md, part 13). The
  * records keep everything else (their own row, their JSON or its payload) and cross as they are.
  */
-import type { PackedRows } from "../db/writers/record-rows.js";
-import type { IncomingRecord } from "../db/writers/replace.js";
+
+import type { IncomingRecord } from "../db/rules/day-page.js";
+import type { PackedRows } from "../db/rules/record-rows.js";
 
 /** What a value is, in `kinds`; a number or a string's place in `strings` is in `numbers`. */
 const KIND = { number: 0, string: 1, null: 2, undefined: 3, true: 4, false: 5 } as const;

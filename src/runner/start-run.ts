@@ -3,9 +3,9 @@
  * writer out, and the worker thread that runs the sync with the configuration's heap ceiling.
  */
 import type { AttemptEvent } from "../api/transport.js";
-import type { Config } from "../config.js";
-import type { Db } from "../db/open.js";
-import { WriterLease } from "../db/writer-lease.js";
+import type { Config } from "../config/config.js";
+import type { Db } from "../db/sqlite/open.js";
+import { WriterLease } from "../db/sqlite/writer-lease.js";
 import type { Logger, LogLevel } from "../log.js";
 import type { AuditSettings } from "../sync/audit.js";
 import type { Progress } from "../sync/progress.js";

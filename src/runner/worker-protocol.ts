@@ -1,7 +1,7 @@
 /** The messages between a command and the worker thread that runs its sync. */
 import type { MessagePort } from "node:worker_threads";
 import type { AttemptEvent } from "../api/transport.js";
-import type { Config } from "../config.js";
+import type { Config } from "../config/config.js";
 import type { LogLevel } from "../log.js";
 import type { AuditSettings } from "../sync/audit.js";
 import type { PlannedEvent, WindowEvent } from "../sync/progress.js";

@@ -5,9 +5,9 @@
  */
 import { MessageChannel } from "node:worker_threads";
 import type { AttemptEvent } from "../api/transport.js";
-import { DEFAULTS } from "../config.js";
-import type { Db } from "../db/open.js";
-import { SqliteDestination } from "../db/sqlite-destination.js";
+import { DEFAULTS } from "../config/config.js";
+import { SqliteDestination } from "../db/sqlite/destination.js";
+import type { Db } from "../db/sqlite/open.js";
 import type { Progress } from "../sync/progress.js";
 import type { RunResult } from "../sync/run-result.js";
 import { methodsOf, serveDestination } from "./destination-port.js";

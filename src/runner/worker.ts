@@ -7,7 +7,7 @@
 import { parentPort } from "node:worker_threads";
 import { pino } from "pino";
 import type { SyncDestination } from "../db/destination.js";
-import { databaseError, isStorageFailure } from "../db/errors.js";
+import { databaseError, isStorageFailure } from "../db/sqlite/errors.js";
 import { messageOf, PosSyncError } from "../errors.js";
 import { createLogger } from "../log.js";
 import type { Progress } from "../sync/progress.js";
@@ -98,7 +98,7 @@ async function openDestination(
   const { config } = input;
   if (config.postgres) {
     // Loaded only here: a SQLite run spares PostgreSQL's modules their start-up CPU.
-    const { PgDestination } = await import("../db/pg/pg-destination.js");
+    const { PgDestination } = await import("../db/pg/destination.js");
     return PgDestination.open(config.postgres, {
       keepRaw: config.keepRaw,
       keepHistory: config.keepHistory,

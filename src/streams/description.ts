@@ -17,8 +17,8 @@ import type {
   Identified,
   ListRowContext,
   SnapshotListTables,
-} from "../db/stream-tables.js";
-import type { SnapshotRowSet } from "../db/writers/snapshot.js";
+} from "../db/normalize/stream-tables.js";
+import type { SnapshotRowSet } from "../db/rules/snapshot.js";
 
 export interface DayStreamDescription<T extends Identified = Identified>
   extends DayStreamTables<T> {

@@ -1,3 +1,5 @@
+import type { ProvedWindow } from "../db/reads/checkpoints.js";
+
 /**
  * Which stored days the daemon's audit re-proves in a run. Pure: it sees the proved windows
  * (least recently proved first), the clock, the period and the audit's pace so far.
@@ -12,7 +14,6 @@
  * period, windows whose last proof is older than the period are due whatever the request budget
  * (the audit's promise); the rest stop at the budget and carry to the next runs.
  */
-import type { ProvedWindow } from "../db/reader.js";
 
 const DAY_MS = 86_400_000;
 

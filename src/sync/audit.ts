@@ -6,7 +6,7 @@
  */
 import type { PosApiClient } from "../api/client.js";
 import { addDays } from "../dates.js";
-import type { ProvedWindow } from "../db/reader.js";
+import type { ProvedWindow } from "../db/reads/checkpoints.js";
 import type { DayStreamDescription } from "../streams/index.js";
 import { planAudit } from "./audit-plan.js";
 import { type AuditSettings, type SyncContext, timestamp } from "./context.js";

@@ -9,9 +9,9 @@
  */
 
 import { nextSlice, sliceOver } from "../cpu-lane.js";
-import type { ArchiveTerms } from "../db/raw/archive.js";
 import { type Deflater, dictionaryDeflater } from "../db/raw/deflater.js";
-import type { IncomingRecord } from "../db/writers/replace.js";
+import type { ArchiveTerms } from "../db/raw/terms.js";
+import type { IncomingRecord } from "../db/rules/day-page.js";
 
 /** Where a payload lies in its page's buffer. */
 interface Span {

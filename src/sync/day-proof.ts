@@ -7,8 +7,9 @@
  */
 import type { PosApiClient } from "../api/client.js";
 import { contentHash } from "../content-hash.js";
-import type { RecordRows } from "../db/comparable-rows.js";
-import type { SqlReader, StoredCounts, StoredVersionOfDay } from "../db/reader.js";
+import type { RecordRows } from "../db/reads/comparable-rows.js";
+import type { StoredCounts, StoredVersionOfDay } from "../db/reads/day-facts.js";
+import type { SqlReader } from "../db/reads/reader.js";
 import { LocalClock } from "../local-clock.js";
 import { type DayStreamDescription, readDays } from "../streams/index.js";
 

@@ -2,10 +2,10 @@
 
 import type { PosApiClient } from "../api/client.js";
 import { ApiKeyRejectedError } from "../api/errors.js";
-import type { LocationConfig } from "../config.js";
+import type { LocationConfig } from "../config/config.js";
 import { today } from "../dates.js";
-import type { RepairRecord } from "../db/checkpoint-sql.js";
 import { DatabaseError } from "../db/errors.js";
+import type { RepairRecord } from "../db/sql/checkpoints.js";
 import { messageOf } from "../errors.js";
 import type { DayStreamDescription } from "../streams/index.js";
 import type { WindowStatus } from "../vocabulary.js";

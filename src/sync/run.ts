@@ -7,7 +7,7 @@ import { setMaxListeners } from "node:events";
 import pLimit from "p-limit";
 import { PosApiClient } from "../api/client.js";
 import { type AttemptEvent, HttpTransport, type TransportOptions } from "../api/transport.js";
-import type { Config } from "../config.js";
+import type { Config } from "../config/config.js";
 import type { SyncDestination } from "../db/destination.js";
 import { messageOf } from "../errors.js";
 import type { Logger } from "../log.js";

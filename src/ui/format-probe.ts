@@ -4,9 +4,9 @@
 import { plural } from "../plural.js";
 import type { Finding, ProbeReport, SettingFinding } from "../probe/report.js";
 import type { Contradiction } from "../probe/spec-conformance.js";
-import { formatTable } from "../text-table.js";
-import { visible } from "./terminal-text.js";
+import { visible } from "../terminal-text.js";
 import { secondsText } from "./text.js";
+import { formatTable } from "./text-table.js";
 
 /** Answers, evidence and advice quote the server (its messages, headers, paths): each made
  * visible, the probe being pointed at servers nobody vouches for yet. */

@@ -11,8 +11,8 @@ import type {
   StatusReport,
 } from "../read-models/status.js";
 import { formatRanges } from "../sync/plan.js";
+import { visible } from "../terminal-text.js";
 import { type CalendarStyle, calendarLegend, calendarLine } from "./terminal-calendar.js";
-import { visible } from "./terminal-text.js";
 import { number, secondsBetween } from "./text.js";
 
 export interface FormatStatusOptions {

@@ -7,9 +7,9 @@ import {
 } from "../read-models/verify.js";
 import { formatRanges } from "../sync/plan.js";
 import type { RunResult } from "../sync/run-result.js";
+import { visible } from "../terminal-text.js";
 import type { RepairDays } from "../vocabulary.js";
 import { formatSummary } from "./summary.js";
-import { visible } from "./terminal-text.js";
 
 /** What keeps a report from agreeing with its orders; rejected orders named apart, since they
  * are not lost but set aside. */

@@ -14,7 +14,7 @@ import {
   ProgressTally,
   paceStart,
 } from "../sync/progress-tally.js";
-import { visible } from "./terminal-text.js";
+import { visible } from "../terminal-text.js";
 
 const number = new Intl.NumberFormat("en-US");
 const BAR_WIDTH = 20;

@@ -1,10 +1,10 @@
 /** The one-screen summary that ends a run. */
 import type { RunResult } from "../sync/run-result.js";
 import type { LocationStats, StreamStats } from "../sync/stats.js";
-import { formatTable } from "../text-table.js";
+import { visible } from "../terminal-text.js";
 import { STREAMS } from "../vocabulary.js";
-import { visible } from "./terminal-text.js";
 import { number, secondsBetween } from "./text.js";
+import { formatTable } from "./text-table.js";
 
 const PROBLEM_LINES = 6;
 

@@ -1,5 +1,5 @@
 /**
- * How a long upgrade shows (db/migrate.ts, db/upgrades/): on a terminal, one line redrawn in
+ * How a long upgrade shows (db/sqlite/migrate.ts, db/upgrades/): on a terminal, one line redrawn in
  * place with its percentage; elsewhere, one line when a part is done. Upgrades run
  * synchronously, so the line is drawn from the progress callback itself, at most every 200 ms.
  */
@@ -9,7 +9,7 @@ import {
   FILL_ROLLUPS,
   SCHEMA_MIGRATIONS,
   type UpgradeProgress,
-} from "../db/upgrades/index.js";
+} from "../db/sqlite/upgrades/index.js";
 import { number } from "./text.js";
 
 const REDRAW_MS = 200;

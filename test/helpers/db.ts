@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll } from "vitest";
-import { type Db, type OpenOptions, openDatabase } from "../../src/db/open.js";
+import { type Db, type OpenOptions, openDatabase } from "../../src/db/sqlite/open.js";
 
 /** A fresh directory for this test file's databases. */
 export function useTempDir(): () => string {

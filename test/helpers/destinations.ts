@@ -4,8 +4,8 @@
  * reach it, and its stored data to read back.
  */
 import type { SyncDestination } from "../../src/db/destination.js";
-import { PgDestination } from "../../src/db/pg/pg-destination.js";
-import { SqliteDestination } from "../../src/db/sqlite-destination.js";
+import { PgDestination } from "../../src/db/pg/destination.js";
+import { SqliteDestination } from "../../src/db/sqlite/destination.js";
 import { openTestDb, useTempDir } from "./db.js";
 import { acrossPort } from "./port.js";
 import { usePostgres } from "./postgres.js";

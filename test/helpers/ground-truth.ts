@@ -20,9 +20,9 @@ import {
   taxSchema,
 } from "../../src/api/schemas.js";
 import { toEpochDay } from "../../src/dates.js";
-import type { Db } from "../../src/db/open.js";
 import { CHILD_RELATIONS } from "../../src/db/schema/relations.js";
-import { tableName } from "../../src/db/writers/statements.js";
+import { tableName } from "../../src/db/sql/table.js";
+import type { Db } from "../../src/db/sqlite/open.js";
 import type { Dataset } from "../../src/simulator/dataset.js";
 import type { SimLocation } from "../../src/simulator/location.js";
 import { type StoredData, sqliteData } from "./stored-data.js";

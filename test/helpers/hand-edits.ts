@@ -6,7 +6,7 @@
  */
 import { expect } from "vitest";
 import { CHILD_RELATIONS } from "../../src/db/schema/relations.js";
-import { VIEWS } from "../../src/db/views.js";
+import { VIEWS } from "../../src/db/sql/views.js";
 import type { StoredData } from "./stored-data.js";
 
 /** Every relation of the contract analysts read: the records' own, their arrays', the views. */

@@ -5,7 +5,7 @@
 import type { PosApiClient } from "../../src/api/client.js";
 import { eachDay } from "../../src/dates.js";
 import type { PageCounts } from "../../src/db/destination.js";
-import type { SqliteDestination } from "../../src/db/sqlite-destination.js";
+import type { SqliteDestination } from "../../src/db/sqlite/destination.js";
 import { keyFingerprint } from "../../src/secrets.js";
 import {
   CATALOG_LISTS,

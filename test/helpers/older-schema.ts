@@ -4,7 +4,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type Database from "better-sqlite3";
-import { MIGRATIONS_FOLDER } from "../../src/db/open.js";
+import { MIGRATIONS_FOLDER } from "../../src/db/sqlite/open.js";
 import { openTestDb } from "./db.js";
 
 interface Journal {

@@ -2,7 +2,7 @@
 import type { Order } from "../../src/api/schemas.js";
 import type { PageCounts, SyncDestination } from "../../src/db/destination.js";
 import type { DayPage } from "../../src/db/normalize/page.js";
-import type { DayStreamTables } from "../../src/db/stream-tables.js";
+import type { DayStreamTables } from "../../src/db/normalize/stream-tables.js";
 import { ORDERS } from "../../src/streams/index.js";
 import { PageNormalizer } from "../../src/sync/normalize-page.js";
 

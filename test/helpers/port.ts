@@ -5,7 +5,7 @@
  */
 import { MessageChannel } from "node:worker_threads";
 import type { SyncDestination } from "../../src/db/destination.js";
-import type { SqliteDestination } from "../../src/db/sqlite-destination.js";
+import type { SqliteDestination } from "../../src/db/sqlite/destination.js";
 import {
   connectDestination,
   methodsOf,

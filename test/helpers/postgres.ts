@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, inject } from "vitest";
-import type { PostgresTarget } from "../../src/config.js";
+import type { PostgresTarget } from "../../src/config/config.js";
 import { openPool } from "../../src/db/pg/connect.js";
 import { migratePostgres, PG_MIGRATIONS_FOLDER } from "../../src/db/pg/migrate.js";
 

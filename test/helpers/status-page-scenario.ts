@@ -6,7 +6,7 @@
  */
 import { addDays } from "../../src/dates.js";
 import type { SyncDestination } from "../../src/db/destination.js";
-import { SqliteDestination } from "../../src/db/sqlite-destination.js";
+import { SqliteDestination } from "../../src/db/sqlite/destination.js";
 import type { Simulator } from "../../src/simulator/server.js";
 import { ORDERS } from "../../src/streams/index.js";
 import { simulatorEnv } from "./cli.js";

@@ -5,10 +5,10 @@
  * PostgreSQL keeps native types: booleans, instants, jsonb, and no NUL character).
  */
 import type { Statement } from "better-sqlite3";
-import type { PostgresTarget } from "../../src/config.js";
-import type { Db } from "../../src/db/open.js";
+import type { PostgresTarget } from "../../src/config/config.js";
 import { openPool, type PgPool } from "../../src/db/pg/connect.js";
-import { rawRecordReader } from "../../src/db/raw/archive.js";
+import type { Db } from "../../src/db/sqlite/open.js";
+import { rawRecordReader } from "../../src/db/sqlite/raw-archive.js";
 
 export type StoredRow = Record<string, unknown>;
 

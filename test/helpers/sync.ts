@@ -1,9 +1,9 @@
 /** Running the sync engine in-process against a test simulator, with its clock on the
  * simulator's today. */
-import { type Config, loadConfig } from "../../src/config.js";
+import { type Config, loadConfig } from "../../src/config/config.js";
 import type { SyncDestination } from "../../src/db/destination.js";
-import type { Db } from "../../src/db/open.js";
-import { SqliteDestination } from "../../src/db/sqlite-destination.js";
+import { SqliteDestination } from "../../src/db/sqlite/destination.js";
+import type { Db } from "../../src/db/sqlite/open.js";
 import type { Simulator } from "../../src/simulator/server.js";
 import { runSync, type SyncOptions } from "../../src/sync/run.js";
 import type { RunResult } from "../../src/sync/run-result.js";

@@ -4,9 +4,9 @@
  */
 import type { RejectedRecord, ValidRecord } from "../../api/validate.js";
 import type { LocalClock } from "../../local-clock.js";
-import type { DayStreamTables, Identified } from "../stream-tables.js";
-import { packChildren } from "../writers/record-rows.js";
-import type { IncomingRecord } from "../writers/replace.js";
+import type { IncomingRecord } from "../rules/day-page.js";
+import { packChildren } from "../rules/record-rows.js";
+import type { DayStreamTables, Identified } from "./stream-tables.js";
 import type { DayRowContext } from "./values.js";
 
 /** A page of a day window, as the API client hands it over. */

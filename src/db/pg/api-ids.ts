@@ -8,8 +8,8 @@
  * wait for one another instead of each holding one the other needs.
  */
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import { type RowSet, rowShapeOf } from "../rules/record-rows.js";
 import type { IdRefColumn } from "../schema/relations.js";
-import { type RowSet, rowShapeOf } from "../writers/record-rows.js";
 import type { PgClient } from "./connect.js";
 import { storableText } from "./text.js";
 

@@ -5,7 +5,7 @@
  * alike.
  */
 import pg from "pg";
-import type { PostgresTarget } from "../../config.js";
+import type { PostgresTarget } from "../../config/config.js";
 import { postgresError } from "./errors.js";
 
 const { Pool, types } = pg;

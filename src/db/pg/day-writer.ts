@@ -1,6 +1,6 @@
 /**
  * Writing a page of records that have an id of their own (orders, reports) on PostgreSQL, by the
- * rules of writers/replace.ts: new ones inserted, changed ones replaced with all their child rows,
+ * rules of rules/day-page.ts: new ones inserted, changed ones replaced with all their child rows,
  * unchanged ones left alone (told apart by their content hash), a record marked deleted that the
  * API lists again stored again. Set-based: one read of the stored versions, one delete of the
  * replaced records (their child rows go with them), one insert per table. Runs inside the
@@ -8,16 +8,16 @@
  */
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { VersionRows } from "../history/versions.js";
-import { type IdRefColumn, idRefsOf, relationName, relationOf } from "../schema/relations.js";
-import { type RowSet, unpackChildren } from "../writers/record-rows.js";
 import {
-  decide,
   emptyCounts,
   type IncomingRecord,
+  planPage,
   type StoredVersion,
   type WriteOutcome,
-} from "../writers/replace.js";
-import { onConflictUpdate, tableName } from "../writers/statements.js";
+} from "../rules/day-page.js";
+import { type RowSet, unpackChildren } from "../rules/record-rows.js";
+import { type IdRefColumn, idRefsOf, relationName, relationOf } from "../schema/relations.js";
+import { onConflictUpdate, tableName } from "../sql/table.js";
 import type { PgApiIds } from "./api-ids.js";
 import type { PgClient } from "./connect.js";
 import type { PgVersionHistory } from "./history.js";
@@ -87,52 +87,29 @@ export class PgDayWriter {
     syncedAt: string,
     repair?: ReadonlySet<string>,
   ): Promise<WriteOutcome> {
-    const counts = emptyCounts();
-    if (records.length === 0) return { counts, earlierDays: [] };
-    const stored = await this.storedVersions(client, records);
-    const replaced = new Set<string>();
-    const written = new Map<string, IncomingRecord>();
-    const rewritten = new Map<string, RowSet>();
-    const earlierDays = new Set<string>();
-    for (const record of records) {
-      const { parent } = record.rows;
-      const earlier = stored.get(parent.id);
-      const decision = decide(parent, earlier, repair?.has(parent.id));
-      if (decision === "keep") {
-        counts.unchanged++;
-        continue;
-      }
-      if (decision === "rewrite") {
-        counts.updated++;
-        rewritten.set(parent.id, record.rows);
-        continue;
-      }
-      if (decision === "insert") counts.inserted++;
-      else counts.updated++;
-      // A record that appears twice in one page is written once, as its later version.
-      if (earlier && !written.has(parent.id)) {
-        replaced.add(parent.id);
-        if (earlier.business_date !== parent.business_date) earlierDays.add(earlier.business_date);
-      }
-      written.set(parent.id, record);
-      stored.set(parent.id, { ...parent, deleted_at: null });
-    }
-    if (rewritten.size > 0) counts.rowsWritten += await this.rewriteRows(client, rewritten);
-    if (written.size === 0) return { counts, earlierDays: [] };
+    if (records.length === 0) return { counts: emptyCounts(), earlierDays: [] };
+    const plan = planPage(records, await this.storedVersions(client, records), repair);
+    const counts = { ...plan.counts };
+    if (plan.rewrites.size > 0) counts.rowsWritten += await this.rewriteRows(client, plan.rewrites);
+    if (plan.writes.size === 0) return { counts, earlierDays: [] };
+    const written = [...plan.writes.values()].map((write) => write.record);
+    const replaced = [...plan.writes].filter(([, write]) => write.replaces).map(([id]) => id);
     if (this.history) {
-      const ending = new Map([...replaced].map((id) => [id, this.versionRowsOf(written.get(id))]));
+      const ending = new Map(
+        replaced.map((id) => [id, this.versionRowsOf(plan.writes.get(id)?.record)]),
+      );
       counts.rowsWritten += await this.history.keep(client, ending, syncedAt, repair !== undefined);
     }
-    if (replaced.size > 0) {
-      await client.query(`DELETE FROM "${this.name}" WHERE id = ANY($1::text[])`, [[...replaced]]);
+    if (replaced.length > 0) {
+      await client.query(`DELETE FROM "${this.name}" WHERE id = ANY($1::text[])`, [replaced]);
     }
     counts.rowsWritten += await this.insertRows(
       client,
-      [...written.values()].map((r) => r.rows),
+      written.map((r) => r.rows),
     );
     counts.rowsWritten += await this.archive.put(
       client,
-      [...written.values()].map(({ rows, raw }) => ({
+      written.map(({ rows, raw }) => ({
         tableName: this.relationName,
         locationId: rows.parent.location_id,
         id: rows.parent.id,
@@ -140,7 +117,7 @@ export class PgDayWriter {
       })),
       syncedAt,
     );
-    return { counts, earlierDays: [...earlierDays] };
+    return { counts, earlierDays: plan.earlierDays };
   }
 
   /** Keeps the live stored versions of records about to be marked deleted. */

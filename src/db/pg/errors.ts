@@ -1,5 +1,5 @@
 /** PostgreSQL failures in words a user can act on, naming the server without its password. */
-import { describePostgresUrl, type PostgresTarget } from "../../config.js";
+import { describePostgresUrl, type PostgresTarget } from "../../config/config.js";
 import { DatabaseError } from "../errors.js";
 
 /** SQLSTATE classes and codes (https://www.postgresql.org/docs/current/errcodes-appendix.html)

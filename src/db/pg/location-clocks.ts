@@ -6,8 +6,8 @@
  * and not the offset; with the archive off, from the instant.
  */
 import { LocalClock } from "../../local-clock.js";
-import { type ClosedTime, movedHours, type TimeZoneChange } from "../location-clocks.js";
-import { HOURLY_SALES } from "../rollup-sql.js";
+import { type ClosedTime, movedHours, type TimeZoneChange } from "../rules/time-zone-change.js";
+import { HOURLY_SALES } from "../sql/rollups.js";
 import type { PgClient } from "./connect.js";
 import { refreshTable } from "./rollups.js";
 

@@ -5,9 +5,9 @@
  * to do. The migrations name no schema; the session's search_path puts them in the configured one.
  */
 import { type MigrationMeta, readMigrationFiles } from "drizzle-orm/migrator";
-import type { PostgresTarget } from "../../config.js";
+import type { PostgresTarget } from "../../config/config.js";
 import { packagePath } from "../../package-root.js";
-import { SCHEMA_MIGRATIONS, type UpgradeProgress } from "../upgrades/progress.js";
+import { SCHEMA_MIGRATIONS, type UpgradeProgress } from "../upgrade-progress.js";
 import type { PgClient } from "./connect.js";
 import { postgresError } from "./errors.js";
 

@@ -1,6 +1,6 @@
 /** Opening a PostgreSQL destination: a pool, and the schema migrated before anything else. */
-import type { PostgresTarget } from "../../config.js";
-import type { UpgradeProgress } from "../upgrades/progress.js";
+import type { PostgresTarget } from "../../config/config.js";
+import type { UpgradeProgress } from "../upgrade-progress.js";
 import { connect, openPool, type PgPool } from "./connect.js";
 import { type MigrationOutcome, migratePostgres, PG_MIGRATIONS_FOLDER } from "./migrate.js";
 

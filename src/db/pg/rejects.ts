@@ -1,10 +1,10 @@
 /** Records set aside because they broke the spec, on PostgreSQL: the same rules as
- * writers/rejects.ts (one row per bad record, kept up to date, removed once the API sends a
+ * sqlite/rejects.ts (one row per bad record, kept up to date, removed once the API sends a
  * valid version or stops listing it), a page's rejects in one statement. */
 
 import { type RejectedRecord, rejectKey } from "../../api/validate.js";
+import { type RejectContext, rejectRow } from "../reject-rows.js";
 import { rejectedRecords } from "../schema/index.js";
-import { type RejectContext, rejectRow } from "../writers/rejects.js";
 import type { PgClient } from "./connect.js";
 import { RowsInserter } from "./rows.js";
 

@@ -7,8 +7,9 @@
  * deadlock), so that two never recompute the same day at once. A report's reconciliation is an
  * upsert, which the server's row locks keep apart.
  */
-import { type DaysToRecompute, ROLLUPS, reportSums, reportsOfDays } from "../rollup-sql.js";
-import type { LocationDay } from "../rollups.js";
+
+import type { LocationDay } from "../../vocabulary.js";
+import { type DaysToRecompute, ROLLUPS, reportSums, reportsOfDays } from "../sql/rollups.js";
 import type { PgClient } from "./connect.js";
 
 /** The days to recompute ($1 locations, $2 days, pairwise). */

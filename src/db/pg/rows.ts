@@ -16,10 +16,11 @@
  */
 import { createHash } from "node:crypto";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import { type PackedRows, type RowShape, rowShapeOf } from "../rules/record-rows.js";
+import type { Row } from "../schema/columns.js";
 import { writtenColumns } from "../schema/columns.js";
 import { type IdRefColumn, idRefsOf } from "../schema/relations.js";
-import { type PackedRows, type RowShape, rowShapeOf } from "../writers/record-rows.js";
-import { type Row, tableName } from "../writers/statements.js";
+import { tableName } from "../sql/table.js";
 import type { PgApiIds } from "./api-ids.js";
 import type { PgClient } from "./connect.js";
 import { pgColumnTypes } from "./schema.js";
@@ -138,7 +139,7 @@ export class RowsInserter {
     return new Map(result.rows.map((row: { id: string; key: number }) => [row.id, row.key]));
   }
 
-  /** Inserts a child table's packed rows (writers/record-rows.ts; built by `ofChild`): each
+  /** Inserts a child table's packed rows (rules/record-rows.ts; built by `ofChild`): each
    * part's rows refer to their parent by its `parentKey`. Returns how many the server wrote. */
   async insertPacked(
     client: PgClient,

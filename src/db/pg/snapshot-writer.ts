@@ -1,26 +1,21 @@
 /**
  * Writing a list the API returns whole (catalog, devices) on PostgreSQL, by the rules of
- * writers/snapshot.ts: rows inserted, replaced when their content hash changed, or left alone;
+ * rules/snapshot.ts: rows inserted, replaced when their content hash changed, or left alone;
  * rows missing from the snapshot get `deleted_at`, rows that come back lose it. Set-based, inside
  * the caller's transaction.
  */
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import {
-  emptySnapshotCounts,
+  planSnapshot,
   type Snapshot,
   type SnapshotCounts,
   type SnapshotRowSet,
-} from "../writers/snapshot.js";
-import { tableName } from "../writers/statements.js";
+  type StoredListRow,
+} from "../rules/snapshot.js";
+import { tableName } from "../sql/table.js";
 import type { PgClient } from "./connect.js";
 import type { PgRawArchive } from "./raw-archive.js";
 import { RowsInserter } from "./rows.js";
-
-interface StoredRow {
-  id: string;
-  content_hash: number | null;
-  deleted_at: string | null;
-}
 
 export class PgSnapshotWriter {
   private readonly name: string;
@@ -41,54 +36,34 @@ export class PgSnapshotWriter {
 
   async write(client: PgClient, snapshot: Snapshot): Promise<SnapshotCounts> {
     const { locationId, syncedAt } = snapshot;
-    const { rows } = await client.query<StoredRow>(
+    const { rows } = await client.query<StoredListRow>(
       `SELECT id, content_hash, deleted_at FROM "${this.name}" WHERE location_id = $1`,
       [locationId],
     );
-    const stored = new Map(rows.map((row) => [row.id, row]));
-    const counts = emptySnapshotCounts();
-    const restored: string[] = [];
-    const replaced = new Set<string>();
-    const written = new Map<string, { rows: SnapshotRowSet; raw: string }>();
-    for (const record of snapshot.records) {
-      const { parent } = record.rows;
-      const existing = stored.get(parent.id);
-      if (existing && existing.content_hash === parent.content_hash) {
-        if (existing.deleted_at === null) counts.unchanged++;
-        else {
-          restored.push(existing.id);
-          counts.restored++;
-          stored.set(existing.id, { ...existing, deleted_at: null });
-        }
-        continue;
-      }
-      if (existing) counts.updated++;
-      else counts.inserted++;
-      if (existing && !written.has(parent.id)) replaced.add(parent.id);
-      written.set(parent.id, record);
-      // A list that names the same id twice: the later entry meets the earlier one as stored.
-      stored.set(parent.id, { id: parent.id, content_hash: parent.content_hash, deleted_at: null });
-    }
+    const plan = planSnapshot(snapshot, new Map(rows.map((row) => [row.id, row])));
+    const counts = { ...plan.counts };
     const named = [locationId];
-    if (restored.length > 0) {
+    if (plan.restores.length > 0) {
       await client.query(
         `UPDATE "${this.name}" SET deleted_at = NULL, synced_at = $2 WHERE location_id = $1 AND id = ANY($3::text[])`,
-        [...named, syncedAt, restored],
+        [...named, syncedAt, plan.restores],
       );
     }
-    if (replaced.size > 0) {
+    const replaced = [...plan.writes].filter(([, write]) => write.replaces).map(([id]) => id);
+    if (replaced.length > 0) {
       await client.query(
         `DELETE FROM "${this.name}" WHERE location_id = $1 AND id = ANY($2::text[])`,
-        [...named, [...replaced]],
+        [...named, replaced],
       );
     }
+    const written = [...plan.writes.values()].map((write) => write.record);
     await this.insertRows(
       client,
-      [...written.values()].map((r) => r.rows),
+      written.map((r) => r.rows),
     );
     await this.archive.put(
       client,
-      [...written.values()].map(({ rows: set, raw }) => ({
+      written.map(({ rows: set, raw }) => ({
         tableName: this.name,
         locationId,
         id: set.parent.id,
@@ -96,17 +71,12 @@ export class PgSnapshotWriter {
       })),
       syncedAt,
     );
-    if (snapshot.complete) {
-      const missing = [...stored.values()]
-        .filter((row) => row.deleted_at === null && !snapshot.listedIds.has(row.id))
-        .map((row) => row.id);
-      if (missing.length > 0) {
-        const result = await client.query(
-          `UPDATE "${this.name}" SET deleted_at = $2 WHERE location_id = $1 AND id = ANY($3::text[]) AND deleted_at IS NULL`,
-          [...named, syncedAt, missing],
-        );
-        counts.deleted += result.rowCount ?? 0;
-      }
+    if (plan.vanished.length > 0) {
+      const result = await client.query(
+        `UPDATE "${this.name}" SET deleted_at = $2 WHERE location_id = $1 AND id = ANY($3::text[]) AND deleted_at IS NULL`,
+        [...named, syncedAt, plan.vanished],
+      );
+      counts.deleted += result.rowCount ?? 0;
     }
     return counts;
   }

@@ -1,6 +1,6 @@
 /** One transaction on one connection of the pool, tried again when PostgreSQL chose it as the
  * victim of a deadlock or a serialization conflict (the other side went on; this one may too). */
-import type { PostgresTarget } from "../../config.js";
+import type { PostgresTarget } from "../../config/config.js";
 import { connect, type PgClient, type PgPool } from "./connect.js";
 
 const TRY_AGAIN = new Set(["40P01", "40001"]);

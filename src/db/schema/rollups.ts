@@ -2,7 +2,7 @@
  * Summary tables: the sales figures of each location and business day, recomputed by pos-sync
  * whenever the day's orders change (at the end of the day's window), so that a year of a chain
  * answers in a fraction of a second. The v_ views read them; the rule of a sale (not cancelled, training or transferred)
- * and of a line (not cancelled) is the views' rule (db/rollups.ts recomputes a day).
+ * and of a line (not cancelled) is the views' rule (db/sqlite/rollups.ts recomputes a day).
  */
 import { integer, numeric, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { locationId } from "./columns.js";

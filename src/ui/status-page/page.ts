@@ -3,7 +3,8 @@
  * fetched), served by the daemon at `/` and written by `status --html`. Its content security
  * policy forbids every request, so a mailed copy cannot call out either.
  */
-import type { ReportStateRow } from "../../db/reader.js";
+
+import type { ReportStateRow } from "../../db/reads/status.js";
 import { plural } from "../../plural.js";
 import { isIn } from "../../read-models/coverage.js";
 import type { DayStreamStatus, LocationStatus } from "../../read-models/status.js";

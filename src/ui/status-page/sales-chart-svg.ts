@@ -5,7 +5,8 @@
  * before the API's first day are not: nothing is missing there), and under it a strip of the
  * day's report: reconciled, or not and why.
  */
-import type { ReportStateRow } from "../../db/reader.js";
+
+import type { ReportStateRow } from "../../db/reads/status.js";
 import type { SalesDay } from "../../read-models/status-page.js";
 import { number } from "../text.js";
 import { escapeHtml, money } from "./html.js";

@@ -1,0 +1,126 @@
+/**
+ * One SQL text for both destinations. A dialect writes the few things SQLite and PostgreSQL spell
+ * differently (parameters, lists, JSON fields, a sent date-time); a session runs a text on a
+ * connection of either and answers rows alike (pg/connect.ts reads PostgreSQL's values back as
+ * SQLite gives them). Everything else is written once, in the SQL both accept: flags tested as
+ * `NOT o.is_canceled` (SQLite's 0/1 read as false/true), aliases in double quotes, NULLS FIRST.
+ */
+export interface SqlDialect {
+  /** The n-th parameter (1-based), usable more than once: `?n` for SQLite, `$n` for PostgreSQL. */
+  param(n: number): string;
+  /** Whether `column` is in the list given as the n-th parameter (an array of text). */
+  inList(column: string, n: number): string;
+  /** An integer field of sync_runs.stats (a JSON document). */
+  statsField(field: string): string;
+  /** The createdAt, offset and all, of the location (parameter 1) whose business day is the
+   * newest, as `sent`: SQLite keeps the text, PostgreSQL the instant (the text stays in the raw
+   * archive; no row with the archive off). Read on the storage table's location/day index: its
+   * cost does not grow with the years a location has been synced, as one through the `orders`
+   * view (which hides the location's key) did on PostgreSQL. */
+  newestOrderSent: string;
+  /** The local calendar day of a date-time column as the API wrote it; PostgreSQL, which keeps
+   * the instant, needs the location's UTC offset in minutes as the n-th parameter. */
+  sentDay(column: string, offsetParam: number): string;
+  /** How the destination keeps the API's date-times: as written, or as the instants they name. */
+  dateTimes: "as sent" | "as instants";
+
+  // What the views (views.ts) spell differently.
+  /** A condition's truth as the dialect stores a flag: 0/1 on SQLite, a boolean on PostgreSQL. */
+  flag(condition: string): string;
+  /** The ISO 8601 weekday of a day: 1 = Monday … 7 = Sunday. */
+  weekday(day: string): string;
+  /** A number as an integer when it is whole (SQLite's REAL guests read 2, not 2.0). */
+  integerWhenWhole(value: string): string;
+  /** A field of a JSON document, by a dotted path, as the type given. */
+  jsonValue(
+    document: string,
+    path: string,
+    type: "text" | "integer" | "numeric" | "boolean",
+  ): string;
+  /** A join to the elements of a JSON array (at `path` in the document, if given), as
+   * `alias.value`; `elementPosition(alias)` is each one's 0-based position. */
+  jsonElements(document: string, alias: string, path?: string): string;
+  elementPosition(alias: string): string;
+  isJsonArray(document: string): string;
+  /** A date-time column as a value that compares as an instant (SQLite keeps offsets in text). */
+  instant(column: string): string;
+  /** Whole minutes from one date-time to a later one. */
+  minutesBetween(later: string, earlier: string): string;
+  /** The larger of two numbers. */
+  greatest(a: string, b: string): string;
+}
+
+export const SQLITE_DIALECT: SqlDialect = {
+  param: (n) => `?${n}`,
+  inList: (column, n) => `${column} IN (SELECT value FROM json_each(?${n}))`,
+  statsField: (field) => `json_extract(stats, '$.${field}')`,
+  newestOrderSent: `SELECT created_at AS sent FROM order_rows
+    WHERE location_ref = (SELECT key FROM api_ids WHERE id = ?1)
+    ORDER BY business_date DESC LIMIT 1`,
+  sentDay: (column) => `substr(${column}, 1, 10)`,
+  dateTimes: "as sent",
+  flag: (condition) => `IIF(${condition}, 1, 0)`,
+  weekday: (day) => `(CAST(strftime('%w', ${day}) AS INTEGER) + 6) % 7 + 1`,
+  integerWhenWhole: (value) =>
+    `IIF(${value} = CAST(${value} AS INTEGER), CAST(${value} AS INTEGER), ${value})`,
+  jsonValue: (document, path, type) => {
+    const value = `json_extract(${document}, '$.${path}')`;
+    return type === "integer" ? `CAST(${value} AS INTEGER)` : value;
+  },
+  jsonElements: (document, alias, path) =>
+    `JOIN json_each(${document}${path ? `, '$.${path}'` : ""}) ${alias}`,
+  elementPosition: (alias) => `CAST(${alias}.key AS INTEGER)`,
+  isJsonArray: (document) => `json_type(${document}) = 'array'`,
+  instant: (column) => `julianday(${column})`,
+  minutesBetween: (later, earlier) =>
+    `CAST(ROUND((julianday(${later}) - julianday(${earlier})) * 1440) AS INTEGER)`,
+  greatest: (a, b) => `MAX(${a}, ${b})`,
+};
+
+/** `document -> 'a' ->> 'b'` for the path a.b. */
+function pgJsonText(document: string, path: string): string {
+  const keys = path.split(".").map((key) => `'${key}'`);
+  const last = keys.pop();
+  return `${[document, ...keys].join(" -> ")} ->> ${last}`;
+}
+
+export const POSTGRES_DIALECT: SqlDialect = {
+  param: (n) => `$${n}`,
+  inList: (column, n) => `${column} = ANY($${n}::text[])`,
+  statsField: (field) => `(stats->>'${field}')::int`,
+  newestOrderSent: `SELECT r.document ->> 'createdAt' AS sent FROM (
+      SELECT id FROM order_rows WHERE location_ref = (SELECT key FROM api_ids WHERE id = $1)
+      ORDER BY business_date DESC LIMIT 1) o
+    JOIN raw_records r ON r.table_name = 'orders' AND r.location_id = $1 AND r.id = o.id`,
+  sentDay: (column, offsetParam) =>
+    `(${column} AT TIME ZONE 'UTC' + make_interval(mins => $${offsetParam}))::date`,
+  dateTimes: "as instants",
+  flag: (condition) => condition,
+  weekday: (day) => `EXTRACT(ISODOW FROM ${day})::integer`,
+  integerWhenWhole: (value) => value,
+  jsonValue: (document, path, type) =>
+    type === "text" ? pgJsonText(document, path) : `(${pgJsonText(document, path)})::${type}`,
+  jsonElements: (document, alias, path) =>
+    `CROSS JOIN LATERAL jsonb_array_elements(${document}${path ? ` -> '${path}'` : ""}) WITH ORDINALITY AS ${alias}(value, ordinality)`,
+  elementPosition: (alias) => `(${alias}.ordinality - 1)::integer`,
+  isJsonArray: (document) => `jsonb_typeof(${document}) = 'array'`,
+  instant: (column) => column,
+  minutesBetween: (later, earlier) =>
+    `ROUND(EXTRACT(EPOCH FROM ${later} - ${earlier}) / 60)::integer`,
+  greatest: (a, b) => `GREATEST(${a}, ${b})`,
+};
+
+/** An analyst's query answered: the columns as it names them, the rows as arrays. */
+export interface QueryResult {
+  columns: string[];
+  rows: unknown[][];
+}
+
+/** Runs SQL of its dialect on one destination's connection. */
+export interface SqlSession {
+  readonly dialect: SqlDialect;
+  /** Parameters in order: `param(1)` is the first. Arrays are lists (`inList`). */
+  all<T>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /** Rows as arrays, with the column names: an analyst's query. */
+  table(sql: string): Promise<QueryResult>;
+}

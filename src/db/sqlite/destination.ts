@@ -1,0 +1,380 @@
+/**
+ * The SQLite destination: the storage port (destination.ts) over one database file. Each write
+ * is part of the group of writes that commit together, all or none (group-commit.ts), through
+ * statements prepared once per stream or list (day-writer.ts, snapshot-writer.ts); records' JSON is archived apart
+ * (sqlite/raw-archive.ts); the days and reports a write changed are marked, and summed when their
+ * window is recorded (rollups.ts). Reads are the reader's (reader.ts), on the same connection.
+ * SQLite answers synchronously; the promises only keep the port's shape.
+ */
+import type { Location } from "../../api/schemas.js";
+import {
+  type RejectedRecord,
+  rejectKey,
+  type ValidatedRecords,
+  type ValidRecord,
+} from "../../api/validate.js";
+import type { DayStream, RunTrigger } from "../../vocabulary.js";
+import type {
+  Destination,
+  KeptBesideRows,
+  ListCounts,
+  ListedDevices,
+  LocationCounts,
+  PageCounts,
+  RunEnd,
+} from "../destination.js";
+import { type ListContext, listSnapshot } from "../list-snapshot.js";
+import { normalizeLocation } from "../normalize/catalog.js";
+import { type PageHeader, rewriteOf } from "../normalize/page.js";
+import {
+  type DayStreamTables,
+  type Identified,
+  PerStream,
+  type SnapshotListTables,
+} from "../normalize/stream-tables.js";
+import type { ArchiveTerms } from "../raw/terms.js";
+import { AUDIT_PACE_STATE, START_DATE_STATE, UTC_OFFSET_STATE } from "../reads/base.js";
+import { SqlReader } from "../reads/reader.js";
+import { listRejectContext, locationRejectContext, pageRejectContext } from "../reject-rows.js";
+import type { IncomingRecord } from "../rules/day-page.js";
+import type { SnapshotCounts } from "../rules/snapshot.js";
+import type { Row } from "../schema/columns.js";
+import { locations, relationName } from "../schema/index.js";
+import type { RepairRecord } from "../sql/checkpoints.js";
+import { DaysToSettle, summariesToMark } from "../sql/rollups.js";
+import { tableName } from "../sql/table.js";
+import { ApiIds } from "./api-ids.js";
+import { Checkpoints, type WindowRecord } from "./checkpoints.js";
+import { ReplacingWriter } from "./day-writer.js";
+import { databaseError, isStorageFailure } from "./errors.js";
+import { GroupCommit } from "./group-commit.js";
+import { VersionHistory } from "./history.js";
+import { LocationClocks } from "./location-clocks.js";
+import { type Db, openDatabase } from "./open.js";
+import { RawArchive } from "./raw-archive.js";
+import { sqliteSession } from "./reader.js";
+import { RejectWriter } from "./rejects.js";
+import { Rollups } from "./rollups.js";
+import { upsertSql } from "./rows.js";
+import { SnapshotWriter } from "./snapshot-writer.js";
+
+export interface SqliteDestinationOptions extends KeptBesideRows {
+  /** Lend the archive's dictionaries, so that the sync compresses records' JSON before it hands
+   * them over (sync/compress-ahead.ts): for a sync on another thread, which then spares this
+   * one the work. Otherwise the JSON comes as text and only new and changed records' is
+   * compressed, here. */
+  compressAhead?: boolean;
+}
+
+/** How long the sync's writes share one transaction before they commit (group-commit.ts). */
+export const GROUP_COMMIT_MS = 250;
+
+/** Why a window that counted its rows is not recorded proven after a group was rolled back. */
+export const ROLLED_BACK =
+  "rows of this day may have been rolled back with writes the database could not commit; it is read again next run";
+
+/** A window as recorded once a group of this run was lost: a count taken before the loss may
+ * have seen rows that are gone, so nothing it proved is trusted. */
+function unproven(window: WindowRecord): WindowRecord {
+  if (window.status !== "complete" && window.status !== "open") return window;
+  return { ...window, status: "failed", storedCount: null, lastError: ROLLED_BACK };
+}
+
+/** What the writes use: statements prepared once, and what the file's rows say kept in memory
+ * (the archive's dictionaries, the locations' clocks). */
+function prepareWriters({ sqlite }: Db, options: SqliteDestinationOptions) {
+  const archive = new RawArchive(sqlite, { keep: options.keepRaw });
+  const rollups = new Rollups(sqlite);
+  const clocks = new LocationClocks(sqlite, rollups);
+  const apiIds = new ApiIds(sqlite);
+  const keepHistory = options.keepHistory ?? true;
+  const lists = new PerStream<SnapshotListTables, SnapshotWriter>(
+    (list) => new SnapshotWriter(sqlite, list.table, list.childTables, archive),
+  );
+  return {
+    archive,
+    rollups,
+    clocks,
+    checkpoints: new Checkpoints(sqlite),
+    rejects: new RejectWriter(sqlite),
+    days: new PerStream<DayStreamTables, ReplacingWriter>(
+      (stream) =>
+        new ReplacingWriter(
+          sqlite,
+          stream.table,
+          stream.childTables,
+          archive,
+          apiIds,
+          keepHistory && stream.history
+            ? new VersionHistory(sqlite, stream.table, stream.childTables, stream.history)
+            : undefined,
+        ),
+    ),
+    // The time zone is a setting, applied by useTimeZone alone.
+    upsertLocation: sqlite.prepare<[Row]>(upsertSql(locations, ["id"], ["time_zone"])),
+    storedLocation: sqlite.prepare<
+      [string],
+      { content_hash: number | null; api_key_fingerprint: string | null }
+    >("SELECT content_hash, api_key_fingerprint FROM locations WHERE id = ?"),
+    /** Forgets what it remembers of writes that were rolled back: the archive's dictionaries,
+     * the locations' clocks and the keys of the ids in api_ids are read again from the file. */
+    forgetUncommitted(): void {
+      archive.forgetDictionaries();
+      clocks.forgetAll();
+      apiIds.forget();
+    },
+    snapshot(
+      list: SnapshotListTables,
+      validated: ValidatedRecords<Identified>,
+      context: ListContext,
+    ): SnapshotCounts {
+      return lists.of(list).write(listSnapshot(list, validated, context));
+    },
+  };
+}
+
+type Writers = ReturnType<typeof prepareWriters>;
+
+/** Writes, and reads as every destination reads (SqlReader) through the same connection. */
+export class SqliteDestination extends SqlReader implements Destination {
+  private prepared: Writers | undefined;
+  private readonly group: GroupCommit;
+  /** The error that lost a group of this run's writes (group-commit.ts), if one did. */
+  private groupLoss: unknown;
+  private readonly daysToSettle = new DaysToSettle();
+
+  constructor(
+    readonly db: Db,
+    private readonly options: SqliteDestinationOptions = { keepRaw: true, keepHistory: true },
+  ) {
+    super(sqliteSession(db.sqlite), db.path);
+    this.group = new GroupCommit(db.sqlite, GROUP_COMMIT_MS, (error) => {
+      this.groupLoss = error;
+      this.prepared?.forgetUncommitted();
+    });
+  }
+
+  /** Prepared on first write: status, verify and the daemon's metrics only read, and a
+   * read-only connection has no use for the write statements. */
+  private get writers(): Writers {
+    this.prepared ??= prepareWriters(this.db, this.options);
+    return this.prepared;
+  }
+
+  /** Opens (creating and migrating when needed) the database file for writing. */
+  static open(path: string, options?: SqliteDestinationOptions): SqliteDestination {
+    return new SqliteDestination(openDatabase(path), options);
+  }
+
+  /** Runs one step of the sync; a failure of the file itself, or whatever lost a group of
+   * writes (other windows' writes went with it), becomes a DatabaseError: the run stops. */
+  private async step<T>(work: (writers: Writers) => T): Promise<T> {
+    try {
+      return work(this.writers);
+    } catch (error) {
+      throw this.failed(error);
+    }
+  }
+
+  protected override failed(error: unknown): unknown {
+    if (isStorageFailure(error) || error === this.groupLoss)
+      return databaseError(error, this.location, "write to the database");
+    return error;
+  }
+
+  /** Runs a write of the sync inside the group of writes that commit together. Should it fail,
+   * the group is rolled back (onLost) and the run stops. */
+  private write<T>(work: (writers: Writers) => T): Promise<T> {
+    return this.step((writers) => this.group.write(() => work(writers)));
+  }
+
+  /** Commits the writes in hand (finishRun and close do; so does a command that lent its
+   * connection to a run, when the run ends; benchmarks time it). */
+  commit(): Promise<void> {
+    return this.step(() => this.group.flush());
+  }
+
+  override async close(): Promise<void> {
+    try {
+      await this.commit();
+    } finally {
+      this.db.close();
+    }
+  }
+
+  // The run log and checkpoints.
+
+  closeAbandonedRuns(now: string) {
+    return this.write((w) => w.checkpoints.closeAbandonedRuns(now));
+  }
+  /** Records this process's unfinished runs as failed, with what ended their thread, and
+   * commits. */
+  async failUnfinishedRuns(error: string, now: string) {
+    await this.write((w) => w.checkpoints.failUnfinishedRuns(error, now));
+    await this.commit();
+  }
+  /** Records the start of a run, committed at once: a run killed before its first commit of
+   * data still shows in the run log (as interrupted, once the next run finds it). */
+  async startRun(trigger: RunTrigger, startedAt: string) {
+    this.groupLoss = undefined;
+    const runId = await this.write((w) => w.checkpoints.startRun(trigger, startedAt));
+    await this.commit();
+    return runId;
+  }
+  /** Records the end of a run, and commits everything the run wrote. */
+  async finishRun(runId: number, end: RunEnd) {
+    await this.write((w) => {
+      // Whatever a window left marked (a window that failed midway) is summed before the end.
+      w.rollups.settle();
+      w.checkpoints.finishRun(runId, end);
+    });
+    await this.commit();
+  }
+  /** Records a window, and sums its day (DaysToSettle) and the reports marked (rollups.ts).
+   * After a group of the run was rolled back, a window is recorded failed whatever it proved. */
+  recordWindow(window: WindowRecord, now: string) {
+    return this.write((w) => {
+      w.rollups.settle(window.locationId, this.daysToSettle.of(window));
+      const proven = this.groupLoss === undefined;
+      w.checkpoints.recordWindow(proven ? window : unproven(window), now);
+    });
+  }
+  /** Recomputes the summaries of the days and reports changed since (one location's, or all);
+   * how many it recomputed. recordWindow and finishRun do it as they record. */
+  settleSummaries(locationId?: string): Promise<number> {
+    return this.write((w) => w.rollups.settle(locationId));
+  }
+  recordAuditProof(locationId: string, stream: DayStream, day: string, now: string) {
+    return this.write((w) => w.checkpoints.recordAuditProof(locationId, stream, day, now));
+  }
+  recordRepair(repair: RepairRecord) {
+    return this.write((w) => w.checkpoints.recordRepair(repair));
+  }
+  saveAuditPace(locationId: string, pace: string, now: string) {
+    return this.write((w) => w.checkpoints.saveState(locationId, AUDIT_PACE_STATE, pace, now));
+  }
+  saveStartDate(locationId: string, day: string, now: string) {
+    return this.write((w) => w.checkpoints.saveState(locationId, START_DATE_STATE, day, now));
+  }
+  saveUtcOffsetMinutes(locationId: string, minutes: number, now: string) {
+    return this.write((w) =>
+      w.checkpoints.saveState(locationId, UTC_OFFSET_STATE, String(minutes), now),
+    );
+  }
+
+  // Records.
+
+  writeLocation(
+    valid: ValidRecord<Location>,
+    context: { syncedAt: string; apiKeyFingerprint: string },
+    devices?: ListedDevices,
+  ): Promise<LocationCounts> {
+    return this.write((w) => {
+      const row = normalizeLocation(valid.record, valid.raw, context);
+      const stored = w.storedLocation.get(row.id);
+      const unchanged =
+        stored?.content_hash === row.content_hash &&
+        stored.api_key_fingerprint === row.api_key_fingerprint;
+      if (!unchanged) {
+        w.upsertLocation.run(row);
+        const { id, synced_at: syncedAt } = row;
+        w.archive.put({
+          tableName: tableName(locations),
+          locationId: id,
+          id,
+          raw: valid.raw,
+          syncedAt,
+        });
+      }
+      const location: LocationCounts["location"] =
+        stored === undefined ? "inserted" : unchanged ? "unchanged" : "updated";
+      if (!devices) return { location, devices: undefined };
+      const listed = { records: [...devices.records], rejects: [] };
+      const listContext = { locationId: row.id, syncedAt: context.syncedAt, runId: null };
+      return { location, devices: w.snapshot(devices.list, listed, listContext) };
+    });
+  }
+  useTimeZone(locationId: string, timeZone: string | null) {
+    return this.write((w) => w.clocks.apply(locationId, timeZone));
+  }
+  recordLocationReject(
+    reject: RejectedRecord,
+    context: { runId: number | null; rejectedAt: string },
+  ) {
+    return this.write((w) => w.rejects.record([reject], locationRejectContext(reject, context)));
+  }
+  /** Stores one whole list of a location (a catalog list) as a snapshot, with its rejects. */
+  writeList(
+    list: SnapshotListTables,
+    validated: ValidatedRecords<Identified>,
+    context: ListContext,
+  ): Promise<ListCounts> {
+    return this.write((w) => {
+      const counts = w.snapshot(list, validated, context);
+      // The list is whole: its rejects replace the earlier ones.
+      w.rejects.keepOnly(context.locationId, list.name, null, validated.rejects.map(rejectKey));
+      w.rejects.record(validated.rejects, listRejectContext(list.name, context));
+      return { ...counts, rejected: validated.rejects.length };
+    });
+  }
+  writePage(
+    stream: DayStreamTables,
+    page: PageHeader,
+    records: readonly IncomingRecord[],
+  ): Promise<PageCounts> {
+    return this.write((w) => {
+      const { counts, earlierDays } = w.days
+        .of(stream)
+        .write(records, page.syncedAt, rewriteOf(page));
+      const ids = records.map((r) => r.rows.parent.id);
+      if (counts.inserted + counts.updated > 0) {
+        const marks = summariesToMark(stream, page, { ids, earlierDays });
+        this.daysToSettle.marked(stream, marks.days);
+        w.rollups.markDays(marks.days);
+        w.rollups.markReports(page.locationId, marks.reports);
+      }
+      w.rejects.resolveStored(page.locationId, stream.name, ids);
+      w.rejects.record(page.rejects, pageRejectContext(stream.name, page));
+      return { ...counts, rejected: page.rejects.length };
+    });
+  }
+  override timeZoneOf(locationId: string) {
+    return this.step((w) => w.clocks.clockOf(locationId).timeZone);
+  }
+  archiveTerms(stream: DayStreamTables): Promise<ArchiveTerms> {
+    if (!this.options.compressAhead)
+      return Promise.resolve(
+        this.options.keepRaw ? { keep: true, dictionary: null } : { keep: false },
+      );
+    return this.step((w) => w.archive.termsFor(relationName(stream.table)));
+  }
+  forgetFixedRejects(
+    stream: DayStreamTables,
+    locationId: string,
+    day: string,
+    rejects: readonly RejectedRecord[],
+  ) {
+    return this.write((w) =>
+      w.rejects.keepOnly(locationId, stream.name, day, rejects.map(rejectKey)),
+    );
+  }
+  /** Marks records deleted upstream (soft: the rows stay, every view leaves them out). */
+  async markDeleted(stream: DayStreamTables, ids: readonly string[], at: string) {
+    if (ids.length === 0) return 0;
+    return this.write((w) => {
+      const { marked, days } = w.days.of(stream).markDeleted(ids, at);
+      if (marked > 0 && stream.summarized === "days") {
+        this.daysToSettle.marked(stream, days);
+        w.rollups.markDays(days);
+      }
+      return marked;
+    });
+  }
+  recordRejects(
+    stream: string,
+    rejects: readonly RejectedRecord[],
+    context: { locationId: string; runId: number | null; rejectedAt: string; requestedId?: string },
+  ) {
+    return this.write((w) => w.rejects.record(rejects, { ...context, stream, day: null }));
+  }
+}
