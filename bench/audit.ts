@@ -147,7 +147,7 @@ export async function benchAudit(options: {
   try {
     const noon = new Date(`${LAST_DAY}T12:00:00.000Z`);
     await syncSimulator(simulator, path);
-    const drifts = simulator.dataset.driftHistory(DRIFT_SHARE, 4);
+    const drifts = simulator.dataset.driftPastDays(DRIFT_SHARE, 4);
     // The first audit starts its pace; a period later, every stored day is due at once.
     const dayMs = 86_400_000;
     await daemonRun(simulator, path, 1, new Date(noon.getTime() + dayMs + 60_000));

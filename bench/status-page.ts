@@ -108,11 +108,11 @@ export async function benchStatusPage(options: {
     }
   });
   // The worker runs compiled code (`npm run bench` builds first), as the daemon does.
-  const { renderPageInWorker } = (await import(
-    "../dist/daemon/page-in-worker.js" as string
-  )) as typeof import("../src/daemon/page-in-worker.js");
+  const { renderStatusPageInThread } = (await import(
+    "../dist/daemon/status-page-thread.js" as string
+  )) as typeof import("../src/daemon/status-page-thread.js");
   const inWorker = await measure(() =>
-    renderPageInWorker({
+    renderStatusPageInThread({
       dbPath: path,
       schedule: SCHEDULE,
       now: now.toISOString(),

@@ -1,7 +1,7 @@
 /**
  * Bundles the command line into dist/bin/ (`npm run build`, after tsc): the program as it ships,
  * what the `pos-sync` bin, the Docker image, the tests and the benchmarks run. One file for each
- * thread's entry (cli.js, and the workers it starts: worker.js, page-worker.js) and chunks they
+ * thread's entry (cli.js, and the workers it starts: worker.js, status-page-worker.js) and chunks they
  * share, every dependency inside but the native ones. A command's modules still load only when
  * it runs: each `import()` of the sources is a chunk of its own.
  *
@@ -27,7 +27,7 @@ const { metafile } = await build({
   absWorkingDir: root,
   // Their names are the ones the code starts them by (`new URL("./worker.js", import.meta.url)`):
   // entries and chunks lie in one folder, so each such URL finds its file from any chunk.
-  entryPoints: ["src/cli/cli.ts", "src/runner/worker.ts", "src/daemon/page-worker.ts"],
+  entryPoints: ["src/cli/cli.ts", "src/runner/worker.ts", "src/daemon/status-page-worker.ts"],
   outdir,
   entryNames: "[name]",
   chunkNames: "chunk-[hash]",

@@ -2,6 +2,20 @@
  * The words every layer shares: the streams of a location, the states of a day window and of a
  * run, and the days a run reads. Lowest level: it imports nothing, so that the API client, the
  * storage and the engine can all speak it without depending on each other.
+ *
+ * One word, one meaning, in code, logs and docs:
+ * - location: a place of business the API serves under one key, never a database's path;
+ * - destination: the database a sync writes to; `where` names it in messages (a file's path,
+ *   a server and schema);
+ * - page: one answer of a list of the API (`size`/`index`); the HTML `status --html` writes
+ *   and the daemon serves is the status page, rendered on the status-page thread;
+ * - window: one day of one day stream of one location, read and proved as a whole;
+ * - history: the earlier versions of orders (order_versions), nothing else; where a location's
+ *   data starts is its first day (start_date);
+ * - proof: a window's stored records found to agree with the API's listing of its day;
+ * - plan: what a run reads (sync/plan.ts), or what a write does (db/rules/), decided before it
+ *   happens;
+ * - day range: days both included (DayRange); the API's filter of a list is a Required one.
  */
 
 /** The streams of a location, in the order a run syncs them (what `--streams` takes). */
@@ -26,12 +40,6 @@ export type WindowStatus = "complete" | "open" | "incomplete" | "failed" | "susp
 
 export type RunStatus = "running" | "succeeded" | "partial" | "failed" | "interrupted";
 export type RunTrigger = "cli" | "daemon" | "demo" | "repair";
-
-/** The API's filter of a list: both days included (YYYY-MM-DD). */
-export interface DaySpan {
-  since: string;
-  until: string;
-}
 
 /** One business day of one location (YYYY-MM-DD on its clock). */
 export interface LocationDay {
@@ -63,8 +71,9 @@ export type RepairDays = Readonly<
   Record<string, Partial<Record<DayStream, readonly RepairFinding[]>>>
 >;
 
-/** Days asked for explicitly. Without `until`, through each location's own today: a location
- * ahead of UTC is already on a day that UTC has not reached. */
+/** Days, both included (YYYY-MM-DD): the days asked for explicitly, where without `until` they
+ * run through each location's own today (a location ahead of UTC is already on a day that UTC
+ * has not reached); the API's filter of a list, `Required<DayRange>`. */
 export interface DayRange {
   since: string;
   until?: string;

@@ -189,11 +189,11 @@ describe("the status page's thread", () => {
   // The built module: its thread's entry is a .js file beside it.
   const built = () =>
     import(
-      pathToFileURL(join(import.meta.dirname, "../dist/daemon/page-in-worker.js")).href
-    ) as Promise<typeof import("../src/daemon/page-in-worker.js")>;
+      pathToFileURL(join(import.meta.dirname, "../dist/daemon/status-page-thread.js")).href
+    ) as Promise<typeof import("../src/daemon/status-page-thread.js")>;
 
   it("answers the page, and gives up on a thread that has not answered in time", async () => {
-    const { renderPageInWorker } = await built();
+    const { renderStatusPageInThread } = await built();
     const dbPath = tempPath();
     openTestDb(dbPath).close();
     const request = {
@@ -202,8 +202,8 @@ describe("the status page's thread", () => {
       now: new Date().toISOString(),
       refreshSeconds: 60,
     };
-    expect(await renderPageInWorker(request)).toContain("<!doctype html>");
-    await expect(renderPageInWorker(request, 1)).rejects.toThrow(
+    expect(await renderStatusPageInThread(request)).toContain("<!doctype html>");
+    await expect(renderStatusPageInThread(request, 1)).rejects.toThrow(
       "the status page was not read within 1 ms",
     );
   });

@@ -74,7 +74,7 @@ describe.each(DESTINATION_KINDS)("the daemon's audit into %s", { timeout: 120_00
     const destination = await syncedDestination(kind);
     const stored = await destination.stored();
     const handDay = addDays(localToday(sim.current), -6);
-    const drifts = sim.current.dataset.driftHistory(1, 4);
+    const drifts = sim.current.dataset.driftPastDays(1, 4);
     expect(new Set(drifts.map((d) => d.kind))).toEqual(new Set(["change", "remove", "add"]));
     // Two orders the API still lists, deleted by hand; on some dates a drift adds one to that day.
     const drifted = new Set(drifts.map((d) => d.orderId));

@@ -2,7 +2,6 @@
  * today is its own from the first run on; a refinement that never stops a run. */
 import { describe, expect, it } from "vitest";
 import { addDays } from "../src/dates.js";
-import { UTC_OFFSET_STATE } from "../src/db/reads/base.js";
 import { openTestDb, scalar, useTempDir } from "./helpers/db.js";
 import { TEST_TODAY, useSimulator } from "./helpers/simulator.js";
 import { syncOnce } from "./helpers/sync.js";
@@ -13,7 +12,7 @@ const sim = useSimulator({ locations: 1, days: 4, seed: 13, ordersPerDay: [2, 4]
 const YESTERDAY = addDays(TEST_TODAY, -1);
 
 const storedOffset = (db: ReturnType<typeof openTestDb>) =>
-  scalar(db, "SELECT value FROM sync_state WHERE name = ?", UTC_OFFSET_STATE);
+  scalar(db, "SELECT value FROM sync_state WHERE name = ?", "utc_offset_minutes");
 
 describe("a location's UTC offset", () => {
   it("is read off its reports on the first run", async () => {

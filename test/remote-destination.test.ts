@@ -10,14 +10,14 @@ import type { LocationConfig } from "../src/config/config.js";
 import { addDays } from "../src/dates.js";
 import { DatabaseError } from "../src/db/errors.js";
 import { SqliteDestination } from "../src/db/sqlite/destination.js";
+import { isCrossingPage, packPage, unpackPage } from "../src/runner/page-crossing.js";
 import {
   connectDestination,
   fromCrossing,
   methodsOf,
   serveDestination,
   toCrossing,
-} from "../src/runner/destination-port.js";
-import { isCrossingPage, packPage, unpackPage } from "../src/runner/page-crossing.js";
+} from "../src/runner/remote-destination.js";
 import { fixedOffsetZone } from "../src/simulator/clock.js";
 import { type Simulator, startSimulator } from "../src/simulator/server.js";
 import { ORDERS } from "../src/streams/index.js";
@@ -69,9 +69,9 @@ interface DestinationRequest {
 }
 
 /** The sync's side of a SQLite destination, with no destination behind it. */
-function unserved(port: MessagePort, location: string) {
+function unserved(port: MessagePort, where: string) {
   return connectDestination(port, {
-    location,
+    where,
     methods: methodsOf(Object.create(SqliteDestination.prototype)),
   });
 }

@@ -343,7 +343,7 @@ describe.each(DESTINATION_KINDS)("what the status page says on %s", (kind) => {
     expect(before.length).toBeGreaterThan(0);
     const html = htmlOf();
     for (const page of data.locations) {
-      expect(page.sales.filter((day) => day.beforeHistory).map((day) => day.day)).toEqual(before);
+      expect(page.sales.filter((day) => day.beforeFirstDay).map((day) => day.day)).toEqual(before);
       const section = sectionOf(html, page.location.id);
       expect(section).toContain(`; ${before.length} days before the API's first day</span>`);
       expect(section).not.toContain("not synced");

@@ -346,7 +346,7 @@ describe("the end of a run", () => {
     class DiskFullAtTheEnd extends SqliteDestination {
       override async finishRun(): Promise<void> {
         const full = new Database.SqliteError("database or disk is full", "SQLITE_FULL");
-        throw databaseError(full, this.location, "write to the database");
+        throw databaseError(full, this.where, "write to the database");
       }
     }
     const day = addDays(TEST_TODAY, -4);

@@ -88,7 +88,7 @@ describe.each(DESTINATION_KINDS)("verify --repair into %s", { timeout: 120_000 }
 
   it("finds an order changed, removed or added upstream without a new updatedAt, and repairs each", async () => {
     const destination = await syncedDestination(kind);
-    const drifts = sim.current.dataset.driftHistory(1, 4);
+    const drifts = sim.current.dataset.driftPastDays(1, 4);
     expect(new Set(drifts.map((d) => d.kind))).toEqual(new Set(["change", "remove", "add"]));
     expect(await differencesFromApi(destination)).not.toEqual([]);
 

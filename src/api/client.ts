@@ -4,7 +4,7 @@
  */
 import type { z } from "zod";
 import { keyFingerprint } from "../secrets.js";
-import type { DaySpan } from "../vocabulary.js";
+import type { DayRange } from "../vocabulary.js";
 import { ApiEndpointNotFoundError, ApiResponseError } from "./errors.js";
 import { PAGE_SIZE, PageWalk } from "./pagination.js";
 import { type ApiPaths, DEFAULT_API_PATHS, PATH_SETTINGS, SHOWN_PATHS, withId } from "./paths.js";
@@ -45,7 +45,7 @@ export type Listing =
   | { operation: string; unshownPath: keyof ApiPaths };
 
 /** A day filter of a list, optionally narrowed to one report's orders. */
-export type ListFilter = DaySpan & { reportId?: string };
+export type ListFilter = Required<DayRange> & { reportId?: string };
 
 export class PosApiClient {
   /** A short fingerprint of the key: names it in status output without revealing it. */
@@ -146,7 +146,7 @@ export class PosApiClient {
   }
 
   /** The API's count of records of a list in a range, read cheaply with size=1. */
-  async count(listing: Listing, range: DaySpan): Promise<number> {
+  async count(listing: Listing, range: Required<DayRange>): Promise<number> {
     const path = this.pathOf(listing);
     const body = await this.get(listing.operation, path, {
       query: { since: range.since, until: range.until, size: 1, index: 0 },

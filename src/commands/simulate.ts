@@ -2,8 +2,8 @@
 
 import { formatOffset } from "../dates.js";
 import { createLogger, isLogLevel } from "../log.js";
+import { CATALOG_KINDS } from "../simulator/catalog-lists.js";
 import { fixedOffsetZone, WESTERNMOST_OFFSET } from "../simulator/clock.js";
-import { CATALOG_KINDS } from "../simulator/dataset.js";
 import {
   type FaultSettings,
   OVERSIZE_PAGE_BEHAVIOURS,
@@ -265,7 +265,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const driftAfter = integerFlag(values["drift-after"], "drift-after", { min: 0, max: 86_400 });
   const driftShare = fractionFlag(values["drift-share"], "drift-share") ?? 0.01;
   const drift = () => {
-    const drifts = dataset.driftHistory(driftShare, DRIFT_OLDER_THAN_DAYS);
+    const drifts = dataset.driftPastDays(driftShare, DRIFT_OLDER_THAN_DAYS);
     logger.info(
       { drifts: drifts.length, days: drifts.map((d) => `${d.locationIndex}:${d.day}:${d.kind}`) },
       "history drifted",

@@ -12,7 +12,7 @@ import { messageOf } from "../errors.js";
 import type { Logger } from "../log.js";
 import { acquireWriterLease } from "../runner/start-run.js";
 import { DaemonConnection } from "./connection.js";
-import { renderPageInWorker } from "./page-in-worker.js";
+import { renderStatusPageInThread } from "./status-page-thread.js";
 import type { DaemonStorage, PageRequest } from "./storage.js";
 
 export class SqliteDaemonStorage implements DaemonStorage {
@@ -80,7 +80,7 @@ export class SqliteDaemonStorage implements DaemonStorage {
   }
 
   renderStatusPage(request: PageRequest): Promise<string> {
-    return renderPageInWorker({
+    return renderStatusPageInThread({
       dbPath: this.connection.path,
       schedule: request.schedule,
       now: request.now.toISOString(),

@@ -25,7 +25,7 @@ export interface DaemonStorage {
   /** What status and the metrics read. */
   readable(): ReadableDestination;
   /** The status page, read without holding up the runs' writes: SQLite renders it in a worker
-   * thread through a read-only connection of its own (page-in-worker.ts); PostgreSQL through
+   * thread through a read-only connection of its own (status-page-thread.ts); PostgreSQL through
    * its reader, whose queries wait off the thread. */
   renderStatusPage(request: PageRequest): Promise<string>;
   /** While idle: upkeep (SQLite truncates its WAL). */

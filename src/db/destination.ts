@@ -16,6 +16,7 @@ import type { ListContext } from "./list-snapshot.js";
 import type { PageHeader } from "./normalize/page.js";
 import type { DayStreamTables, Identified, SnapshotListTables } from "./normalize/stream-tables.js";
 import type { ArchiveTerms } from "./raw/terms.js";
+import type { LocationState } from "./reads/base.js";
 import type { SqlReader } from "./reads/reader.js";
 import type { IncomingRecord, WriteCounts } from "./rules/day-page.js";
 import type { SnapshotCounts } from "./rules/snapshot.js";
@@ -96,8 +97,8 @@ type SyncReads = Pick<
 /** What a sync needs of its destination: the run log and checkpoints, the writes (each call one
  * transaction), and the reads above. */
 export interface SyncDestination extends SyncReads {
-  /** Where the data goes, for messages (the database file's path). */
-  readonly location: string;
+  /** Where the data goes, for messages (the database file's path, a server and schema). */
+  readonly where: string;
   /** Pages the sync hands over at once, the others waiting unnormalized: set where the
    * destination is on another thread, so that its queue stays short whatever the concurrency. */
   readonly pagesInHand?: number;
@@ -115,10 +116,9 @@ export interface SyncDestination extends SyncReads {
   recordAuditProof(locationId: string, stream: DayStream, day: string, now: string): Promise<void>;
   /** A stored day found disagreeing with the API, and what reading it again did. */
   recordRepair(repair: RepairRecord): Promise<void>;
-  /** Where the audit's pace stands for a location (audit.ts), for the next run. */
-  saveAuditPace(locationId: string, pace: string, now: string): Promise<void>;
-  saveStartDate(locationId: string, day: string, now: string): Promise<void>;
-  saveUtcOffsetMinutes(locationId: string, minutes: number, now: string): Promise<void>;
+  /** Remembers a value for a location, for the next runs: where the audit's pace stands
+   * (audit.ts), the first day of its history, its UTC offset before any order was stored. */
+  saveState(locationId: string, name: LocationState, value: string, now: string): Promise<void>;
   // The records.
   writeLocation(
     location: ValidRecord<Location>,

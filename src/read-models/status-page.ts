@@ -27,7 +27,7 @@ export const SALES_DAYS = 60;
  * orders were read from has nothing to sync: a young location's chart starts there. */
 export interface SalesDay extends DailySalesRow {
   synced: boolean;
-  beforeHistory: boolean;
+  beforeFirstDay: boolean;
 }
 
 /** A key whose location stopped in the latest run that ended: rejected by the API, say. */
@@ -120,7 +120,7 @@ function salesDays(
       transferredOrders: row?.transferredOrders ?? 0,
       transferredSales: row?.transferredSales ?? 0,
       synced: ordersIn.has(day) || row !== undefined,
-      beforeHistory: firstDay !== null && day < firstDay && row === undefined,
+      beforeFirstDay: firstDay !== null && day < firstDay && row === undefined,
     };
   });
 }

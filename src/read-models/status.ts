@@ -79,12 +79,12 @@ export interface LocationStatus {
   /** Where several workers share the database (PostgreSQL): who syncs it now, who did last. */
   turn?: Omit<LocationTurn, "key">;
   /** How far its stored days were proved again, and the repairs of the last 30 days. */
-  history: HistoryProof;
+  history: AuditProgress;
 }
 
 /** The audit's coverage of a location's stored days (AuditCoverage), with the start of the
  * span its repairs are counted over. */
-export interface HistoryProof extends AuditCoverage {
+export interface AuditProgress extends AuditCoverage {
   repairsSince: string;
 }
 
@@ -302,7 +302,7 @@ export async function collectStatus(
     ),
   );
   return {
-    database: destination.location,
+    database: destination.where,
     today: today(now),
     lastRun: await lastRun(destination),
     locations,

@@ -1,5 +1,5 @@
 /**
- * A page's child rows as they cross to the writing thread (destination-port.ts). A page of 100
+ * A page's child rows as they cross to the writing thread (remote-destination.ts). A page of 100
  * orders has about 20,000 of them: the structured clone writes and then reads each value alone,
  * and a string as often as it appears (6,200 strings a page, of about 110 distinct). Here they
  * cross as one array of kinds, one of numbers and the page's distinct strings: 0.85 ms a page

@@ -36,7 +36,7 @@ export class SyncWorkerError extends PosSyncError {
 
 export interface SyncWorkerRun {
   input: WorkerInput;
-  /** The port its writes go through, for a SQLite run (destination-port.ts). */
+  /** The port its writes go through, for a SQLite run (remote-destination.ts). */
   writes?: WorkerWrites;
   signal?: AbortSignal;
   progress?: Progress;

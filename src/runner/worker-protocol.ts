@@ -7,7 +7,7 @@ import type { AuditSettings } from "../sync/audit.js";
 import type { PlannedEvent, WindowEvent } from "../sync/progress.js";
 import type { RunResult } from "../sync/run-result.js";
 import type { DayRange, RepairDays, RunTrigger, Stream } from "../vocabulary.js";
-import type { DestinationShape } from "./destination-port.js";
+import type { DestinationShape } from "./remote-destination.js";
 
 export interface WorkerInput {
   config: Config;
@@ -28,7 +28,7 @@ export interface WorkerInput {
 }
 
 /** The port a SQLite run's writes go through, to the command's thread, which holds the database
- * (destination-port.ts), with the shape of the destination on the other side. A run into
+ * (remote-destination.ts), with the shape of the destination on the other side. A run into
  * PostgreSQL has none: the thread connects to the server itself. */
 export interface WorkerWrites {
   port: MessagePort;

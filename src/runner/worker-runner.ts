@@ -1,6 +1,6 @@
 /**
  * Runs a sync in its worker thread (sync-worker.ts), while this thread writes its database. The
- * database work, more than half of a backfill's CPU, runs here (destination-port.ts) beside the
+ * database work, more than half of a backfill's CPU, runs here (remote-destination.ts) beside the
  * reading in the worker: a thread that was idle, rather than a new one with a heap of its own.
  */
 import { MessageChannel } from "node:worker_threads";
@@ -10,7 +10,7 @@ import { SqliteDestination } from "../db/sqlite/destination.js";
 import type { Db } from "../db/sqlite/open.js";
 import type { Progress } from "../sync/progress.js";
 import type { RunResult } from "../sync/run-result.js";
-import { methodsOf, serveDestination } from "./destination-port.js";
+import { methodsOf, serveDestination } from "./remote-destination.js";
 import { SyncWorker, SyncWorkerError } from "./sync-worker.js";
 import type { WorkerInput } from "./worker-protocol.js";
 
@@ -40,7 +40,7 @@ export async function runSyncInWorker(options: WorkerRunOptions): Promise<RunRes
   });
   const { port1, port2 } = new MessageChannel();
   const service = serveDestination(port1, destination, () => destination.commit());
-  const shape = { location: options.db.path, methods: methodsOf(destination) };
+  const shape = { where: options.db.path, methods: methodsOf(destination) };
   try {
     return await worker.run({ ...options, writes: { port: port2, shape } });
   } catch (error) {

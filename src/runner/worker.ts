@@ -1,6 +1,6 @@
 /**
  * The worker thread that runs one sync: it reads the API and hands every write to the command's
- * thread, which holds the database (destination-port.ts), and it reports progress and the
+ * thread, which holds the database (remote-destination.ts), and it reports progress and the
  * result to the command. Running here lets the command give the run a heap ceiling and write
  * while the run reads; the thread starts ahead of its run and waits for it (sync-worker.ts).
  */
@@ -12,7 +12,7 @@ import { messageOf, PosSyncError } from "../errors.js";
 import { createLogger } from "../log.js";
 import type { Progress } from "../sync/progress.js";
 import { runSync } from "../sync/run.js";
-import { connectDestination } from "./destination-port.js";
+import { connectDestination } from "./remote-destination.js";
 import type { FromWorker, ToWorker, WorkerInput, WorkerWrites } from "./worker-protocol.js";
 
 type Port = NonNullable<typeof parentPort>;

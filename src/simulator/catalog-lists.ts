@@ -14,6 +14,15 @@ export type CatalogKind =
   | "taxes"
   | "devices";
 
+export const CATALOG_KINDS: readonly CatalogKind[] = [
+  "products",
+  "categories",
+  "modifiers",
+  "paymentMethods",
+  "taxes",
+  "devices",
+];
+
 export class CatalogLists {
   private readonly hidden = new Set<string>();
 

@@ -58,15 +58,6 @@ export interface DatasetOptions {
   changeRate?: number;
 }
 
-export const CATALOG_KINDS: readonly CatalogKind[] = [
-  "products",
-  "categories",
-  "modifiers",
-  "paymentMethods",
-  "taxes",
-  "devices",
-];
-
 export class Dataset {
   readonly seed: number;
   readonly locations: readonly SimLocation[];
@@ -244,8 +235,8 @@ export class Dataset {
     return this.mutations.updateOrder(location, orderId);
   }
 
-  driftHistory(share: number, olderThanDays: number, kinds = DRIFT_KINDS): Drift[] {
-    return this.mutations.driftHistory(share, olderThanDays, kinds);
+  driftPastDays(share: number, olderThanDays: number, kinds = DRIFT_KINDS): Drift[] {
+    return this.mutations.driftPastDays(share, olderThanDays, kinds);
   }
 
   /** Hides `count` items of each given kind from one location's lists, as a back office does

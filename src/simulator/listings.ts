@@ -3,8 +3,10 @@
  * across days, and single records by id. A page generates only the days it touches, and each
  * day's orders are sorted once for all of its pages.
  */
+
 import type { Order, Report } from "../api/schemas.js";
 import { dayFromEpoch, epochDayOnOrAfter, epochDayOnOrBefore, toEpochDay } from "../dates.js";
+import type { DayRange } from "../vocabulary.js";
 import { localDayOf, localEpochDay } from "./clock.js";
 import { sortByCreatedAt } from "./creation-order.js";
 import { decodeRecordId } from "./ids.js";
@@ -12,12 +14,7 @@ import type { SimLocation } from "./location.js";
 import { LruCache } from "./lru.js";
 import { type SessionCache, sessionKey } from "./session-cache.js";
 
-export interface DayRange {
-  since?: string;
-  until?: string;
-}
-
-export interface ListRequest extends DayRange {
+export interface ListRequest extends Partial<DayRange> {
   index: number;
   size: number;
   descending: boolean;
@@ -140,7 +137,7 @@ export class Listings {
   }
 
   /** The epoch days a since/until range covers within the data, in the requested order. */
-  private daysIn(range: DayRange, descending: boolean): number[] {
+  private daysIn(range: Partial<DayRange>, descending: boolean): number[] {
     const { firstEpochDay, todayEpochDay } = this.sessions.plan;
     const first = Math.max(firstEpochDay, range.since ? epochDayOnOrAfter(range.since) : -Infinity);
     const last = Math.min(todayEpochDay, range.until ? epochDayOnOrBefore(range.until) : Infinity);

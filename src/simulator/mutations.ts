@@ -23,7 +23,7 @@ export interface LateUpdate {
   kind: LateUpdateKind;
 }
 
-/** How history drifts (Dataset.driftHistory): an order changed, removed or added long after its
+/** How history drifts (Dataset.driftPastDays): an order changed, removed or added long after its
  * day, its updatedAt untouched. */
 export type DriftKind = "change" | "remove" | "add";
 export const DRIFT_KINDS: readonly DriftKind[] = ["change", "remove", "add"];
@@ -173,7 +173,7 @@ export class Mutations {
    * turn, or `kinds`), with no updatedAt touched, its order's or its report's. Returns each
    * drift with the day whose list shows it.
    */
-  driftHistory(share: number, olderThanDays: number, kinds: readonly DriftKind[]): Drift[] {
+  driftPastDays(share: number, olderThanDays: number, kinds: readonly DriftKind[]): Drift[] {
     const random = this.mutationRandom();
     const drifts: Drift[] = [];
     const { firstEpochDay, todayEpochDay } = this.sessions.plan;

@@ -93,7 +93,7 @@ export async function auditLocation(
     periodDays: audit.periodDays,
     since: plan.since,
   };
-  await destination.saveAuditPace(locationId, JSON.stringify(pace), timestamp(context));
+  await destination.saveState(locationId, "audit_pace", JSON.stringify(pace), timestamp(context));
 }
 
 /** The audit's pace as sync_state keeps it, under the period it was kept for. */

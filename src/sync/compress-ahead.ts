@@ -1,6 +1,6 @@
 /**
  * A page's raw JSON compressed where it was read (normalize-page.ts), before it crosses to
- * the thread that writes (runner/destination-port.ts): that thread bounds a sync's wall time, and
+ * the thread that writes (runner/remote-destination.ts): that thread bounds a sync's wall time, and
  * a page's JSON is most of what would cross (about 3 KB an order against 0.5 KB compressed). The
  * payloads of a page share one buffer, copied across at once; the text stays behind.
  *

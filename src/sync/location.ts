@@ -16,7 +16,7 @@ import { syncDayWindow, type WindowOutcome, type WindowTask } from "./day-window
 import { escalateOrDescribe } from "./failures.js";
 import { planDays } from "./plan.js";
 import { syncCatalog, syncLocationRecord } from "./snapshot-streams.js";
-import { discoverHistory, type History, startDateOf } from "./start-date.js";
+import { discoverStart, type LocationStart, startDateOf } from "./start-date.js";
 import { addCounts, addProblem, emptyStreamStats, type StreamStats } from "./stats.js";
 import { runAll } from "./tasks.js";
 
@@ -26,7 +26,7 @@ import { runAll } from "./tasks.js";
  * again), and its UTC offset (until its stored orders tell), so that its today is its own from
  * the first run on.
  */
-async function learnHistory(
+async function learnStart(
   context: SyncContext,
   client: PosApiClient,
   locationId: string,
@@ -36,16 +36,24 @@ async function learnHistory(
     !context.range && !context.repairDays && !(await destination.startDate(locationId));
   const needOffset = (await destination.utcOffsetMinutes(locationId, context.now())) === undefined;
   if (!needStart && !needOffset) return;
-  const history = needStart
-    ? await discoverHistory(client, today(context.now()))
+  const start = needStart
+    ? await discoverStart(client, today(context.now()))
     : await offsetOnly(context, client, locationId);
-  if (!history) return;
+  if (!start) return;
   const now = timestamp(context);
-  if (needOffset && history.utcOffsetMinutes !== undefined)
-    await destination.saveUtcOffsetMinutes(locationId, history.utcOffsetMinutes, now);
-  if (needStart && history.firstDay !== undefined) {
-    await destination.saveStartDate(locationId, history.firstDay, now);
-    context.logger.info({ locationId, startDate: history.firstDay }, "history starts here");
+  if (needOffset && start.utcOffsetMinutes !== undefined)
+    await destination.saveState(
+      locationId,
+      "utc_offset_minutes",
+      String(start.utcOffsetMinutes),
+      now,
+    );
+  if (needStart && start.firstDay !== undefined) {
+    await destination.saveState(locationId, "start_date", start.firstDay, now);
+    context.logger.info(
+      { locationId, startDate: start.firstDay },
+      "the location's days start here",
+    );
   }
 }
 
@@ -55,9 +63,9 @@ async function offsetOnly(
   context: SyncContext,
   client: PosApiClient,
   locationId: string,
-): Promise<History | undefined> {
+): Promise<LocationStart | undefined> {
   try {
-    return await discoverHistory(client, today(context.now()));
+    return await discoverStart(client, today(context.now()));
   } catch (error) {
     if (context.signal.aborted) throw error;
     // A rejected key or a failing database still stops the location or the run.
@@ -94,7 +102,7 @@ async function planWindows(
   locationId: string,
   streams: readonly DayStreamDescription[],
 ): Promise<{ tasks: WindowTask[]; locationToday: string }> {
-  await learnHistory(context, client, locationId);
+  await learnStart(context, client, locationId);
   // The location's own today: its clock may be ahead of or behind this machine's.
   const offset = await context.destination.utcOffsetMinutes(locationId, context.now());
   const locationToday = today(context.now(), offset ?? 0);

@@ -1,26 +1,26 @@
 /**
- * The first day of a location's history: the day the earliest report the API holds begins (its
+ * The first day of a location's data: the day the earliest report the API holds begins (its
  * session's start, which can be the day before the report was created, when the session ran past
  * midnight). Every order belongs to a report, so no order is older. The spec does not say which
  * way lists are ordered, so both ends of the reports list are read (one record each) and the
- * earlier wins. Without POS_START_DATE history starts there; with an earlier one, the days before
+ * earlier wins. Without POS_START_DATE a location's days start there; with an earlier one, the days before
  * it are not read: they hold nothing.
  */
 import type { PosApiClient } from "../api/client.js";
 import { addDays, isCalendarDay, utcOffsetOf } from "../dates.js";
 
 /** How far back to start when the API has no report at all. */
-export const FALLBACK_HISTORY_DAYS = 90;
+export const FALLBACK_START_DAYS = 90;
 
-export interface History {
+export interface LocationStart {
   /** The first day of the earliest report; undefined when the API holds no report. */
   firstDay: string | undefined;
   /** The location's UTC offset, read off the same reports' timestamps; undefined with none. */
   utcOffsetMinutes: number | undefined;
 }
 
-/** The first day of history, and the location's UTC offset, from both ends of its reports. */
-export async function discoverHistory(client: PosApiClient, today: string): Promise<History> {
+/** The first day of the location's data, and the location's UTC offset, from both ends of its reports. */
+export async function discoverStart(client: PosApiClient, today: string): Promise<LocationStart> {
   const ends = await client.reportEnds();
   const offsets = ends
     .map((end) => (typeof end.createdAt === "string" ? utcOffsetOf(end.createdAt) : undefined))
@@ -44,15 +44,14 @@ function firstDayOf(
 /**
  * Where a run starts reading a location: POS_START_DATE, unless it is before the first day the
  * API holds (then that day, and `skipped` says so); else the first day the API holds; else, with
- * no report at all yet, FALLBACK_HISTORY_DAYS before today.
+ * no report at all yet, FALLBACK_START_DAYS before today.
  */
 export function startDateOf(
   setting: string | undefined,
   firstDay: string | undefined,
   today: string,
 ): { startDate: string; skipped?: { setting: string; firstDay: string } } {
-  if (setting === undefined)
-    return { startDate: firstDay ?? addDays(today, -FALLBACK_HISTORY_DAYS) };
+  if (setting === undefined) return { startDate: firstDay ?? addDays(today, -FALLBACK_START_DAYS) };
   if (firstDay !== undefined && firstDay > setting)
     return { startDate: firstDay, skipped: { setting, firstDay } };
   return { startDate: setting };

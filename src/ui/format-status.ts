@@ -2,9 +2,9 @@
 import { daysBetween } from "../dates.js";
 import { plural } from "../plural.js";
 import type {
+  AuditProgress,
   DayStreamStatus,
   Gap,
-  HistoryProof,
   LocationStatus,
   RunSummary,
   SnapshotStatus,
@@ -130,7 +130,7 @@ function snapshotLine(snapshot: SnapshotStatus): string {
 
 /** How far the location's stored days were proved again, and what was repaired lately (status,
  * the status page). */
-export function historyText(proof: HistoryProof): string | undefined {
+export function auditProgressText(proof: AuditProgress): string | undefined {
   if (proof.windows === 0) return undefined;
   const since = proof.provedSince
     ? `every stored day proved since ${when(proof.provedSince)}`
@@ -167,7 +167,7 @@ export function formatStatus(report: StatusReport, options: FormatStatusOptions 
     );
     for (const stream of location.streams) lines.push(...streamLines(stream, style));
     for (const snapshot of location.snapshots) lines.push(snapshotLine(snapshot));
-    const history = historyText(location.history);
+    const history = auditProgressText(location.history);
     if (history) lines.push(`  history  ${history}`);
     const turn = turnLine(location);
     if (turn) lines.push(turn);

@@ -1,6 +1,6 @@
 /**
  * A SQLite destination served across a message port, as a sync in a worker thread writes to it
- * (runner/destination-port.ts): both ends in this thread, the messages structured copies all
+ * (runner/remote-destination.ts): both ends in this thread, the messages structured copies all
  * the same.
  */
 import { MessageChannel } from "node:worker_threads";
@@ -10,7 +10,7 @@ import {
   connectDestination,
   methodsOf,
   serveDestination,
-} from "../../src/runner/destination-port.js";
+} from "../../src/runner/remote-destination.js";
 
 /** `destination` is the sync's side; `close` commits what is in hand and lets go of the port,
  * leaving the SQLite destination open, as the command's thread does. */
@@ -21,7 +21,7 @@ export function acrossPort(local: SqliteDestination): {
   const { port1, port2 } = new MessageChannel();
   const service = serveDestination(port1, local, () => local.commit());
   const destination = connectDestination(port2, {
-    location: local.location,
+    where: local.where,
     methods: methodsOf(local),
   });
   return { destination, close: () => service.close() };

@@ -4,31 +4,23 @@
  * written side by side. Each call is one transaction. A dedicated session holds the run's
  * advisory lock (checkpoints.ts), which dies with the connection if the process does.
  *
- * Rows come normalized by the sync (sync/normalize-page.ts, the streams' toRows) and are written set-based
- * (day-writer.ts, snapshot-writer.ts); the rules of what is inserted, replaced, kept, marked
- * deleted or set aside are the SQLite writers' own.
+ * Rows come normalized by the sync (sync/normalize-page.ts, the streams' toRows). The writes of
+ * records are written once for both databases (sync-writes.ts) and run here on a store bound to
+ * the write's transaction, whose writers carry out the rules' plans set-based (day-writer.ts,
+ * snapshot-writer.ts).
  */
-import type { Location } from "../../api/schemas.js";
-import {
-  type RejectedRecord,
-  rejectKey,
-  type ValidatedRecords,
-  type ValidRecord,
-} from "../../api/validate.js";
+import type { ValidatedRecords } from "../../api/validate.js";
 import { describePostgresUrl, type PostgresTarget } from "../../config/config.js";
 import type { DayStream, RunTrigger } from "../../vocabulary.js";
 import type {
   KeptBesideRows,
   ListCounts,
-  ListedDevices,
-  LocationCounts,
   PageCounts,
   RunEnd,
   SyncDestination,
 } from "../destination.js";
-import { type ListContext, listSnapshot } from "../list-snapshot.js";
-import { normalizeLocation } from "../normalize/catalog.js";
-import { type PageHeader, rewriteOf } from "../normalize/page.js";
+import type { ListContext } from "../list-snapshot.js";
+import type { PageHeader } from "../normalize/page.js";
 import {
   type DayStreamTables,
   type Identified,
@@ -36,11 +28,7 @@ import {
   type SnapshotListTables,
 } from "../normalize/stream-tables.js";
 import type { ArchiveTerms } from "../raw/terms.js";
-import { AUDIT_PACE_STATE, START_DATE_STATE, UTC_OFFSET_STATE } from "../reads/base.js";
-import { SqlReader } from "../reads/reader.js";
-import { listRejectContext, locationRejectContext, pageRejectContext } from "../reject-rows.js";
 import type { IncomingRecord } from "../rules/day-page.js";
-import type { SnapshotCounts } from "../rules/snapshot.js";
 import { locations, relationName } from "../schema/index.js";
 import {
   finishRunParams,
@@ -55,8 +43,9 @@ import {
   type WindowRecord,
 } from "../sql/checkpoints.js";
 import { POSTGRES_DIALECT } from "../sql/dialect.js";
-import { DaysToSettle, summariesToMark } from "../sql/rollups.js";
 import { columnNames, tableName } from "../sql/table.js";
+import { SyncWrites } from "../sync-writes.js";
+import { runAwaiting, type Steps, type StoredLocation, type WriteStore } from "../write-store.js";
 import { PgApiIds } from "./api-ids.js";
 import * as checkpoints from "./checkpoints.js";
 import { PgLocationClaims, recordClaimLocation } from "./claims.js";
@@ -108,7 +97,7 @@ async function guarded<T>(target: PostgresTarget, work: () => Promise<T>): Promi
 }
 
 /** Writes, and reads as every destination reads (SqlReader). */
-export class PgDestination extends SqlReader implements SyncDestination {
+export class PgDestination extends SyncWrites implements SyncDestination {
   private readonly archive: PgRawArchive;
   private readonly keepHistory: boolean;
   private readonly clocks = new PgLocationClocks();
@@ -123,7 +112,6 @@ export class PgDestination extends SqlReader implements SyncDestination {
   private readonly listWriters = new PerStream<SnapshotListTables, PgSnapshotWriter>(
     (list) => new PgSnapshotWriter(list.table, list.childTables, this.archive),
   );
-  private readonly daysToSettle = new DaysToSettle();
   /** Locations this destination wrote, whose summaries the end of the run settles. */
   private readonly touched = new Set<string>();
   /** Runs a read, or a single statement: no transaction of its own needed. */
@@ -210,59 +198,7 @@ export class PgDestination extends SqlReader implements SyncDestination {
   recordRepair(repair: RepairRecord) {
     return this.read((client) => execute(client, recordRepairSql(PG), recordRepairParams(repair)));
   }
-  saveAuditPace(locationId: string, pace: string, now: string) {
-    return this.read((client) =>
-      execute(client, saveStateSql(PG), [locationId, AUDIT_PACE_STATE, pace, now]),
-    );
-  }
-  saveStartDate(locationId: string, day: string, now: string) {
-    return this.read((client) =>
-      execute(client, saveStateSql(PG), [locationId, START_DATE_STATE, day, now]),
-    );
-  }
-  saveUtcOffsetMinutes(locationId: string, minutes: number, now: string) {
-    return this.read((client) =>
-      execute(client, saveStateSql(PG), [locationId, UTC_OFFSET_STATE, String(minutes), now]),
-    );
-  }
-
   // Records.
-
-  writeLocation(
-    valid: ValidRecord<Location>,
-    context: { syncedAt: string; apiKeyFingerprint: string },
-    devices?: ListedDevices,
-  ): Promise<LocationCounts> {
-    return this.transaction(async (client) => {
-      const row = normalizeLocation(valid.record, valid.raw, context);
-      const { rows } = await client.query<{
-        content_hash: number | null;
-        api_key_fingerprint: string | null;
-      }>("SELECT content_hash, api_key_fingerprint FROM locations WHERE id = $1", [row.id]);
-      const stored = rows[0];
-      const unchanged =
-        stored?.content_hash === row.content_hash &&
-        stored.api_key_fingerprint === row.api_key_fingerprint;
-      await recordClaimLocation(client, context.apiKeyFingerprint, row.id);
-      if (!unchanged) {
-        await UPSERT_LOCATION.insert(client, [row]);
-        await this.archive.put(
-          client,
-          [{ tableName: tableName(locations), locationId: row.id, id: row.id, raw: valid.raw }],
-          row.synced_at,
-        );
-      }
-      const location: LocationCounts["location"] =
-        stored === undefined ? "inserted" : unchanged ? "unchanged" : "updated";
-      if (!devices) return { location, devices: undefined };
-      const listed = { records: [...devices.records], rejects: [] };
-      const listContext = { locationId: row.id, syncedAt: context.syncedAt, runId: null };
-      return {
-        location,
-        devices: await this.snapshot(client, devices.list, listed, listContext),
-      };
-    });
-  }
 
   useTimeZone(locationId: string, timeZone: string | null) {
     return this.transaction((client) => this.clocks.apply(client, locationId, timeZone)).catch(
@@ -273,45 +209,6 @@ export class PgDestination extends SqlReader implements SyncDestination {
     );
   }
 
-  recordLocationReject(
-    reject: RejectedRecord,
-    context: { runId: number | null; rejectedAt: string },
-  ) {
-    return this.transaction((client) =>
-      recordRejects(client, [reject], locationRejectContext(reject, context)),
-    );
-  }
-
-  writeList(
-    list: SnapshotListTables,
-    validated: ValidatedRecords<Identified>,
-    context: ListContext,
-  ): Promise<ListCounts> {
-    this.touched.add(context.locationId);
-    return this.transaction(async (client) => {
-      const counts = await this.snapshot(client, list, validated, context);
-      // The list is whole: its rejects replace the earlier ones.
-      await keepOnlyRejects(
-        client,
-        context.locationId,
-        list.name,
-        null,
-        validated.rejects.map(rejectKey),
-      );
-      await recordRejects(client, validated.rejects, listRejectContext(list.name, context));
-      return { ...counts, rejected: validated.rejects.length };
-    });
-  }
-
-  private snapshot(
-    client: PgClient,
-    list: SnapshotListTables,
-    validated: ValidatedRecords<Identified>,
-    context: ListContext,
-  ): Promise<SnapshotCounts> {
-    return this.listWriters.of(list).write(client, listSnapshot(list, validated, context));
-  }
-
   override timeZoneOf(locationId: string) {
     return this.read(async (client) => (await this.clocks.clockOf(client, locationId)).timeZone);
   }
@@ -319,79 +216,81 @@ export class PgDestination extends SqlReader implements SyncDestination {
   archiveTerms(_stream: DayStreamTables): Promise<ArchiveTerms> {
     return Promise.resolve(this.archive.keep ? { keep: true, dictionary: null } : { keep: false });
   }
-  /** Writes the page, with its rejects, in one transaction. */
-  async writePage(
+  /** Writes the page, with its rejects, in one transaction; the keys of the ids its rows keep
+   * by key are learned before, on a connection of their own (api-ids.ts). */
+  override async writePage(
     stream: DayStreamTables,
     page: PageHeader,
     records: readonly IncomingRecord[],
   ): Promise<PageCounts> {
     this.touched.add(page.locationId);
-    const writer = this.dayWriters.of(stream);
-    const unknown = writer.unknownIds(records);
+    const unknown = this.dayWriters.of(stream).unknownIds(records);
     if (unknown.length > 0) await this.read((client) => this.apiIds.learn(client, unknown));
-    return this.transaction(async (client) => {
-      const { counts, earlierDays } = await writer.write(
-        client,
-        records,
-        page.syncedAt,
-        rewriteOf(page),
-      );
-      const ids = records.map((r) => r.rows.parent.id);
-      if (counts.inserted + counts.updated > 0) {
-        const marks = summariesToMark(stream, page, { ids, earlierDays });
-        this.daysToSettle.marked(stream, marks.days);
-        await markDays(client, marks.days);
-        await markReports(client, page.locationId, marks.reports);
-      }
-      await resolveStoredRejects(client, page.locationId, stream.name, ids);
-      await recordRejects(client, page.rejects, pageRejectContext(stream.name, page));
-      return { ...counts, rejected: page.rejects.length };
-    });
+    return super.writePage(stream, page, records);
   }
 
-  forgetFixedRejects(
-    stream: DayStreamTables,
-    locationId: string,
-    day: string,
-    rejects: readonly RejectedRecord[],
-  ) {
-    return this.read((client) =>
-      keepOnlyRejects(client, locationId, stream.name, day, rejects.map(rejectKey)),
-    );
+  override writeList(
+    list: SnapshotListTables,
+    validated: ValidatedRecords<Identified>,
+    context: ListContext,
+  ): Promise<ListCounts> {
+    this.touched.add(context.locationId);
+    return super.writeList(list, validated, context);
   }
 
-  markDeleted(stream: DayStreamTables, ids: readonly string[], at: string) {
-    if (ids.length === 0) return Promise.resolve(0);
-    const table = tableName(stream.table);
-    return this.transaction(async (client) => {
-      await this.dayWriters.of(stream).keepVanished(client, ids, at);
-      // The relation names the location; the table may keep it by key (api_ids).
-      const { rows } = await client.query<{ location_id: string; business_date: string }>(
-        `WITH marked AS (
-           UPDATE "${table}" SET deleted_at = $1 WHERE id = ANY($2::text[]) AND deleted_at IS NULL
-           RETURNING id
-         )
-         SELECT r.location_id, r.business_date FROM "${relationName(stream.table)}" r
-         JOIN marked m ON m.id = r.id`,
-        [at, ids],
-      );
-      if (rows.length > 0 && stream.summarized === "days") {
+  protected perform<T>(steps: Steps<T>): Promise<T> {
+    return this.transaction((client) => runAwaiting(steps, this.storeOn(client)));
+  }
+
+  /** The store the sync's writes run on (write-store.ts), inside one transaction. */
+  private storeOn(client: PgClient): WriteStore {
+    return {
+      writeRecords: (stream, records, syncedAt, repair) =>
+        this.dayWriters.of(stream).write(client, records, syncedAt, repair),
+      markVanished: async (stream, ids, at) => {
+        await this.dayWriters.of(stream).keepVanished(client, ids, at);
+        const table = tableName(stream.table);
+        // The relation names the location; the table may keep it by key (api_ids).
+        const { rows } = await client.query<{ location_id: string; business_date: string }>(
+          `WITH marked AS (
+             UPDATE "${table}" SET deleted_at = $1 WHERE id = ANY($2::text[]) AND deleted_at IS NULL
+             RETURNING id
+           )
+           SELECT r.location_id, r.business_date FROM "${relationName(stream.table)}" r
+           JOIN marked m ON m.id = r.id`,
+          [at, ids],
+        );
+        for (const row of rows) this.touched.add(row.location_id);
         const days = rows.map((r) => ({ locationId: r.location_id, day: r.business_date }));
-        this.daysToSettle.marked(stream, days);
-        await markDays(client, days);
-      }
-      for (const row of rows) this.touched.add(row.location_id);
-      return rows.length;
-    });
-  }
-
-  recordRejects(
-    stream: string,
-    rejects: readonly RejectedRecord[],
-    context: { locationId: string; runId: number | null; rejectedAt: string; requestedId?: string },
-  ) {
-    return this.transaction((client) =>
-      recordRejects(client, rejects, { ...context, stream, day: null }),
-    );
+        return { marked: rows.length, days };
+      },
+      writeSnapshot: (list, snapshot) => this.listWriters.of(list).write(client, snapshot),
+      markDays: (days) => markDays(client, days),
+      markReports: (locationId, reportIds) => markReports(client, locationId, reportIds),
+      recordRejects: (rejects, context) => recordRejects(client, rejects, context),
+      resolveStoredRejects: (locationId, stream, ids) =>
+        resolveStoredRejects(client, locationId, stream, ids),
+      keepOnlyRejects: (locationId, stream, day, keys) =>
+        keepOnlyRejects(client, locationId, stream, day, keys),
+      storedLocation: async (id) =>
+        (
+          await client.query<StoredLocation>(
+            "SELECT content_hash, api_key_fingerprint FROM locations WHERE id = $1",
+            [id],
+          )
+        ).rows[0],
+      putLocation: async (row, raw) => {
+        await UPSERT_LOCATION.insert(client, [row]);
+        await this.archive.put(
+          client,
+          [{ tableName: tableName(locations), locationId: row.id, id: row.id, raw }],
+          row.synced_at,
+        );
+      },
+      noteKeyLocation: (fingerprint, locationId) =>
+        recordClaimLocation(client, fingerprint, locationId),
+      saveState: (locationId, name, value, now) =>
+        execute(client, saveStateSql(PG), [locationId, name, value, now]),
+    };
   }
 }

@@ -8,19 +8,17 @@
 
 import type { SqlSession } from "../sql/dialect.js";
 
-/** The name under which sync_state keeps a location's UTC offset, learned before any order of
- * it was stored. */
-export const UTC_OFFSET_STATE = "utc_offset_minutes";
-/** The name under which sync_state keeps the first day of a location's history. */
-export const START_DATE_STATE = "start_date";
-/** The name under which sync_state keeps where the audit's pace stands for a location. */
-export const AUDIT_PACE_STATE = "audit_pace";
+/** What sync_state keeps for a location, by name: its UTC offset, learned before any order of
+ * it was stored (utc_offset_minutes); the first day of its history (start_date); where the
+ * audit's pace stands (audit_pace). */
+export type LocationState = "utc_offset_minutes" | "start_date" | "audit_pace";
 
 export class ReaderBase {
-  /** `location` is the destination's, for messages; `release` closes what the reader opened. */
+  /** `where` names the database, for messages (a file's path, a server and schema); `release`
+   * closes what the reader opened. */
   constructor(
     protected readonly sql: SqlSession,
-    readonly location: string,
+    readonly where: string,
     private readonly release: () => Promise<void> = async () => {},
   ) {}
 
@@ -52,7 +50,7 @@ export class ReaderBase {
   }
 
   /** One named value remembered for a location (sync_state). */
-  protected async state(locationId: string, name: string): Promise<string | undefined> {
+  protected async state(locationId: string, name: LocationState): Promise<string | undefined> {
     const row = await this.one<{ value: string }>(
       `SELECT value FROM sync_state WHERE location_id = ${this.p(1)} AND name = ${this.p(2)}`,
       [locationId, name],

@@ -2,7 +2,6 @@
  * recorded and how far the audit has gone. */
 
 import { DAY_STREAMS, type DayStream, type Stream, type WindowStatus } from "../../vocabulary.js";
-import { AUDIT_PACE_STATE } from "./base.js";
 import { DayFactReads } from "./day-facts.js";
 
 /** A proved window of a day stream, as the audit picks what to re-prove. */
@@ -193,7 +192,7 @@ export class CheckpointReads extends DayFactReads {
 
   /** The audit's pace for a location as audit.ts saved it, or undefined before its first. */
   auditPace(locationId: string): Promise<string | undefined> {
-    return this.state(locationId, AUDIT_PACE_STATE);
+    return this.state(locationId, "audit_pace");
   }
 
   /** The complete windows of the day streams before `before`, least recently proved first. */

@@ -7,7 +7,7 @@ import { LocalClock } from "../../local-clock.js";
 import type { DayStreamTables } from "../normalize/stream-tables.js";
 import type { Row } from "../schema/columns.js";
 import { relationName } from "../schema/relations.js";
-import { ReaderBase, START_DATE_STATE, UTC_OFFSET_STATE } from "./base.js";
+import { ReaderBase } from "./base.js";
 import { comparableRows, type RecordRows } from "./comparable-rows.js";
 import { storedRecordsOfDay } from "./day-rows.js";
 
@@ -86,14 +86,14 @@ export class DayFactReads extends ReaderBase {
     ]);
     const fromOrders = latest?.sent ? utcOffsetOf(latest.sent) : undefined;
     if (fromOrders !== undefined) return () => fromOrders;
-    const learned = await this.state(locationId, UTC_OFFSET_STATE);
+    const learned = await this.state(locationId, "utc_offset_minutes");
     const offset = learned === undefined ? undefined : Number(learned);
     return () => offset;
   }
 
   /** The first day of a location's history, as an incremental run settled it. */
   startDate(locationId: string): Promise<string | undefined> {
-    return this.state(locationId, START_DATE_STATE);
+    return this.state(locationId, "start_date");
   }
 
   /** The time zone a location's rows are stamped on (locations.time_zone); null: the hours as

@@ -4,7 +4,7 @@
  * array of values per table, row after row, each in the order of the columns the table's insert
  * writes. Ids stay ids, under their relation's names, until a writer turns them into keys; the
  * parent's key, which only the write learns, is left empty. A page of 100 orders has about 1,300
- * such rows. As objects, their crossing to the writing thread (runner/destination-port.ts) cloned
+ * such rows. As objects, their crossing to the writing thread (runner/remote-destination.ts) cloned
  * every field's name with every value, and the writer looked each value up by name again: packed,
  * the writing thread binds values where they lie, many rows to a statement (docs/benchmarks.md,
  * part 10).

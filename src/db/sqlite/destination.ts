@@ -1,48 +1,26 @@
 /**
- * The SQLite destination: the storage port (destination.ts) over one database file. Each write
- * is part of the group of writes that commit together, all or none (group-commit.ts), through
- * statements prepared once per stream or list (day-writer.ts, snapshot-writer.ts); records' JSON is archived apart
- * (sqlite/raw-archive.ts); the days and reports a write changed are marked, and summed when their
- * window is recorded (rollups.ts). Reads are the reader's (reader.ts), on the same connection.
- * SQLite answers synchronously; the promises only keep the port's shape.
+ * The SQLite destination: the storage port (destination.ts) over one database file. The sync's
+ * writes of records are written once for both databases (sync-writes.ts) and run here on a store
+ * of statements prepared once per stream or list (day-writer.ts, snapshot-writer.ts), each write
+ * part of the group of writes that commit together, all or none (group-commit.ts). Records' JSON
+ * is archived apart (raw-archive.ts); the days and reports a write changed are marked, and summed
+ * when their window is recorded (rollups.ts). Reads are the reader's (../reads/), on the same
+ * connection. SQLite answers synchronously; the promises only keep the port's shape.
  */
-import type { Location } from "../../api/schemas.js";
-import {
-  type RejectedRecord,
-  rejectKey,
-  type ValidatedRecords,
-  type ValidRecord,
-} from "../../api/validate.js";
 import type { DayStream, RunTrigger } from "../../vocabulary.js";
-import type {
-  Destination,
-  KeptBesideRows,
-  ListCounts,
-  ListedDevices,
-  LocationCounts,
-  PageCounts,
-  RunEnd,
-} from "../destination.js";
-import { type ListContext, listSnapshot } from "../list-snapshot.js";
-import { normalizeLocation } from "../normalize/catalog.js";
-import { type PageHeader, rewriteOf } from "../normalize/page.js";
+import type { Destination, KeptBesideRows, RunEnd } from "../destination.js";
 import {
   type DayStreamTables,
-  type Identified,
   PerStream,
   type SnapshotListTables,
 } from "../normalize/stream-tables.js";
 import type { ArchiveTerms } from "../raw/terms.js";
-import { AUDIT_PACE_STATE, START_DATE_STATE, UTC_OFFSET_STATE } from "../reads/base.js";
-import { SqlReader } from "../reads/reader.js";
-import { listRejectContext, locationRejectContext, pageRejectContext } from "../reject-rows.js";
-import type { IncomingRecord } from "../rules/day-page.js";
-import type { SnapshotCounts } from "../rules/snapshot.js";
 import type { Row } from "../schema/columns.js";
 import { locations, relationName } from "../schema/index.js";
 import type { RepairRecord } from "../sql/checkpoints.js";
-import { DaysToSettle, summariesToMark } from "../sql/rollups.js";
 import { tableName } from "../sql/table.js";
+import { SyncWrites } from "../sync-writes.js";
+import { runNow, type Steps, type StoredLocation, type WriteStore } from "../write-store.js";
 import { ApiIds } from "./api-ids.js";
 import { Checkpoints, type WindowRecord } from "./checkpoints.js";
 import { ReplacingWriter } from "./day-writer.js";
@@ -95,6 +73,7 @@ function prepareWriters({ sqlite }: Db, options: SqliteDestinationOptions) {
     archive,
     rollups,
     clocks,
+    lists,
     checkpoints: new Checkpoints(sqlite),
     rejects: new RejectWriter(sqlite),
     days: new PerStream<DayStreamTables, ReplacingWriter>(
@@ -110,12 +89,6 @@ function prepareWriters({ sqlite }: Db, options: SqliteDestinationOptions) {
             : undefined,
         ),
     ),
-    // The time zone is a setting, applied by useTimeZone alone.
-    upsertLocation: sqlite.prepare<[Row]>(upsertSql(locations, ["id"], ["time_zone"])),
-    storedLocation: sqlite.prepare<
-      [string],
-      { content_hash: number | null; api_key_fingerprint: string | null }
-    >("SELECT content_hash, api_key_fingerprint FROM locations WHERE id = ?"),
     /** Forgets what it remembers of writes that were rolled back: the archive's dictionaries,
      * the locations' clocks and the keys of the ids in api_ids are read again from the file. */
     forgetUncommitted(): void {
@@ -123,25 +96,49 @@ function prepareWriters({ sqlite }: Db, options: SqliteDestinationOptions) {
       clocks.forgetAll();
       apiIds.forget();
     },
-    snapshot(
-      list: SnapshotListTables,
-      validated: ValidatedRecords<Identified>,
-      context: ListContext,
-    ): SnapshotCounts {
-      return lists.of(list).write(listSnapshot(list, validated, context));
-    },
   };
 }
 
-type Writers = ReturnType<typeof prepareWriters>;
+/** The store the sync's writes run on (write-store.ts): each answer at once. */
+function prepareStore(sqlite: Db["sqlite"], w: Omit<Writers, "store">): WriteStore {
+  // The time zone is a setting, applied by useTimeZone alone.
+  const upsertLocation = sqlite.prepare<[Row]>(upsertSql(locations, ["id"], ["time_zone"]));
+  const storedLocation = sqlite.prepare<[string], StoredLocation>(
+    "SELECT content_hash, api_key_fingerprint FROM locations WHERE id = ?",
+  );
+  return {
+    writeRecords: (stream, records, syncedAt, repair) =>
+      w.days.of(stream).write(records, syncedAt, repair),
+    markVanished: (stream, ids, at) => w.days.of(stream).markDeleted(ids, at),
+    writeSnapshot: (list, snapshot) => w.lists.of(list).write(snapshot),
+    markDays: (days) => w.rollups.markDays(days),
+    markReports: (locationId, reportIds) => w.rollups.markReports(locationId, reportIds),
+    recordRejects: (rejects, context) => w.rejects.record(rejects, context),
+    resolveStoredRejects: (locationId, stream, ids) =>
+      w.rejects.resolveStored(locationId, stream, ids),
+    keepOnlyRejects: (locationId, stream, day, keys) =>
+      w.rejects.keepOnly(locationId, stream, day, keys),
+    storedLocation: (id) => storedLocation.get(id),
+    putLocation(row, raw) {
+      upsertLocation.run(row);
+      const { id, synced_at: syncedAt } = row;
+      w.archive.put({ tableName: tableName(locations), locationId: id, id, raw, syncedAt });
+    },
+    // One writer holds the file: no turns to note.
+    noteKeyLocation: () => {},
+    saveState: (locationId, name, value, now) =>
+      w.checkpoints.saveState(locationId, name, value, now),
+  };
+}
+
+type Writers = ReturnType<typeof prepareWriters> & { store: WriteStore };
 
 /** Writes, and reads as every destination reads (SqlReader) through the same connection. */
-export class SqliteDestination extends SqlReader implements Destination {
+export class SqliteDestination extends SyncWrites implements Destination {
   private prepared: Writers | undefined;
   private readonly group: GroupCommit;
   /** The error that lost a group of this run's writes (group-commit.ts), if one did. */
   private groupLoss: unknown;
-  private readonly daysToSettle = new DaysToSettle();
 
   constructor(
     readonly db: Db,
@@ -157,7 +154,10 @@ export class SqliteDestination extends SqlReader implements Destination {
   /** Prepared on first write: status, verify and the daemon's metrics only read, and a
    * read-only connection has no use for the write statements. */
   private get writers(): Writers {
-    this.prepared ??= prepareWriters(this.db, this.options);
+    if (!this.prepared) {
+      const writers = prepareWriters(this.db, this.options);
+      this.prepared = { ...writers, store: prepareStore(this.db.sqlite, writers) };
+    }
     return this.prepared;
   }
 
@@ -178,7 +178,7 @@ export class SqliteDestination extends SqlReader implements Destination {
 
   protected override failed(error: unknown): unknown {
     if (isStorageFailure(error) || error === this.groupLoss)
-      return databaseError(error, this.location, "write to the database");
+      return databaseError(error, this.where, "write to the database");
     return error;
   }
 
@@ -186,6 +186,10 @@ export class SqliteDestination extends SqlReader implements Destination {
    * the group is rolled back (onLost) and the run stops. */
   private write<T>(work: (writers: Writers) => T): Promise<T> {
     return this.step((writers) => this.group.write(() => work(writers)));
+  }
+
+  protected perform<T>(steps: Steps<T>): Promise<T> {
+    return this.write((w) => runNow(steps, w.store));
   }
 
   /** Commits the writes in hand (finishRun and close do; so does a command that lent its
@@ -250,93 +254,11 @@ export class SqliteDestination extends SqlReader implements Destination {
   recordRepair(repair: RepairRecord) {
     return this.write((w) => w.checkpoints.recordRepair(repair));
   }
-  saveAuditPace(locationId: string, pace: string, now: string) {
-    return this.write((w) => w.checkpoints.saveState(locationId, AUDIT_PACE_STATE, pace, now));
-  }
-  saveStartDate(locationId: string, day: string, now: string) {
-    return this.write((w) => w.checkpoints.saveState(locationId, START_DATE_STATE, day, now));
-  }
-  saveUtcOffsetMinutes(locationId: string, minutes: number, now: string) {
-    return this.write((w) =>
-      w.checkpoints.saveState(locationId, UTC_OFFSET_STATE, String(minutes), now),
-    );
-  }
 
-  // Records.
+  // The records (sync-writes.ts runs their writes through perform).
 
-  writeLocation(
-    valid: ValidRecord<Location>,
-    context: { syncedAt: string; apiKeyFingerprint: string },
-    devices?: ListedDevices,
-  ): Promise<LocationCounts> {
-    return this.write((w) => {
-      const row = normalizeLocation(valid.record, valid.raw, context);
-      const stored = w.storedLocation.get(row.id);
-      const unchanged =
-        stored?.content_hash === row.content_hash &&
-        stored.api_key_fingerprint === row.api_key_fingerprint;
-      if (!unchanged) {
-        w.upsertLocation.run(row);
-        const { id, synced_at: syncedAt } = row;
-        w.archive.put({
-          tableName: tableName(locations),
-          locationId: id,
-          id,
-          raw: valid.raw,
-          syncedAt,
-        });
-      }
-      const location: LocationCounts["location"] =
-        stored === undefined ? "inserted" : unchanged ? "unchanged" : "updated";
-      if (!devices) return { location, devices: undefined };
-      const listed = { records: [...devices.records], rejects: [] };
-      const listContext = { locationId: row.id, syncedAt: context.syncedAt, runId: null };
-      return { location, devices: w.snapshot(devices.list, listed, listContext) };
-    });
-  }
   useTimeZone(locationId: string, timeZone: string | null) {
     return this.write((w) => w.clocks.apply(locationId, timeZone));
-  }
-  recordLocationReject(
-    reject: RejectedRecord,
-    context: { runId: number | null; rejectedAt: string },
-  ) {
-    return this.write((w) => w.rejects.record([reject], locationRejectContext(reject, context)));
-  }
-  /** Stores one whole list of a location (a catalog list) as a snapshot, with its rejects. */
-  writeList(
-    list: SnapshotListTables,
-    validated: ValidatedRecords<Identified>,
-    context: ListContext,
-  ): Promise<ListCounts> {
-    return this.write((w) => {
-      const counts = w.snapshot(list, validated, context);
-      // The list is whole: its rejects replace the earlier ones.
-      w.rejects.keepOnly(context.locationId, list.name, null, validated.rejects.map(rejectKey));
-      w.rejects.record(validated.rejects, listRejectContext(list.name, context));
-      return { ...counts, rejected: validated.rejects.length };
-    });
-  }
-  writePage(
-    stream: DayStreamTables,
-    page: PageHeader,
-    records: readonly IncomingRecord[],
-  ): Promise<PageCounts> {
-    return this.write((w) => {
-      const { counts, earlierDays } = w.days
-        .of(stream)
-        .write(records, page.syncedAt, rewriteOf(page));
-      const ids = records.map((r) => r.rows.parent.id);
-      if (counts.inserted + counts.updated > 0) {
-        const marks = summariesToMark(stream, page, { ids, earlierDays });
-        this.daysToSettle.marked(stream, marks.days);
-        w.rollups.markDays(marks.days);
-        w.rollups.markReports(page.locationId, marks.reports);
-      }
-      w.rejects.resolveStored(page.locationId, stream.name, ids);
-      w.rejects.record(page.rejects, pageRejectContext(stream.name, page));
-      return { ...counts, rejected: page.rejects.length };
-    });
   }
   override timeZoneOf(locationId: string) {
     return this.step((w) => w.clocks.clockOf(locationId).timeZone);
@@ -347,34 +269,5 @@ export class SqliteDestination extends SqlReader implements Destination {
         this.options.keepRaw ? { keep: true, dictionary: null } : { keep: false },
       );
     return this.step((w) => w.archive.termsFor(relationName(stream.table)));
-  }
-  forgetFixedRejects(
-    stream: DayStreamTables,
-    locationId: string,
-    day: string,
-    rejects: readonly RejectedRecord[],
-  ) {
-    return this.write((w) =>
-      w.rejects.keepOnly(locationId, stream.name, day, rejects.map(rejectKey)),
-    );
-  }
-  /** Marks records deleted upstream (soft: the rows stay, every view leaves them out). */
-  async markDeleted(stream: DayStreamTables, ids: readonly string[], at: string) {
-    if (ids.length === 0) return 0;
-    return this.write((w) => {
-      const { marked, days } = w.days.of(stream).markDeleted(ids, at);
-      if (marked > 0 && stream.summarized === "days") {
-        this.daysToSettle.marked(stream, days);
-        w.rollups.markDays(days);
-      }
-      return marked;
-    });
-  }
-  recordRejects(
-    stream: string,
-    rejects: readonly RejectedRecord[],
-    context: { locationId: string; runId: number | null; rejectedAt: string; requestedId?: string },
-  ) {
-    return this.write((w) => w.rejects.record(rejects, { ...context, stream, day: null }));
   }
 }

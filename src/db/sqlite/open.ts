@@ -5,9 +5,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
 import { packagePath } from "../../package-root.js";
-import * as schema from "../schema/index.js";
 import { databaseError } from "./errors.js";
 import { migrateSqlite } from "./migrate.js";
 import { openSqliteReadOnly } from "./open-read-only.js";
@@ -22,12 +20,9 @@ export const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 /** How long a write waits for another connection's lock before failing, in milliseconds. */
 export const BUSY_TIMEOUT_MS = 10_000;
 
-export type Orm = BetterSQLite3Database<typeof schema>;
-
 export interface Db {
   path: string;
   sqlite: Database.Database;
-  orm: Orm;
   close(): void;
 }
 
@@ -80,7 +75,6 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
   }
   try {
     applyPragmas(sqlite, readonly);
-    const orm = drizzle(sqlite, { schema });
     if (!readonly && options.migrate !== false) {
       // The upgrades need this version's schema: a file migrated from another folder (an
       // older release's, in tests) is left as that release would leave it.
@@ -94,7 +88,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
       );
       if (ours) runUpgrades(sqlite, onUpgradeProgress);
     }
-    return { path, sqlite, orm, close: () => sqlite.close() };
+    return { path, sqlite, close: () => sqlite.close() };
   } catch (error) {
     sqlite.close();
     throw databaseError(error, path, "prepare the database");

@@ -17,7 +17,7 @@ import type {
 } from "../../read-models/status-page.js";
 import { LATE_AFTER_RUNS, SALES_DAYS } from "../../read-models/status-page.js";
 import { describeSchedule } from "../../schedule-times.js";
-import { historyText } from "../format-status.js";
+import { auditProgressText } from "../format-status.js";
 import { number } from "../text.js";
 import { calendarLegend, calendarSvg } from "./calendar-svg.js";
 import { escapeHtml, money, offsetText, spanText, timeHtml } from "./html.js";
@@ -111,8 +111,8 @@ function reconciliationText(reports: ReportStateRow[]): string {
 
 /** Days of the chart without figures: not synced, or before there was anything to sync. */
 function salesGaps(page: LocationPage): string {
-  const before = page.sales.filter((day) => day.beforeHistory).length;
-  const notSynced = page.sales.filter((day) => !day.synced && !day.beforeHistory).length;
+  const before = page.sales.filter((day) => day.beforeFirstDay).length;
+  const notSynced = page.sales.filter((day) => !day.synced && !day.beforeFirstDay).length;
   const days = (count: number) => `${count} ${plural("day", count)}`;
   return (
     (notSynced > 0 ? `; ${days(notSynced)} not synced` : "") +
@@ -168,7 +168,7 @@ function locationSection(page: LocationPage): string {
         salesChartSvg(page.sales, page.reports) +
         `<p class="reconciliation">${reconciliationText(page.reports)}</p>`;
   const failure = page.failure ? failureLine(page.failure) : "";
-  const proof = historyText(location.history);
+  const proof = auditProgressText(location.history);
   const history = proof ? `<p class="history">History: ${escapeHtml(proof)}</p>` : "";
   return `<section class="location" data-location="${escapeHtml(location.id)}">${locationTitle(location)}${failure}<div class="streams">${calendars}</div>${history}${sales}</section>`;
 }

@@ -21,7 +21,7 @@ const STRIP_HEIGHT = 8;
 const HEIGHT = STRIP_TOP + STRIP_HEIGHT;
 
 function dayTitle(day: SalesDay, reports: ReportStateRow[]): string {
-  if (day.beforeHistory) return `${day.day}: before the API's first day`;
+  if (day.beforeFirstDay) return `${day.day}: before the API's first day`;
   if (!day.synced) return `${day.day}: orders not synced`;
   const parts = [
     `${number.format(day.orders)} orders`,
@@ -70,7 +70,7 @@ export function salesChartSvg(days: SalesDay[], reports: ReportStateRow[]): stri
     );
     // A day before the API's first is left blank, its report strip too: it has no figures, and
     // none are missing.
-    if (!day.synced && !day.beforeHistory) {
+    if (!day.synced && !day.beforeFirstDay) {
       parts.push(
         `<rect class="unsynced" x="${x}" y="${SALES_TOP}" width="${bar}" height="${SALES_HEIGHT}"/>`,
       );
@@ -91,7 +91,7 @@ export function salesChartSvg(days: SalesDay[], reports: ReportStateRow[]): stri
         `${(x + bar / 2).toFixed(1)},${(BASELINE - (day.orders / maxOrders) * SALES_HEIGHT).toFixed(1)}`,
       );
     }
-    if (!day.beforeHistory)
+    if (!day.beforeFirstDay)
       parts.push(
         `<rect class="report ${reportClass(dayReports)}" x="${x}" y="${STRIP_TOP}" width="${bar}" height="${STRIP_HEIGHT}"/>`,
       );

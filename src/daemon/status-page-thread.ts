@@ -7,7 +7,7 @@
  */
 import { Worker } from "node:worker_threads";
 
-export interface PageWorkerData {
+export interface StatusPageRequest {
   dbPath: string;
   schedule: string;
   /** ISO instant: the page's "now". */
@@ -15,7 +15,7 @@ export interface PageWorkerData {
   refreshSeconds: number;
 }
 
-export type PageWorkerAnswer = { type: "page"; html: string } | { type: "failed"; message: string };
+export type StatusPageAnswer = { type: "page"; html: string } | { type: "failed"; message: string };
 
 /** Enough for a chain's calendars and a page of a few MB. */
 const PAGE_WORKER_HEAP_MB = 128;
@@ -23,12 +23,12 @@ const PAGE_WORKER_HEAP_MB = 128;
  * request after it would wait on it (they share one rendering). */
 export const PAGE_WORKER_TIMEOUT_MS = 60_000;
 
-export function renderPageInWorker(
-  data: PageWorkerData,
+export function renderStatusPageInThread(
+  data: StatusPageRequest,
   timeoutMs = PAGE_WORKER_TIMEOUT_MS,
 ): Promise<string> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL("./page-worker.js", import.meta.url), {
+    const worker = new Worker(new URL("./status-page-worker.js", import.meta.url), {
       workerData: data,
       resourceLimits: { maxOldGenerationSizeMb: PAGE_WORKER_HEAP_MB },
       stdout: false,
@@ -45,7 +45,7 @@ export function renderPageInWorker(
     const deadline = setTimeout(() => {
       answer(() => reject(new Error(`the status page was not read within ${timeoutMs} ms`)));
     }, timeoutMs);
-    worker.once("message", (message: PageWorkerAnswer) => {
+    worker.once("message", (message: StatusPageAnswer) => {
       answer(() =>
         message.type === "page" ? resolve(message.html) : reject(new Error(message.message)),
       );

@@ -1,6 +1,6 @@
 /**
  * A worker thread's entry: renders the status page from a SQLite file through a read-only
- * connection of its own, answers the HTML and ends. See page-in-worker.ts for why a thread.
+ * connection of its own, answers the HTML and ends. See status-page-thread.ts for why a thread.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { openDatabase } from "../db/sqlite/open.js";
@@ -8,9 +8,9 @@ import { sqliteReader } from "../db/sqlite/reader.js";
 import { messageOf } from "../errors.js";
 import { collectStatusPage } from "../read-models/status-page.js";
 import { renderStatusPage } from "../ui/status-page/page.js";
-import type { PageWorkerAnswer, PageWorkerData } from "./page-in-worker.js";
+import type { StatusPageAnswer, StatusPageRequest } from "./status-page-thread.js";
 
-async function render(data: PageWorkerData): Promise<string> {
+async function render(data: StatusPageRequest): Promise<string> {
   const destination = sqliteReader(openDatabase(data.dbPath, { readonly: true }));
   try {
     const page = await collectStatusPage(destination, {
@@ -23,11 +23,11 @@ async function render(data: PageWorkerData): Promise<string> {
   }
 }
 
-render(workerData as PageWorkerData).then(
-  (html) => parentPort?.postMessage({ type: "page", html } satisfies PageWorkerAnswer),
+render(workerData as StatusPageRequest).then(
+  (html) => parentPort?.postMessage({ type: "page", html } satisfies StatusPageAnswer),
   (error: unknown) =>
     parentPort?.postMessage({
       type: "failed",
       message: messageOf(error),
-    } satisfies PageWorkerAnswer),
+    } satisfies StatusPageAnswer),
 );

@@ -26,7 +26,7 @@ const PAGES_IN_HAND = 4;
 /** What the sync's side needs to know of the destination it stands for. */
 export interface DestinationShape {
   /** Where the data goes, for messages. */
-  location: string;
+  where: string;
   /** The names of the destination's methods (methodsOf). */
   methods: readonly string[];
 }
@@ -194,7 +194,7 @@ export function connectDestination(port: MessagePort, shape: DestinationShape): 
 
   const lose = () => {
     lost ??= new DatabaseError(
-      `cannot write to the database ${shape.location}: the thread writing it stopped`,
+      `cannot write to the database ${shape.where}: the thread writing it stopped`,
       "DESTINATION_GONE",
     );
     for (const call of pending.values()) call.reject(lost);
@@ -221,7 +221,7 @@ export function connectDestination(port: MessagePort, shape: DestinationShape): 
   };
 
   const remote: Record<string, unknown> = {
-    location: shape.location,
+    where: shape.where,
     pagesInHand: PAGES_IN_HAND,
   };
   for (const method of shape.methods) remote[method] = (...args: unknown[]) => call(method, args);
