@@ -11,14 +11,14 @@
 import Database from "better-sqlite3";
 import { PosApiClient } from "../src/api/client.js";
 import { HttpTransport } from "../src/api/transport.js";
+import { proveDay } from "../src/audit/day-proof.js";
+import { runVerify } from "../src/audit/verify.js";
 import { DEFAULTS } from "../src/config/config.js";
 import { SqliteDestination } from "../src/db/sqlite/destination.js";
 import { createLogger } from "../src/log.js";
-import { runVerify } from "../src/read-models/verify.js";
 import { keyFingerprint } from "../src/secrets.js";
 import { type Simulator, startSimulator } from "../src/simulator/server.js";
 import { DAY_STREAM_DESCRIPTIONS, readDays } from "../src/streams/index.js";
-import { proveDay } from "../src/sync/day-proof.js";
 import { runSync } from "../src/sync/run.js";
 import type { RunResult } from "../src/sync/run-result.js";
 import { dec, int, log, now, seconds } from "./lib.js";
@@ -89,11 +89,13 @@ async function daemonRun(
   const destination = SqliteDestination.open(path);
   try {
     const result = await runSync({
-      config: simulatorConfig(simulator, path),
+      plan: {
+        config: simulatorConfig(simulator, path),
+        trigger: "daemon",
+        audit: { periodDays, requests: DEFAULTS.auditRequests },
+      },
       destination,
       logger: createLogger({ level: "silent" }),
-      trigger: "daemon",
-      audit: { periodDays, requests: DEFAULTS.auditRequests },
       now: () => at,
     });
     if (result.status !== "succeeded") throw new Error(`a daemon run ended ${result.status}`);

@@ -32,10 +32,9 @@ export async function syncSimulator(
   });
   try {
     const result = await runSync({
-      config,
+      plan: { config, trigger: "cli" },
       destination,
       logger: createLogger({ level: "silent" }),
-      trigger: "cli",
       // The simulator's today, as every location sees it.
       now: () => new Date(`${simulator.dataset.today}T12:00:00.000Z`),
     });

@@ -77,6 +77,7 @@ describe("the layers of src/", () => {
   it("keep storage below the engine, the streams and everything that uses them", () => {
     const above = [
       "sync",
+      "audit",
       "streams",
       "read-models",
       "ui",
@@ -89,6 +90,8 @@ describe("the layers of src/", () => {
     expect(importersOf("db", above)).toEqual([]);
     expect(importersOf("api", ["db", ...above])).toEqual([]);
     expect(importersOf("streams", ["sync", "read-models", "ui", "runner", "commands"])).toEqual([]);
+    // The proof's rules sit below the engine that applies them: the audit imports no run.
+    expect(importersOf("audit", ["sync", "runner", "commands", "daemon"])).toEqual([]);
   });
 
   it("keep the probe on the API alone: it reads no database and runs no sync", () => {
@@ -97,6 +100,7 @@ describe("the layers of src/", () => {
     const elsewhere = [
       "db",
       "sync",
+      "audit",
       "streams",
       "runner",
       "daemon",

@@ -25,8 +25,10 @@ describe("a sync thread out of heap", () => {
   it("fails the run with what ended it, not left running for the next run to call killed", async () => {
     const db = openDatabase(tempPath());
     const input: WorkerInput = {
-      config: { ...simulatorConfig(sim.current, { postgres: undefined }), concurrency: 16 },
-      trigger: "cli",
+      plan: {
+        config: { ...simulatorConfig(sim.current, { postgres: undefined }), concurrency: 16 },
+        trigger: "cli",
+      },
       logLevel: "silent",
       logFd: 2,
       progress: "log",

@@ -81,12 +81,14 @@ async function syncAcrossPort(dbPath: string) {
   const logs = captureLogs("debug");
   try {
     const result = await runSync({
-      config: simulatorConfig(api, { locations: zonedLocations(api) }),
+      plan: {
+        config: simulatorConfig(api, { locations: zonedLocations(api) }),
+        trigger: "cli",
+        range: RANGE,
+      },
       destination,
       logger: logs.logger,
-      trigger: "cli",
       now: simulatorNow(api),
-      range: RANGE,
       transport: { retry: FAST_RETRY },
     });
     expect(result.status, logs.text()).toBe("succeeded");

@@ -15,6 +15,10 @@
  * runs zod's own parse and checks, on one payload reused. A value the check refuses is parsed by
  * zod again for its issues, so that a reject says what zod says; the check only has to accept
  * nothing zod refuses (test/schema-check.test.ts compares the two on mutated records).
+ *
+ * It reads zod's internals (`_zod.def`, `_zod.run`), which a minor release may change: zod is
+ * pinned to the exact version this was written against (package.json), so that an upgrade is a
+ * decision, made with that test, and never a side effect of `npm install`.
  */
 import type { z } from "zod";
 import { util } from "zod/v4/core";

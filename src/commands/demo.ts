@@ -181,10 +181,8 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     // between for complete and empty.
     const syncNow = (range?: DayRange) =>
       startRun({
-        config,
+        plan: { config, trigger: "cli", ...(range ? { range } : {}) },
         db: destination.db,
-        trigger: "cli",
-        ...(range ? { range } : {}),
         logLevel,
         logTo: "stderr",
         progress: isInteractive(io)

@@ -1,4 +1,5 @@
 /** `pos-sync sync`: one run, incremental or over explicit days. */
+
 import { SETTING_BOUNDS } from "../config/config.js";
 import { today } from "../dates.js";
 import type { Db } from "../db/sqlite/open.js";
@@ -8,6 +9,7 @@ import { UsageError } from "../errors.js";
 import type { Logger } from "../log.js";
 import { acquireWriterLease, type RunRequest, startRun } from "../runner/start-run.js";
 import { SyncWorker } from "../runner/sync-worker.js";
+import { databaseWriter } from "../runner/thread-layout.js";
 import { exitCodeFor, type RunResult } from "../sync/run-result.js";
 import { visible } from "../terminal-text.js";
 import { TerminalProgress } from "../ui/progress-display.js";
@@ -130,11 +132,13 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const logger = commandLogger(config, io);
   for (const notice of config.notices) logger.warn(notice);
   const request: SyncRequest = {
-    config,
-    trigger: "cli",
-    ...(streams ? { streams } : {}),
-    ...(range ? { range } : {}),
-    acceptDeletions: values["accept-deletions"] === true,
+    plan: {
+      config,
+      trigger: "cli",
+      ...(streams ? { streams } : {}),
+      ...(range ? { range } : {}),
+      acceptDeletions: values["accept-deletions"] === true,
+    },
     logLevel: commandLogLevel(config, io),
     logTo: "stderr",
     ...(isInteractive(io) ? { progress: new TerminalProgress(io.stderr) } : {}),
@@ -151,10 +155,12 @@ export async function executeRun(
   io: CommandIo,
 ): Promise<RunResult> {
   // The run's thread loads its modules while this one opens the database.
-  const worker = SyncWorker.start(request.config.memoryMb);
+  const { config } = request.plan;
+  const worker = SyncWorker.start(config.memoryMb);
   try {
-    // PostgreSQL needs no writer lease: its per-location locks keep workers apart.
-    return await (request.config.postgres
+    // The run's thread writes PostgreSQL, which needs no writer lease: its per-location locks
+    // keep workers apart.
+    return await (databaseWriter(config) === "run's thread"
       ? runWithSignals({ ...request, worker }, logger)
       : syncIntoSqlite({ ...request, worker }, logger, io));
   } finally {
@@ -182,7 +188,7 @@ async function syncIntoSqlite(
   io: CommandIo,
 ): Promise<RunResult> {
   const db = openConfiguredDatabase(
-    request.config,
+    request.plan.config,
     isInteractive(io)
       ? upgradeProgressWriter(io.stderr, true)
       : (progress) => {
@@ -193,7 +199,7 @@ async function syncIntoSqlite(
   let lease: WriterLease;
   try {
     lease = acquireWriterLease(db, {
-      command: request.trigger === "repair" ? "verify --repair" : "sync",
+      command: request.plan.trigger === "repair" ? "verify --repair" : "sync",
       logger,
       stop,
     });

@@ -1,14 +1,14 @@
 /** `pos-sync verify`: compares each stored day with the API's count, and reports with orders;
  * with `--repair`, reads again with the sync engine every day that disagrees, and checks again. */
 
-import { EXIT, UsageError } from "../errors.js";
 import {
   daysToRepair,
   repairCount,
   runVerify,
   type VerifyOptions,
   type VerifyResult,
-} from "../read-models/verify.js";
+} from "../audit/verify.js";
+import { EXIT, UsageError } from "../errors.js";
 import { keyFingerprint } from "../secrets.js";
 import { exitCodeFor } from "../sync/run-result.js";
 import { formatRepair, formatVerify } from "../ui/format-verify.js";
@@ -118,13 +118,15 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   );
   const repaired = await executeRun(
     {
-      config: {
-        ...config,
-        locations: config.locations.filter((l) => keys.has(keyFingerprint(l.apiKey))),
+      plan: {
+        config: {
+          ...config,
+          locations: config.locations.filter((l) => keys.has(keyFingerprint(l.apiKey))),
+        },
+        trigger: "repair",
+        streams: [...DAY_STREAMS],
+        repairDays,
       },
-      trigger: "repair",
-      streams: [...DAY_STREAMS],
-      repairDays,
       logLevel: commandLogLevel(config, io),
       logTo: "stderr",
       ...(isInteractive(io) ? { progress: new TerminalProgress(io.stderr) } : {}),

@@ -108,12 +108,14 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     const { db } = storage.beforeRun();
     try {
       const result = await startRun({
-        config,
+        plan: {
+          config,
+          trigger: "daemon",
+          ...(config.auditPeriodDays > 0
+            ? { audit: { periodDays: config.auditPeriodDays, requests: config.auditRequests } }
+            : {}),
+        },
         ...(db ? { db } : {}),
-        trigger: "daemon",
-        ...(config.auditPeriodDays > 0
-          ? { audit: { periodDays: config.auditPeriodDays, requests: config.auditRequests } }
-          : {}),
         logLevel: config.logLevel,
         logTo: "stdout",
         onAttempt: (event) => metrics.onAttempt(event),

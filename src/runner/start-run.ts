@@ -3,14 +3,12 @@
  * writer out, and the worker thread that runs the sync with the configuration's heap ceiling.
  */
 import type { AttemptEvent } from "../api/transport.js";
-import type { Config } from "../config/config.js";
 import type { Db } from "../db/sqlite/open.js";
 import { WriterLease } from "../db/sqlite/writer-lease.js";
 import type { Logger, LogLevel } from "../log.js";
-import type { AuditSettings } from "../sync/audit.js";
 import type { Progress } from "../sync/progress.js";
+import type { RunPlan } from "../sync/run-plan.js";
 import type { RunResult } from "../sync/run-result.js";
-import type { DayRange, RepairDays, RunTrigger, Stream } from "../vocabulary.js";
 import type { SyncWorker } from "./sync-worker.js";
 import { runSyncInWorker } from "./worker-runner.js";
 
@@ -32,19 +30,12 @@ export function acquireWriterLease(
   });
 }
 
+/** A run's plan, and what the command runs it with. */
 export interface RunRequest {
-  config: Config;
+  plan: RunPlan;
   /** The connection that holds the writer lease: the run writes through it, from this thread.
    * Absent for PostgreSQL (the run's thread connects to the server). */
   db?: Db;
-  trigger: RunTrigger;
-  streams?: readonly Stream[];
-  range?: DayRange;
-  /** Exactly these days (verify --repair). */
-  repairDays?: RepairDays;
-  /** Re-prove stored history (the daemon's audit). */
-  audit?: AuditSettings;
-  acceptDeletions?: boolean;
   logLevel: LogLevel;
   /** A command logs to standard error; a service to standard output, for its supervisor. */
   logTo: "stderr" | "stdout";
@@ -61,16 +52,10 @@ export interface RunRequest {
 /** Runs one sync in a worker thread, with the heap ceiling of the configuration; its writes are
  * made here, through `request.db`. */
 export function startRun(request: RunRequest): Promise<RunResult> {
-  const { config } = request;
+  const { plan } = request;
   return runSyncInWorker({
     input: {
-      config,
-      trigger: request.trigger,
-      ...(request.streams ? { streams: request.streams } : {}),
-      ...(request.range ? { range: request.range } : {}),
-      ...(request.repairDays ? { repairDays: request.repairDays } : {}),
-      ...(request.audit ? { audit: request.audit } : {}),
-      ...(request.acceptDeletions ? { acceptDeletions: true } : {}),
+      plan,
       logLevel: request.logLevel,
       logFd: request.logTo === "stdout" ? 1 : 2,
       progress: request.progress ? "report" : "log",
@@ -78,7 +63,7 @@ export function startRun(request: RunRequest): Promise<RunResult> {
     },
     ...(request.db ? { db: request.db } : {}),
     ...(request.worker ? { worker: request.worker } : {}),
-    heapMb: config.memoryMb,
+    heapMb: plan.config.memoryMb,
     signal: request.signal,
     ...(request.progress ? { progress: request.progress } : {}),
     ...(request.onAttempt ? { onAttempt: request.onAttempt } : {}),

@@ -1,21 +1,15 @@
 /** The messages between a command and the worker thread that runs its sync. */
 import type { MessagePort } from "node:worker_threads";
 import type { AttemptEvent } from "../api/transport.js";
-import type { Config } from "../config/config.js";
 import type { LogLevel } from "../log.js";
-import type { AuditSettings } from "../sync/audit.js";
 import type { PlannedEvent, WindowEvent } from "../sync/progress.js";
+import type { RunPlan } from "../sync/run-plan.js";
 import type { RunResult } from "../sync/run-result.js";
-import type { DayRange, RepairDays, RunTrigger, Stream } from "../vocabulary.js";
 import type { DestinationShape } from "./remote-destination.js";
 
+/** The run's plan, and how the thread reports on it. */
 export interface WorkerInput {
-  config: Config;
-  trigger: RunTrigger;
-  streams?: readonly Stream[];
-  range?: DayRange;
-  repairDays?: RepairDays;
-  audit?: AuditSettings;
+  plan: RunPlan;
   logLevel: LogLevel;
   /** 1 for standard output (a service), 2 for standard error (a command). */
   logFd: 1 | 2;
@@ -23,8 +17,6 @@ export interface WorkerInput {
   progress: "report" | "log";
   /** Send every HTTP attempt to the command (metrics). */
   reportAttempts: boolean;
-  /** Mark as deleted what a day's complete read no longer lists, even when it is most of the day. */
-  acceptDeletions?: boolean;
 }
 
 /** The port a SQLite run's writes go through, to the command's thread, which holds the database

@@ -3,19 +3,18 @@
  * database work, more than half of a backfill's CPU, runs here (remote-destination.ts) beside the
  * reading in the worker: a thread that was idle, rather than a new one with a heap of its own.
  */
+
 import { MessageChannel } from "node:worker_threads";
-import type { AttemptEvent } from "../api/transport.js";
 import { DEFAULTS } from "../config/config.js";
 import { SqliteDestination } from "../db/sqlite/destination.js";
 import type { Db } from "../db/sqlite/open.js";
-import type { Progress } from "../sync/progress.js";
 import type { RunResult } from "../sync/run-result.js";
 import { methodsOf, serveDestination } from "./remote-destination.js";
-import { SyncWorker, SyncWorkerError } from "./sync-worker.js";
-import type { WorkerInput } from "./worker-protocol.js";
+import { SyncWorker, SyncWorkerError, type SyncWorkerRun } from "./sync-worker.js";
+import { databaseWriter } from "./thread-layout.js";
 
-export interface WorkerRunOptions {
-  input: WorkerInput;
+/** A run on its thread, as the thread takes it (SyncWorkerRun), with where its writes go. */
+export interface WorkerRunOptions extends Omit<SyncWorkerRun, "writes"> {
   /** The connection the run writes through: the command's, which holds the writer lease (its
    * heartbeat then commits with the run's writes instead of waiting for their lock). Absent for
    * PostgreSQL, which the worker thread writes to itself. */
@@ -23,19 +22,17 @@ export interface WorkerRunOptions {
   /** The thread, started ahead of the run; one is started now otherwise. */
   worker?: SyncWorker;
   heapMb?: number;
-  signal?: AbortSignal;
-  progress?: Progress;
-  onAttempt?: (event: AttemptEvent) => void;
 }
 
 /** Runs the sync in a worker that writes through `options.db`, in this thread (SQLite), or to
  * the PostgreSQL server itself. */
 export async function runSyncInWorker(options: WorkerRunOptions): Promise<RunResult> {
   const worker = options.worker ?? SyncWorker.start(options.heapMb ?? DEFAULTS.memoryMb);
-  if (!options.db) return worker.run(options);
+  if (databaseWriter(options.input.plan.config) === "run's thread") return worker.run(options);
+  if (!options.db) throw new Error("a run its command writes needs the command's connection");
   const destination = new SqliteDestination(options.db, {
-    keepRaw: options.input.config.keepRaw,
-    keepHistory: options.input.config.keepHistory,
+    keepRaw: options.input.plan.config.keepRaw,
+    keepHistory: options.input.plan.config.keepHistory,
     compressAhead: true,
   });
   const { port1, port2 } = new MessageChannel();

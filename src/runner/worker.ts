@@ -4,6 +4,7 @@
  * result to the command. Running here lets the command give the run a heap ceiling and write
  * while the run reads; the thread starts ahead of its run and waits for it (sync-worker.ts).
  */
+
 import { parentPort } from "node:worker_threads";
 import { pino } from "pino";
 import type { SyncDestination } from "../db/destination.js";
@@ -13,6 +14,7 @@ import { createLogger } from "../log.js";
 import type { Progress } from "../sync/progress.js";
 import { runSync } from "../sync/run.js";
 import { connectDestination } from "./remote-destination.js";
+import { databaseWriter } from "./thread-layout.js";
 import type { FromWorker, ToWorker, WorkerInput, WorkerWrites } from "./worker-protocol.js";
 
 type Port = NonNullable<typeof parentPort>;
@@ -61,15 +63,9 @@ async function main(
   try {
     destination = await openDestination(input, writes);
     const result = await runSync({
-      config: input.config,
+      plan: input.plan,
       destination,
       logger,
-      trigger: input.trigger,
-      ...(input.streams ? { streams: input.streams } : {}),
-      ...(input.range ? { range: input.range } : {}),
-      ...(input.repairDays ? { repairDays: input.repairDays } : {}),
-      ...(input.audit ? { audit: input.audit } : {}),
-      ...(input.acceptDeletions ? { acceptDeletions: true } : {}),
       signal: stop.signal,
       ...(progress ? { progress } : {}),
       ...(input.reportAttempts ? { onAttempt: (event) => send({ type: "attempt", event }) } : {}),
@@ -79,7 +75,7 @@ async function main(
       result: { ...result, stats: { locations: result.stats.locations } },
     };
   } catch (error) {
-    answer = { type: "failed", message: failureMessage(error, input.config.dbPath) };
+    answer = { type: "failed", message: failureMessage(error, input.plan.config.dbPath) };
   }
   // Committed before answering: the command may read, move or delete the files the moment it
   // has the answer (the daemon opens them afresh after a failed run).
@@ -89,14 +85,14 @@ async function main(
   port.close();
 }
 
-/** SQLite is written by the command's thread, through the port; PostgreSQL by this thread,
- * with as many connections as requests in flight. */
+/** The database as this thread writes it (thread-layout.ts): itself, with as many connections
+ * as requests in flight, or through the port to the command's thread. */
 async function openDestination(
   input: WorkerInput,
   writes: WorkerWrites | undefined,
 ): Promise<SyncDestination> {
-  const { config } = input;
-  if (config.postgres) {
+  const { config } = input.plan;
+  if (databaseWriter(config) === "run's thread" && config.postgres) {
     // Loaded only here: a SQLite run spares PostgreSQL's modules their start-up CPU.
     const { PgDestination } = await import("../db/pg/destination.js");
     return PgDestination.open(config.postgres, {

@@ -5,18 +5,17 @@
  * again in the same run, by the same engine, and recorded in history_repairs.
  */
 import type { PosApiClient } from "../api/client.js";
+import { accountedFor, dayAgrees } from "../audit/agreement.js";
+import { type DayProof, proveDay } from "../audit/day-proof.js";
 import { addDays } from "../dates.js";
 import type { ProvedWindow } from "../db/reads/checkpoints.js";
 import type { DayStreamDescription } from "../streams/index.js";
 import { planAudit } from "./audit-plan.js";
-import { type AuditSettings, type SyncContext, timestamp } from "./context.js";
-import { type DayProof, dayAgrees, proveDay, provedCount } from "./day-proof.js";
+import { type SyncContext, timestamp } from "./context.js";
 import type { WindowTask } from "./day-window.js";
 import { escalateOrDescribe } from "./failures.js";
 import { emptyAuditStats } from "./stats.js";
 import { runAll } from "./tasks.js";
-
-export type { AuditSettings };
 
 /** A day read again, the way the location's windows are. */
 export type ReadAgain = (task: WindowTask) => Promise<void>;
@@ -29,13 +28,14 @@ export async function auditLocation(
   locationToday: string,
   readAgain: ReadAgain,
 ): Promise<void> {
-  const { audit, destination } = context;
+  const { destination } = context;
+  const { audit } = context.plan;
   if (!audit || audit.periodDays <= 0 || context.signal.aborted) return;
   const stats = context.stats.location(client.keyFingerprint);
   stats.audit ??= emptyAuditStats();
   const auditStats = stats.audit;
   // The lookback days are read by every run already.
-  const before = addDays(locationToday, -context.lookbackDays);
+  const before = addDays(locationToday, -context.plan.config.lookbackDays);
   // A day this run proved by reading it needs no proving again (a backfill's first audit).
   const windows = (await destination.provedWindows(locationId, before)).filter(
     (w) =>
@@ -74,7 +74,7 @@ export async function auditLocation(
     auditStats.repairs++;
     context.stats.stream(client.keyFingerprint, stream.name).windows.planned++;
     const { apiCount, content, rewrite } = proof;
-    const storedCount = provedCount(proof);
+    const storedCount = accountedFor(proof);
     await readAgain({
       stream,
       day: window.day,

@@ -5,6 +5,7 @@
  */
 import type { PosApiClient } from "../api/client.js";
 import { type RejectedRecord, rejectKey } from "../api/validate.js";
+import { accountedFor, type DayAccount, dayAgrees } from "../audit/agreement.js";
 import { type DayStreamDescription, readDays } from "../streams/index.js";
 import type { RepairFinding, WindowStatus } from "../vocabulary.js";
 import { type SyncContext, timestamp } from "./context.js";
@@ -84,13 +85,15 @@ async function readWindow(
   };
 }
 
-/** Why a read does not prove the window complete, or null when it does. */
-function incompleteReason(read: ReadResult, storedCount: number): string | null {
+/** Why a read does not prove the window complete, or null when it does: the walk held together,
+ * and the day agrees (agreement.ts) with the records the read listed, as stored, and those it
+ * set aside. */
+function incompleteReason(read: ReadResult, day: DayAccount): string | null {
   if (read.countChanged) return "the API's count changed while the window was read";
   if (read.endedBy === "page-bound" || read.endedBy === "no-progress")
     return `the pages stopped making sense (${read.endedBy})`;
-  if (storedCount !== read.apiTotalCount)
-    return `stored ${storedCount} of the ${read.apiTotalCount} records the API counts`;
+  if (!dayAgrees(day))
+    return `stored ${accountedFor(day)} of the ${read.apiTotalCount} records the API counts`;
   return null;
 }
 
@@ -116,10 +119,13 @@ export async function syncDayWindow(
       if (result.interrupted)
         return { ...outcome, status: "interrupted", records, error: "interrupted" };
       // Rejects without an id may come twice when pages shift: count each record once.
-      const rejected = new Set(result.rejects.map(rejectKey)).size;
-      const storedCount =
-        (await context.destination.countStored(stream, result.listedIds)) + rejected;
-      const reason = incompleteReason(result, storedCount);
+      const account: DayAccount = {
+        apiCount: result.apiTotalCount,
+        stored: await context.destination.countStored(stream, result.listedIds),
+        rejected: new Set(result.rejects.map(rejectKey)).size,
+      };
+      const storedCount = accountedFor(account);
+      const reason = incompleteReason(result, account);
       outcome = {
         status: reason ? "incomplete" : "complete",
         apiTotalCount: result.apiTotalCount,

@@ -33,7 +33,7 @@ async function learnStart(
 ): Promise<void> {
   const { destination } = context;
   const needStart =
-    !context.range && !context.repairDays && !(await destination.startDate(locationId));
+    !context.plan.range && !context.plan.repairDays && !(await destination.startDate(locationId));
   const needOffset = (await destination.utcOffsetMinutes(locationId, context.now())) === undefined;
   if (!needStart && !needOffset) return;
   const start = needStart
@@ -85,10 +85,14 @@ async function startDateFor(
   locationId: string,
   locationToday: string,
 ): Promise<string> {
-  if (context.range) return context.range.since;
+  if (context.plan.range) return context.plan.range.since;
   const firstDay = await context.destination.startDate(locationId);
-  const { startDate, skipped } = startDateOf(context.startDate, firstDay, locationToday);
-  if (skipped && !context.repairDays) {
+  const { startDate, skipped } = startDateOf(
+    context.plan.config.startDate,
+    firstDay,
+    locationToday,
+  );
+  if (skipped && !context.plan.repairDays) {
     const warning = `POS_START_DATE ${skipped.setting} is before the first day this location's API holds (${skipped.firstDay}): the days before it hold nothing and are not read`;
     context.logger.warn({ locationId, ...skipped }, warning);
     context.stats.location(client.keyFingerprint).warnings.push(warning);
@@ -107,7 +111,7 @@ async function planWindows(
   const offset = await context.destination.utcOffsetMinutes(locationId, context.now());
   const locationToday = today(context.now(), offset ?? 0);
   const startDate = await startDateFor(context, client, locationId, locationToday);
-  if (!context.range && !context.repairDays && startDate > locationToday) {
+  if (!context.plan.range && !context.plan.repairDays && startDate > locationToday) {
     const warning = `POS_START_DATE ${startDate} is after this location's today (${locationToday}): no day is read until then`;
     context.logger.warn({ locationId, startDate, today: locationToday }, warning);
     context.stats.location(client.keyFingerprint).warnings.push(warning);
@@ -116,15 +120,15 @@ async function planWindows(
   const { name, label } = context.stats.location(client.keyFingerprint);
   const tasks: WindowTask[] = [];
   for (const stream of streams) {
-    const findings = context.repairDays?.[locationId]?.[stream.name] ?? [];
-    const days = context.repairDays
+    const findings = context.plan.repairDays?.[locationId]?.[stream.name] ?? [];
+    const days = context.plan.repairDays
       ? findings.map((f) => f.day)
       : planDays({
           today: locationToday,
           startDate,
-          lookbackDays: context.lookbackDays,
+          lookbackDays: context.plan.config.lookbackDays,
           windows: await context.destination.windows(locationId, stream.name),
-          range: context.range,
+          range: context.plan.range,
         });
     context.stats.stream(client.keyFingerprint, stream.name).windows.planned += days.length;
     context.progress.planned({

@@ -7,7 +7,6 @@ import { setMaxListeners } from "node:events";
 import pLimit from "p-limit";
 import { PosApiClient } from "../api/client.js";
 import { type AttemptEvent, HttpTransport, type TransportOptions } from "../api/transport.js";
-import type { Config } from "../config/config.js";
 import type { SyncDestination } from "../db/destination.js";
 import { messageOf } from "../errors.js";
 import type { Logger } from "../log.js";
@@ -18,40 +17,24 @@ import {
   DAY_STREAM_DESCRIPTIONS,
   type DayStreamDescription,
 } from "../streams/index.js";
-import {
-  type DayRange,
-  type RepairDays,
-  type RunStatus,
-  type RunTrigger,
-  STREAMS,
-  type Stream,
-} from "../vocabulary.js";
-import type { AuditSettings } from "./audit.js";
+import { type RunStatus, STREAMS } from "../vocabulary.js";
 import type { SyncContext } from "./context.js";
 import { syncOneLocation } from "./location.js";
 import { locationsLeftNotice, syncInTurn } from "./location-turns.js";
 import { PageNormalizer } from "./normalize-page.js";
 import { LogProgress, type Progress } from "./progress.js";
+import type { RunPlan } from "./run-plan.js";
 import type { RunResult } from "./run-result.js";
 import { RunStats } from "./stats.js";
 
+/** A run's plan, and what this thread runs it with. */
 export interface SyncOptions {
-  config: Config;
+  plan: RunPlan;
   destination: SyncDestination;
   logger: Logger;
-  trigger: RunTrigger;
-  streams?: readonly Stream[];
-  /** The day streams and catalog lists to read (default: all of them). */
+  /** The day streams and catalog lists to read (default: all of them): tests add their own. */
   dayStreams?: readonly DayStreamDescription[];
   catalogLists?: readonly CatalogListDescription[];
-  /** Explicit days, both included; absent for an incremental run. */
-  range?: DayRange;
-  /** Exactly these days of these locations and streams, whatever the checkpoints say. */
-  repairDays?: RepairDays;
-  /** Re-prove stored history as the daemon does (audit.ts). */
-  audit?: AuditSettings;
-  /** Accept that a day lost most of its records upstream (see deletion-guard.ts). */
-  acceptDeletions?: boolean;
   now?: () => Date;
   /** Stops the run: no new work, the page in hand is committed, the run is recorded interrupted. */
   signal?: AbortSignal;
@@ -81,11 +64,12 @@ function firstError(stats: RunStats, fatal: unknown): string | null {
 }
 
 export async function runSync(options: SyncOptions): Promise<RunResult> {
-  const { config, destination, logger } = options;
+  const { plan, destination, logger } = options;
+  const { config } = plan;
   const now = options.now ?? (() => new Date());
   const startedAt = now().toISOString();
   await destination.closeAbandonedRuns(startedAt);
-  const runId = await destination.startRun(options.trigger, startedAt);
+  const runId = await destination.startRun(plan.trigger, startedAt);
   const runLogger = logger.child({ runId });
   const stop = new AbortController();
   // Each request waiting for a slot or in flight (a location reads its catalog lists at once)
@@ -109,21 +93,16 @@ export async function runSync(options: SyncOptions): Promise<RunResult> {
   const stats = new RunStats();
   const progress = options.progress ?? new LogProgress(runLogger);
   const context: SyncContext = {
+    plan,
     destination,
     pages: new PageNormalizer(destination),
     stats,
     logger: runLogger,
     progress,
     runId,
-    streams: new Set(options.streams ?? STREAMS),
+    streams: new Set(plan.streams ?? STREAMS),
     dayStreams: options.dayStreams ?? DAY_STREAM_DESCRIPTIONS,
     catalogLists: options.catalogLists ?? CATALOG_LISTS,
-    lookbackDays: config.lookbackDays,
-    range: options.range,
-    repairDays: options.repairDays,
-    audit: options.audit,
-    acceptDeletions: options.acceptDeletions ?? false,
-    startDate: config.startDate,
     now,
     startedAt,
     signal: stop.signal,
@@ -131,11 +110,11 @@ export async function runSync(options: SyncOptions): Promise<RunResult> {
   };
   runLogger.info(
     {
-      trigger: options.trigger,
+      trigger: plan.trigger,
       locations: config.locations.length,
       // Without days asked for, each location's own checkpoints say what is read: all of its
       // history the first time, the days after them since.
-      range: options.range ?? (options.repairDays ? "repair" : "from checkpoints"),
+      range: plan.range ?? (plan.repairDays ? "repair" : "from checkpoints"),
     },
     "sync started",
   );

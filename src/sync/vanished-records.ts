@@ -4,11 +4,12 @@
  * deletion-guard.ts).
  *
  * An order that a stored report lists may be missing from every list and still exist: the
- * reports cross-check fetched it by id for that very reason (see cross-check.ts). Such an order
- * is asked for by id before it is marked: only one the API no longer serves is deleted.
+ * reports cross-check fetched it by id for that very reason (see cross-check.ts). Which unlisted
+ * records are gone is audit/kept-on-purpose.ts's rule.
  */
 import type { PosApiClient } from "../api/client.js";
 import type { RejectedRecord } from "../api/validate.js";
+import { sortUnlisted } from "../audit/kept-on-purpose.js";
 import type { DayStreamDescription } from "../streams/index.js";
 import { type SyncContext, timestamp } from "./context.js";
 import { describeSuspicious, judgeDisappearance } from "./deletion-guard.js";
@@ -41,7 +42,10 @@ export async function markVanishedRecords(
   );
   const unidentified = read.rejects.filter((r) => r.recordId === null).length;
   const counts = { stored: live, unlisted: unlisted.length };
-  const verdict = judgeDisappearance({ ...counts, unidentified }, context.acceptDeletions);
+  const verdict = judgeDisappearance(
+    { ...counts, unidentified },
+    context.plan.acceptDeletions ?? false,
+  );
   if (verdict === "none") return null;
   if (verdict === "deferred") {
     context.logger.debug(
@@ -55,9 +59,20 @@ export async function markVanishedRecords(
     context.logger.warn({ ...where, ...counts }, message);
     return message;
   }
-  const gone = stream.vouchedByReports
-    ? await ordersGoneUpstream(context, client, locationId, unlisted)
-    : unlisted;
+  const { gone } = await sortUnlisted(
+    context.destination,
+    client,
+    stream,
+    locationId,
+    unlisted,
+    (orderId, error) => {
+      if (context.signal.aborted) throw error;
+      context.logger.warn(
+        { locationId, orderId, error: escalateOrDescribe(error) },
+        "could not ask whether an unlisted order still exists; it stays until a later read",
+      );
+    },
+  );
   const deleted = await context.destination.markDeleted(stream, gone, timestamp(context));
   stats.deleted += deleted;
   if (deleted > 0)
@@ -66,33 +81,4 @@ export async function markVanishedRecords(
       "marked deleted: records the API no longer lists for this day",
     );
   return null;
-}
-
-/** The unlisted orders that are gone: those no report vouches for, and those the API no longer
- * serves by id. One it cannot ask about now stays live until a later read. */
-async function ordersGoneUpstream(
-  context: SyncContext,
-  client: PosApiClient,
-  locationId: string,
-  unlisted: readonly string[],
-): Promise<string[]> {
-  const vouched = new Set(await context.destination.ordersListedByLiveReport(locationId, unlisted));
-  const gone = unlisted.filter((id) => !vouched.has(id));
-  for (const id of vouched) {
-    try {
-      if ((await client.order(id)) === null) gone.push(id);
-      else
-        context.logger.debug(
-          { locationId, orderId: id },
-          "kept: an order no list shows, which a report lists and the API still serves",
-        );
-    } catch (error) {
-      if (context.signal.aborted) break;
-      context.logger.warn(
-        { locationId, orderId: id, error: escalateOrDescribe(error) },
-        "could not ask whether an unlisted order still exists; it stays until a later read",
-      );
-    }
-  }
-  return gone;
 }

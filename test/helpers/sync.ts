@@ -6,6 +6,7 @@ import { SqliteDestination } from "../../src/db/sqlite/destination.js";
 import type { Db } from "../../src/db/sqlite/open.js";
 import type { Simulator } from "../../src/simulator/server.js";
 import { runSync, type SyncOptions } from "../../src/sync/run.js";
+import type { RunPlan } from "../../src/sync/run-plan.js";
 import type { RunResult } from "../../src/sync/run-result.js";
 import { FAST_RETRY } from "./client.js";
 import { type CapturedLogger, captureLogs } from "./logs.js";
@@ -32,7 +33,9 @@ export interface TestRun {
   logs: CapturedLogger;
 }
 
-export type TestSyncOptions = Partial<SyncOptions> & { configOverrides?: Partial<Config> };
+/** A plan's choices and the run's surroundings, in one object: what a test says of its run. */
+export type TestSyncOptions = Partial<Omit<SyncOptions, "plan">> &
+  Partial<Omit<RunPlan, "config">> & { configOverrides?: Partial<Config> };
 
 export function syncOnce(
   simulator: Simulator,
@@ -51,12 +54,21 @@ export async function syncInto(
   options: TestSyncOptions = {},
 ): Promise<TestRun> {
   const logs = captureLogs("debug");
-  const { configOverrides, ...rest } = options;
-  const result = await runSync({
+  const { configOverrides, trigger, streams, range, repairDays, audit, acceptDeletions, ...rest } =
+    options;
+  const plan: RunPlan = {
     config: simulatorConfig(simulator, configOverrides),
+    trigger: trigger ?? "cli",
+    ...(streams ? { streams } : {}),
+    ...(range ? { range } : {}),
+    ...(repairDays ? { repairDays } : {}),
+    ...(audit ? { audit } : {}),
+    ...(acceptDeletions ? { acceptDeletions } : {}),
+  };
+  const result = await runSync({
+    plan,
     destination,
     logger: logs.logger,
-    trigger: "cli",
     now: simulatorNow(simulator),
     transport: {
       retry: FAST_RETRY,

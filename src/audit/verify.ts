@@ -12,22 +12,17 @@ import { eachDay, today } from "../dates.js";
 import type { ReadableDestination } from "../db/destination.js";
 import { messageOf } from "../errors.js";
 import type { Logger } from "../log.js";
+import { locationNamed } from "../read-models/location-named.js";
 import { keyFingerprint } from "../secrets.js";
 import { countDays, DAY_STREAM_DESCRIPTIONS, type DayStreamDescription } from "../streams/index.js";
-import { type ContentDifference, dayAgrees, proveDay } from "../sync/day-proof.js";
 import type { DayStream, RepairDays, RepairFinding } from "../vocabulary.js";
-import { locationNamed } from "./location-named.js";
+import { accountedFor, type DayAccount, dayAgrees } from "./agreement.js";
+import { proveDay } from "./day-proof.js";
 
-export type { ContentDifference };
-
-export interface DayCheck {
+export interface DayCheck extends DayAccount {
   stream: DayStream;
   day: string;
   apiCount: number;
-  stored: number;
-  rejected: number;
-  /** Absent when the content was not compared. */
-  content?: ContentDifference;
   /** The changed records' ids, when the content was compared. */
   rewrite?: string[];
   matches: boolean;
@@ -163,28 +158,21 @@ async function verifyLocation(
             const check = { stream: stream.name, day };
             if (!options.content) {
               const apiCount = await countDays(stream, client, { since: day, until: day });
-              const { records, rejected } = await destination.storedForDay(
+              const { records: stored, rejected } = await destination.storedForDay(
                 stream,
                 location.id,
                 day,
               );
-              if (apiCount === records + rejected)
-                return { ...check, apiCount, stored: records, rejected, matches: true };
+              if (dayAgrees({ apiCount, stored, rejected }))
+                return { ...check, apiCount, stored, rejected, matches: true };
               // Counts that differ do not say the day disagrees (an order kept on purpose is
               // stored and counted by no list): the day's proof does.
             }
             // The listing read whole gives the count too: no request of size 1 beside it.
             const proof = await proveDay(destination, client, stream, location.id, day);
-            const { apiCount, stored, content, rewrite } = proof;
-            return {
-              ...check,
-              apiCount,
-              stored: stored.records,
-              rejected: stored.rejected,
-              content,
-              rewrite,
-              matches: dayAgrees(proof),
-            };
+            const { apiCount, stored, rejected, kept, content, rewrite } = proof;
+            const matches = dayAgrees(proof);
+            return { ...check, apiCount, stored, rejected, kept, content, rewrite, matches };
           }),
         ),
       ),
@@ -272,7 +260,7 @@ function findingOf(check: DayCheck): RepairFinding {
     day: check.day,
     foundBy: "verify",
     apiCount: check.apiCount,
-    storedCount: check.stored + check.rejected,
+    storedCount: accountedFor(check),
     missing: check.content?.missing ?? null,
     changed: check.content?.changed ?? null,
     extra: check.content?.extra ?? null,

@@ -3,33 +3,23 @@
  * whole, each listed record normalized to the rows it makes and held against what is stored for
  * it (its content hash, and its rows in every relation of the contract: a hand edit of the rows
  * leaves the hash as it was), and the day's count against the records stored live and set
- * aside. Shared by `verify --repair` and the daemon's audit.
+ * aside. Shared by `verify --repair` and the daemon's audit; whether the day agrees is
+ * agreement.ts's rule.
  */
 import type { PosApiClient } from "../api/client.js";
 import { contentHash } from "../content-hash.js";
 import type { RecordRows } from "../db/reads/comparable-rows.js";
-import type { StoredCounts, StoredVersionOfDay } from "../db/reads/day-facts.js";
+import type { StoredVersionOfDay } from "../db/reads/day-facts.js";
 import type { SqlReader } from "../db/reads/reader.js";
 import { LocalClock } from "../local-clock.js";
 import { type DayStreamDescription, readDays } from "../streams/index.js";
+import type { ContentDifference, DayAccount } from "./agreement.js";
+import { sortUnlisted } from "./kept-on-purpose.js";
 
-/** Where a day's listing and its stored records part. */
-export interface ContentDifference {
-  /** Listed, and not stored live. */
-  missing: number;
-  /** Stored with other content than listed: another content hash (a correction that left
-   * updatedAt as it was), or other rows (a hand edit). */
-  changed: number;
-  /** Stored live, and no longer listed. */
-  extra: number;
-}
-
-export interface DayProof {
+export interface DayProof extends DayAccount {
   /** The API's count of the day: its listing's totalCount. */
   apiCount: number;
-  /** Records stored live for the day, and the distinct ones set aside. */
-  stored: StoredCounts;
-  /** Of the live ones, orders no list shows that a sync keeps on purpose (keptOnPurpose). */
+  /** Of the live ones, orders no list shows that a sync keeps on purpose (kept-on-purpose.ts). */
   kept: number;
   content: ContentDifference;
   /** The changed records' ids: a repair writes them again whatever their content hash says. */
@@ -64,10 +54,6 @@ export function compareContent(
   return { ...difference, rewrite };
 }
 
-export function contentAgrees(content: ContentDifference): boolean {
-  return content.missing + content.changed + content.extra === 0;
-}
-
 /** Reads a day's listing whole and compares it with what is stored. */
 export async function proveDay(
   reads: ProofReads,
@@ -97,48 +83,19 @@ export async function proveDay(
     reads.storedForDay(stream, locationId, day),
   ]);
   const unlisted = stored.filter((v) => !listed.has(v.id)).map((v) => v.id);
-  const kept = await keptOnPurpose(reads, client, stream, locationId, unlisted);
+  const { kept, requests } = await sortUnlisted(reads, client, stream, locationId, unlisted);
   const { rewrite, ...content } = compareContent(
     listed,
-    stored.filter((v) => !kept.ids.has(v.id)),
+    stored.filter((v) => !kept.has(v.id)),
   );
   return {
     // A walk reads its first page whatever happens, and that page carries the count.
     apiCount: walk.summary.lastTotalCount ?? listed.size,
-    stored: counts,
-    kept: kept.ids.size,
+    stored: counts.records,
+    rejected: counts.rejected,
+    kept: kept.size,
     content,
     rewrite,
-    requests: walk.summary.pages + kept.requests,
+    requests: walk.summary.pages + requests,
   };
-}
-
-/**
- * Of the stored orders a day's list no longer shows, those a sync keeps on purpose
- * (vanished-records.ts): a live report lists them and the API still serves them by id. They are
- * neither extra nor counted against the listing; one the API no longer serves is.
- */
-async function keptOnPurpose(
-  reads: ProofReads,
-  client: PosApiClient,
-  stream: DayStreamDescription,
-  locationId: string,
-  unlisted: readonly string[],
-): Promise<{ ids: Set<string>; requests: number }> {
-  const ids = new Set<string>();
-  if (stream.name !== "orders" || unlisted.length === 0) return { ids, requests: 0 };
-  const vouched = await reads.ordersListedByLiveReport(locationId, unlisted);
-  for (const id of vouched) if ((await client.order(id)) !== null) ids.add(id);
-  return { ids, requests: vouched.length };
-}
-
-/** The records a proof counts against the API's count: those stored and set aside, less the
- * orders kept on purpose. */
-export function provedCount(proof: DayProof): number {
-  return proof.stored.records + proof.stored.rejected - proof.kept;
-}
-
-/** Whether a proof found the day as stored: the same count, the same records. */
-export function dayAgrees(proof: DayProof): boolean {
-  return proof.apiCount === provedCount(proof) && contentAgrees(proof.content);
 }
