@@ -13,7 +13,7 @@ import { PosApiClient } from "../src/api/client.js";
 import { HttpTransport } from "../src/api/transport.js";
 import { proveDay } from "../src/audit/day-proof.js";
 import { runVerify } from "../src/audit/verify.js";
-import { DEFAULTS } from "../src/config/config.js";
+import { SETTINGS } from "../src/config/settings.js";
 import { SqliteDestination } from "../src/db/sqlite/destination.js";
 import { createLogger } from "../src/log.js";
 import { keyFingerprint } from "../src/secrets.js";
@@ -92,7 +92,7 @@ async function daemonRun(
       plan: {
         config: simulatorConfig(simulator, path),
         trigger: "daemon",
-        audit: { periodDays, requests: DEFAULTS.auditRequests },
+        audit: { periodDays, requests: SETTINGS.auditRequests.default },
       },
       destination,
       logger: createLogger({ level: "silent" }),
@@ -179,7 +179,7 @@ export async function benchAudit(options: {
     );
 
     // The default period: its first run starts the pace, then a day of runs.
-    const period = DEFAULTS.auditPeriodDays;
+    const period = SETTINGS.auditPeriodDays.default;
     const steadyFrom = noon.getTime() + 2 * dayMs + 2 * 60_000;
     await daemonRun(simulator, path, period, new Date(steadyFrom));
     let requests = 0;

@@ -1,8 +1,9 @@
 /** Configuration from the environment, a JSON file and flags, checked at the edge. */
 import { execFileSync, spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/config.js";
+import { SETTINGS, type Setting } from "../src/config/settings.js";
 import { ConfigError } from "../src/errors.js";
 import { useTempDir } from "./helpers/db.js";
 
@@ -14,6 +15,33 @@ function configFile(content: unknown): string {
   writeFileSync(path, typeof content === "string" ? content : JSON.stringify(content));
   return path;
 }
+
+describe("the table of settings", () => {
+  it("is what docs/connecting.md documents: every variable, with its default", () => {
+    const guide = readFileSync(new URL("../docs/connecting.md", import.meta.url), "utf8");
+    const rows = guide.split("\n").filter((line) => line.startsWith("| `"));
+    const undocumented: string[] = [];
+    for (const setting of Object.values(SETTINGS) as Setting[]) {
+      const row = rows.find((line) => line.split("|")[1]?.includes(`\`${setting.env}\``));
+      const shown =
+        setting.default === undefined || setting.default === ""
+          ? undefined
+          : String(setting.default);
+      if (!row || (shown !== undefined && !row.split("|")[2]?.includes(shown)))
+        undocumented.push(`${setting.env} (default ${shown ?? "none"})`);
+    }
+    expect(undocumented).toEqual([]);
+  });
+
+  it("gives every setting its default when no source sets it", () => {
+    const config = loadConfig({ env: base, needsApi: true });
+    for (const [key, setting] of Object.entries(SETTINGS) as [string, Setting][]) {
+      const field = key === "orderHistory" ? "keepHistory" : key;
+      if (setting.default !== undefined && !["dbSchema"].includes(key))
+        expect(config[field as keyof typeof config], key).toEqual(setting.default);
+    }
+  });
+});
 
 describe("defaults and sources", () => {
   it("applies the documented defaults", () => {

@@ -2,7 +2,7 @@
 
 import cron from "node-cron";
 import { pino } from "pino";
-import { SETTING_BOUNDS } from "../config/config.js";
+import { SETTINGS } from "../config/settings.js";
 import { runDaemon } from "../daemon/daemon.js";
 import { UsageError } from "../errors.js";
 import { createLogger } from "../log.js";
@@ -47,7 +47,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const values = parseFlags(argv, OPTIONS, "daemon");
   const config = commandConfig(values, io, true, {
     schedule: values.schedule,
-    httpPort: integerFlag(values.port, "port", SETTING_BOUNDS.httpPort),
+    httpPort: integerFlag(values.port, "port", SETTINGS.httpPort),
     httpHost: values.host,
     keepRaw: values["no-raw"] === true ? false : undefined,
     orderHistory: values["no-history"] === true ? false : undefined,

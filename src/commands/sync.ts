@@ -1,6 +1,6 @@
 /** `pos-sync sync`: one run, incremental or over explicit days. */
 
-import { SETTING_BOUNDS } from "../config/config.js";
+import { SETTINGS } from "../config/settings.js";
 import { today } from "../dates.js";
 import type { Db } from "../db/sqlite/open.js";
 import { checkpointAndTruncate } from "../db/sqlite/wal.js";
@@ -119,12 +119,8 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const range = parseRange(values.since, values.until);
   const streams = parseStreams(values.streams);
   const config = commandConfig(values, io, true, {
-    lookbackDays: integerFlag(
-      values["lookback-days"],
-      "lookback-days",
-      SETTING_BOUNDS.lookbackDays,
-    ),
-    concurrency: integerFlag(values.concurrency, "concurrency", SETTING_BOUNDS.concurrency),
+    lookbackDays: integerFlag(values["lookback-days"], "lookback-days", SETTINGS.lookbackDays),
+    concurrency: integerFlag(values.concurrency, "concurrency", SETTINGS.concurrency),
     keepRaw: values["no-raw"] === true ? false : undefined,
     orderHistory: values["no-history"] === true ? false : undefined,
     timeZone: values["time-zone"],

@@ -9,6 +9,13 @@ import { ConfigError } from "../errors.js";
 import { canonicalTimeZone } from "../local-clock.js";
 import { isLogLevel, type LogLevel } from "../log.js";
 import {
+  SETTINGS,
+  type SettingKey,
+  valuesFromEnv,
+  type WholeNumberKey,
+  type YesNoKey,
+} from "./settings.js";
+import {
   dropUndefined,
   type LocationConfig,
   type RawSettings,
@@ -57,36 +64,10 @@ export interface Config {
   auditRequests: number;
 }
 
-export const DEFAULTS = {
-  dbPath: "data/pos.sqlite",
-  dbSchema: "pos",
-  authScheme: "",
-  lookbackDays: 3,
-  concurrency: 4,
-  schedule: "*/15 * * * *",
-  logLevel: "info" as LogLevel,
-  httpHost: "127.0.0.1",
-  memoryMb: 192,
-  keepRaw: true,
-  keepHistory: true,
-  auditPeriodDays: 30,
-  auditRequests: 4,
-};
-
 export interface Bounds {
   min: number;
   max: number;
 }
-
-/** The range each numeric setting takes, from whichever source: the flags check the same. */
-export const SETTING_BOUNDS = {
-  lookbackDays: { min: 0, max: 3650 },
-  concurrency: { min: 1, max: 64 },
-  httpPort: { min: 0, max: 65_535 },
-  memoryMb: { min: 64, max: 65_536 },
-  auditPeriodDays: { min: 0, max: 3650 },
-  auditRequests: { min: 1, max: 1_000_000 },
-} as const satisfies Record<string, Bounds>;
 
 function present(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === "" ? undefined : value.trim();
@@ -130,27 +111,9 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): RawSettings {
   if (taxes) paths.taxes = taxes;
   if (health) paths.health = health;
   return dropUndefined({
-    apiUrl: present(env.POS_API_URL),
+    ...valuesFromEnv(env),
     apiKeys: keys,
-    dbPath: present(env.POS_DB_PATH),
-    dbUrl: present(env.POS_DB_URL),
-    dbSchema: present(env.POS_DB_SCHEMA),
-    authScheme: env.POS_AUTH_SCHEME?.trim(),
-    startDate: present(env.POS_START_DATE),
-    lookbackDays: present(env.POS_LOOKBACK_DAYS),
-    concurrency: present(env.POS_CONCURRENCY),
-    schedule: present(env.POS_SCHEDULE),
     paths: Object.keys(paths).length > 0 ? paths : undefined,
-    logLevel: present(env.LOG_LEVEL),
-    httpPort: present(env.POS_HTTP_PORT),
-    httpHost: present(env.POS_HTTP_HOST),
-    httpToken: present(env.POS_HTTP_TOKEN),
-    memoryMb: present(env.POS_MEMORY_MB),
-    keepRaw: present(env.POS_KEEP_RAW),
-    orderHistory: present(env.POS_ORDER_HISTORY),
-    timeZone: present(env.POS_TIME_ZONE),
-    auditPeriodDays: present(env.POS_AUDIT_PERIOD_DAYS),
-    auditRequests: present(env.POS_AUDIT_REQUESTS),
   });
 }
 
@@ -167,15 +130,16 @@ export function wholeNumberWithin(
   return Number.isSafeInteger(number) && number >= min && number <= max ? number : undefined;
 }
 
-/** A numeric setting, checked against its SETTING_BOUNDS; `name` is how messages call it. */
-function boundedSetting(
+/** A whole-number setting, checked against its bounds (settings.ts); `name` is how messages
+ * call it. */
+function wholeNumberSetting(
   settings: RawSettings,
-  key: keyof typeof SETTING_BOUNDS,
+  key: WholeNumberKey,
   name: string,
 ): number | undefined {
   const value = settings[key];
   if (value === undefined) return undefined;
-  const bounds = SETTING_BOUNDS[key];
+  const bounds = SETTINGS[key];
   const number = wholeNumberWithin(value, bounds);
   if (number === undefined) {
     throw new ConfigError(
@@ -359,8 +323,11 @@ function pickDatabase(
     const url = level.dbUrl;
     if (url !== undefined && POSTGRES_URL.test(url)) {
       return {
-        dbPath: DEFAULTS.dbPath,
-        postgres: { url: checkPostgresUrl(url), schema: checkSchema(schema ?? DEFAULTS.dbSchema) },
+        dbPath: SETTINGS.dbPath.default,
+        postgres: {
+          url: checkPostgresUrl(url),
+          schema: checkSchema(schema ?? SETTINGS.dbSchema.default),
+        },
         ...(level.dbPath === undefined
           ? {}
           : {
@@ -376,7 +343,7 @@ function pickDatabase(
     const path = url?.slice("sqlite:".length) ?? level.dbPath;
     if (path !== undefined) return { dbPath: path, postgres: undefined };
   }
-  return { dbPath: DEFAULTS.dbPath, postgres: undefined };
+  return { dbPath: SETTINGS.dbPath.default, postgres: undefined };
 }
 
 export interface LoadOptions {
@@ -393,23 +360,26 @@ export function loadConfig(options: LoadOptions): Config {
   const fromEnv = settingsFromEnv(options.env);
   const flags = dropUndefined(options.flags ?? {});
   const settings: RawSettings = { ...fromFile, ...fromEnv, ...flags };
-  /** Where a value came from, as a message names it: the file's key when the file gave it. */
-  const origin = (key: keyof RawSettings, variable: string) =>
+  /** Where a value came from, as a message names it: the file's key when the file gave it, else
+   * the environment's variable (which a flag stands for). */
+  const origin = (key: SettingKey) =>
     fromFile[key] !== undefined && fromEnv[key] === undefined && flags[key] === undefined
       ? `"${key}" in ${options.configFile}`
-      : variable;
-  const bounded = (key: keyof typeof SETTING_BOUNDS, what: string, variable: string) =>
-    boundedSetting(settings, key, `${what} (${origin(key, variable)})`);
+      : SETTINGS[key].env;
+  const wholeNumber = (key: WholeNumberKey) =>
+    wholeNumberSetting(settings, key, `${SETTINGS[key].what} (${origin(key)})`);
+  const yesNo = (key: YesNoKey) =>
+    booleanSetting(settings[key], origin(key)) ?? SETTINGS[key].default;
   const startDate = settings.startDate;
   if (startDate !== undefined && !isCalendarDay(startDate)) {
     throw new ConfigError(
-      `${origin("startDate", "POS_START_DATE")} must be a calendar date YYYY-MM-DD, got ${JSON.stringify(startDate)}`,
+      `${origin("startDate")} must be a calendar date YYYY-MM-DD, got ${JSON.stringify(startDate)}`,
     );
   }
-  const logLevel = settings.logLevel ?? DEFAULTS.logLevel;
+  const logLevel = settings.logLevel ?? SETTINGS.logLevel.default;
   if (!isLogLevel(logLevel)) {
     throw new ConfigError(
-      `${origin("logLevel", "LOG_LEVEL")} must be one of fatal, error, warn, info, debug, trace, silent, got ${JSON.stringify(logLevel)}`,
+      `${origin("logLevel")} must be one of fatal, error, warn, info, debug, trace, silent, got ${JSON.stringify(logLevel)}`,
     );
   }
   const { notice: databaseNotice, ...database } = pickDatabase(
@@ -424,32 +394,23 @@ export function loadConfig(options: LoadOptions): Config {
     apiUrl: checkUrl(settings.apiUrl, options.needsApi),
     locations: withTimeZones(
       checkLocations(pickLocations(fromEnv, fromFile), options.needsApi),
-      timeZoneSetting(settings.timeZone, origin("timeZone", "POS_TIME_ZONE")),
+      timeZoneSetting(settings.timeZone, origin("timeZone")),
     ),
     ...database,
-    authScheme: settings.authScheme ?? DEFAULTS.authScheme,
+    authScheme: settings.authScheme ?? SETTINGS.authScheme.default,
     startDate,
-    lookbackDays:
-      bounded("lookbackDays", "the lookback", "POS_LOOKBACK_DAYS") ?? DEFAULTS.lookbackDays,
-    concurrency:
-      bounded("concurrency", "the concurrency", "POS_CONCURRENCY") ?? DEFAULTS.concurrency,
-    schedule: settings.schedule ?? DEFAULTS.schedule,
+    lookbackDays: wholeNumber("lookbackDays") ?? SETTINGS.lookbackDays.default,
+    concurrency: wholeNumber("concurrency") ?? SETTINGS.concurrency.default,
+    schedule: settings.schedule ?? SETTINGS.schedule.default,
     paths: checkPaths(settings.paths),
     logLevel,
-    httpPort: bounded("httpPort", "the HTTP port", "POS_HTTP_PORT"),
-    httpHost: settings.httpHost ?? DEFAULTS.httpHost,
+    httpPort: wholeNumber("httpPort"),
+    httpHost: settings.httpHost ?? SETTINGS.httpHost.default,
     httpToken: checkHttpToken(settings.httpToken),
-    memoryMb: bounded("memoryMb", "the memory ceiling", "POS_MEMORY_MB") ?? DEFAULTS.memoryMb,
-    keepRaw:
-      booleanSetting(settings.keepRaw, origin("keepRaw", "POS_KEEP_RAW")) ?? DEFAULTS.keepRaw,
-    keepHistory:
-      booleanSetting(settings.orderHistory, origin("orderHistory", "POS_ORDER_HISTORY")) ??
-      DEFAULTS.keepHistory,
-    auditPeriodDays:
-      bounded("auditPeriodDays", "the audit period", "POS_AUDIT_PERIOD_DAYS") ??
-      DEFAULTS.auditPeriodDays,
-    auditRequests:
-      bounded("auditRequests", "the audit's requests", "POS_AUDIT_REQUESTS") ??
-      DEFAULTS.auditRequests,
+    memoryMb: wholeNumber("memoryMb") ?? SETTINGS.memoryMb.default,
+    keepRaw: yesNo("keepRaw"),
+    keepHistory: yesNo("orderHistory"),
+    auditPeriodDays: wholeNumber("auditPeriodDays") ?? SETTINGS.auditPeriodDays.default,
+    auditRequests: wholeNumber("auditRequests") ?? SETTINGS.auditRequests.default,
   };
 }

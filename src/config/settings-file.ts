@@ -7,6 +7,7 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { z } from "zod";
 import type { ApiPaths } from "../api/paths.js";
 import { ConfigError } from "../errors.js";
+import { type RawValues, SETTINGS, type Setting } from "./settings.js";
 
 /** A location of the configuration: its key, and what a settings file may say of it. */
 export interface LocationConfig {
@@ -18,33 +19,14 @@ export interface LocationConfig {
   timeZone?: string;
 }
 
-/** Settings as they come from any source, before defaults and checks. */
-export interface RawSettings {
-  apiUrl?: string;
+/** Settings as they come from any source, before defaults and checks: the plain ones
+ * (settings.ts), and those of another shape. */
+export type RawSettings = RawValues & {
   /** Keys come from the environment or the file only: a flag would show them in `ps`. */
   apiKeys?: string[];
   locations?: LocationConfig[];
-  dbPath?: string;
-  /** postgres://… for PostgreSQL; sqlite:PATH (or a plain path) for SQLite. */
-  dbUrl?: string;
-  dbSchema?: string;
-  authScheme?: string;
-  startDate?: string;
-  lookbackDays?: number | string;
-  concurrency?: number | string;
-  schedule?: string;
   paths?: Partial<ApiPaths>;
-  logLevel?: string;
-  httpPort?: number | string;
-  httpHost?: string;
-  httpToken?: string;
-  memoryMb?: number | string;
-  keepRaw?: boolean | string;
-  orderHistory?: boolean | string;
-  timeZone?: string;
-  auditPeriodDays?: number | string;
-  auditRequests?: number | string;
-}
+};
 
 /** How a file's value that is not of its setting's kind is shown: 1e400 as Infinity. */
 const shown = (value: unknown) =>
@@ -65,8 +47,16 @@ const yesNo = z
   })
   .optional();
 
+/** What the file may hold for a plain setting, by its kind. */
+const OF_KIND = { text: z.string().optional(), "whole number": numeric, "yes/no": yesNo } as const;
+
 const fileSchema = z.strictObject({
-  apiUrl: z.string().optional(),
+  ...Object.fromEntries(
+    Object.entries(SETTINGS).map(([key, setting]: [string, Setting]) => [
+      key,
+      OF_KIND[setting.kind],
+    ]),
+  ),
   apiKeys: z.array(z.string()).optional(),
   locations: z
     .array(
@@ -77,14 +67,6 @@ const fileSchema = z.strictObject({
       }),
     )
     .optional(),
-  dbPath: z.string().optional(),
-  dbUrl: z.string().optional(),
-  dbSchema: z.string().optional(),
-  authScheme: z.string().optional(),
-  startDate: z.string().optional(),
-  lookbackDays: numeric,
-  concurrency: numeric,
-  schedule: z.string().optional(),
   paths: z
     .strictObject({
       report: z.string().optional(),
@@ -93,16 +75,6 @@ const fileSchema = z.strictObject({
       health: z.string().optional(),
     })
     .optional(),
-  logLevel: z.string().optional(),
-  auditPeriodDays: numeric,
-  auditRequests: numeric,
-  httpPort: numeric,
-  httpHost: z.string().optional(),
-  httpToken: z.string().optional(),
-  memoryMb: numeric,
-  keepRaw: yesNo,
-  orderHistory: yesNo,
-  timeZone: z.string().optional(),
 });
 
 /** A config file larger than this is not one: a device (/dev/zero, /dev/urandom) or a mistake. */

@@ -5,7 +5,7 @@
  */
 
 import { MessageChannel } from "node:worker_threads";
-import { DEFAULTS } from "../config/config.js";
+import { SETTINGS } from "../config/settings.js";
 import { SqliteDestination } from "../db/sqlite/destination.js";
 import type { Db } from "../db/sqlite/open.js";
 import type { RunResult } from "../sync/run-result.js";
@@ -27,7 +27,7 @@ export interface WorkerRunOptions extends Omit<SyncWorkerRun, "writes"> {
 /** Runs the sync in a worker that writes through `options.db`, in this thread (SQLite), or to
  * the PostgreSQL server itself. */
 export async function runSyncInWorker(options: WorkerRunOptions): Promise<RunResult> {
-  const worker = options.worker ?? SyncWorker.start(options.heapMb ?? DEFAULTS.memoryMb);
+  const worker = options.worker ?? SyncWorker.start(options.heapMb ?? SETTINGS.memoryMb.default);
   if (databaseWriter(options.input.plan.config) === "run's thread") return worker.run(options);
   if (!options.db) throw new Error("a run its command writes needs the command's connection");
   const destination = new SqliteDestination(options.db, {
