@@ -10,6 +10,7 @@ import { join } from "node:path";
 import type Database from "better-sqlite3";
 import { orderSchema } from "../src/api/schemas.js";
 import { validateRecords } from "../src/api/validate.js";
+import { CpuLane } from "../src/cpu-lane.js";
 import { normalizeOrder, type OrderRows } from "../src/db/normalize/order.js";
 import { buildDictionary, compressRaw } from "../src/db/raw/codec.js";
 import { writtenColumns } from "../src/db/schema/columns.js";
@@ -108,7 +109,7 @@ async function realPath(
     const parseStart = now();
     const data = JSON.parse(text) as unknown[];
     parseSeconds += seconds(parseStart);
-    const { records, rejects } = await validateRecords(orderSchema, data);
+    const { records, rejects } = await validateRecords(orderSchema, data, new CpuLane());
     const page = { locationId: LOCATION_ID, day: DAY, records, rejects, runId: null, syncedAt };
     inFlight.push(
       normalizer.store(ORDERS, page).then((counts) => {

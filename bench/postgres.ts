@@ -18,6 +18,7 @@ import { startThrowawayPostgres } from "../scripts/throwaway-postgres.js";
 import { orderSchema } from "../src/api/schemas.js";
 import { validateRecords } from "../src/api/validate.js";
 import type { PostgresTarget } from "../src/config/config.js";
+import { CpuLane } from "../src/cpu-lane.js";
 import type { SyncDestination } from "../src/db/destination.js";
 import { PgDestination } from "../src/db/pg/destination.js";
 import { SqliteDestination } from "../src/db/sqlite/destination.js";
@@ -76,7 +77,7 @@ async function ingest(
     const parseStart = now();
     const data = JSON.parse(text) as unknown[];
     parseSeconds += seconds(parseStart);
-    const { records, rejects } = await validateRecords(orderSchema, data);
+    const { records, rejects } = await validateRecords(orderSchema, data, new CpuLane());
     const page = { locationId: LOCATION_ID, day: DAY, records, rejects, runId, syncedAt };
     pending.push(normalizer.store(ORDERS, page));
     if (pending.length >= inFlight) await pending.shift();

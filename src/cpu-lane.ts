@@ -13,54 +13,59 @@
  * promoted 200 MB in a backfill against 95). So a page's work takes turns in one lane: one page
  * at a time, and a page further along (its body parsed, its records validated) goes before one
  * that has yet to start.
+ *
+ * One lane per thread: the thread that runs a sync makes it and hands it to whoever works there
+ * (the transport and, through it, the client's walks and checks; the page normalizer and its
+ * compressor), rather than each reaching for a module-wide one.
  */
 import { setImmediate as afterIo } from "node:timers/promises";
 
 /** How long a loop works before it lets the event loop run. */
 const SLICE_MS = 1;
 
-let sliceStartedAt = performance.now();
-
-/** Whether this thread's current slice of work has run its time. */
-export function sliceOver(): boolean {
-  return performance.now() - sliceStartedAt >= SLICE_MS;
-}
-
-/** Lets the event loop run what waits (replies, timers, messages), then starts a new slice. */
-export async function nextSlice(): Promise<void> {
-  await afterIo();
-  sliceStartedAt = performance.now();
-}
-
 /** How far along a page's work is: a step that comes later goes first. */
 export const PAGE_STEP = { parse: 0, validate: 1, rows: 2 } as const;
-type PageStep = (typeof PAGE_STEP)[keyof typeof PAGE_STEP];
+export type PageStep = (typeof PAGE_STEP)[keyof typeof PAGE_STEP];
 
-/** Who waits for the lane, by step. */
-const waiting: (() => void)[][] = [[], [], []];
-let taken = false;
+export class CpuLane {
+  private sliceStartedAt = performance.now();
+  /** Who waits for the lane, by step. */
+  private readonly waiting: (() => void)[][] = [[], [], []];
+  private taken = false;
 
-/** Runs `work` in the lane, when no other page's work is in it. */
-export async function cpuTurn<T>(step: PageStep, work: () => T | Promise<T>): Promise<T> {
-  if (taken) await new Promise<void>((resolve) => waiting[step]?.push(resolve));
-  taken = true;
-  sliceStartedAt = performance.now();
-  try {
-    return await work();
-  } finally {
-    // Handed on once the event loop has run: the page that leaves the lane asks for its next
-    // step within the microtasks that follow, and goes before a page that has not started.
-    setImmediate(handOn);
+  /** Whether the current slice of work has run its time. */
+  sliceOver(): boolean {
+    return performance.now() - this.sliceStartedAt >= SLICE_MS;
   }
-}
 
-function handOn(): void {
-  for (let step = waiting.length - 1; step >= 0; step--) {
-    const next = waiting[step]?.shift();
-    if (next) {
-      next();
-      return;
+  /** Lets the event loop run what waits (replies, timers, messages), then starts a new slice. */
+  async nextSlice(): Promise<void> {
+    await afterIo();
+    this.sliceStartedAt = performance.now();
+  }
+
+  /** Runs `work` in the lane, when no other page's work is in it. */
+  async turn<T>(step: PageStep, work: () => T | Promise<T>): Promise<T> {
+    if (this.taken) await new Promise<void>((resolve) => this.waiting[step]?.push(resolve));
+    this.taken = true;
+    this.sliceStartedAt = performance.now();
+    try {
+      return await work();
+    } finally {
+      // Handed on once the event loop has run: the page that leaves the lane asks for its next
+      // step within the microtasks that follow, and goes before a page that has not started.
+      setImmediate(() => this.handOn());
     }
   }
-  taken = false;
+
+  private handOn(): void {
+    for (let step = this.waiting.length - 1; step >= 0; step--) {
+      const next = this.waiting[step]?.shift();
+      if (next) {
+        next();
+        return;
+      }
+    }
+    this.taken = false;
+  }
 }

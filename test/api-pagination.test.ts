@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { PageWalk } from "../src/api/pagination.js";
 import { orderSchema } from "../src/api/schemas.js";
 import { validateRecords } from "../src/api/validate.js";
+import { CpuLane } from "../src/cpu-lane.js";
 import { addDays, toEpochDay } from "../src/dates.js";
 import { ORDERS, REPORTS, readDays } from "../src/streams/index.js";
 import { testClient } from "./helpers/client.js";
@@ -86,6 +87,7 @@ describe("a day's walk", () => {
       async () => body,
       orderSchema,
       () => ({ operation: "listOrders", target: "/v1/orders/" }),
+      new CpuLane(),
     );
     expect((await readAll(walk)).ids).toEqual(ids);
     // Held until the page was stored, the records' JSON outlived the reading thread's young
@@ -98,7 +100,7 @@ describe("a day's walk", () => {
     const list: unknown[] = groundTruth(day)
       .slice(0, 5)
       .map((id) => sim.current.dataset.order(location, id));
-    const { records } = await validateRecords(orderSchema, list);
+    const { records } = await validateRecords(orderSchema, list, new CpuLane());
     expect(records).toHaveLength(5);
     expect(list).toEqual([undefined, undefined, undefined, undefined, undefined]);
   });
@@ -107,7 +109,9 @@ describe("a day's walk", () => {
     const location = sim.current.dataset.locations[0]!;
     const orders = groundTruth(day).map((id) => sim.current.dataset.order(location, id));
     const list: unknown[] = [...orders, ...orders, ...orders, ...orders];
-    expect(await loopTurnedDuring(() => validateRecords(orderSchema, list))).toBe(true);
+    expect(await loopTurnedDuring(() => validateRecords(orderSchema, list, new CpuLane()))).toBe(
+      true,
+    );
   });
 });
 
@@ -166,6 +170,7 @@ describe("a server that lies", () => {
       },
       orderSchema,
       () => ({ operation: "listOrders", target: "/v1/orders/" }),
+      new CpuLane(),
     );
     const { ids } = await readAll(walk);
     expect(ids).toHaveLength(3);
@@ -185,6 +190,7 @@ describe("a server that lies", () => {
       },
       orderSchema,
       () => ({ operation: "listOrders", target: "/v1/orders/" }),
+      new CpuLane(),
       1,
     );
     await readAll(walk);
@@ -197,6 +203,7 @@ describe("a server that lies", () => {
       async () => ({ items: [] }),
       orderSchema,
       () => ({ operation: "listOrders", target: "/v1/orders/?index=0" }),
+      new CpuLane(),
     );
     await expect(readAll(walk)).rejects.toThrow(
       /list envelope does not match the spec \(data: missing/,

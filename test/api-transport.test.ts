@@ -9,7 +9,7 @@ import {
   ApiServerError,
   ApiStatusError,
 } from "../src/api/errors.js";
-import { cpuTurn, PAGE_STEP } from "../src/cpu-lane.js";
+import { PAGE_STEP } from "../src/cpu-lane.js";
 import { ORDERS, readDays } from "../src/streams/index.js";
 import { apiErrorOf, FAST_RETRY, readCatalogList, testClient } from "./helpers/client.js";
 import { type PlainHandler, withServer } from "./helpers/plain-server.js";
@@ -198,12 +198,12 @@ describe("concurrency", () => {
 
 describe("the request slot", () => {
   it("goes to the next request as soon as a body is in, before it is parsed", async () => {
-    const { client } = testClient(sim.current, { transport: { concurrency: 1 } });
+    const { client, transport } = testClient(sim.current, { transport: { concurrency: 1 } });
     // Another page's work holds the thread's CPU lane: the bodies that arrive wait to be parsed.
     let finishOtherPage = () => {};
     let laneTaken = () => {};
     const taken = new Promise<void>((resolve) => (laneTaken = resolve));
-    const otherPage = cpuTurn(PAGE_STEP.rows, () => {
+    const otherPage = transport.lane.turn(PAGE_STEP.rows, () => {
       laneTaken();
       return new Promise<void>((resolve) => (finishOtherPage = resolve));
     });

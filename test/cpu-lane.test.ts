@@ -1,13 +1,16 @@
 /** One page's CPU work at a time on the reading thread, in slices that let replies in. */
 import { describe, expect, it } from "vitest";
-import { cpuTurn, nextSlice, PAGE_STEP } from "../src/cpu-lane.js";
+import { CpuLane, PAGE_STEP } from "../src/cpu-lane.js";
+
+/** A reading thread's lane, as a sync makes one. */
+const lane = new CpuLane();
 
 /** A turn that records when it starts and ends, and yields to the event loop in between. */
 function turn(name: string, step: (typeof PAGE_STEP)[keyof typeof PAGE_STEP], log: string[]) {
-  return cpuTurn(step, async () => {
+  return lane.turn(step, async () => {
     log.push(`${name} starts`);
-    await nextSlice();
-    await nextSlice();
+    await lane.nextSlice();
+    await lane.nextSlice();
     log.push(`${name} ends`);
   });
 }
@@ -17,7 +20,7 @@ async function holdLane(step: (typeof PAGE_STEP)[keyof typeof PAGE_STEP]) {
   let release = () => {};
   let held = () => {};
   const taken = new Promise<void>((resolve) => (held = resolve));
-  const done = cpuTurn(step, () => {
+  const done = lane.turn(step, () => {
     held();
     return new Promise<void>((resolve) => (release = resolve));
   });

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { orderSchema } from "../src/api/schemas.js";
 import { validateRecords } from "../src/api/validate.js";
 import { contentHash } from "../src/content-hash.js";
+import { CpuLane } from "../src/cpu-lane.js";
 import { toEpochDay } from "../src/dates.js";
 import { headerOf, prepareRecord, rowContextOf } from "../src/db/normalize/page.js";
 import {
@@ -91,7 +92,7 @@ describe("the deflater", () => {
 /** A page of these orders on the first synced day, and its records prepared as a sync's reading
  * thread prepares them. */
 async function pageOfOrders(orders: readonly unknown[], syncedAt: string) {
-  const { records, rejects } = await validateRecords(orderSchema, [...orders]);
+  const { records, rejects } = await validateRecords(orderSchema, [...orders], new CpuLane());
   const page = {
     locationId: sim.current.dataset.locations[0]!.location.id,
     day: range.since,
@@ -129,7 +130,7 @@ describe("compressing ahead, where the page was read", () => {
       const orders = servedOrders();
       const first = await pageOfOrders(orders.slice(0, 20), "2026-03-16T12:00:00.000Z");
       // The first page comes as text: the table learns its dictionary from it.
-      const compressor = new AheadCompressor();
+      const compressor = new AheadCompressor(new CpuLane());
       const before = await store.archiveTerms(ORDERS);
       expect(before).toEqual({ keep: true, dictionary: null });
       expect(await compressor.prepare(first.prepared, before)).toBeUndefined();
@@ -167,7 +168,7 @@ describe("compressing ahead, where the page was read", () => {
       await store.writePage(ORDERS, headerOf(first.page), first.prepared);
       const terms = await store.archiveTerms(ORDERS);
       const { prepared } = await pageOfOrders([...orders, ...orders], "2026-03-16T12:00:00.000Z");
-      const compressor = new AheadCompressor();
+      const compressor = new AheadCompressor(new CpuLane());
       expect(await loopTurnedDuring(() => compressor.prepare(prepared, terms))).toBe(true);
       expect(prepared.every((record) => record.compressed !== undefined)).toBe(true);
     } finally {
@@ -182,7 +183,7 @@ describe("compressing ahead, where the page was read", () => {
       const { page, prepared } = await pageOfOrders(servedOrders(), "2026-03-16T12:00:00.000Z");
       const terms = await store.archiveTerms(ORDERS);
       expect(terms).toEqual({ keep: false });
-      expect(await new AheadCompressor().prepare(prepared, terms)).toBeUndefined();
+      expect(await new AheadCompressor(new CpuLane()).prepare(prepared, terms)).toBeUndefined();
       expect(prepared.every((record) => record.raw === undefined && !record.compressed)).toBe(true);
       expect((await store.writePage(ORDERS, headerOf(page), prepared)).inserted).toBe(
         prepared.length,
@@ -203,7 +204,10 @@ describe("compressing ahead, where the page was read", () => {
       const early = await pageOfOrders(orders.slice(0, 20), syncedAt);
       await store.writePage(ORDERS, headerOf(early.page), early.prepared);
       const late = await pageOfOrders(orders.slice(40), syncedAt);
-      await new AheadCompressor().prepare(late.prepared, await store.archiveTerms(ORDERS));
+      await new AheadCompressor(new CpuLane()).prepare(
+        late.prepared,
+        await store.archiveTerms(ORDERS),
+      );
       expect(late.prepared[0]?.compressed).toBeDefined();
       await loseGroup(db, store);
 

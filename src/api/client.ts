@@ -129,7 +129,7 @@ export class PosApiClient {
         false,
       );
     }
-    return validateRecords(schema, body);
+    return validateRecords(schema, body, this.transport.lane);
   }
 
   /** One order by id; null when the API has no such order. */
@@ -201,6 +201,7 @@ export class PosApiClient {
       (index, size) => this.get(operation, path, { query: query(index, size) }),
       schema,
       (index) => ({ operation, target: describeTarget(path, query(index, this.pageSize)) }),
+      this.transport.lane,
       this.pageSize,
     );
   }

@@ -8,7 +8,7 @@
  */
 import type { z } from "zod";
 import { contentHash } from "../content-hash.js";
-import { cpuTurn, PAGE_STEP } from "../cpu-lane.js";
+import { type CpuLane, PAGE_STEP } from "../cpu-lane.js";
 import { ApiResponseError, ApiStatusError } from "./errors.js";
 import { type ListMeta, listEnvelopeSchema } from "./schemas.js";
 import {
@@ -67,6 +67,8 @@ export class PageWalk<S extends z.ZodType> implements AsyncIterable<Page<z.outpu
     private readonly fetchPage: PageFetcher,
     private readonly schema: S,
     private readonly describeTarget: (index: number) => { operation: string; target: string },
+    /** The thread's CPU lane: checking a page takes a turn in it. */
+    private readonly lane: CpuLane,
     private readonly pageSize = PAGE_SIZE,
   ) {}
 
@@ -106,7 +108,7 @@ export class PageWalk<S extends z.ZodType> implements AsyncIterable<Page<z.outpu
   ): Promise<{ page: Page<z.output<S>>; empty: boolean } | undefined> {
     const body = await this.fetchOrEnd(index);
     if (body === undefined) return undefined;
-    return cpuTurn(PAGE_STEP.validate, async () => {
+    return this.lane.turn(PAGE_STEP.validate, async () => {
       const envelope = listEnvelopeSchema.safeParse(body);
       if (!envelope.success) {
         throw new ApiResponseError(
@@ -120,7 +122,12 @@ export class PageWalk<S extends z.ZodType> implements AsyncIterable<Page<z.outpu
       // validating the copy frees each record's JSON as it goes.
       (body as { data?: unknown }).data = undefined;
       this.track(meta, previousMeta);
-      const page = this.dedupe(index, meta, await validateRecords(this.schema, data), seen);
+      const page = this.dedupe(
+        index,
+        meta,
+        await validateRecords(this.schema, data, this.lane),
+        seen,
+      );
       return { page, empty: data.length === 0 };
     });
   }

@@ -7,7 +7,7 @@
 import pLimit, { type LimitFunction } from "p-limit";
 import pRetry from "p-retry";
 import { Agent, request } from "undici";
-import { cpuTurn, PAGE_STEP } from "../cpu-lane.js";
+import { CpuLane, PAGE_STEP } from "../cpu-lane.js";
 import type { Logger } from "../log.js";
 import { scrubSecrets } from "../secrets.js";
 import { scaledWait, testWaitScale } from "../test-waits.js";
@@ -64,6 +64,8 @@ export interface TransportOptions {
   /** The deadline of one request, retries included (DEFAULT_DEADLINE_MS). */
   deadlineMs?: number;
   logger: Logger;
+  /** The thread's CPU lane, which parsing bodies takes turns in; a lane of its own otherwise. */
+  lane?: CpuLane;
 }
 
 export interface JsonRequest {
@@ -134,8 +136,12 @@ export class HttpTransport {
   private readonly listeners: ((event: AttemptEvent) => void)[] = [];
   /** 1 but in the project's tests (POS_TEST_WAIT_SCALE). */
   private readonly waitScale = testWaitScale();
+  /** Where the CPU work of its answers takes turns: parsing here, checking and making rows in
+   * those who read through it (cpu-lane.ts). */
+  readonly lane: CpuLane;
 
   constructor(private readonly options: TransportOptions) {
+    this.lane = options.lane ?? new CpuLane();
     const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     const base = new URL(options.baseUrl);
     this.origin = base.origin;
@@ -271,7 +277,7 @@ export class HttpTransport {
   ): Promise<unknown> {
     let value: unknown;
     try {
-      value = await cpuTurn(PAGE_STEP.parse, () => JSON.parse(answer.text));
+      value = await this.lane.turn(PAGE_STEP.parse, () => JSON.parse(answer.text));
     } catch {
       const error = new ApiResponseError(description, "the body is not JSON", true);
       error.attempts = attemptNumber;

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import type { z } from "zod";
 import { contentHash } from "../content-hash.js";
-import { nextSlice, sliceOver } from "../cpu-lane.js";
+import type { CpuLane } from "../cpu-lane.js";
 import { schemaCheckOf } from "./schema-check.js";
 
 export interface ValidRecord<T> {
@@ -97,10 +97,11 @@ export function validateRecord<S extends z.ZodType>(
 export async function validateRecords<S extends z.ZodType>(
   schema: S,
   values: unknown[],
+  lane: CpuLane,
 ): Promise<ValidatedRecords<z.output<S>>> {
   const validated: ValidatedRecords<z.output<S>> = { records: [], rejects: [] };
   for (let i = 0; i < values.length; i++) {
-    if (sliceOver()) await nextSlice();
+    if (lane.sliceOver()) await lane.nextSlice();
     const value = values[i];
     values[i] = undefined;
     const result = validateRecord(schema, value);

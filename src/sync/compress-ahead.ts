@@ -8,7 +8,7 @@
  * database): a re-read of unchanged days costs this thread about 25 µs an order.
  */
 
-import { nextSlice, sliceOver } from "../cpu-lane.js";
+import type { CpuLane } from "../cpu-lane.js";
 import { type Deflater, dictionaryDeflater } from "../db/raw/deflater.js";
 import type { ArchiveTerms } from "../db/raw/terms.js";
 import type { IncomingRecord } from "../db/rules/day-page.js";
@@ -25,6 +25,9 @@ const GUESSED_BYTES_PER_RECORD = 1024;
 export class AheadCompressor {
   /** One deflater per lent dictionary, by serial. */
   private readonly deflaters = new Map<number, Deflater>();
+
+  /** `lane`: the thread's CPU lane, whose slices the work is done in. */
+  constructor(private readonly lane: CpuLane) {}
 
   /**
    * Fits a page's records to the archive's terms: no JSON when it keeps none; compressed with
@@ -44,7 +47,7 @@ export class AheadCompressor {
     // (cpu-lane.ts).
     const spans: (Span | undefined)[] = [];
     for (const record of records) {
-      if (sliceOver()) await nextSlice();
+      if (this.lane.sliceOver()) await this.lane.nextSlice();
       const { raw } = record;
       record.raw = undefined;
       spans.push(raw === undefined ? undefined : area.add(deflater.deflate(raw)));

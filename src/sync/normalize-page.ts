@@ -5,7 +5,7 @@
  * that a destination on another thread is handed rows ready to load.
  */
 import pLimit from "p-limit";
-import { cpuTurn, nextSlice, PAGE_STEP, sliceOver } from "../cpu-lane.js";
+import { CpuLane, PAGE_STEP } from "../cpu-lane.js";
 import type { PageCounts, SyncDestination } from "../db/destination.js";
 import { DatabaseError } from "../db/errors.js";
 import { type DayPage, headerOf, prepareRecord, rowContextOf } from "../db/normalize/page.js";
@@ -54,11 +54,16 @@ export class PageNormalizer {
   private readonly archiveTerms = new AskedOnce<DayStream, ArchiveTerms>(
     (terms) => !terms.keep || terms.dictionary !== null,
   );
-  private readonly compressor = new AheadCompressor();
+  private readonly compressor: AheadCompressor;
   /** Pages normalized and handed over, not yet stored (pagesInHand). */
   private readonly inHand: <T>(work: () => Promise<T>) => Promise<T>;
 
-  constructor(private readonly destination: SyncDestination) {
+  /** `lane`: the thread's CPU lane (the transport's, cpu-lane.ts); one of its own otherwise. */
+  constructor(
+    private readonly destination: SyncDestination,
+    private readonly lane = new CpuLane(),
+  ) {
+    this.compressor = new AheadCompressor(lane);
     const slots = destination.pagesInHand ? pLimit(destination.pagesInHand) : undefined;
     this.inHand = slots ? (work) => slots(work) : (work) => work();
   }
@@ -78,7 +83,9 @@ export class PageNormalizer {
     ]);
     const clock = LocalClock.of(zone);
     const parcel = {
-      records: await cpuTurn(PAGE_STEP.rows, () => this.normalize(stream, page, clock, terms)),
+      records: await this.lane.turn(PAGE_STEP.rows, () =>
+        this.normalize(stream, page, clock, terms),
+      ),
     };
     const header = headerOf(page);
     try {
@@ -102,7 +109,7 @@ export class PageNormalizer {
     const context = rowContextOf(page, clock);
     const records: IncomingRecord[] = [];
     for (const valid of page.records) {
-      if (sliceOver()) await nextSlice();
+      if (this.lane.sliceOver()) await this.lane.nextSlice();
       records.push(prepareRecord(stream, valid, context));
     }
     page.records.length = 0;

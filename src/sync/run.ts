@@ -95,7 +95,7 @@ export async function runSync(options: SyncOptions): Promise<RunResult> {
   const context: SyncContext = {
     plan,
     destination,
-    pages: new PageNormalizer(destination),
+    pages: new PageNormalizer(destination, transport.lane),
     stats,
     logger: runLogger,
     progress,
