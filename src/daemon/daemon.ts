@@ -9,6 +9,7 @@ import { messageOf } from "../errors.js";
 import type { Logger } from "../log.js";
 import { collectStatus } from "../read-models/status.js";
 import { startRun } from "../runner/start-run.js";
+import { databaseWriter } from "../runner/thread-layout.js";
 import { HealthTracker } from "./health.js";
 import { startStatusServer } from "./http.js";
 import { DaemonMetrics } from "./metrics.js";
@@ -73,9 +74,12 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   const { config, logger, signal } = options;
   const stop = new AbortController();
   signal.addEventListener("abort", () => stop.abort(), { once: true });
-  const storage: DaemonStorage = config.postgres
-    ? await openPostgresStorage(config.postgres)
-    : SqliteDaemonStorage.open(config, logger, stop, options.walRetryMs ?? WAL_RETRY_MS);
+  // A SQLite file is the daemon's to hold, with its writer lease, for the runs it serves their
+  // writes to; the runs write PostgreSQL themselves (thread-layout.ts).
+  const storage: DaemonStorage =
+    databaseWriter(config) === "run's thread" && config.postgres
+      ? await openPostgresStorage(config.postgres)
+      : SqliteDaemonStorage.open(config, logger, stop, options.walRetryMs ?? WAL_RETRY_MS);
   const metrics = new DaemonMetrics();
   const health = new HealthTracker(options.healthMaxAgeMs);
   await recallLastSuccess(storage, health, logger);

@@ -7,7 +7,7 @@
  *
  * Apart from those, hostile names: every location, operator and product named with what would
  * take over a terminal that printed it raw, for proving that pos-sync's terminal output shows
- * such text visibly (ui/terminal-text.ts).
+ * such text visibly (terminal-text.ts).
  */
 import type { Order, OrderItem, Product } from "../api/schemas.js";
 import type { SimLocation } from "./location.js";

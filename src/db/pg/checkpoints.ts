@@ -1,6 +1,6 @@
 /**
  * The run log on PostgreSQL (sync_runs); its other statements, and the day-window checkpoints,
- * are the SQL both destinations share (../checkpoint-sql.ts).
+ * are the SQL both destinations share (../sql/checkpoints.ts).
  *
  * Several workers share the log: a run holds an advisory lock named after it on its worker's
  * session for as long as it runs, so a run whose lock is free is one whose worker died, and only

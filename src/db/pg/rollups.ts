@@ -1,5 +1,5 @@
 /**
- * The summary tables on PostgreSQL, in the SQL both destinations share (../rollup-sql.ts): a
+ * The summary tables on PostgreSQL, in the SQL both destinations share (../sql/rollups.ts): a
  * write marks the days and reports it changed (summary_pending); `settle` recomputes them, all
  * of a location's marked days in one statement per table. A window's end settles its own day
  * (DaysToSettle) and the location's reports, so that windows of one location ending at once work

@@ -16,7 +16,7 @@ export interface RejectedOnDay {
   count: number;
 }
 
-/** One business day of one location's sales, from the daily summary (src/db/sqlite/rollups.ts). */
+/** One business day of one location's sales, from the daily summary (schema/rollups.ts). */
 export interface DailySalesRow {
   day: string;
   /** Orders that count as sales (not cancelled, training nor transferred) and their total. */

@@ -2,7 +2,7 @@
  * The views for BI tools and analysts, and the contract's relations of orders' and reports' arrays
  * over the tables that store them, written once and rendered for each dialect: the migrations
  * that create them (drizzle/, drizzle/pg/) are generated from this file by `npm run db:views`
- * (scripts/write-view-migrations.ts), and a test fails when they fall behind it. What each view
+ * (scripts/view-migrations.ts), and a test fails when they fall behind it. What each view
  * and column means is told in scripts/data-dictionary/dictionary. Every view leaves out the orders and reports a
  * complete re-read no longer listed (deleted_at) and names the location.
  */
