@@ -5,8 +5,12 @@
  * destination runs as one write: a write of SQLite's group commit, a PostgreSQL transaction.
  */
 import type { Location } from "../api/schemas.js";
-import type { ValidRecord } from "../api/validate.js";
-import { type RejectedRecord, rejectKey, type ValidatedRecords } from "../api/validate.js";
+import {
+  type RejectedRecord,
+  rejectKey,
+  type ValidatedRecords,
+  type ValidRecord,
+} from "../api/validate.js";
 import type {
   ListCounts,
   ListedDevices,
@@ -14,8 +18,7 @@ import type {
   PageCounts,
   SyncDestination,
 } from "./destination.js";
-import type { ListContext } from "./list-snapshot.js";
-import { listSnapshot } from "./list-snapshot.js";
+import { type ListContext, listSnapshot } from "./list-snapshot.js";
 import { normalizeLocation } from "./normalize/catalog.js";
 import { type PageHeader, rewriteOf } from "./normalize/page.js";
 import type { DayStreamTables, Identified, SnapshotListTables } from "./normalize/stream-tables.js";
