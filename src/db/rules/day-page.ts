@@ -117,10 +117,10 @@ export function planPage(
     }
     if (decision === "insert") counts.inserted++;
     else counts.updated++;
-    const replaces = writes.has(parent.id)
-      ? writes.get(parent.id)?.replaces
-      : stored.get(parent.id);
-    if (replaces && !writes.has(parent.id) && replaces.business_date !== parent.business_date)
+    // Written once: a later entry replaces what the first replaced, the version stored before.
+    const first = writes.get(parent.id);
+    const replaces = first ? first.replaces : stored.get(parent.id);
+    if (!first && replaces && replaces.business_date !== parent.business_date)
       earlierDays.add(replaces.business_date);
     writes.set(parent.id, { record, replaces });
     current.set(parent.id, { ...parent, deleted_at: null });

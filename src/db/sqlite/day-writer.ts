@@ -124,11 +124,11 @@ export class ReplacingWriter {
     this.archive.learnFrom(this.name, records, syncedAt);
     const counts = { ...plan.counts };
     for (const rowSet of plan.rewrites.values()) counts.rowsWritten += this.rewriteRecord(rowSet);
+    // The rewritten records' rows go in before any delete below, which may be of one of them.
+    this.insertGathered();
     for (const [id, { record, replaces }] of plan.writes) {
       const { rows: rowSet, raw, compressed } = record;
       if (replaces) {
-        // The rows gathered go in first: the delete below may be of a record rewritten above.
-        this.insertGathered();
         if (this.history && replaces.deleted_at === null)
           counts.rowsWritten += this.history.keepReplaced(
             id,
