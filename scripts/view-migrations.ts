@@ -9,18 +9,24 @@ import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { POSTGRES_DIALECT, SQLITE_DIALECT, type SqlDialect } from "../src/db/sql/dialect.js";
+import { POSTGRES_DIALECT, SQLITE_DIALECT } from "../src/db/sql/dialect.js";
 import { GENERATED_VIEWS_MARK, viewStatements, viewsMigration } from "../src/db/sql/views.js";
+import { postgresComments } from "./data-dictionary/pg-comments.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
 export const VIEW_MIGRATION_FOLDERS: readonly {
   name: string;
   folder: string;
-  dialect: SqlDialect;
+  /** The views' migration as the source renders it. */
+  render: () => string;
 }[] = [
-  { name: "drizzle", folder: join(root, "drizzle"), dialect: SQLITE_DIALECT },
-  { name: "drizzle/pg", folder: join(root, "drizzle", "pg"), dialect: POSTGRES_DIALECT },
+  { name: "drizzle", folder: join(root, "drizzle"), render: () => viewsMigration(SQLITE_DIALECT) },
+  {
+    name: "drizzle/pg",
+    folder: join(root, "drizzle", "pg"),
+    render: () => viewsMigration(POSTGRES_DIALECT, postgresComments()),
+  },
 ];
 
 interface JournalEntry {
@@ -72,8 +78,8 @@ function appendViewMigration(folder: string, sql: string): string {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  for (const { name, folder, dialect } of VIEW_MIGRATION_FOLDERS) {
-    const sql = viewsMigration(dialect);
+  for (const { name, folder, render } of VIEW_MIGRATION_FOLDERS) {
+    const sql = render();
     const latest = latestViewMigration(folder);
     const done =
       latest && viewStatements(latest.sql) === viewStatements(sql)

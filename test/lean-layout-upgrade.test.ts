@@ -19,7 +19,12 @@ import { SCHEMA_MIGRATIONS } from "../src/db/upgrade-progress.js";
 import { type Simulator, startSimulator } from "../src/simulator/server.js";
 import { runCli } from "./helpers/cli.js";
 import { openTestDb, rows, useTempDir } from "./helpers/db.js";
-import { copyCommonColumns, createOlderDatabase } from "./helpers/older-schema.js";
+import {
+  copyCommonColumns,
+  createOlderDatabase,
+  migrationsFrom,
+  pgMigrationsAfter,
+} from "./helpers/older-schema.js";
 import {
   copyCommonColumnsBetweenSchemas,
   migrateAsEarlierRelease,
@@ -28,16 +33,11 @@ import {
 import { SMALL_DATASET } from "./helpers/simulator.js";
 import { syncInto } from "./helpers/sync.js";
 
-/** The migrations the lean layout added, on each destination (the parents' keys in the rows of
- * their arrays and their views, then the keys of the catalog ids and their views): the earlier
- * release lacks them. */
-const LEAN_MIGRATIONS = 4;
-/** The migrations since (the proofs of stored days, the row counts status reads): a database of
- * that release takes them too. */
-const LATER_MIGRATIONS = 2;
-const MIGRATIONS_SINCE = LEAN_MIGRATIONS + LATER_MIGRATIONS;
-/** PostgreSQL's have one more: the child rows' keys no longer checked, deleted by a trigger. */
-const PG_MIGRATIONS_SINCE = MIGRATIONS_SINCE + 1;
+/** The migrations from the lean layout on (the parents' keys in the rows of their arrays, then
+ * the keys of the catalog ids, each with their views; the proofs and row counts since): the
+ * earlier release lacks them all, on each destination. */
+const MIGRATIONS_SINCE = migrationsFrom("0013_lean_layout");
+const PG_MIGRATIONS_SINCE = pgMigrationsAfter("0006_views");
 const PG_RELEASE_BEFORE = "0006_views";
 const ROW_COUNTS = "SELECT * FROM location_row_counts ORDER BY relation, location_id";
 
@@ -55,7 +55,8 @@ const RELATIONS: { name: string; orderBy: string }[] = [
   { name: "raw_records", orderBy: "table_name, location_id, id" },
 ];
 
-/** Each relation's rows (in `schema`, on PostgreSQL), less the integer keys the lean layout adds. */
+/** Each relation's rows (in `schema`, on PostgreSQL), less the integer keys the lean layout adds
+ * and the typed twins SQLite computes for the views since (schema/columns.ts). */
 async function contents(
   query: (sql: string) => Promise<Record<string, unknown>[]>,
   schema?: string,
@@ -64,7 +65,8 @@ async function contents(
   for (const { name, orderBy } of RELATIONS) {
     const relation = schema === undefined ? name : `"${schema}"."${name}"`;
     all[name] = (await query(`SELECT * FROM ${relation} ORDER BY ${orderBy}`)).map(
-      ({ key: _key, ...row }) => row,
+      ({ key: _key, ...row }) =>
+        Object.fromEntries(Object.entries(row).filter(([column]) => !/_(typed|utc)$/.test(column))),
     );
   }
   return all;

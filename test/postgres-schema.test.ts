@@ -5,15 +5,21 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import pg_ from "pg";
 import { describe, expect, it } from "vitest";
 import { describePostgresUrl } from "../src/config/config.js";
 import { PG_MIGRATIONS_FOLDER } from "../src/db/pg/migrate.js";
 import { pgColumnType } from "../src/db/pg/types.js";
+import { CHILD_RELATIONS, CONTRACT_TABLES, ORDERS_RELATION } from "../src/db/schema/relations.js";
+import { BI_VIEWS } from "../src/db/sql/bi-views.js";
+import { COLUMN_DECLARATIONS } from "../src/db/sql/view-columns.js";
+import { packagePath } from "../src/package-root.js";
 import { runCli } from "./helpers/cli.js";
 import { openTestDb, rows, useTempDir } from "./helpers/db.js";
 import { usePostgres } from "./helpers/postgres.js";
 
 const pg = usePostgres();
+const pgClient = pg_.Client;
 const tempPath = useTempDir();
 
 const migrations = (
@@ -22,9 +28,10 @@ const migrations = (
   }
 ).entries.length;
 
-/** What SQLite keeps for itself alone: its archive's dictionaries, its single-writer lease, the
- * upgrades of older files, drizzle's journal. */
+/** What SQLite keeps for itself alone: the types its views declare, its archive's dictionaries,
+ * its single-writer lease, the upgrades of older files, drizzle's journal. */
 const SQLITE_ONLY = new Set([
+  "view_column_types",
   "raw_dictionaries",
   "writer_lease",
   "schema_upgrades",
@@ -134,6 +141,97 @@ describe("PostgreSQL schema", () => {
     expect(await columnTypes(target.schema, "report_clerk_shifts")).toMatchObject({
       clock_in_date: "timestamp with time zone",
     });
+  });
+
+  it("declares every column of the BI views as its definition types it, money with its scale", async () => {
+    const target = pg.target();
+    const result = await migrate({ POS_DB_URL: target.url, POS_DB_SCHEMA: target.schema });
+    expect(result.code, result.stderr).toBe(0);
+    const spelled: Record<string, string> = {
+      timestamptz: "timestamp with time zone",
+      timestamp: "timestamp without time zone",
+    };
+    for (const view of BI_VIEWS) {
+      const found = await pg.query(
+        `SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type
+         FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+         JOIN pg_namespace n ON n.oid = c.relnamespace
+         WHERE n.nspname = $1 AND c.relname = $2 AND a.attnum > 0 ORDER BY a.attnum`,
+        [target.schema, view.name],
+      );
+      expect(
+        found.map((c) => [c.name, c.type]),
+        view.name,
+      ).toEqual(
+        view.columns.map((c) => {
+          const type = COLUMN_DECLARATIONS[c.type].postgres;
+          return [c.name, spelled[type] ?? type];
+        }),
+      );
+    }
+  });
+
+  it("comments every relation and view of the contract, and each of their columns, in the data dictionary's words", async () => {
+    const target = pg.target();
+    const result = await migrate({ POS_DB_URL: target.url, POS_DB_SCHEMA: target.schema });
+    expect(result.code, result.stderr).toBe(0);
+    const uncommented = await pg.query(
+      `SELECT c.relname AS relation, a.attname AS column,
+              obj_description(c.oid, 'pg_class') AS relation_comment,
+              col_description(c.oid, a.attnum) AS column_comment
+       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+       JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+       WHERE n.nspname = $1 AND c.relkind = 'v'
+         AND (obj_description(c.oid, 'pg_class') IS NULL OR col_description(c.oid, a.attnum) IS NULL)`,
+      [target.schema],
+    );
+    expect(uncommented).toEqual([]);
+    const [orders] = await pg.query(
+      `SELECT obj_description('${target.schema}.v_orders'::regclass, 'pg_class') AS view,
+              col_description('${target.schema}.locations'::regclass, 1) AS column`,
+    );
+    expect(orders?.view).toMatch(/^Every order that stands/);
+    expect(orders?.column).toBeTruthy();
+  });
+
+  it("gives the BI role the guide sets up the contract's relations and views, and none of pos-sync's own tables", async () => {
+    const target = pg.target();
+    const made = await migrate({ POS_DB_URL: target.url, POS_DB_SCHEMA: target.schema });
+    expect(made.code, made.stderr).toBe(0);
+    const role = `bi_${target.schema}_${process.pid}`;
+    const guide = readFileSync(packagePath("docs", "scaling.md"), "utf8");
+    const setup = /\*\*BI tools\*\*[\s\S]*?```postgresql\n([\s\S]*?)```/.exec(guide)?.[1];
+    expect(setup).toBeDefined();
+    await pg.query(
+      `SET search_path = ${target.schema}; ${(setup ?? "")
+        .replaceAll("bi_reader", role)
+        .replace("'…'", "'bi-pw'")}`,
+    );
+    const reader = new URL(target.url);
+    reader.username = role;
+    reader.password = "bi-pw";
+    const client = new pgClient({ connectionString: reader.toString() });
+    await client.connect();
+    try {
+      const seen = await client.query(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1",
+        [target.schema],
+      );
+      const contract = [
+        ...CONTRACT_TABLES,
+        ORDERS_RELATION.name,
+        ...CHILD_RELATIONS.map((relation) => relation.name),
+        ...BI_VIEWS.map((view) => view.name),
+      ];
+      expect(seen.rows.map((row) => row.table_name)).toEqual([...contract].sort());
+      const orders = await client.query(`SELECT COUNT(*) AS n FROM ${target.schema}.v_orders`);
+      expect(orders.rows).toEqual([{ n: "0" }]);
+      await expect(client.query(`SELECT * FROM ${target.schema}.raw_records`)).rejects.toThrow(
+        /permission denied/,
+      );
+    } finally {
+      await client.end();
+    }
   });
 
   it("lets several processes migrate the same schema at once", async () => {

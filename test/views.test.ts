@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Order } from "../src/api/schemas.js";
 import { addDays, eachDay, toEpochDay } from "../src/dates.js";
+import { BI_VIEWS } from "../src/db/sql/bi-views.js";
 import { SqliteDestination } from "../src/db/sqlite/destination.js";
 import type { Db } from "../src/db/sqlite/open.js";
 import { ORDERS } from "../src/streams/index.js";
@@ -218,10 +219,32 @@ describe("v_orders", () => {
     }
   });
 
-  it("names the location in every view for BI", () => {
+  it("keeps each value's kind whatever its type says: days as YYYY-MM-DD, money as reals, flags as 0/1, every instant also in UTC", () => {
+    for (const view of BI_VIEWS) {
+      const all = rows(db, `SELECT * FROM ${view.name}`);
+      for (const { name, type } of view.columns) {
+        const values = all.map((row) => row[name]).filter((value) => value !== null);
+        const where = `${view.name}.${name}`;
+        if (type === "date") for (const v of values) expect(v, where).toMatch(/^\d{4}-\d\d-\d\d$/);
+        if (type === "boolean") for (const v of values) expect([0, 1], where).toContain(v);
+        if (type === "utc") {
+          const local = name.replace(/_utc$/, "");
+          for (const row of all.filter((r) => r[local] !== null)) {
+            expect(row[name], where).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+            expect(Date.parse(row[name]), where).toBe(Date.parse(row[local]));
+          }
+        }
+      }
+    }
+    // A tip's amount is a real in every row, so that a tool typing it from the first rows keeps 4.5.
+    const kinds = rows(db, "SELECT DISTINCT typeof(amount) AS t FROM v_order_tips").map((r) => r.t);
+    expect(kinds).toEqual(["real"]);
+  });
+
+  it("names the location in every view for BI of a location's figures", () => {
     const views = rows(
       db,
-      "SELECT name FROM sqlite_master WHERE type = 'view' AND name LIKE 'v\\_%' ESCAPE '\\'",
+      "SELECT name FROM sqlite_master WHERE type = 'view' AND name LIKE 'v\\_%' ESCAPE '\\' AND name NOT LIKE 'v\\_chain\\_%' ESCAPE '\\'",
     ).map((r) => r.name);
     expect(views.length).toBeGreaterThanOrEqual(9);
     const names = new Set(sim.current.dataset.locations.map((l) => l.location.name));
@@ -230,6 +253,68 @@ describe("v_orders", () => {
       expect(values.length, view).toBeGreaterThan(0);
       for (const name of values) expect(names.has(name), `${view}: ${name}`).toBe(true);
     }
+  });
+});
+
+describe("the chain views", () => {
+  const byDay = (sql: string) =>
+    new Map(rows(db, sql).map((row) => [row.day as string, cents(row.total as number)]));
+
+  it("v_chain_product_sales counts a product once for the chain, by sku or else name and category, adding up to every location's", () => {
+    const chain = rows(db, "SELECT * FROM v_chain_product_sales");
+    const keys = chain.map((row) => `${row.business_date} ${row.product_key}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    for (const row of chain) {
+      const key =
+        row.sku === null ? `name ${row.product_name} / ${row.category}` : `sku ${row.sku}`;
+      expect(row.product_key).toBe(key);
+    }
+    // The simulator's locations share a menu: a product sold at several of them is one row (its
+    // skus are each location's own, so those without one are matched, by name and category).
+    expect(chain.some((row) => row.locations > 1 && row.sku === null)).toBe(true);
+    expect(
+      byDay(
+        "SELECT business_date AS day, SUM(sales) AS total FROM v_chain_product_sales GROUP BY 1",
+      ),
+    ).toEqual(
+      byDay("SELECT business_date AS day, SUM(sales) AS total FROM v_product_sales GROUP BY 1"),
+    );
+    const [sku] = rows(
+      db,
+      `SELECT business_date, sku, locations, quantity FROM v_chain_product_sales
+       WHERE sku IS NOT NULL LIMIT 1`,
+    );
+    const [perLocation] = rows(
+      db,
+      `SELECT COUNT(DISTINCT p.location_id) AS locations, SUM(p.quantity) AS quantity
+       FROM v_product_sales p JOIN products c ON c.location_id = p.location_id AND c.id = p.product_id
+       WHERE p.business_date = ? AND c.sku = ?`,
+      sku.business_date,
+      sku.sku,
+    );
+    expect(perLocation).toEqual({ locations: sku.locations, quantity: sku.quantity });
+  });
+
+  it("v_chain_operator_sales counts an operator once for the chain, by name", () => {
+    const chain = rows(db, "SELECT * FROM v_chain_operator_sales");
+    const keys = chain.map((row) => `${row.business_date} ${row.operator_name}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    const perLocation = rows(
+      db,
+      `SELECT business_date, operator_name, COUNT(DISTINCT location_id) AS locations,
+              SUM(orders) AS orders, ROUND(SUM(total_sales), 2) AS total_sales
+       FROM v_operator_sales GROUP BY business_date, operator_name`,
+    );
+    expect(
+      chain.map(({ business_date, operator_name, locations, orders, total_sales }) => ({
+        business_date,
+        operator_name,
+        locations,
+        orders,
+        total_sales,
+      })),
+    ).toEqual(expect.arrayContaining(perLocation));
+    expect(chain).toHaveLength(perLocation.length);
   });
 });
 

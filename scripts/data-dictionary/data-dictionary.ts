@@ -23,7 +23,7 @@ import { type PgColumnType, pgColumnType } from "../../src/db/pg/types.js";
 import * as archiveTables from "../../src/db/schema/archive.js";
 import * as bookkeepingSchema from "../../src/db/schema/bookkeeping.js";
 import * as catalogSchema from "../../src/db/schema/catalog.js";
-import { FLAG_COLUMNS, isAutoIncrement } from "../../src/db/schema/columns.js";
+import { FLAG_COLUMNS, isAutoIncrement, storedColumns } from "../../src/db/schema/columns.js";
 import * as historyTables from "../../src/db/schema/history.js";
 import * as allTables from "../../src/db/schema/index.js";
 import * as locationTables from "../../src/db/schema/location.js";
@@ -40,7 +40,9 @@ import {
 } from "../../src/db/schema/relations.js";
 import * as reportTables from "../../src/db/schema/reports.js";
 import * as rollupTables from "../../src/db/schema/rollups.js";
+import { BI_VIEWS } from "../../src/db/sql/bi-views.js";
 import { tableName } from "../../src/db/sql/table.js";
+import { COLUMN_DECLARATIONS } from "../../src/db/sql/view-columns.js";
 import { openDatabase } from "../../src/db/sqlite/open.js";
 import { packagePath } from "../../src/package-root.js";
 import type { ApiRecord, TableDoc, ViewDoc } from "./dictionary/types.js";
@@ -74,6 +76,9 @@ export interface IndexFacts {
 export interface TableFacts {
   name: string;
   columns: ColumnFacts[];
+  /** The typed twins of its days and date-times, which SQLite computes on read for the views
+   * (schema/columns.ts). */
+  twins: { name: string; type: string }[];
   primaryKey: string[];
   foreignKeys: ForeignKeyFacts[];
   indexes: IndexFacts[];
@@ -93,9 +98,17 @@ export interface TableGroup {
   tables: TableFacts[];
 }
 
+export interface ViewColumnFacts {
+  name: string;
+  /** SQLite's declared type, as a BI tool's driver reads it. */
+  type: string;
+  /** The type on PostgreSQL. */
+  pgType: string;
+}
+
 export interface ViewFacts {
   name: string;
-  columns: string[];
+  columns: ViewColumnFacts[];
 }
 
 export interface SchemaFacts {
@@ -153,7 +166,10 @@ export function tableFacts(table: SQLiteTable): TableFacts {
   const compositeKey = config.primaryKeys.flatMap((key) => key.columns.map((c) => c.name));
   return {
     name: config.name,
-    columns: config.columns.map((c) => ({
+    twins: config.columns
+      .filter((c) => c.generated !== undefined)
+      .map((c) => ({ name: c.name, type: c.getSQLType() })),
+    columns: storedColumns(table).map((c) => ({
       name: c.name,
       type: `${c.getSQLType().toUpperCase()}${c.notNull ? " NOT NULL" : ""}`,
       pgType: postgresType(config.name, c),
@@ -201,6 +217,7 @@ export function relationFacts(relation: ChildRelation): TableFacts {
   return {
     name: relation.name,
     columns: shown,
+    twins: stored.twins,
     primaryKey: stored.primaryKey.map(asShown),
     foreignKeys: stored.foreignKeys
       .filter((fk) => fk.table !== tableName(apiIds))
@@ -238,6 +255,7 @@ export function storedRelationFacts(relation: StoredRelation): TableFacts {
   return {
     name: relation.name,
     columns: stored.columns.map(asId(refs)),
+    twins: stored.twins,
     primaryKey: stored.primaryKey,
     foreignKeys: stored.foreignKeys.filter((fk) => fk.table !== tableName(apiIds)),
     indexes: stored.indexes.map((index) => ({ ...index, columns: index.columns.map(shownName) })),
@@ -266,13 +284,25 @@ export function viewFacts(): ViewFacts[] {
     // Relations stored under other names are views too, shown among the tables (shownFacts).
     return names
       .filter((name) => !relations.has(name))
-      .map((name) => ({
-        name,
-        columns: db.sqlite
-          .prepare<[string], string>("SELECT name FROM pragma_table_info(?) ORDER BY cid")
-          .pluck()
-          .all(name),
-      }));
+      .map((name) => {
+        const typed = BI_VIEWS.find((view) => view.name === name);
+        const columns = db.sqlite
+          .prepare<[string], { name: string; type: string }>(
+            "SELECT name, type FROM pragma_table_info(?) ORDER BY cid",
+          )
+          .all(name);
+        return {
+          name,
+          columns: columns.map(({ name: column, type }) => {
+            const declared = typed?.columns.find((c) => c.name === column)?.type;
+            return {
+              name: column,
+              type: type.toUpperCase() || "—",
+              pgType: declared ? COLUMN_DECLARATIONS[declared].postgres : "—",
+            };
+          }),
+        };
+      });
   } finally {
     db.close();
   }
@@ -427,13 +457,27 @@ function checkTable(table: TableFacts, doc: TableDoc): string[] {
   ];
 }
 
+/** `x_utc` says what `x` says, in UTC: a view documents `x` alone. */
+const utcOf = (column: string) => column.match(/^(.+)_utc$/)?.[1];
+
+/** What a view's column means: its doc, or for `x_utc` what `x` is, in UTC. */
+export function viewColumnMeaning(doc: ViewDoc, column: string): string | undefined {
+  const instant = utcOf(column);
+  if (instant !== undefined && doc.columns[instant] !== undefined && !doc.columns[column])
+    return `${instant} as the same instant in UTC (on SQLite, text ending in Z).`;
+  return doc.columns[column];
+}
+
 function checkView(view: ViewFacts, doc: ViewDoc): string[] {
   const documented = Object.keys(doc.columns);
+  const columns = view.columns
+    .map((c) => c.name)
+    .filter((c) => !documented.includes(utcOf(c) ?? ""));
   return [
-    ...missingFrom(view.columns, documented).map(
+    ...missingFrom(columns, documented).map(
       (c) => `view column ${view.name}.${c} is in the database but has no documentation`,
     ),
-    ...missingFrom(documented, view.columns).map(
+    ...missingFrom(documented, columns).map(
       (c) => `view column ${view.name}.${c} is documented but is not in the view`,
     ),
     ...checkMeanings(view.name, doc.meaning, doc.columns),
@@ -583,6 +627,15 @@ function storedInLines(table: TableFacts): string[] {
   ];
 }
 
+function twinLines(table: TableFacts): string[] {
+  if (table.twins.length === 0) return [];
+  const list = table.twins.map((twin) => `${code(twin.name)} ${twin.type}`).join(", ");
+  return [
+    `**Typed twins** (SQLite computes them on read and stores nothing; the views show them, so that a BI tool reads days as DATE and date-times as TIMESTAMP; \`…_utc\` is the instant in UTC): ${list}.`,
+    "",
+  ];
+}
+
 function renderTable(table: TableFacts, docs: DictionaryDocs): string {
   const doc = requireDoc(docs.tables[table.name], `table ${table.name}`);
   const key = table.primaryKey.length === 0 ? "none" : table.primaryKey.map(code).join(", ");
@@ -600,6 +653,7 @@ function renderTable(table: TableFacts, docs: DictionaryDocs): string {
     "|---|---|---|---|---|---|",
     ...table.columns.map((column) => columnRow(table, column, doc)),
     "",
+    ...twinLines(table),
     ...indexLines(table),
   ].join("\n");
 }
@@ -607,16 +661,19 @@ function renderTable(table: TableFacts, docs: DictionaryDocs): string {
 function renderView(view: ViewFacts, docs: DictionaryDocs): string {
   const doc = requireDoc(docs.views[view.name], `view ${view.name}`);
   const rows = view.columns.map((column) => {
-    const meaning = requireDoc(doc.columns[column], `view column ${view.name}.${column}`);
-    return `| ${code(column)} | ${cell(meaning)} |`;
+    const meaning = requireDoc(
+      viewColumnMeaning(doc, column.name),
+      `view column ${view.name}.${column.name}`,
+    );
+    return `| ${[code(column.name), column.type, column.pgType, meaning].map(cell).join(" | ")} |`;
   });
   return [
     `### ${view.name}`,
     "",
     doc.meaning,
     "",
-    "| column | meaning |",
-    "|---|---|",
+    "| column | type | PostgreSQL | meaning |",
+    "|---|---|---|---|",
     ...rows,
   ].join("\n");
 }

@@ -1,5 +1,7 @@
 /** Three questions people ask of sales data first, answered in SQL over the views; the demo
- * prints them with their results, and docs/database.md shows more like them. */
+ * prints them with their results, and docs/database.md shows more like them. The SQL is the
+ * same on SQLite and PostgreSQL (test/docs-sql.test.ts runs it on both), so that it can be
+ * copied to either. */
 import type { ReadableDestination } from "../db/destination.js";
 import type { QueryResult } from "../db/sql/dialect.js";
 import { formatTable } from "../ui/text-table.js";
@@ -13,7 +15,7 @@ export const EXAMPLE_QUERIES: readonly ExampleQuery[] = [
   {
     title: "Sales per day, the last 7 days, all locations",
     sql: `SELECT business_date, SUM(orders) AS orders, ROUND(SUM(total_sales), 2) AS sales,
-       ROUND(SUM(total_sales) / SUM(orders), 2) AS average_order
+       ROUND(SUM(total_sales) / NULLIF(SUM(orders), 0), 2) AS average_order
 FROM v_daily_sales
 GROUP BY business_date
 ORDER BY business_date DESC
@@ -21,11 +23,16 @@ LIMIT 7;`,
   },
   {
     title: "Top 5 products by sales, per location",
-    sql: `SELECT location_name, product_name, SUM(quantity) AS quantity, ROUND(SUM(sales), 2) AS sales
-FROM v_product_sales
-GROUP BY location_id, product_id
-ORDER BY SUM(sales) DESC
-LIMIT 5;`,
+    sql: `WITH product_sales AS (
+  SELECT location_id, location_name, MAX(product_name) AS product_name,
+         SUM(quantity) AS quantity, ROUND(SUM(sales), 2) AS sales,
+         ROW_NUMBER() OVER (PARTITION BY location_id ORDER BY SUM(sales) DESC) AS place
+  FROM v_product_sales
+  GROUP BY location_id, location_name, product_id
+)
+SELECT location_name, product_name, quantity, sales
+FROM product_sales WHERE place <= 5
+ORDER BY location_name, place;`,
   },
   {
     title: "Payment mix",

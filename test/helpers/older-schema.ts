@@ -4,6 +4,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type Database from "better-sqlite3";
+import { PG_MIGRATIONS_FOLDER } from "../../src/db/pg/migrate.js";
 import { MIGRATIONS_FOLDER } from "../../src/db/sqlite/open.js";
 import { openTestDb } from "./db.js";
 
@@ -11,14 +12,19 @@ interface Journal {
   entries: { tag: string }[];
 }
 
-/** How many of this version's migrations come from `tag` on. */
-export function migrationsFrom(tag: string): number {
+/** How many of this version's migrations in `folder` come from `tag` on. */
+export function migrationsFrom(tag: string, folder = MIGRATIONS_FOLDER): number {
   const journal = JSON.parse(
-    readFileSync(join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8"),
+    readFileSync(join(folder, "meta", "_journal.json"), "utf8"),
   ) as Journal;
   const at = journal.entries.findIndex((entry) => entry.tag === tag);
   if (at < 0) throw new Error(`no migration ${tag}`);
   return journal.entries.length - at;
+}
+
+/** How many of this version's PostgreSQL migrations come after `tag`. */
+export function pgMigrationsAfter(tag: string): number {
+  return migrationsFrom(tag, PG_MIGRATIONS_FOLDER) - 1;
 }
 
 /** A migrations folder holding all but the last `missing` migrations of this version (the caller

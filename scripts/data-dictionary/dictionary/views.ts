@@ -177,5 +177,39 @@ export const VIEW_DOCS: Record<string, ViewDoc> = {
       status: "`orders missing`, `totals differ` or `ok`.",
     },
   },
+  v_chain_product_sales: {
+    meaning:
+      "Sales per day and product across the chain: a product is the same at every location when the API gives it the same sku, else when it has the same name and category (each location's catalog has its own ids; v_product_sales keeps them).",
+    columns: {
+      business_date: businessDate,
+      product_key:
+        "How the product is matched across locations: `sku <sku>`, or `name <name> / <category>` for a product without one.",
+      sku: "The product's sku (products.sku); null when matched by name and category.",
+      product_name: "The product's name (the alphabetically last among the locations).",
+      category: "Its category name (the alphabetically last among the locations).",
+      locations: "How many locations sold it that day.",
+      quantity: "Quantity sold at all of them.",
+      sales: "Line totals, tax included, at all of them.",
+      tax: "Tax included in those lines.",
+      net_sales: "sales minus tax.",
+      orders: "Sales orders with the product, summed over the locations.",
+    },
+  },
+  v_chain_operator_sales: {
+    meaning:
+      "Per day and operator across the chain, an operator being the same person wherever the name is the same (operator ids differ per location; v_operator_sales keeps them): sales, discounts and cancellations.",
+    columns: {
+      business_date: businessDate,
+      operator_name: "The operator's name, exactly as the POS sends it.",
+      locations: "At how many locations the operator took orders that day.",
+      orders: "Sales orders the operator took, at all of them.",
+      cancelled_orders: "Orders the operator took that were cancelled.",
+      cancelled_items: "Lines cancelled inside the operator's orders that stood.",
+      total_sales: "Total of the sales orders, tax included.",
+      total_discount: "Discounts granted on those orders.",
+      cancelled_total: "Total of the cancelled orders.",
+      cancelled_items_total: "Total of the cancelled lines.",
+    },
+  },
   ...LOSS_PREVENTION_VIEWS,
 };

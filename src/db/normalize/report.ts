@@ -1,6 +1,7 @@
 /** One end-of-session report → its row (header flattened) and the rows of its seven arrays. */
 import type { Report } from "../../api/schemas.js";
 import { contentHash } from "../../content-hash.js";
+import type { TwinName } from "../schema/columns.js";
 import type {
   RelationRow,
   reportClerkShiftRows,
@@ -15,7 +16,7 @@ import type {
 import { basisPointsFromHundredths, type DayRowContext, optional } from "./values.js";
 
 /** A report's row, less its key: the database gives it. */
-export type ReportRow = Omit<typeof reports.$inferSelect, "key">;
+export type ReportRow = Omit<typeof reports.$inferSelect, "key" | TwinName>;
 type OfReport<T extends { $inferSelect: object }> = RelationRow<T, "report_key", "report_id">[];
 
 export interface ReportRows {

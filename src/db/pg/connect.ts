@@ -23,6 +23,8 @@ const TYPE_PARSERS: Record<number, (text: string) => unknown> = {
   [OID.numeric]: Number,
   [OID.date]: (text) => text,
   [OID.timestamptz]: (text) => (parseTimestamptz(text) as Date).toISOString(),
+  // The views' `…_utc` instants, as SQLite writes them: 2026-11-27T17:00:22.334Z.
+  [OID.timestamp]: (text) => `${text.replace(" ", "T")}Z`,
 };
 
 const typeParsers = {

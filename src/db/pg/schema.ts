@@ -33,7 +33,7 @@ import {
   type ForeignKey as SQLiteForeignKey,
   type SQLiteTable,
 } from "drizzle-orm/sqlite-core";
-import { FLAG_COLUMNS, isAutoIncrement } from "../schema/columns.js";
+import { FLAG_COLUMNS, isAutoIncrement, storedColumns } from "../schema/columns.js";
 import * as sqlite from "../schema/index.js";
 import { type PgColumnType, pgColumnType } from "./types.js";
 
@@ -64,7 +64,7 @@ function columnBuilder(type: PgColumnType, name: string): PgColumnBuilderBase {
 /** The PostgreSQL type of each column of a SQLite table, by column name. */
 export function pgColumnTypes(table: SQLiteTable): Map<string, PgColumnType> {
   return new Map(
-    getTableConfig(table).columns.map((column) => [
+    storedColumns(table).map((column) => [
       column.name,
       pgColumnType(
         { name: column.name, sqlType: column.getSQLType(), autoIncrement: isAutoIncrement(column) },
@@ -97,7 +97,7 @@ function mirror(table: SQLiteTable): MirroredTable {
   const config = getTableConfig(table);
   const types = pgColumnTypes(table);
   const columns: Record<string, PgColumnBuilderBase> = {};
-  for (const column of config.columns) {
+  for (const column of storedColumns(table)) {
     // biome-ignore lint/style/noNonNullAssertion: types has every column of the table
     let builder = columnBuilder(types.get(column.name)!, column.name) as ReturnType<typeof text>;
     if (column.notNull && !isAutoIncrement(column)) builder = builder.notNull();

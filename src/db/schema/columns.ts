@@ -1,6 +1,14 @@
 /** Column kinds shared by every table of the contract: booleans are INTEGER 0/1, date-times are
  * TEXT exactly as the API sent them, money and quantities REAL as sent. */
-import { getTableConfig, integer, type SQLiteTable, text } from "drizzle-orm/sqlite-core";
+import { sql } from "drizzle-orm";
+import {
+  customType,
+  getTableConfig,
+  integer,
+  type SQLiteColumn,
+  type SQLiteTable,
+  text,
+} from "drizzle-orm/sqlite-core";
 
 /** Names of the 0/1 columns, which PostgreSQL stores as boolean (pg/types.ts). */
 export const FLAG_COLUMNS = new Set<string>();
@@ -49,9 +57,54 @@ export function isAutoIncrement(column: object): boolean {
   return (column as { autoIncrement?: boolean }).autoIncrement === true;
 }
 
+/** The columns that hold values: all but the views' typed twins (below), which SQLite computes
+ * on read and PostgreSQL has no need of. */
+export function storedColumns(table: SQLiteTable): SQLiteColumn[] {
+  return getTableConfig(table).columns.filter((column) => column.generated === undefined);
+}
+
 /** The columns an insert writes: all but a key the database gives (orders.key). */
 export function writtenColumns(table: SQLiteTable): string[] {
-  return getTableConfig(table)
-    .columns.filter((column) => !(column.primary && isAutoIncrement(column)))
+  return storedColumns(table)
+    .filter((column) => !(column.primary && isAutoIncrement(column)))
     .map((column) => column.name);
+}
+
+/** The names of typed twins (below): no column that holds a value ends so. */
+export type TwinName = `${string}_typed` | `${string}_utc`;
+
+/** A column SQLite computes on read from another, stores nothing of, and declares as `type`. */
+const twin = (type: "DATE" | "TIMESTAMP", name: string, value: string) =>
+  customType<{ data: string; driverData: string }>({ dataType: () => type })(
+    name,
+  ).generatedAlwaysAs(sql.raw(value), { mode: "virtual" });
+
+/**
+ * The typed twins of a table's days and date-times, which the views show in their place
+ * (sql/views.ts). A BI tool's SQLite driver types a view's column by the declared type of the
+ * table column it names (an expression gets none, and a CAST cannot say DATE), so a view can show
+ * a day as DATE only by naming a column declared DATE: `business_date_typed` is business_date so
+ * declared, `closed_at_typed` closed_at as TIMESTAMP, and `closed_at_utc` the same instant in UTC
+ * (`2026-11-27T17:00:22.334Z`). Values unchanged, no byte on disk; PostgreSQL's own columns are
+ * date and timestamptz already.
+ */
+export function typedTwins<const Day extends string, const Instant extends string>(
+  days: readonly Day[],
+  instants: readonly Instant[],
+) {
+  type Twins = Record<
+    `${Day}_typed` | `${Instant}_typed` | `${Instant}_utc`,
+    ReturnType<typeof twin>
+  >;
+  const twins: Record<string, ReturnType<typeof twin>> = {};
+  for (const day of days) twins[`${day}_typed`] = twin("DATE", `${day}_typed`, `"${day}"`);
+  for (const instant of instants) {
+    twins[`${instant}_typed`] = twin("TIMESTAMP", `${instant}_typed`, `"${instant}"`);
+    twins[`${instant}_utc`] = twin(
+      "TIMESTAMP",
+      `${instant}_utc`,
+      `strftime('%Y-%m-%dT%H:%M:%fZ', "${instant}")`,
+    );
+  }
+  return twins as Twins;
 }

@@ -8,6 +8,7 @@
  * them so.
  */
 import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { TwinName } from "./columns.js";
 import {
   apiIds,
   orderItemDiscountRows,
@@ -33,7 +34,8 @@ type Shown<C extends string> = C extends `${infer Name}_ref` ? `${Name}_id` : C;
 
 /** A stored row as its relation shows it, less the columns `Left`: each id for its key. */
 export type ShownRow<T extends { $inferSelect: object }, Left extends string = never> = {
-  [C in Exclude<keyof T["$inferSelect"], Left> & string as Shown<C>]: C extends `${string}_ref`
+  [C in Exclude<keyof T["$inferSelect"], Left | TwinName> &
+    string as Shown<C>]: C extends `${string}_ref`
     ? string | Extract<T["$inferSelect"][C], null>
     : T["$inferSelect"][C];
 };
@@ -115,6 +117,28 @@ export interface StoredRelation {
 }
 
 export const ORDERS_RELATION: StoredRelation = { name: "orders", table: orderRows };
+
+/** The tables that are relations of the contract themselves (design.md's list, and the order
+ * history): with `orders`, the relations of arrays and the views, what analysts and BI tools read.
+ * The rest (the tables under the relations, ids by key, the raw archive, the summaries the views
+ * read, the bookkeeping of runs in progress) is pos-sync's own. */
+export const CONTRACT_TABLES: readonly string[] = [
+  "locations",
+  "devices",
+  "categories",
+  "products",
+  "product_sub_categories",
+  "product_prices",
+  "modifiers",
+  "modifier_options",
+  "payment_methods",
+  "taxes",
+  "reports",
+  "order_versions",
+  "sync_runs",
+  "sync_windows",
+  "rejected_records",
+];
 
 /** The contract's name of what a table stores: `orders` for `order_rows`, `order_items` for
  * `order_item_rows` …, the table's own name for the tables that are relations themselves.

@@ -5,6 +5,13 @@
  * SQLite gives them). Everything else is written once, in the SQL both accept: flags tested as
  * `NOT o.is_canceled` (SQLite's 0/1 read as false/true), aliases in double quotes, NULLS FIRST.
  */
+import {
+  postgresTypedView,
+  sqliteTypedView,
+  type ViewColumnValue,
+  viewColumnTypesTable,
+} from "./view-columns.js";
+
 export interface SqlDialect {
   /** The n-th parameter (1-based), usable more than once: `?n` for SQLite, `$n` for PostgreSQL. */
   param(n: number): string;
@@ -29,8 +36,6 @@ export interface SqlDialect {
   flag(condition: string): string;
   /** The ISO 8601 weekday of a day: 1 = Monday … 7 = Sunday. */
   weekday(day: string): string;
-  /** A number as an integer when it is whole (SQLite's REAL guests read 2, not 2.0). */
-  integerWhenWhole(value: string): string;
   /** A field of a JSON document, by a dotted path, as the type given. */
   jsonValue(
     document: string,
@@ -48,6 +53,15 @@ export interface SqlDialect {
   minutesBetween(later: string, earlier: string): string;
   /** The larger of two numbers. */
   greatest(a: string, b: string): string;
+  /** A day or date-time column (`o.closed_at`) as a view shows it: on SQLite its typed twin. */
+  typed(column: string): string;
+  /** A date-time column as the same instant in UTC. */
+  utc(column: string): string;
+  /** A view whose columns each declare their type (view-columns.ts): `columns` over `from` (FROM,
+   * WHERE, GROUP BY), after the common table expressions `ctes`. */
+  typedView(columns: readonly ViewColumnValue[], from: string, ctes?: string): string;
+  /** What typed views need made before them. */
+  typedViewsNeed: readonly string[];
 }
 
 export const SQLITE_DIALECT: SqlDialect = {
@@ -61,11 +75,10 @@ export const SQLITE_DIALECT: SqlDialect = {
   dateTimes: "as sent",
   flag: (condition) => `IIF(${condition}, 1, 0)`,
   weekday: (day) => `(CAST(strftime('%w', ${day}) AS INTEGER) + 6) % 7 + 1`,
-  integerWhenWhole: (value) =>
-    `IIF(${value} = CAST(${value} AS INTEGER), CAST(${value} AS INTEGER), ${value})`,
   jsonValue: (document, path, type) => {
     const value = `json_extract(${document}, '$.${path}')`;
-    return type === "integer" ? `CAST(${value} AS INTEGER)` : value;
+    // Typed, so that a view naming it through a common table expression declares its type.
+    return type === "boolean" ? value : `CAST(${value} AS ${type.toUpperCase()})`;
   },
   jsonElements: (document, alias, path) =>
     `JOIN json_each(${document}${path ? `, '$.${path}'` : ""}) ${alias}`,
@@ -75,6 +88,10 @@ export const SQLITE_DIALECT: SqlDialect = {
   minutesBetween: (later, earlier) =>
     `CAST(ROUND((julianday(${later}) - julianday(${earlier})) * 1440) AS INTEGER)`,
   greatest: (a, b) => `MAX(${a}, ${b})`,
+  typed: (column) => `${column}_typed`,
+  utc: (column) => `${column}_utc`,
+  typedView: sqliteTypedView,
+  typedViewsNeed: [viewColumnTypesTable()],
 };
 
 /** `document -> 'a' ->> 'b'` for the path a.b. */
@@ -97,7 +114,6 @@ export const POSTGRES_DIALECT: SqlDialect = {
   dateTimes: "as instants",
   flag: (condition) => condition,
   weekday: (day) => `EXTRACT(ISODOW FROM ${day})::integer`,
-  integerWhenWhole: (value) => value,
   jsonValue: (document, path, type) =>
     type === "text" ? pgJsonText(document, path) : `(${pgJsonText(document, path)})::${type}`,
   jsonElements: (document, alias, path) =>
@@ -108,6 +124,10 @@ export const POSTGRES_DIALECT: SqlDialect = {
   minutesBetween: (later, earlier) =>
     `ROUND(EXTRACT(EPOCH FROM ${later} - ${earlier}) / 60)::integer`,
   greatest: (a, b) => `GREATEST(${a}, ${b})`,
+  typed: (column) => column,
+  utc: (column) => `(${column} AT TIME ZONE 'UTC')`,
+  typedView: postgresTypedView,
+  typedViewsNeed: [],
 };
 
 /** An analyst's query answered: the columns as it names them, the rows as arrays. */

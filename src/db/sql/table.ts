@@ -1,15 +1,15 @@
 /** SQL text of a table of the schema that both destinations write: its name, its columns, and
  * the update of a conflicting row. Derived from the Drizzle schema, so it cannot drift from it. */
 import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
-import { writtenColumns } from "../schema/columns.js";
+import { storedColumns, writtenColumns } from "../schema/columns.js";
 
 export function tableName(table: SQLiteTable): string {
   return getTableConfig(table).name;
 }
 
 export function columnNames(table: SQLiteTable, omit: readonly string[] = []): string[] {
-  return getTableConfig(table)
-    .columns.map((column) => column.name)
+  return storedColumns(table)
+    .map((column) => column.name)
     .filter((name) => !omit.includes(name));
 }
 

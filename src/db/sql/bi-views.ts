@@ -1,0 +1,515 @@
+/**
+ * The views for BI tools and analysts (`v_…`), each column with the type it declares
+ * (view-columns.ts), written once and rendered for each dialect. What each view and column means
+ * is told in scripts/data-dictionary/dictionary. Every view leaves out the orders and reports a
+ * complete re-read no longer listed (deleted_at); the views of a location's figures name it.
+ */
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import { storedColumns } from "../schema/columns.js";
+import {
+  dailyOperatorSales,
+  dailyPaymentSales,
+  dailyProductSales,
+  dailyTaxSales,
+  hourlySales,
+} from "../schema/index.js";
+import type { SqlDialect } from "./dialect.js";
+import { SALE } from "./rollups.js";
+import { tableName } from "./table.js";
+import type { ViewColumnType } from "./view-columns.js";
+import type { ViewSource } from "./view-source.js";
+
+/** A column of a BI view: its name, what it holds, and its value in the view's SELECT. */
+export interface ViewColumn {
+  name: string;
+  type: ViewColumnType;
+  value: (d: SqlDialect) => string;
+}
+
+/** A view for BI tools, whose every column declares its type (view-columns.ts). */
+export interface TypedView extends ViewSource {
+  columns: readonly ViewColumn[];
+}
+
+const column = (
+  name: string,
+  type: ViewColumnType,
+  value: string | ((d: SqlDialect) => string) = name,
+): ViewColumn => ({ name, type, value: typeof value === "string" ? () => value : value });
+
+/** A day column, as its typed twin (schema/columns.ts). */
+const day = (name: string, stored: string): ViewColumn =>
+  column(name, "date", (d) => d.typed(stored));
+
+/** A date-time as sent, then the same instant in UTC (`name_utc`). `value` builds it from date-time
+ * columns, each given as its typed twin, then as its UTC twin. */
+const instant = (
+  name: string,
+  value: string | ((at: (stored: string) => string) => string),
+): ViewColumn[] => {
+  const of = typeof value === "string" ? (at: (stored: string) => string) => at(value) : value;
+  return [
+    column(name, "instant", (d) => of((stored) => d.typed(stored))),
+    column(`${name}_utc`, "utc", (d) => of((stored) => d.utc(stored))),
+  ];
+};
+
+/** `first` where it is not null, else `second`, in a form that keeps a typed twin's type (SQLite
+ * types COALESCE's value as any value, a CASE's as its branches'). */
+const firstOf = (at: (stored: string) => string, first: string, second: string) =>
+  `CASE WHEN ${at(first)} IS NOT NULL THEN ${at(first)} ELSE ${at(second)} END`;
+
+function typedView(
+  name: string,
+  columns: readonly ViewColumn[],
+  from: (d: SqlDialect) => string,
+  ctes?: (d: SqlDialect) => string,
+): TypedView {
+  return {
+    name,
+    columns,
+    select: (d) =>
+      d.typedView(
+        columns.map((c) => ({ name: c.name, type: c.type, value: c.value(d) })),
+        from(d),
+        ctes?.(d),
+      ),
+  };
+}
+
+/** Each order's payments, summed by its key: `p(order_key, paid, payments)`. (Grouped apart:
+ * `orders` is a view, whose other columns a GROUP BY of its key does not carry on PostgreSQL.) */
+const PAYMENTS_BY_ORDER = `(SELECT order_key, SUM(payment_amount) AS paid, COUNT(*) AS payments
+  FROM order_payment_rows GROUP BY order_key)`;
+
+/** A location's name beside its id: every view has it. */
+const LOCATION = "LEFT JOIN locations l ON l.id";
+
+/** Orders `o`, with their stored row `ot` (whose typed twins the views show) and location `l`. */
+const ORDERS = `FROM orders o
+JOIN order_rows ot ON ot.key = o.key
+${LOCATION} = o.location_id`;
+
+const LOCATION_COLUMNS = (alias: string): ViewColumn[] => [
+  column("location_id", "text", `${alias}.location_id`),
+  column("location_name", "text", "l.name"),
+  day("business_date", `${alias === "o" ? "ot" : alias}.business_date`),
+];
+
+/** The columns that name an order `o` in the order views… */
+const AN_ORDER: ViewColumn[] = [column("order_id", "text", "o.id"), ...LOCATION_COLUMNS("o")];
+/** …and, in the loss-prevention views, its number and who served it. */
+const AN_OPERATORS_ORDER: ViewColumn[] = [
+  ...AN_ORDER,
+  column("order_number", "text", "o.order_number"),
+  column("operator_id", "text", "o.operator_id"),
+  column("operator_name", "text", "o.operator_name"),
+];
+
+const weekday = (stored: string) => column("weekday", "integer", (d) => d.weekday(stored));
+
+/** What a summary table's column holds: its REAL columns are all amounts of money. */
+const SUMMARY_TYPES: Record<string, ViewColumnType> = {
+  integer: "integer",
+  real: "money",
+  numeric: "numeric",
+  text: "text",
+};
+
+/** A view of one summary table (sql/rollups.ts) of a location's days, with the location's name:
+ * the table's columns, and others `first` and `last`. */
+function summaryView(
+  name: string,
+  table: SQLiteTable,
+  alias: string,
+  more: { first?: ViewColumn[]; last?: ViewColumn[] } = {},
+): TypedView {
+  const own = storedColumns(table)
+    .filter(({ name }) => name !== "location_id" && name !== "business_date")
+    .map((c) => {
+      const type = SUMMARY_TYPES[c.getSQLType()];
+      if (!type) throw new Error(`no view type for ${tableName(table)}.${c.name}`);
+      return column(c.name, type, `${alias}.${c.name}`);
+    });
+  return typedView(
+    name,
+    [...LOCATION_COLUMNS(alias), ...(more.first ?? []), ...own, ...(more.last ?? [])],
+    () => `FROM ${tableName(table)} ${alias}
+${LOCATION} = ${alias}.location_id`,
+  );
+}
+
+const averageOrder = (alias: string) =>
+  column("average_order", "money", `ROUND(${alias}.total_sales / NULLIF(${alias}.orders, 0), 2)`);
+
+const SALES_VIEWS: readonly TypedView[] = [
+  typedView(
+    "v_daily_sales",
+    [
+      ...LOCATION_COLUMNS("d"),
+      weekday("d.business_date"),
+      column("orders", "integer", "d.orders"),
+      column("guests", "numeric", "d.guests"),
+      ...["total_sales", "total_tax", "net_sales", "total_discount"].map((name) =>
+        column(name, "money", `d.${name}`),
+      ),
+      averageOrder("d"),
+      column("transferred_orders", "integer", "d.transferred_orders"),
+      column("transferred_sales", "money", "d.transferred_sales"),
+      column("cancelled_orders", "integer", "d.cancelled_orders"),
+      column("cancelled_total", "money", "d.cancelled_total"),
+      column("training_orders", "integer", "d.training_orders"),
+    ],
+    () => `FROM daily_sales d
+${LOCATION} = d.location_id`,
+  ),
+  summaryView("v_product_sales", dailyProductSales, "p"),
+  summaryView("v_payment_mix", dailyPaymentSales, "m", {
+    last: [
+      column(
+        "share_percent",
+        "real",
+        "ROUND(100.0 * m.amount / NULLIF(SUM(m.amount) OVER (PARTITION BY m.location_id, m.business_date), 0), 2)",
+      ),
+    ],
+  }),
+  summaryView("v_tax_summary", dailyTaxSales, "t"),
+  summaryView("v_hourly_sales", hourlySales, "h", {
+    first: [weekday("h.business_date")],
+    last: [averageOrder("h")],
+  }),
+  summaryView("v_operator_sales", dailyOperatorSales, "s"),
+  typedView(
+    "v_report_reconciliation",
+    [
+      column("report_id", "text", "r.id"),
+      ...LOCATION_COLUMNS("r"),
+      column("report_number", "integer", "r.report_number"),
+      column("api_total_sales", "money", "r.total_sales"),
+      column("stored_total_sales", "money", "s.stored_total_sales"),
+      column("difference", "money", "ROUND(r.total_sales - s.stored_total_sales, 2)"),
+      column("orders_listed", "integer", "s.orders_listed"),
+      column("orders_stored", "integer", "s.orders_stored"),
+      column("orders_missing", "integer", "s.orders_missing"),
+      column(
+        "status",
+        "text",
+        `CASE
+    WHEN s.orders_missing > 0 THEN 'orders missing'
+    WHEN ROUND(r.total_sales - s.stored_total_sales, 2) <> 0 THEN 'totals differ'
+    ELSE 'ok'
+  END`,
+      ),
+    ],
+    () => `FROM reports r
+JOIN report_order_sums s ON s.report_id = r.id
+${LOCATION} = r.location_id
+WHERE r.deleted_at IS NULL`,
+  ),
+];
+
+/** Orders one row each, with their clock in columns rather than in string functions. */
+const ORDER_VIEWS: readonly TypedView[] = [
+  typedView(
+    "v_orders",
+    [
+      ...AN_ORDER,
+      weekday("o.business_date"),
+      column(
+        "weekday_name",
+        "text",
+        (d) => `CASE ${d.weekday("o.business_date")}
+    WHEN 1 THEN 'Monday' WHEN 2 THEN 'Tuesday' WHEN 3 THEN 'Wednesday' WHEN 4 THEN 'Thursday'
+    WHEN 5 THEN 'Friday' WHEN 6 THEN 'Saturday' ELSE 'Sunday'
+  END`,
+      ),
+      // On the location's clock, computed when the order is stored (local-clock.ts).
+      column("closed_hour", "integer", "o.closed_hour"),
+      ...["order_number", "operator_id", "operator_name", "device_name", "order_place"].map(
+        (name) => column(name, "text", `o.${name}`),
+      ),
+      column("channel", "text", "o.channel"),
+      column("service_type", "text", "o.service_type"),
+      column("guests", "numeric", "o.guests"),
+      column("total", "money", "o.total"),
+      column("total_tax", "money", "o.total_tax"),
+      column("net_total", "money", "ROUND(o.total - o.total_tax, 2)"),
+      column("total_discount", "money", "o.total_discount"),
+      column("is_sale", "boolean", (d) => d.flag(SALE)),
+      column("is_canceled", "boolean", "o.is_canceled"),
+      column("is_transferred", "boolean", "o.is_transferred"),
+      column("is_training", "boolean", "o.is_training"),
+      ...instant("created_at", "ot.created_at"),
+      ...instant("closed_at", "ot.closed_at"),
+      column("report_id", "text", "o.report_id"),
+    ],
+    () => `${ORDERS}
+WHERE o.deleted_at IS NULL`,
+  ),
+  typedView(
+    "v_order_tips",
+    [
+      ...AN_ORDER,
+      column("position", "integer", (d) => d.elementPosition("t")),
+      column("amount", "money", (d) => d.jsonValue("t.value", "amount", "numeric")),
+      column("tip", "json", "t.value"),
+    ],
+    (d) => `FROM orders o
+JOIN order_rows ot ON ot.key = o.key
+${d.jsonElements("o.tips", "t")}
+${LOCATION} = o.location_id
+WHERE o.deleted_at IS NULL AND o.tips IS NOT NULL AND ${d.isJsonArray("o.tips")}`,
+  ),
+];
+
+/** An item of an order's first stored version (order_versions.content), as a column. */
+const firstItem = (d: SqlDialect, field: string, type: "text" | "numeric" | "integer") =>
+  d.jsonValue("i.value", field, type);
+
+/** The questions an owner asks after "how much did we sell". The views that compare versions
+ * read order_versions: with POS_ORDER_HISTORY=false they only see what the current versions
+ * show. */
+const LOSS_PREVENTION_VIEWS: readonly TypedView[] = [
+  typedView(
+    "v_order_changes",
+    [
+      column("order_id", "text", "h.order_id"),
+      ...LOCATION_COLUMNS("h"),
+      column("order_number", "text", "h.order_number"),
+      column("from_version", "integer", "h.version"),
+      column("change", "text", "h.ended_by"),
+      ...instant("changed_at", "h.next_updated_at"),
+      column("changed_by_id", "text", "h.next_operator_id"),
+      column("changed_by", "text", "h.next_operator_name"),
+      ...instant("seen_at", "h.ended_at"),
+      ...instant("closed_at", "h.closed_at"),
+      column("previous_operator_name", "text", "h.operator_name"),
+      column("previous_total", "money", "h.total"),
+      column("new_total", "money", "h.next_total"),
+      column("total_change", "money", "ROUND(COALESCE(h.next_total, 0) - h.total, 2)"),
+      column("previous_paid", "money", "h.paid"),
+      column("was_canceled", "boolean", "h.is_canceled"),
+      column("is_canceled", "boolean", "h.next_is_canceled"),
+      column("changed_fields", "json", "h.changed_fields"),
+    ],
+    () => `FROM order_versions h
+${LOCATION} = h.location_id`,
+  ),
+  typedView(
+    "v_cancelled_after_payment",
+    [
+      ...AN_ORDER,
+      column("order_number", "text", "o.order_number"),
+      column("operator_id", "text", "COALESCE(b.next_operator_id, o.operator_id)"),
+      column("operator_name", "text", "COALESCE(b.next_operator_name, o.operator_name)"),
+      column("served_by", "text", "COALESCE(b.operator_name, o.operator_name)"),
+      column("total", "money", "o.total"),
+      column(
+        "paid",
+        "money",
+        `COALESCE(
+    b.paid,
+    (SELECT ROUND(SUM(p.payment_amount), 2) FROM order_payment_rows p WHERE p.order_key = o.key)
+  )`,
+      ),
+      ...instant("paid_at", (at) => firstOf(at, "b.closed_at", "ot.closed_at")),
+      ...instant("cancelled_at", (at) => firstOf(at, "b.next_updated_at", "ot.updated_at")),
+      column("cancel_reason", "text", "o.cancel_reason"),
+      column("seen_paid", "boolean", (d) => d.flag("b.order_id IS NOT NULL")),
+    ],
+    () => `${ORDERS}
+-- The last version seen paid and not cancelled, if history kept one.
+LEFT JOIN order_versions b ON b.order_id = o.id AND b.version = (
+  SELECT MAX(x.version) FROM order_versions x
+  WHERE x.order_id = o.id AND NOT x.is_canceled AND x.paid > 0
+)
+WHERE o.deleted_at IS NULL AND o.is_canceled AND NOT o.is_training
+  AND (
+    b.order_id IS NOT NULL
+    OR EXISTS (SELECT 1 FROM order_payment_rows p WHERE p.order_key = o.key AND p.payment_amount > 0)
+  )`,
+  ),
+  typedView(
+    "v_items_voided_after_close",
+    // Told apart by product, since a line taken off moves the positions after it.
+    [
+      ...AN_OPERATORS_ORDER,
+      column("first_position", "integer", "f.position"),
+      column("item_catalog_id", "text", "f.item_catalog_id"),
+      column("description", "text", "f.description"),
+      column("quantity", "numeric", "f.quantity"),
+      column("amount", "money", "f.amount"),
+      column("closed_at", "instant", "f.closed_at"),
+      column("closed_at_utc", "utc", "f.closed_at_utc"),
+      ...instant("changed_at", "ot.updated_at"),
+    ],
+    () => `FROM first_items f
+JOIN orders o ON o.id = f.order_id
+JOIN order_rows ot ON ot.key = o.key
+${LOCATION} = o.location_id
+WHERE o.deleted_at IS NULL
+  AND f.nth > (
+    SELECT COUNT(*) FROM order_item_rows c
+    JOIN api_ids k ON k.key = c.item_catalog_ref
+    WHERE c.order_key = o.key AND k.id = f.item_catalog_id AND NOT c.is_canceled
+  )`,
+    (d) => `first_items AS (
+  SELECT
+    h.order_id,
+    ${d.typed("h.closed_at")} AS closed_at,
+    ${d.utc("h.closed_at")} AS closed_at_utc,
+    ${firstItem(d, "position", "integer")} AS position,
+    ${firstItem(d, "item_catalog_id", "text")} AS item_catalog_id,
+    ${firstItem(d, "description", "text")} AS description,
+    ${firstItem(d, "quantity", "numeric")} AS quantity,
+    ${firstItem(d, "total", "numeric")} AS amount,
+    ROW_NUMBER() OVER (
+      PARTITION BY h.order_id, ${firstItem(d, "item_catalog_id", "text")}
+      ORDER BY ${firstItem(d, "position", "integer")}
+    ) AS nth
+  FROM order_versions h
+  ${d.jsonElements("h.content", "i", "order_items")}
+  WHERE h.version = 1 AND NOT ${d.jsonValue("i.value", "is_canceled", "boolean")}
+)`,
+  ),
+  typedView(
+    "v_discounts_by_operator",
+    [
+      ...LOCATION_COLUMNS("o"),
+      column("operator_id", "text", "o.operator_id"),
+      column("operator_name", "text", "o.operator_name"),
+      column("orders", "integer", "COUNT(*)"),
+      column("discounted_orders", "integer", "COUNT(*) FILTER (WHERE o.total_discount > 0)"),
+      column("sales", "money", "ROUND(SUM(o.total), 2)"),
+      column("discounts", "money", "ROUND(SUM(o.total_discount), 2)"),
+      column(
+        "discount_share",
+        "real",
+        "ROUND(SUM(o.total_discount) / NULLIF(SUM(o.total) + SUM(o.total_discount), 0), 4)",
+      ),
+      column(
+        "discounts_added_later",
+        "money",
+        (d) =>
+          `ROUND(SUM(${d.greatest("0", "o.total_discount - COALESCE(f.total_discount, o.total_discount)")}), 2)`,
+      ),
+    ],
+    (d) => `${ORDERS}
+LEFT JOIN (
+  SELECT order_id, ${d.jsonValue("content", "orders.total_discount", "numeric")} AS total_discount
+  FROM order_versions WHERE version = 1
+) f ON f.order_id = o.id
+WHERE o.deleted_at IS NULL AND ${SALE}
+GROUP BY o.location_id, l.name, ${d.typed("ot.business_date")}, o.operator_id, o.operator_name`,
+  ),
+  typedView(
+    "v_changed_after_report",
+    [
+      ...AN_OPERATORS_ORDER,
+      column("report_id", "text", "o.report_id"),
+      ...instant("report_finalized_at", "r.finalized_at"),
+      ...instant("changed_at", "ot.updated_at"),
+      column("minutes_after", "integer", (d) => d.minutesBetween("o.updated_at", "r.finalized_at")),
+      column("total", "money", "o.total"),
+      column("is_canceled", "boolean", "o.is_canceled"),
+      column(
+        "earlier_versions",
+        "integer",
+        "(SELECT COUNT(*) FROM order_versions v WHERE v.order_id = o.id)",
+      ),
+    ],
+    (d) => `${ORDERS}
+JOIN reports r ON r.id = o.report_id AND r.deleted_at IS NULL
+WHERE o.deleted_at IS NULL AND ${d.instant("o.updated_at")} > ${d.instant("r.finalized_at")}`,
+  ),
+  typedView(
+    "v_room_transfers",
+    [
+      ...AN_OPERATORS_ORDER,
+      column("transfer_reason", "text", "o.transfer_reason"),
+      column("total", "money", "o.total"),
+      ...instant("closed_at", "ot.closed_at"),
+      column("is_canceled", "boolean", "o.is_canceled"),
+    ],
+    () => `${ORDERS}
+WHERE o.deleted_at IS NULL AND o.is_transferred`,
+  ),
+  typedView(
+    "v_payment_mismatches",
+    [
+      ...AN_OPERATORS_ORDER,
+      column("total", "money", "o.total"),
+      column("paid", "money", "ROUND(COALESCE(p.paid, 0), 2)"),
+      column("difference", "money", "ROUND(COALESCE(p.paid, 0) - o.total, 2)"),
+      column("payments", "integer", "COALESCE(p.payments, 0)"),
+    ],
+    () => `${ORDERS}
+LEFT JOIN ${PAYMENTS_BY_ORDER} p ON p.order_key = o.key
+WHERE o.deleted_at IS NULL AND ${SALE} AND ABS(COALESCE(p.paid, 0) - o.total) >= 0.005`,
+  ),
+  typedView(
+    "v_training_with_payments",
+    [
+      ...AN_OPERATORS_ORDER,
+      column("total", "money", "o.total"),
+      column("paid", "money", "ROUND(p.paid, 2)"),
+      column("payments", "integer", "p.payments"),
+    ],
+    () => `${ORDERS}
+JOIN ${PAYMENTS_BY_ORDER} p ON p.order_key = o.key
+WHERE o.deleted_at IS NULL AND o.is_training AND p.paid > 0`,
+  ),
+];
+
+/** A product across the chain: by its `sku` where the API gives one, else by its name and
+ * category (each location's catalog has its own ids). */
+const CHAIN_PRODUCT = `CASE WHEN c.sku IS NOT NULL THEN 'sku ' || c.sku
+    ELSE 'name ' || p.product_name || ' / ' || p.category END`;
+
+/** The chain's figures, the same product or operator of every location as one: what a chain
+ * manager compares. The per-location views keep each location's ids. */
+const CHAIN_VIEWS: readonly TypedView[] = [
+  typedView(
+    "v_chain_product_sales",
+    [
+      day("business_date", "p.business_date"),
+      column("product_key", "text", CHAIN_PRODUCT),
+      column("sku", "text", "MAX(c.sku)"),
+      column("product_name", "text", "MAX(p.product_name)"),
+      column("category", "text", "MAX(p.category)"),
+      column("locations", "integer", "COUNT(DISTINCT p.location_id)"),
+      column("quantity", "numeric", "SUM(p.quantity)"),
+      column("sales", "money", "ROUND(SUM(p.sales), 2)"),
+      column("tax", "money", "ROUND(SUM(p.tax), 2)"),
+      column("net_sales", "money", "ROUND(SUM(p.net_sales), 2)"),
+      column("orders", "integer", "SUM(p.orders)"),
+    ],
+    (d) => `FROM daily_product_sales p
+LEFT JOIN products c ON c.location_id = p.location_id AND c.id = p.product_id
+GROUP BY ${d.typed("p.business_date")}, ${CHAIN_PRODUCT}`,
+  ),
+  typedView(
+    "v_chain_operator_sales",
+    [
+      day("business_date", "s.business_date"),
+      column("operator_name", "text", "s.operator_name"),
+      column("locations", "integer", "COUNT(DISTINCT s.location_id)"),
+      ...["orders", "cancelled_orders", "cancelled_items"].map((name) =>
+        column(name, "integer", `SUM(s.${name})`),
+      ),
+      ...["total_sales", "total_discount", "cancelled_total", "cancelled_items_total"].map((name) =>
+        column(name, "money", `ROUND(SUM(s.${name}), 2)`),
+      ),
+    ],
+    (d) => `FROM daily_operator_sales s
+GROUP BY ${d.typed("s.business_date")}, s.operator_name`,
+  ),
+];
+
+/** The views for BI tools (`v_…`), every column typed. */
+export const BI_VIEWS: readonly TypedView[] = [
+  ...SALES_VIEWS,
+  ...ORDER_VIEWS,
+  ...LOSS_PREVENTION_VIEWS,
+  ...CHAIN_VIEWS,
+];
