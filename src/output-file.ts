@@ -46,6 +46,8 @@ export const STATUS_PAGE: OutputKind = {
   isKind: (head) => /^(\xef\xbb\xbf)?\s*<(!doctype html|html)[\s>]/i.test(head),
 };
 
+export const MORNING_REPORT_PAGE: OutputKind = { ...STATUS_PAGE, what: "the morning report" };
+
 export const SETTINGS_FILE: OutputKind = {
   what: "the settings",
   kind: "a JSON settings file",

@@ -16,6 +16,8 @@
  * - plan: what a run reads (sync/plan.ts), or what a write does (db/rules/), decided before it
  *   happens;
  * - day range: days both included (DayRange); the API's filter of a list is a Required one.
+ * - report: an end-of-session report of the API (the reports stream); what pos-sync sends a
+ *   manager each morning is the morning report (morning-report/, `pos-sync report`).
  */
 
 /** The streams of a location, in the order a run syncs them (what `--streams` takes). */

@@ -49,6 +49,11 @@ export const COMMANDS: readonly ListedCommand[] = [
     load: async () => (await import("../commands/changes.js")).changesCommand,
   },
   {
+    name: "report",
+    summary: "the morning report of a day: sales, exceptions by employee, the data's health",
+    load: async () => (await import("../commands/report.js")).reportCommand,
+  },
+  {
     name: "probe",
     summary: "find what the API's document leaves unshown, and the settings to use",
     load: async () => (await import("../commands/probe.js")).probeCommand,

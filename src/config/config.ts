@@ -8,6 +8,8 @@ import { isCalendarDay } from "../dates.js";
 import { ConfigError } from "../errors.js";
 import { canonicalTimeZone } from "../local-clock.js";
 import { isLogLevel, type LogLevel } from "../log.js";
+import type { MailSettings } from "../morning-report/delivery.js";
+import { checkMailSettings, checkWebhookUrl } from "../morning-report/settings.js";
 import {
   SETTINGS,
   type SettingKey,
@@ -62,6 +64,9 @@ export interface Config {
   auditPeriodDays: number;
   /** Requests the audit may make per location and run, for days not yet due (POS_AUDIT_REQUESTS). */
   auditRequests: number;
+  /** Where the morning report goes: e-mail when POS_REPORT_SMTP_URL, POS_REPORT_FROM and
+   * POS_REPORT_TO are set (any one set asks for all three), a webhook at POS_REPORT_WEBHOOK_URL. */
+  report: { mail: MailSettings | undefined; webhookUrl: string | undefined };
 }
 
 export interface Bounds {
@@ -412,5 +417,21 @@ export function loadConfig(options: LoadOptions): Config {
     keepHistory: yesNo("orderHistory"),
     auditPeriodDays: wholeNumber("auditPeriodDays") ?? SETTINGS.auditPeriodDays.default,
     auditRequests: wholeNumber("auditRequests") ?? SETTINGS.auditRequests.default,
+    report: {
+      mail:
+        settings.reportSmtpUrl === undefined &&
+        settings.reportFrom === undefined &&
+        settings.reportTo === undefined
+          ? undefined
+          : checkMailSettings({
+              smtpUrl: settings.reportSmtpUrl,
+              from: settings.reportFrom,
+              to: settings.reportTo,
+            }),
+      webhookUrl:
+        settings.reportWebhookUrl === undefined
+          ? undefined
+          : checkWebhookUrl(settings.reportWebhookUrl),
+    },
   };
 }

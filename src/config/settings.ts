@@ -103,6 +103,10 @@ export const SETTINGS = {
     max: 3650,
     default: 30,
   },
+  reportSmtpUrl: { env: "POS_REPORT_SMTP_URL", kind: "text", what: "the report's mail server" },
+  reportFrom: { env: "POS_REPORT_FROM", kind: "text", what: "the report's sender" },
+  reportTo: { env: "POS_REPORT_TO", kind: "text", what: "the report's recipients" },
+  reportWebhookUrl: { env: "POS_REPORT_WEBHOOK_URL", kind: "text", what: "the report's webhook" },
   auditRequests: {
     env: "POS_AUDIT_REQUESTS",
     kind: "whole number",

@@ -1,0 +1,175 @@
+/** What the morning report reads (report/morning-report.ts): a location's sales on some days, a
+ * day's exceptions from the loss-prevention views, and what the bookkeeping says of the day. */
+
+import { ChangeReads } from "./changes.js";
+
+export interface DaySalesRow {
+  day: string;
+  orders: number;
+  guests: number;
+  sales: number;
+}
+
+/** An order the report points at: who, which, how much, and when (as stored). */
+export interface ExceptionRow {
+  orderNumber: string;
+  operatorName: string | null;
+  amount: number;
+  at: string | null;
+  /** What the kind adds: the item voided, the reason for a cancellation, the minutes after the
+   * report. */
+  detail: string | null;
+  /** What was paid, for an order paid short. */
+  paid: number | null;
+}
+
+/** A day's orders of each kind the report lists (keys as report/morning-report.ts names them). */
+export interface DayExceptionRows {
+  cancelledAfterPayment: ExceptionRow[];
+  voidedAfterClose: ExceptionRow[];
+  paymentsShort: ExceptionRow[];
+  trainingWithPayments: ExceptionRow[];
+  changedAfterReport: ExceptionRow[];
+}
+
+export interface DiscountRow {
+  operatorId: string;
+  operatorName: string;
+  discounts: number;
+  sales: number;
+}
+
+export interface UnreconciledReportRow {
+  reportNumber: number;
+  difference: number;
+  ordersMissing: number;
+  status: string;
+}
+
+export interface DayWindowRow {
+  stream: string;
+  status: string;
+  provedAt: string | null;
+}
+
+export interface DayHealthRows {
+  windows: DayWindowRow[];
+  repairs: number;
+  rejects: number;
+}
+
+export class MorningReportReads extends ChangeReads {
+  /** The location's country as its record gives it (an ISO 3166 code), for its number format. */
+  async countryOf(locationId: string): Promise<string | null> {
+    const row = await this.one<{ country: string | null }>(
+      `SELECT country FROM locations WHERE id = ${this.p(1)}`,
+      [locationId],
+    );
+    return row?.country ?? null;
+  }
+
+  /** The location's sales, orders and guests on each of `days` that has any. */
+  salesOnDays(locationId: string, days: readonly string[]): Promise<DaySalesRow[]> {
+    return this.all(
+      `SELECT CAST(business_date AS TEXT) AS day, orders, guests, total_sales AS sales
+       FROM daily_sales
+       WHERE location_id = ${this.p(1)} AND ${this.sql.dialect.inList("CAST(business_date AS TEXT)", 2)}`,
+      [locationId, days],
+    );
+  }
+
+  /** The day's orders of each kind of exception, costliest first. */
+  async dayExceptions(locationId: string, day: string): Promise<DayExceptionRows> {
+    const where = `location_id = ${this.p(1)} AND business_date = ${this.p(2)}`;
+    const list = (select: string, from: string, extra = "") =>
+      this.all<ExceptionRow>(
+        `SELECT order_number AS "orderNumber", ${select}
+         FROM ${from} WHERE ${where}${extra} ORDER BY "amount" DESC, "orderNumber"`,
+        [locationId, day],
+      );
+    const [cancelled, voided, short, training, changed] = await Promise.all([
+      list(
+        `operator_name AS "operatorName", paid AS amount, cancelled_at AS at, cancel_reason AS detail,
+         NULL AS paid`,
+        "v_cancelled_after_payment",
+      ),
+      list(
+        `operator_name AS "operatorName", amount, changed_at AS at, description AS detail,
+         NULL AS paid`,
+        "v_items_voided_after_close",
+      ),
+      list(
+        `operator_name AS "operatorName", total AS amount,
+         (SELECT closed_at FROM v_orders v WHERE v.order_id = m.order_id) AS at, NULL AS detail,
+         paid`,
+        "v_payment_mismatches m",
+        " AND difference < 0",
+      ),
+      list(
+        `operator_name AS "operatorName", paid AS amount,
+         (SELECT closed_at FROM v_orders v WHERE v.order_id = t.order_id) AS at, NULL AS detail,
+         NULL AS paid`,
+        "v_training_with_payments t",
+      ),
+      list(
+        `operator_name AS "operatorName", total AS amount, changed_at AS at,
+         CAST(minutes_after AS TEXT) AS detail, NULL AS paid`,
+        "v_changed_after_report",
+      ),
+    ]);
+    return {
+      cancelledAfterPayment: cancelled,
+      voidedAfterClose: voided,
+      paymentsShort: short,
+      trainingWithPayments: training,
+      changedAfterReport: changed,
+    };
+  }
+
+  /** Each operator's discounts and sales over the days from `since` to `until`, both included. */
+  discountsByOperator(locationId: string, since: string, until: string): Promise<DiscountRow[]> {
+    return this.all(
+      `SELECT operator_id AS "operatorId", MAX(operator_name) AS "operatorName",
+         SUM(discounts) AS discounts, SUM(sales) AS sales
+       FROM v_discounts_by_operator
+       WHERE location_id = ${this.p(1)} AND business_date BETWEEN ${this.p(2)} AND ${this.p(3)}
+       GROUP BY operator_id`,
+      [locationId, since, until],
+    );
+  }
+
+  /** The day's reports whose totals or orders do not agree with the stored orders. */
+  unreconciledReports(locationId: string, day: string): Promise<UnreconciledReportRow[]> {
+    return this.all(
+      `SELECT report_number AS "reportNumber", difference, orders_missing AS "ordersMissing", status
+       FROM v_report_reconciliation
+       WHERE location_id = ${this.p(1)} AND business_date = ${this.p(2)} AND status <> 'ok'
+       ORDER BY report_number`,
+      [locationId, day],
+    );
+  }
+
+  /** The day's windows, the repairs the audit or verify made to it, its rejected records. */
+  async dayHealth(locationId: string, day: string): Promise<DayHealthRows> {
+    const params = [locationId, day];
+    const [windows, repairs, rejects] = await Promise.all([
+      this.all<DayWindowRow>(
+        `SELECT stream, status, proved_at AS "provedAt" FROM sync_windows
+         WHERE location_id = ${this.p(1)} AND day = ${this.p(2)} AND stream IN ('orders', 'reports')
+         ORDER BY stream`,
+        params,
+      ),
+      this.count(
+        `SELECT COUNT(*) AS n FROM history_repairs
+         WHERE location_id = ${this.p(1)} AND day = ${this.p(2)} AND outcome = 'repaired'`,
+        params,
+      ),
+      this.count(
+        `SELECT COUNT(*) AS n FROM rejected_records
+         WHERE location_id = ${this.p(1)} AND day = ${this.p(2)}`,
+        params,
+      ),
+    ]);
+    return { windows, repairs, rejects };
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * Delivery of the messages that leave the machine (the morning report, health alerts): what they
+ * are, how an address may be shown, and how they fail. mail.ts sends e-mail through an SMTP
+ * server (nodemailer), webhook.ts posts JSON (undici), settings.ts checks the settings.
+ *
+ * Each attempt is bounded in time, so a server that is unreachable or silent fails rather than
+ * hangs the daemon; each failure is a DeliveryError that says whether the same message may go
+ * through later unchanged (the outbox retries those) and, in one line, what to do. The SMTP
+ * password and whatever the URLs carry as credentials (userinfo, a query string, a webhook's
+ * token path) appear in no message: addresses are shown as describeSmtpUrl and
+ * describeWebhookUrl give them. Nothing here retries nor records what it sent.
+ */
+import { ConfigError, EXIT, PosSyncError } from "../errors.js";
+import { visible } from "../terminal-text.js";
+
+export interface MailSettings {
+  /** `smtp://` or `smtps://user:password@host:port`, as POS_REPORT_SMTP_URL. */
+  smtpUrl: string;
+  /** The sender, one address (`pos-sync <reports@example.com>` or the bare address). */
+  from: string;
+  to: readonly string[];
+}
+
+export interface OutgoingMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface DeliveryOptions {
+  /** The longest one delivery may take, connecting included. */
+  timeoutMs?: number;
+}
+
+export type DeliveryChannel = "e-mail" | "webhook";
+
+/** Long enough for a slow mail relay's greeting or a chat service under load, short enough that
+ * a daemon waiting on a dead server notices within its schedule. */
+export const DEFAULT_DELIVERY_TIMEOUT_MS = 15_000;
+
+/** A server's reply shown in a message is cut to this: one line, not a page. */
+export const LONGEST_REPLY_SHOWN = 160;
+
+/** A message that could not be delivered. `retryable`: the same message may go through later
+ * without the user changing anything (a server down, slow or busy); otherwise a setting, an
+ * address or the credentials must change first. */
+export class DeliveryError extends PosSyncError {
+  /** The report was made; only its delivery failed. */
+  readonly exitCode = EXIT.incomplete;
+
+  constructor(
+    readonly channel: DeliveryChannel,
+    readonly retryable: boolean,
+    /** Where it went, as describeSmtpUrl or describeWebhookUrl show it. */
+    readonly target: string,
+    what: string,
+  ) {
+    // No `cause`: a library's error may carry the server's whole reply or the request's
+    // options, and a cause is printed with the error at LOG_LEVEL=debug.
+    super(`${channel}: ${what}`);
+  }
+}
+
+/** A delay in words: "15 s", "0.3 s". */
+export function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Addresses, as they may be shown
+
+/** nodemailer's: submission (587, STARTTLS) for smtp://, implicit TLS (465) for smtps://. */
+function defaultSmtpPort(secure: boolean): number {
+  return secure ? 465 : 587;
+}
+
+/** "mail.example.com:587": where the mail goes, without the user or password. */
+export function describeSmtpUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.hostname}:${parsed.port || defaultSmtpPort(parsed.protocol === "smtps:")}`;
+  } catch {
+    return "(unreadable address)";
+  }
+}
+
+/**
+ * "https://hooks.example.com/…": the scheme and host, the path only as "/…". A webhook's path
+ * is often its token (a chat service's incoming-webhook URL is the credential itself), and the
+ * query string and userinfo may be credentials too: none of them is shown.
+ */
+export function describeWebhookUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const path = parsed.pathname === "/" || parsed.pathname === "" ? "" : "/…";
+    return `${parsed.protocol}//${parsed.host}${path}`;
+  } catch {
+    return "(unreadable address)";
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The mail server an SMTP URL names
+
+export interface SmtpServer {
+  host: string;
+  port: number;
+  secure: boolean;
+  auth?: { user: string; pass: string };
+}
+
+export const SMTP_URL_FORM = "smtp://user:password@host:port or smtps://user:password@host:port";
+
+/** Never echoes the URL: it may hold the password. */
+export function parseSmtpUrl(url: string): SmtpServer {
+  const refuse = (why: string) => new ConfigError(`POS_REPORT_SMTP_URL ${why}`);
+  const shown = describeSmtpUrl(url);
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    throw refuse(
+      `is not a valid address: expected ${SMTP_URL_FORM} (percent-encode @, : and / in the password)`,
+    );
+  }
+  const secure = parsed.protocol === "smtps:";
+  if (!secure && parsed.protocol !== "smtp:") {
+    throw refuse(
+      `must start with smtp:// or smtps://, got ${visible(parsed.protocol)}//: expected ${SMTP_URL_FORM}`,
+    );
+  }
+  if (parsed.hostname === "") throw refuse(`names no server: expected ${SMTP_URL_FORM}`);
+  // nodemailer reads options from a query string when given the URL; pos-sync builds the
+  // options itself, so one would be silently ignored.
+  if (parsed.search !== "") throw refuse(`takes no options after "?" (${shown}): remove them`);
+  let user: string;
+  let pass: string;
+  try {
+    user = decodeURIComponent(parsed.username);
+    pass = decodeURIComponent(parsed.password);
+  } catch {
+    throw refuse(`has a malformed %-escape in its user or password (${shown})`);
+  }
+  if (user === "" && pass !== "") {
+    throw refuse(`has a password but no user (${shown}): expected ${SMTP_URL_FORM}`);
+  }
+  return {
+    host: parsed.hostname.replace(/^\[(.*)\]$/, "$1"),
+    port: Number(parsed.port) || defaultSmtpPort(secure),
+    secure,
+    ...(user === "" ? {} : { auth: { user, pass } }),
+  };
+}

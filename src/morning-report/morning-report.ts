@@ -1,0 +1,259 @@
+/**
+ * The morning report: for a day (by default yesterday on each location's clock), each location's
+ * sales against the same weekday of the four weeks before, the day's exceptions by employee
+ * (what loss-prevention guides tell an owner to read every morning), and whether the data behind
+ * them is complete. Read from the views and the bookkeeping; no API call.
+ */
+
+import { addDays, today } from "../dates.js";
+import type { ReadableDestination } from "../db/destination.js";
+import type { DiscountRow, ExceptionRow } from "../db/reads/morning-report.js";
+import { localMoment } from "../read-models/changes.js";
+import { locationNamed } from "../read-models/location-named.js";
+
+export type ExceptionKind =
+  | "cancelled after payment"
+  | "item voided after close"
+  | "discounts above usual"
+  | "paid short"
+  | "training order paid"
+  | "changed after the report"
+  | "report does not reconcile";
+
+export interface ReportException {
+  kind: ExceptionKind;
+  /** The employee: who cancelled, voided, discounted, served. */
+  employee: string | null;
+  /** The order's number as the POS shows it, or the report's. */
+  orderNumber: string | null;
+  amount: number;
+  /** HH:MM on the location's clock, when the exception has a moment. */
+  time: string | null;
+  /** What the kind adds, in words: the item voided, the reason, the usual share. */
+  detail: string | null;
+}
+
+export interface DayFigures {
+  sales: number;
+  orders: number;
+  guests: number;
+  averageOrder: number | null;
+}
+
+export interface DataHealth {
+  /** Every window of the day (orders, reports) read complete. */
+  complete: boolean;
+  /** …and proved to hold what the API lists. */
+  proved: boolean;
+  /** The windows that are not complete, as `orders: failed`. */
+  gaps: string[];
+  repairs: number;
+  rejects: number;
+}
+
+export interface LocationReport {
+  locationId: string;
+  name: string;
+  /** ISO 3166 code, for the number format; null when the API gives none. */
+  country: string | null;
+  day: string;
+  /** The day's figures; zeros on a day without sales. */
+  figures: DayFigures;
+  /** The same weekday of the four weeks before, averaged over those with sales; null when none. */
+  usual: DayFigures | null;
+  /** How many of those four days had sales. */
+  usualWeeks: number;
+  exceptions: ReportException[];
+  health: DataHealth;
+}
+
+export interface MorningReport {
+  /** The day asked for, or null when each location's is its own yesterday. */
+  day: string | null;
+  /** Each location's days, from the first to the last (one day, unless clocks differ). */
+  days: string[];
+  generatedAt: string;
+  locations: LocationReport[];
+  chain: { figures: DayFigures; usual: DayFigures | null; exceptions: number };
+  /** When the last run that succeeded finished. */
+  lastSuccessAt: string | null;
+}
+
+export interface MorningReportOptions {
+  /** YYYY-MM-DD; by default each location's yesterday. */
+  day?: string;
+  /** A location's id or name. */
+  location?: string;
+  now?: Date;
+}
+
+/** Discounts are flagged when their share of the day is over twice the operator's usual share of
+ * the four weeks before (and five points over it), or over 10 % for one without history. */
+const DISCOUNT_FACTOR = 2;
+const DISCOUNT_MARGIN = 0.05;
+const DISCOUNT_NEW_OPERATOR = 0.1;
+const WEEKS_COMPARED = 4;
+
+const share = (row: DiscountRow) =>
+  row.sales + row.discounts > 0 ? row.discounts / (row.sales + row.discounts) : 0;
+const percent = (value: number) => `${(value * 100).toFixed(1)} %`;
+const cents = (value: number) => Math.round(value * 100) / 100;
+
+function figuresOf(rows: readonly { orders: number; guests: number; sales: number }[]) {
+  const sum = (pick: (row: (typeof rows)[number]) => number) =>
+    rows.reduce((total, row) => total + pick(row), 0);
+  const orders = sum((row) => row.orders);
+  const sales = cents(sum((row) => row.sales));
+  return {
+    sales,
+    orders,
+    guests: sum((row) => row.guests),
+    averageOrder: orders > 0 ? cents(sales / orders) : null,
+  };
+}
+
+/** The usual of `weeks` days: each figure averaged over the days that had sales. */
+function averaged(rows: readonly { orders: number; guests: number; sales: number }[]) {
+  if (rows.length === 0) return null;
+  const total = figuresOf(rows);
+  return {
+    sales: cents(total.sales / rows.length),
+    orders: Math.round(total.orders / rows.length),
+    guests: Math.round(total.guests / rows.length),
+    averageOrder: total.averageOrder,
+  };
+}
+
+async function locationReport(
+  destination: ReadableDestination,
+  location: { id: string; name: string },
+  day: string,
+): Promise<LocationReport> {
+  const weeksBefore = Array.from({ length: WEEKS_COMPARED }, (_, i) => addDays(day, -7 * (i + 1)));
+  const [sales, rows, today_, history, reports, health, offsets, country] = await Promise.all([
+    destination.salesOnDays(location.id, [day, ...weeksBefore]),
+    destination.dayExceptions(location.id, day),
+    destination.discountsByOperator(location.id, day, day),
+    destination.discountsByOperator(
+      location.id,
+      addDays(day, -7 * WEEKS_COMPARED),
+      addDays(day, -1),
+    ),
+    destination.unreconciledReports(location.id, day),
+    destination.dayHealth(location.id, day),
+    destination.utcOffsets(location.id),
+    destination.countryOf(location.id),
+  ]);
+  const time = (at: string | null) =>
+    at === null ? null : localMoment(at, offsets(new Date(at))).time;
+  const listed = (kind: ExceptionKind, found: readonly ExceptionRow[]): ReportException[] =>
+    found.map((row) => ({
+      kind,
+      employee: row.operatorName,
+      orderNumber: row.orderNumber,
+      amount: row.amount,
+      time: time(row.at),
+      detail:
+        kind === "paid short" && row.paid !== null
+          ? `total ${row.amount.toFixed(2)}, paid ${row.paid.toFixed(2)}`
+          : kind === "changed after the report" && row.detail !== null
+            ? `${row.detail} min after the report`
+            : row.detail,
+    }));
+  const usualShare = new Map(history.map((row) => [row.operatorId, share(row)]));
+  const discounts: ReportException[] = today_
+    .filter((row) => {
+      const usual = usualShare.get(row.operatorId);
+      const now = share(row);
+      if (row.discounts <= 0) return false;
+      return usual === undefined
+        ? now > DISCOUNT_NEW_OPERATOR
+        : now > usual * DISCOUNT_FACTOR && now > usual + DISCOUNT_MARGIN;
+    })
+    .map((row) => {
+      const usual = usualShare.get(row.operatorId);
+      return {
+        kind: "discounts above usual" as const,
+        employee: row.operatorName,
+        orderNumber: null,
+        amount: cents(row.discounts),
+        time: null,
+        detail: `${percent(share(row))} of sales${usual === undefined ? ", no history" : `, usually ${percent(usual)}`}`,
+      };
+    });
+  const dayRows = sales.filter((row) => row.day === day);
+  const weekRows = sales.filter((row) => row.day !== day);
+  const gaps = ["orders", "reports"].flatMap((stream) => {
+    const window = health.windows.find((w) => w.stream === stream);
+    return window?.status === "complete" ? [] : [`${stream}: ${window?.status ?? "not read"}`];
+  });
+  return {
+    locationId: location.id,
+    name: location.name,
+    country,
+    day,
+    figures: figuresOf(dayRows),
+    usual: averaged(weekRows),
+    usualWeeks: weekRows.length,
+    exceptions: [
+      ...listed("cancelled after payment", rows.cancelledAfterPayment),
+      ...listed("item voided after close", rows.voidedAfterClose),
+      ...discounts,
+      ...listed("paid short", rows.paymentsShort),
+      ...listed("training order paid", rows.trainingWithPayments),
+      ...listed("changed after the report", rows.changedAfterReport),
+      ...reports.map((report) => ({
+        kind: "report does not reconcile" as const,
+        employee: null,
+        orderNumber: `report ${report.reportNumber}`,
+        amount: report.difference,
+        time: null,
+        detail:
+          report.ordersMissing > 0 ? `${report.ordersMissing} order(s) missing` : report.status,
+      })),
+    ],
+    health: {
+      complete: gaps.length === 0,
+      proved: gaps.length === 0 && health.windows.every((w) => w.provedAt !== null),
+      gaps,
+      repairs: health.repairs,
+      rejects: health.rejects,
+    },
+  };
+}
+
+export async function collectMorningReport(
+  destination: ReadableDestination,
+  options: MorningReportOptions = {},
+): Promise<MorningReport> {
+  const now = options.now ?? new Date();
+  const known = (await destination.knownLocations()).filter((l) => l.read);
+  const wanted =
+    options.location === undefined ? undefined : await locationNamed(destination, options.location);
+  const locations = known.filter((l) => wanted === undefined || l.id === wanted);
+  const reports: LocationReport[] = [];
+  for (const location of locations) {
+    const offset = await destination.utcOffsetMinutes(location.id, now);
+    const day = options.day ?? addDays(today(now, offset ?? 0), -1);
+    reports.push(
+      await locationReport(
+        destination,
+        { id: location.id, name: location.name ?? location.id },
+        day,
+      ),
+    );
+  }
+  const usual = reports.flatMap((r) => (r.usual ? [r.usual] : []));
+  return {
+    day: options.day ?? null,
+    days: [...new Set(reports.map((r) => r.day))].sort(),
+    generatedAt: now.toISOString(),
+    locations: reports,
+    chain: {
+      figures: figuresOf(reports.map((r) => r.figures)),
+      usual: usual.length === 0 ? null : figuresOf(usual),
+      exceptions: reports.reduce((total, r) => total + r.exceptions.length, 0),
+    },
+    lastSuccessAt: await destination.lastSuccessAt(),
+  };
+}
