@@ -26,6 +26,7 @@ const destinations = useDestinations();
 const tempPath = useTempDir();
 let simulator: Simulator;
 let into: TestDestination;
+let onPostgres: TestDestination;
 let reader: ReadableDestination;
 const served = new ServedVersions();
 
@@ -35,12 +36,14 @@ const cents = (amount: number) => Math.round(amount * 100);
 async function syncNow(): Promise<void> {
   const { dataset } = simulator;
   served.observe(dataset, { since: dataset.firstDay, until: dataset.today });
-  const destination = await into.open();
-  try {
-    const { result } = await syncInto(simulator, destination);
-    expect(result.status).toBe("succeeded");
-  } finally {
-    await destination.close();
+  for (const target of [into, onPostgres]) {
+    const destination = await target.open();
+    try {
+      const { result } = await syncInto(simulator, destination);
+      expect(result.status).toBe("succeeded");
+    } finally {
+      await destination.close();
+    }
   }
 }
 
@@ -54,6 +57,7 @@ beforeAll(async () => {
     changeRate: 4,
   });
   into = destinations.fresh("sqlite");
+  onPostgres = destinations.fresh("postgres");
   await syncNow();
   for (let round = 0; round < 3; round++) {
     simulator.dataset.advanceDay();
@@ -165,6 +169,29 @@ describe("the morning report", () => {
         expect(location.usual?.sales).toBeCloseTo(mean, 2);
       }
       expect(location.health).toMatchObject({ complete: true, gaps: [] });
+    }
+  });
+
+  it("is the same report on PostgreSQL, the same data synced there", async () => {
+    const postgres = await openReadableDestination(
+      loadConfig({ env: onPostgres.env, needsApi: false }),
+    );
+    try {
+      for (const day of eachDay(addDays(simulator.dataset.today, -3), simulator.dataset.today)) {
+        const [fromSqlite, fromPostgres] = await Promise.all(
+          [reader, postgres].map(async (from) => {
+            const {
+              generatedAt: _at,
+              lastSuccessAt: _last,
+              ...report
+            } = await collectMorningReport(from, { day });
+            return report;
+          }),
+        );
+        expect(fromPostgres, day).toEqual(fromSqlite);
+      }
+    } finally {
+      await postgres.close();
     }
   });
 
