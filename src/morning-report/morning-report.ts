@@ -130,20 +130,21 @@ async function locationReport(
   day: string,
 ): Promise<LocationReport> {
   const weeksBefore = Array.from({ length: WEEKS_COMPARED }, (_, i) => addDays(day, -7 * (i + 1)));
-  const [sales, rows, today_, history, reports, health, offsets, country] = await Promise.all([
-    destination.salesOnDays(location.id, [day, ...weeksBefore]),
-    destination.dayExceptions(location.id, day),
-    destination.discountsByOperator(location.id, day, day),
-    destination.discountsByOperator(
-      location.id,
-      addDays(day, -7 * WEEKS_COMPARED),
-      addDays(day, -1),
-    ),
-    destination.unreconciledReports(location.id, day),
-    destination.dayHealth(location.id, day),
-    destination.utcOffsets(location.id),
-    destination.countryOf(location.id),
-  ]);
+  const [sales, rows, discountsOfDay, discountsBefore, reports, health, offsets, country] =
+    await Promise.all([
+      destination.salesOnDays(location.id, [day, ...weeksBefore]),
+      destination.dayExceptions(location.id, day),
+      destination.discountsByOperator(location.id, day, day),
+      destination.discountsByOperator(
+        location.id,
+        addDays(day, -7 * WEEKS_COMPARED),
+        addDays(day, -1),
+      ),
+      destination.unreconciledReports(location.id, day),
+      destination.dayHealth(location.id, day),
+      destination.utcOffsets(location.id),
+      destination.countryOf(location.id),
+    ]);
   const time = (at: string | null) =>
     at === null ? null : localMoment(at, offsets(new Date(at))).time;
   const listed = (kind: ExceptionKind, found: readonly ExceptionRow[]): ReportException[] =>
@@ -160,8 +161,8 @@ async function locationReport(
             ? `${row.detail} min after the report`
             : row.detail,
     }));
-  const usualShare = new Map(history.map((row) => [row.operatorId, share(row)]));
-  const discounts: ReportException[] = today_
+  const usualShare = new Map(discountsBefore.map((row) => [row.operatorId, share(row)]));
+  const discounts: ReportException[] = discountsOfDay
     .filter((row) => {
       const usual = usualShare.get(row.operatorId);
       const now = share(row);

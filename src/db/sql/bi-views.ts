@@ -90,14 +90,16 @@ const ORDERS = `FROM orders o
 JOIN order_rows ot ON ot.key = o.key
 ${LOCATION} = o.location_id`;
 
-const LOCATION_COLUMNS = (alias: string): ViewColumn[] => [
+/** The location of a row `alias`, and its business day from the typed twin of `stored` (for
+ * orders, the stored row `ot`). */
+const locationColumns = (alias: string, stored = alias): ViewColumn[] => [
   column("location_id", "text", `${alias}.location_id`),
   column("location_name", "text", "l.name"),
-  day("business_date", `${alias === "o" ? "ot" : alias}.business_date`),
+  day("business_date", `${stored}.business_date`),
 ];
 
 /** The columns that name an order `o` in the order views… */
-const AN_ORDER: ViewColumn[] = [column("order_id", "text", "o.id"), ...LOCATION_COLUMNS("o")];
+const AN_ORDER: ViewColumn[] = [column("order_id", "text", "o.id"), ...locationColumns("o", "ot")];
 /** …and, in the loss-prevention views, its number and who served it. */
 const AN_OPERATORS_ORDER: ViewColumn[] = [
   ...AN_ORDER,
@@ -133,7 +135,7 @@ function summaryView(
     });
   return typedView(
     name,
-    [...LOCATION_COLUMNS(alias), ...(more.first ?? []), ...own, ...(more.last ?? [])],
+    [...locationColumns(alias), ...(more.first ?? []), ...own, ...(more.last ?? [])],
     () => `FROM ${tableName(table)} ${alias}
 ${LOCATION} = ${alias}.location_id`,
   );
@@ -146,7 +148,7 @@ const SALES_VIEWS: readonly TypedView[] = [
   typedView(
     "v_daily_sales",
     [
-      ...LOCATION_COLUMNS("d"),
+      ...locationColumns("d"),
       weekday("d.business_date"),
       column("orders", "integer", "d.orders"),
       column("guests", "numeric", "d.guests"),
@@ -183,7 +185,7 @@ ${LOCATION} = d.location_id`,
     "v_report_reconciliation",
     [
       column("report_id", "text", "r.id"),
-      ...LOCATION_COLUMNS("r"),
+      ...locationColumns("r"),
       column("report_number", "integer", "r.report_number"),
       column("api_total_sales", "money", "r.total_sales"),
       column("stored_total_sales", "money", "s.stored_total_sales"),
@@ -274,7 +276,7 @@ const LOSS_PREVENTION_VIEWS: readonly TypedView[] = [
     "v_order_changes",
     [
       column("order_id", "text", "h.order_id"),
-      ...LOCATION_COLUMNS("h"),
+      ...locationColumns("h"),
       column("order_number", "text", "h.order_number"),
       column("from_version", "integer", "h.version"),
       column("change", "text", "h.ended_by"),
@@ -375,7 +377,7 @@ WHERE o.deleted_at IS NULL
   typedView(
     "v_discounts_by_operator",
     [
-      ...LOCATION_COLUMNS("o"),
+      ...locationColumns("o", "ot"),
       column("operator_id", "text", "o.operator_id"),
       column("operator_name", "text", "o.operator_name"),
       column("orders", "integer", "COUNT(*)"),
