@@ -24,7 +24,7 @@ import {
   useDestinations,
 } from "./helpers/destinations.js";
 import { SMALL_DATASET } from "./helpers/simulator.js";
-import { syncInto } from "./helpers/sync.js";
+import { syncEach } from "./helpers/sync.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const PAGES = [
@@ -155,16 +155,9 @@ beforeAll(async () => {
   simulator.faults.set({ malformedRate: 0.01 });
   const stores = DESTINATION_KINDS.map((kind) => ({ kind, into: destinations.fresh(kind) }));
   const syncAll = (running: Simulator) =>
-    Promise.all(
-      stores.map(async ({ into }) => {
-        const destination = await into.open();
-        try {
-          const { result } = await syncInto(running, destination);
-          expect(result.status).toBe("succeeded");
-        } finally {
-          await destination.close();
-        }
-      }),
+    syncEach(
+      running,
+      stores.map(({ into }) => into),
     );
   // Order history needs two runs: the first stores each order, the second sees what changed.
   await syncAll(simulator);

@@ -21,7 +21,7 @@ import {
 import { paid, ServedVersions } from "./helpers/served-versions.js";
 import { SMALL_DATASET } from "./helpers/simulator.js";
 import type { StoredData } from "./helpers/stored-data.js";
-import { syncInto } from "./helpers/sync.js";
+import { syncEach } from "./helpers/sync.js";
 
 const destinations = useDestinations();
 let simulator: Simulator;
@@ -35,15 +35,10 @@ const cents = (amount: number) => Math.round(amount * 100);
 async function syncAll(): Promise<void> {
   const { dataset } = simulator;
   served.observe(dataset, { since: dataset.firstDay, until: dataset.today });
-  for (const { into } of stores.values()) {
-    const destination = await into.open();
-    try {
-      const { result } = await syncInto(simulator, destination);
-      expect(result.status).toBe("succeeded");
-    } finally {
-      await destination.close();
-    }
-  }
+  await syncEach(
+    simulator,
+    [...stores.values()].map(({ into }) => into),
+  );
 }
 
 beforeAll(async () => {

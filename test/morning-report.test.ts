@@ -19,7 +19,7 @@ import { type TestDestination, useDestinations } from "./helpers/destinations.js
 import { startMailServer } from "./helpers/mail-server.js";
 import { paid, ServedVersions } from "./helpers/served-versions.js";
 import { SMALL_DATASET } from "./helpers/simulator.js";
-import { syncInto } from "./helpers/sync.js";
+import { syncEach } from "./helpers/sync.js";
 import { startWebhookReceiver } from "./helpers/webhook-receiver.js";
 
 const destinations = useDestinations();
@@ -36,15 +36,7 @@ const cents = (amount: number) => Math.round(amount * 100);
 async function syncNow(): Promise<void> {
   const { dataset } = simulator;
   served.observe(dataset, { since: dataset.firstDay, until: dataset.today });
-  for (const target of [into, onPostgres]) {
-    const destination = await target.open();
-    try {
-      const { result } = await syncInto(simulator, destination);
-      expect(result.status).toBe("succeeded");
-    } finally {
-      await destination.close();
-    }
-  }
+  await syncEach(simulator, [into, onPostgres]);
 }
 
 beforeAll(async () => {

@@ -78,3 +78,21 @@ export async function syncInto(
   });
   return { result, logs };
 }
+
+/** One run into each destination, opened for it and closed after; a run that does not succeed
+ * fails the caller. */
+export async function syncEach(
+  simulator: Simulator,
+  targets: readonly { open(): Promise<SyncDestination> }[],
+): Promise<void> {
+  for (const target of targets) {
+    const destination = await target.open();
+    try {
+      const { result } = await syncInto(simulator, destination);
+      if (result.status !== "succeeded")
+        throw new Error(`the sync into ${destination.where} ended ${result.status}`);
+    } finally {
+      await destination.close();
+    }
+  }
+}
