@@ -12,17 +12,17 @@ import { inspect } from "node:util";
 import type { AddressObject } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { afterEach, describe, expect, it } from "vitest";
-import { ConfigError } from "../src/errors.js";
 import {
   DeliveryError,
   describeSmtpUrl,
   describeWebhookUrl,
   type MailSettings,
   type OutgoingMail,
-} from "../src/morning-report/delivery.js";
-import { sendMail } from "../src/morning-report/mail.js";
-import { checkMailSettings, checkWebhookUrl } from "../src/morning-report/settings.js";
-import { postWebhook } from "../src/morning-report/webhook.js";
+} from "../src/delivery/delivery.js";
+import { sendMail } from "../src/delivery/mail.js";
+import { checkMailSettings, checkWebhookUrl } from "../src/delivery/settings.js";
+import { postWebhook } from "../src/delivery/webhook.js";
+import { ConfigError } from "../src/errors.js";
 import { closedPort } from "./helpers/closed-port.js";
 import { startMailServer } from "./helpers/mail-server.js";
 import { startWebhookReceiver } from "./helpers/webhook-receiver.js";

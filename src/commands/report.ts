@@ -2,13 +2,13 @@
  * and webhook. Reads the database only. */
 
 import type { Config } from "../config/config.js";
+import { DeliveryError, describeWebhookUrl } from "../delivery/delivery.js";
+import { sendMail } from "../delivery/mail.js";
+import { postWebhook } from "../delivery/webhook.js";
 import { ConfigError, UsageError } from "../errors.js";
-import { DeliveryError, describeWebhookUrl } from "../morning-report/delivery.js";
 import { reportHtml } from "../morning-report/html.js";
-import { sendMail } from "../morning-report/mail.js";
 import { collectMorningReport, type MorningReport } from "../morning-report/morning-report.js";
 import { reportText, subjectOf } from "../morning-report/text.js";
-import { postWebhook } from "../morning-report/webhook.js";
 import { webhookPayload } from "../morning-report/webhook-payload.js";
 import { MORNING_REPORT_PAGE, refuseToReplace, writeOutputFile } from "../output-file.js";
 import { dayFlag } from "./args.js";

@@ -107,6 +107,12 @@ export const SETTINGS = {
   reportFrom: { env: "POS_REPORT_FROM", kind: "text", what: "the report's sender" },
   reportTo: { env: "POS_REPORT_TO", kind: "text", what: "the report's recipients" },
   reportWebhookUrl: { env: "POS_REPORT_WEBHOOK_URL", kind: "text", what: "the report's webhook" },
+  reportAt: {
+    env: "POS_REPORT_AT",
+    kind: "text",
+    what: "the report's hour",
+    default: "07:00",
+  },
   auditRequests: {
     env: "POS_AUDIT_REQUESTS",
     kind: "whole number",

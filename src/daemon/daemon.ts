@@ -1,7 +1,8 @@
 /**
  * The background service: syncs on a schedule and at start, holds its database for its whole life
- * (storage.ts: SQLite's writer lease, or PostgreSQL's reader beside other daemons), serves health
- * and metrics when asked to, and stops cleanly on a signal.
+ * (storage.ts: SQLite's writer lease, or PostgreSQL's reader beside other daemons), sends the
+ * morning report and the health alerts (notifier.ts), serves health and metrics when asked to, and
+ * stops cleanly on a signal.
  */
 
 import type { Config, PostgresTarget } from "../config/config.js";
@@ -10,9 +11,12 @@ import type { Logger } from "../log.js";
 import { collectStatus } from "../read-models/status.js";
 import { startRun } from "../runner/start-run.js";
 import { databaseWriter } from "../runner/thread-layout.js";
+import type { RunResult } from "../sync/run-result.js";
+import { testWaitScale } from "../test-waits.js";
 import { HealthTracker } from "./health.js";
 import { startStatusServer } from "./http.js";
 import { DaemonMetrics } from "./metrics.js";
+import { Notifier } from "./notifier.js";
 import { pageClosed } from "./page-access.js";
 import { Scheduler, type TickReason } from "./scheduler.js";
 import { SqliteDaemonStorage } from "./sqlite-storage.js";
@@ -36,6 +40,9 @@ export interface DaemonOptions {
 }
 
 const WAL_RETRY_MS = 5_000;
+
+/** How often the notifier looks for a report due and messages to send again, between runs. */
+const NOTIFIER_EVERY_MS = 60_000;
 
 /** Loaded only here: a SQLite daemon spares PostgreSQL's modules their start-up CPU. */
 async function openPostgresStorage(target: PostgresTarget): Promise<DaemonStorage> {
@@ -106,7 +113,11 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     options.onListening?.(server.url);
   }
 
+  const waitScale = testWaitScale();
+  const notifier = new Notifier({ config, storage, logger, metrics, waitScale });
+
   const runOnce = async (reason: TickReason) => {
+    let finished: RunResult | undefined;
     metrics.runStarted();
     health.runStarted();
     const { db } = storage.beforeRun();
@@ -125,6 +136,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
         onAttempt: (event) => metrics.onAttempt(event),
         signal: stop.signal,
       });
+      finished = result;
       storage.afterRun(result.status === "failed");
       metrics.runFinished(result, await collectStatus(storage.readable()));
       health.runFinished(result.status, result.error);
@@ -145,6 +157,9 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
       health.runFinished("failed", message);
       logger.error({ reason }, `run failed: ${message}`);
       storage.afterRun(true);
+    }
+    try {
+      await notifier.afterRun(finished);
     } finally {
       storage.idle();
     }
@@ -156,11 +171,16 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     "daemon started",
   );
   scheduler.start();
+  const notifierTimer = setInterval(
+    () => scheduler.errand(() => notifier.check()),
+    Math.max(100, NOTIFIER_EVERY_MS * waitScale),
+  );
   await new Promise<void>((resolve) => {
     if (stop.signal.aborted) resolve();
     else stop.signal.addEventListener("abort", () => resolve(), { once: true });
   });
   logger.info("daemon stopping: finishing the page in hand");
+  clearInterval(notifierTimer);
   await scheduler.stop();
   await server?.close();
   await storage.close();

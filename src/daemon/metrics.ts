@@ -1,7 +1,9 @@
 /** The daemon's figures in the Prometheus text format (prom-client). */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { ALERT_KINDS } from "../alerts/alert-rules.js";
 import type { AttemptEvent } from "../api/transport.js";
 import { daysBetween } from "../dates.js";
+import type { DeliveryState } from "../db/reads/deliveries.js";
 import type { StatusReport } from "../read-models/status.js";
 import type { RunResult } from "../sync/run-result.js";
 import type { StreamStats } from "../sync/stats.js";
@@ -94,6 +96,24 @@ export class DaemonMetrics {
     registers: [this.registry],
   });
 
+  private readonly messages = new Counter({
+    name: "pos_sync_messages_total",
+    help: "Attempts to send a morning report or an alert, per channel and outcome (sent, failed).",
+    labelNames: ["channel", "outcome"],
+    registers: [this.registry],
+  });
+  private readonly outboxWaiting = new Gauge({
+    name: "pos_sync_outbox_waiting",
+    help: "Messages waiting in the outbox to be sent (again).",
+    registers: [this.registry],
+  });
+  private readonly alertsOpen = new Gauge({
+    name: "pos_sync_alerts_open",
+    help: "Health alerts open, per kind.",
+    labelNames: ["kind"],
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }
@@ -146,6 +166,17 @@ export class DaemonMetrics {
         }
       }
     }
+  }
+
+  messageAttempted(channel: string, outcome: "sent" | "failed"): void {
+    this.messages.inc({ channel, outcome });
+  }
+
+  deliveriesRead(state: DeliveryState): void {
+    this.outboxWaiting.set(state.waiting);
+    this.alertsOpen.reset();
+    for (const kind of ALERT_KINDS)
+      this.alertsOpen.set({ kind }, state.openAlerts.filter((a) => a.kind === kind).length);
   }
 
   text(): Promise<string> {

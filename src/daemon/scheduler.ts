@@ -2,6 +2,10 @@
  * Runs on a cron schedule and once at start, never two at once: a tick that finds a run in
  * progress is skipped and logged. After the machine slept, the ticks it missed make one
  * catch-up run, not a burst. A failed run is simply retried by the next tick.
+ *
+ * Errands (the notifier's minute) share the lane: one starts only while nothing does, and a tick
+ * that finds one running starts its run once it ends. So the database's one connection (SQLite)
+ * never serves an errand and a run at once.
  */
 import cron, { type ScheduledTask } from "node-cron";
 import type { Logger } from "../log.js";
@@ -11,6 +15,7 @@ export type TickReason = "start" | "schedule" | "catch-up";
 export class Scheduler {
   private task: ScheduledTask | undefined;
   private current: Promise<void> | undefined;
+  private runInProgress = false;
   private stopping = false;
   private skipped = 0;
 
@@ -44,7 +49,7 @@ export class Scheduler {
 
   tick(reason: TickReason): void {
     if (this.stopping) return;
-    if (this.current) {
+    if (this.runInProgress) {
       this.skipped++;
       this.logger[reason === "catch-up" ? "debug" : "info"](
         { reason },
@@ -52,9 +57,30 @@ export class Scheduler {
       );
       return;
     }
-    this.current = this.run(reason).finally(() => {
-      this.current = undefined;
-    });
+    this.runInProgress = true;
+    const errand = this.current ?? Promise.resolve();
+    this.occupy(
+      errand.then(() => this.run(reason)),
+      () => {
+        this.runInProgress = false;
+      },
+    );
+  }
+
+  /** Does `work` now unless a run or another errand is in progress (it is then skipped). */
+  errand(work: () => Promise<void>): void {
+    if (this.stopping || this.current) return;
+    this.occupy(work(), () => {});
+  }
+
+  private occupy(work: Promise<void>, done: () => void): void {
+    const tracked: Promise<void> = work
+      .catch((error: unknown) => this.logger.error({ err: error }, "scheduler error"))
+      .finally(() => {
+        done();
+        if (this.current === tracked) this.current = undefined;
+      });
+    this.current = tracked;
   }
 
   /** No new ticks; resolves when the run in progress (told to stop by its own signal) ends. */

@@ -4,8 +4,10 @@
  * failed (connection.ts), and the WAL truncated while idle.
  */
 import type { Config } from "../config/config.js";
+import { AlertStore } from "../db/deliveries/alerts.js";
+import { DeliveryStore } from "../db/deliveries/deliveries.js";
 import { databaseError } from "../db/sqlite/errors.js";
-import { sqliteReader } from "../db/sqlite/reader.js";
+import { sqliteReader, sqliteSession } from "../db/sqlite/reader.js";
 import { checkpointAndTruncate } from "../db/sqlite/wal.js";
 import type { WriterLease } from "../db/sqlite/writer-lease.js";
 import { messageOf } from "../errors.js";
@@ -77,6 +79,13 @@ export class SqliteDaemonStorage implements DaemonStorage {
 
   readable() {
     return sqliteReader(this.connection.current, { lent: true });
+  }
+
+  /** On the daemon's own connection: the runs' writes, served on this thread too, are done by
+   * then (the notifier works between runs). */
+  messages() {
+    const session = sqliteSession(this.connection.current.sqlite);
+    return { deliveries: new DeliveryStore(session), alerts: new AlertStore(session) };
   }
 
   renderStatusPage(request: PageRequest): Promise<string> {

@@ -4,6 +4,8 @@
  * per-location locks replace the lease so that several daemons share one database.
  */
 
+import type { AlertStore } from "../db/deliveries/alerts.js";
+import type { DeliveryStore } from "../db/deliveries/deliveries.js";
 import type { ReadableDestination } from "../db/destination.js";
 import type { Db } from "../db/sqlite/open.js";
 
@@ -24,6 +26,8 @@ export interface DaemonStorage {
   afterRun(failed: boolean): void;
   /** What status and the metrics read. */
   readable(): ReadableDestination;
+  /** Where the daemon records what it sends (notifier.ts): between runs, never during one. */
+  messages(): { deliveries: DeliveryStore; alerts: AlertStore };
   /** The status page, read without holding up the runs' writes: SQLite renders it in a worker
    * thread through a read-only connection of its own (status-page-thread.ts); PostgreSQL through
    * its reader, whose queries wait off the thread. */

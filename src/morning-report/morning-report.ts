@@ -84,6 +84,8 @@ export interface MorningReportOptions {
   day?: string;
   /** A location's id or name. */
   location?: string;
+  /** These locations only, by id (the daemon's report of one clock). */
+  locationIds?: readonly string[];
   now?: Date;
 }
 
@@ -231,7 +233,11 @@ export async function collectMorningReport(
   const known = (await destination.knownLocations()).filter((l) => l.read);
   const wanted =
     options.location === undefined ? undefined : await locationNamed(destination, options.location);
-  const locations = known.filter((l) => wanted === undefined || l.id === wanted);
+  const locations = known.filter(
+    (l) =>
+      (wanted === undefined || l.id === wanted) &&
+      (options.locationIds === undefined || options.locationIds.includes(l.id)),
+  );
   const reports: LocationReport[] = [];
   for (const location of locations) {
     const offset = await destination.utcOffsetMinutes(location.id, now);

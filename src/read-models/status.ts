@@ -3,6 +3,7 @@
 import { addDays, today } from "../dates.js";
 import type { LocationTurn, ReadableDestination } from "../db/destination.js";
 import type { AuditCoverage, KnownLocation, RunRow, WindowRow } from "../db/reads/checkpoints.js";
+import type { DeliveryState } from "../db/reads/deliveries.js";
 import type { RowCounts } from "../db/reads/status.js";
 import {
   CATALOG_LISTS,
@@ -114,6 +115,8 @@ export interface StatusReport {
   today: string;
   locations: LocationStatus[];
   lastRun: RunSummary | null;
+  /** What the daemon sends: the last morning report, the outbox, the open alerts. */
+  messages: DeliveryState;
 }
 
 /** Complete, or open: read completely while the day was still going. Neither is a gap. */
@@ -306,5 +309,6 @@ export async function collectStatus(
     today: today(now),
     lastRun: await lastRun(destination),
     locations,
+    messages: await destination.deliveryState(),
   };
 }

@@ -1,5 +1,6 @@
 /** `pos-sync status` as text: per location and stream, what is complete, open or missing. */
 import { daysBetween } from "../dates.js";
+import type { DeliveryState } from "../db/reads/deliveries.js";
 import { plural } from "../plural.js";
 import type {
   AuditProgress,
@@ -157,6 +158,29 @@ function turnLine(location: LocationStatus): string | undefined {
   return `  worker   ${now}${last}`;
 }
 
+/** The last morning report sent, the outbox and the open alerts; nothing when there are none. */
+export function messageLines(messages: DeliveryState): string[] {
+  const lines: string[] = [];
+  const { lastReport, waiting, firstWaiting, openAlerts } = messages;
+  if (lastReport) {
+    lines.push(
+      `Morning report  ${visible(lastReport.key)} sent ${when(lastReport.sentAt)} UTC to ${lastReport.recipients.map(visible).join(", ")}`,
+    );
+  }
+  if (waiting > 0) {
+    lines.push(`Outbox  ${waiting} ${plural("message", waiting)} waiting`);
+    for (const message of firstWaiting) {
+      lines.push(
+        `  ${message.kind} ${visible(message.key)} by ${message.channel} to ${visible(message.recipient)}: ${message.attempts} ${plural("attempt", message.attempts)}, next ${when(message.nextAttemptAt)} UTC${message.lastError ? `; ${visible(message.lastError)}` : ""}`,
+      );
+    }
+  }
+  for (const alert of openAlerts) {
+    lines.push(`Alert  ${alert.kind} since ${when(alert.openedAt)} UTC: ${visible(alert.detail)}`);
+  }
+  return lines;
+}
+
 export function formatStatus(report: StatusReport, options: FormatStatusOptions = {}): string {
   const style: CalendarStyle = options.color === true ? "color" : "plain";
   const lines = [`Database ${report.database}`, runLine(report.lastRun)];
@@ -176,5 +200,7 @@ export function formatStatus(report: StatusReport, options: FormatStatusOptions 
     location.streams.some((stream) => stream.firstDay !== null && stream.calendar.length > 0),
   );
   if (anyCalendar) lines.push("", calendarLegend(style));
+  const messages = messageLines(report.messages);
+  if (messages.length > 0) lines.push("", ...messages);
   return `${lines.join("\n")}\n`;
 }

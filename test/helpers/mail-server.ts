@@ -19,6 +19,9 @@ export interface MailServerOptions {
   /** Offer STARTTLS, with smtp-server's built-in certificate, which no client that checks
    * certificates accepts (it is self-signed for another name): a server with a bad certificate. */
   offerStartTls?: boolean;
+  /** Listen on this port (one a test found closed, to bring an unreachable server up); any free
+   * one otherwise. */
+  port?: number;
 }
 
 export interface Envelope {
@@ -99,7 +102,7 @@ export async function startMailServer(options: MailServerOptions = {}): Promise<
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
+    server.listen(options.port ?? 0, "127.0.0.1", () => {
       server.off("error", reject);
       resolve();
     });

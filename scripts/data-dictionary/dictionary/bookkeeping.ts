@@ -98,6 +98,52 @@ export const BOOKKEEPING_TABLES: Record<string, TableDoc> = {
       deleted: derived("Records it marked deleted (no longer listed)."),
     },
   },
+  deliveries: {
+    record: null,
+    meaning:
+      "What the daemon sends people, one row per message and recipient: the morning report of a day and clock, an alert opening or closing. A row is the record that the message is owed (never twice: one per kind, key, channel and recipient, whatever restarts or workers do) and, while waiting, the outbox.",
+    columns: {
+      id: derived("Row number (auto-increment)."),
+      kind: derived("morning report, or alert."),
+      key: derived(
+        "Which one: a report's day and clock (2026-11-28 Europe/Paris, or UTC+01:00 for a location without a time zone), an alert's id and state (12 opened, 12 closed).",
+      ),
+      channel: derived("e-mail or webhook."),
+      recipient: derived(
+        "The address of POS_REPORT_TO, or the webhook as shown without its credentials (https://hooks.example.com/…).",
+      ),
+      subject: derived("The message's subject line."),
+      body: derived(
+        "JSON: what is sent, kept so that a retry sends the message as it was made: the e-mail's text and html, or the webhook's payload.",
+      ),
+      status: derived("waiting (in the outbox) or sent."),
+      attempts: derived("Attempts to send it so far."),
+      next_attempt_at: utc(
+        "When the outbox tries it (again): a minute after a failure, then twice as long each time, at most an hour apart",
+      ),
+      last_error: derived("Why the last attempt failed, in one line; null once sent."),
+      created_at: utc("When the message was made"),
+      sent_at: utc("When the recipient's server accepted it", "null while it waits"),
+    },
+  },
+  alerts: {
+    record: null,
+    meaning:
+      "The health alerts of the sync, one row per time a state started: the sync failing, a key rejected, a location's data stale, the audit repairing history. Each is sent once when it opens and once when it closes.",
+    columns: {
+      id: derived("Alert number (auto-increment)."),
+      kind: derived("sync failing, key rejected, data stale, or audit repairing."),
+      subject: derived(
+        "What it is about: a key's fingerprint (key rejected), a location's id (data stale, audit repairing); empty for the sync as a whole.",
+      ),
+      open_key: derived(
+        "kind and subject while open, null once closed: at most one open alert per kind and subject.",
+      ),
+      detail: derived("What was found when it opened, in a line."),
+      opened_at: utc("When the state started (as the daemon found it)"),
+      closed_at: utc("When it ended", "null while open"),
+    },
+  },
   rejected_records: {
     record: null,
     meaning:

@@ -178,6 +178,8 @@ export const syncWindows = mirror(sqlite.syncWindows);
 export const rejectedRecords = mirror(sqlite.rejectedRecords);
 export const syncState = mirror(sqlite.syncState);
 export const historyRepairs = mirror(sqlite.historyRepairs);
+export const deliveries = mirror(sqlite.deliveries);
+export const alerts = mirror(sqlite.alerts);
 
 /**
  * Which worker synced which location when (PostgreSQL alone: SQLite has one writer). A worker

@@ -3,7 +3,8 @@
  * run on the destination's own session, a failure told as the destination tells it, and the
  * values remembered per location (sync_state). The reads build on it by who asks: the sync's
  * (day-facts.ts), the checkpoints' (checkpoints.ts), status' (status.ts), changes'
- * (changes.ts), the morning report's (morning-report.ts); reader.ts is all of them. No writes.
+ * (changes.ts), the morning report's (morning-report.ts), the daemon's messages'
+ * (deliveries.ts); reader.ts is all of them. No writes.
  */
 
 import type { SqlSession } from "../sql/dialect.js";

@@ -5,7 +5,7 @@
  */
 
 import type { QueryResult } from "../sql/dialect.js";
-import { MorningReportReads } from "./morning-report.js";
+import { DeliveryReads } from "./deliveries.js";
 
 /** A location's turns among several workers (PostgreSQL), as status shows them. */
 export interface LocationTurn {
@@ -19,7 +19,7 @@ export interface LocationTurn {
   lastDoneAt: string | null;
 }
 
-export class SqlReader extends MorningReportReads {
+export class SqlReader extends DeliveryReads {
   /** An analyst's SQL, as the demo shows it: columns named as the query names them. */
   runQuery(sql: string): Promise<QueryResult> {
     return this.sql.table(sql);

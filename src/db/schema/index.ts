@@ -2,6 +2,7 @@
 export * from "./archive.js";
 export * from "./bookkeeping.js";
 export * from "./catalog.js";
+export * from "./deliveries.js";
 export * from "./history.js";
 export * from "./location.js";
 export * from "./orders.js";

@@ -17,7 +17,7 @@ import type {
 } from "../../read-models/status-page.js";
 import { LATE_AFTER_RUNS, SALES_DAYS } from "../../read-models/status-page.js";
 import { describeSchedule } from "../../schedule-times.js";
-import { auditProgressText } from "../format-status.js";
+import { auditProgressText, messageLines } from "../format-status.js";
 import { number } from "../text.js";
 import { calendarLegend, calendarSvg } from "./calendar-svg.js";
 import { escapeHtml, money, offsetText, spanText, timeHtml } from "./html.js";
@@ -78,6 +78,17 @@ function runsSection(runs: PageRun[], offsets: Offsets): string {
     '<th class="wide">retries</th><th class="wide">rate-limited</th><th>outcome</th><th>error</th>' +
     "</tr></thead><tbody>" +
     `${runs.map((run) => runRow(run, offsets)).join("")}</tbody></table></div></section>`
+  );
+}
+
+/** The open alerts, the outbox and the last morning report sent (status' lines, as a list). */
+function messagesSection(data: StatusPageData): string {
+  const lines = messageLines(data.status.messages);
+  if (lines.length === 0) return "";
+  const alerting = data.status.messages.openAlerts.length > 0;
+  return (
+    `<section id="messages" class="${alerting ? "late" : "quiet"}"><h2>Messages</h2><ul>` +
+    `${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join("")}</ul></section>`
   );
 }
 
@@ -200,7 +211,7 @@ export function renderStatusPage(data: StatusPageData, options: PageOptions = {}
     `as of ${timeHtml(data.generatedAt, data.localOffsets)} · ${clockNote(data)}` +
     `${options.refreshSeconds ? ` · refreshes every ${options.refreshSeconds} s` : ""}</p></header>` +
     `<main>${freshnessSection(data.freshness, data.generatedAt, data.localOffsets)}` +
-    `${runsSection(data.runs, data.localOffsets)}${data.locations.map(locationSection).join("")}` +
+    `${messagesSection(data)}${runsSection(data.runs, data.localOffsets)}${data.locations.map(locationSection).join("")}` +
     `${data.failedKeys.map(failedKeySection).join("")}${legends}</main></body></html>\n`
   );
 }

@@ -12,7 +12,7 @@ p { margin: 4px 0; }
 section { background: var(--bg); border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px; margin: 12px 0; }
 .muted, .label { color: var(--muted); font-weight: normal; }
 .label { font-size: 10px; fill: var(--muted); }
-#freshness.late { border-color: #d64545; background: #fdeeee; }
+#freshness.late, #messages.late { border-color: #d64545; background: #fdeeee; }
 #freshness.late strong { color: #a02020; }
 .table-scroll, .calendar-scroll { overflow-x: auto; }
 /* Each stream's calendar beside the other while both fit, one under the other when not. */

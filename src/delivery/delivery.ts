@@ -25,6 +25,9 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html: string;
+  /** The same for every attempt of one message, so that a mail client shows a message sent
+   * twice (a process stopped between the server's acceptance and its record) once. */
+  messageId?: string;
 }
 
 export interface DeliveryOptions {

@@ -1,5 +1,5 @@
 /** The delivery settings checked at the edge (POS_REPORT_SMTP_URL, POS_REPORT_FROM, POS_REPORT_TO,
- * POS_REPORT_WEBHOOK_URL): one clear line naming the setting, never a password. */
+ * POS_REPORT_WEBHOOK_URL, POS_REPORT_AT): one clear line naming the setting, never a password. */
 import addressparser, { type MailboxAddress } from "nodemailer/lib/addressparser";
 import { ConfigError } from "../errors.js";
 import { visible } from "../terminal-text.js";
@@ -110,4 +110,15 @@ export function checkWebhookUrl(url: string | undefined): string {
   }
   // An http(s) address without a host does not parse: the checks above cover it.
   return trimmed;
+}
+
+/** POS_REPORT_AT, HH:MM on a 24-hour clock, as minutes after midnight. */
+export function minutesOfDay(text: string): number {
+  const match = /^([01]?\d|2[0-3]):([0-5]\d)$/.exec(text.trim());
+  if (!match) {
+    throw new ConfigError(
+      `POS_REPORT_AT must be a time of day as HH:MM (07:00, 18:30), got ${shownValue(text)}`,
+    );
+  }
+  return Number(match[1]) * 60 + Number(match[2]);
 }

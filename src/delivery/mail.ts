@@ -78,6 +78,7 @@ export async function sendMail(
       subject: mail.subject,
       text: mail.text,
       html: mail.html,
+      ...(mail.messageId === undefined ? {} : { messageId: mail.messageId }),
       signal,
     });
     return { messageId: info.messageId, rejected: info.rejected };

@@ -1,0 +1,89 @@
+/**
+ * An alert as it is sent: when it opens, what was found and what to do; when it closes, that it
+ * ended and how long it lasted. The same words by e-mail (text, and HTML without images) and in
+ * a webhook's Slack-style `text`.
+ */
+import { visible } from "../terminal-text.js";
+import { escapeHtml } from "../ui/status-page/html.js";
+
+export interface AlertEvent {
+  id: number;
+  kind: string;
+  subject: string;
+  /** What was found when it opened. */
+  detail: string;
+  openedAt: string;
+  /** Set when it closed, with why. */
+  closed?: { at: string; why: string };
+}
+
+export interface AlertMessage {
+  subject: string;
+  text: string;
+  html: string;
+  /** The webhook's JSON. */
+  payload: unknown;
+}
+
+const minuteOf = (at: string) => `${at.slice(0, 16).replace("T", " ")} UTC`;
+
+function lasted(from: string, to: string): string {
+  const minutes = Math.max(0, Math.round((Date.parse(to) - Date.parse(from)) / 60_000));
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
+}
+
+/** Where to look, per kind. */
+const NEXT_STEP: Record<string, string> = {
+  "sync failing": "Run pos-sync status on the server, or read the daemon's log, for why.",
+  "key rejected": "The location's data stops until the key is right.",
+  "data stale": "The morning report and any dashboard miss what happened since.",
+  "audit repairing":
+    "Stored days changed in the POS after they were read; pos-sync has read them again.",
+};
+
+export function alertMessage(alert: AlertEvent): AlertMessage {
+  const detail = visible(alert.detail);
+  const opened = alert.closed === undefined;
+  const subject = opened
+    ? `pos-sync alert: ${alert.kind}`
+    : `pos-sync resolved: ${alert.kind}, after ${lasted(alert.openedAt, alert.closed?.at ?? alert.openedAt)}`;
+  const lines = opened
+    ? [subject, "", detail, `Since ${minuteOf(alert.openedAt)}.`, NEXT_STEP[alert.kind] ?? ""]
+    : [
+        subject,
+        "",
+        `Was: ${detail}`,
+        `Now: ${visible(alert.closed?.why ?? "")}`,
+        `From ${minuteOf(alert.openedAt)} to ${minuteOf(alert.closed?.at ?? alert.openedAt)}.`,
+      ];
+  const text = `${lines.filter((line, i) => line !== "" || i === 1).join("\n")}\n`;
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+<body style="font-family:Arial,Helvetica,sans-serif;color:#222;max-width:760px;margin:0 auto;padding:12px">
+<h1 style="font-size:20px;color:${opened ? "#b00020" : "#2e7d32"}">${escapeHtml(subject)}</h1>
+${lines
+  .slice(2)
+  .filter((line) => line !== "")
+  .map((line) => `<p>${escapeHtml(line)}</p>`)
+  .join("\n")}
+</body></html>
+`;
+  return {
+    subject,
+    text,
+    html,
+    payload: {
+      text,
+      alert: {
+        kind: alert.kind,
+        subject: alert.subject,
+        state: opened ? "opened" : "closed",
+        detail: alert.detail,
+        openedAt: alert.openedAt,
+        ...(alert.closed ? { closedAt: alert.closed.at, why: alert.closed.why } : {}),
+      },
+    },
+  };
+}

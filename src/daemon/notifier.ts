@@ -1,0 +1,227 @@
+/**
+ * What the daemon sends people, between runs: after each run, the health alerts its outcome opens
+ * or closes; after each run and every minute, the morning reports that fell due, then the outbox.
+ * Everything is recorded in the database before it is sent (db/deliveries/), so a restart or a
+ * second worker sends nothing twice and loses nothing owed. A failure here is logged and tried
+ * again at the next pass: it never stops the syncing.
+ */
+
+import { type AlertMessage, alertMessage } from "../alerts/alert-message.js";
+import {
+  alertChanges,
+  auditRepairs,
+  type Finding,
+  keysRejected,
+  type OpenAlertState,
+  staleData,
+  syncFailing,
+} from "../alerts/alert-rules.js";
+import type { Config } from "../config/config.js";
+import type { AlertStore } from "../db/deliveries/alerts.js";
+import type { DeliveryKind, DeliveryStore } from "../db/deliveries/deliveries.js";
+import type { ReadableDestination } from "../db/destination.js";
+import { deliverWaiting, type MailBody } from "../delivery/outbox.js";
+import { type Recipient, recipientsOf, sameRecipient } from "../delivery/recipients.js";
+import { messageOf } from "../errors.js";
+import type { Logger } from "../log.js";
+import { reportHtml } from "../morning-report/html.js";
+import { collectMorningReport } from "../morning-report/morning-report.js";
+import { dueReports, type LocationClock, offsetClock } from "../morning-report/report-due.js";
+import { reportText, subjectOf } from "../morning-report/text.js";
+import { webhookPayload } from "../morning-report/webhook-payload.js";
+import { keyFingerprint } from "../secrets.js";
+import type { RunResult } from "../sync/run-result.js";
+import type { DaemonMetrics } from "./metrics.js";
+
+/** Where the notifier reads and records, on the daemon's database. */
+export interface NotifierStorage {
+  readable(): ReadableDestination;
+  messages(): { deliveries: DeliveryStore; alerts: AlertStore };
+}
+
+export interface NotifierOptions {
+  config: Config;
+  storage: NotifierStorage;
+  logger: Logger;
+  metrics: DaemonMetrics;
+  /** The outbox's waits, as a share of the real ones (POS_TEST_WAIT_SCALE). */
+  waitScale: number;
+  now?: () => Date;
+}
+
+/** Runs read for the sync-failing alert: more than a streak needs. */
+const RUNS_READ = 50;
+
+export class Notifier {
+  private readonly recipients: Recipient[];
+  private readonly now: () => Date;
+  private readonly configuredKeys: Set<string>;
+
+  constructor(private readonly options: NotifierOptions) {
+    this.recipients = recipientsOf(options.config.report);
+    this.now = options.now ?? (() => new Date());
+    this.configuredKeys = new Set(options.config.locations.map((l) => keyFingerprint(l.apiKey)));
+  }
+
+  /** After a run: the alerts it opens or closes, then what is due. `result` is undefined when the
+   * run could not even be recorded. */
+  async afterRun(result: RunResult | undefined): Promise<void> {
+    if (result !== undefined)
+      await this.guard("decide the alerts", () => this.updateAlerts(result));
+    await this.check();
+  }
+
+  /** The reports due, then the outbox; every minute and after each run. */
+  async check(): Promise<void> {
+    if (this.recipients.length > 0) {
+      await this.guard("make the morning report", () => this.recordDueReports());
+      await this.guard("send the outbox", () => this.deliver());
+    }
+    await this.guard("read the outbox", async () =>
+      this.options.metrics.deliveriesRead(await this.options.storage.readable().deliveryState()),
+    );
+  }
+
+  private async guard(what: string, work: () => Promise<void>): Promise<void> {
+    try {
+      await work();
+    } catch (error) {
+      this.options.logger.warn(
+        { error: messageOf(error) },
+        `could not ${what}; trying again later`,
+      );
+    }
+  }
+
+  /** The locations of the configured keys, as stored. */
+  private async configuredLocations(reader: ReadableDestination) {
+    return (await reader.knownLocations()).filter(
+      (l) => l.read && l.key !== null && this.configuredKeys.has(l.key),
+    );
+  }
+
+  private async updateAlerts(result: RunResult): Promise<void> {
+    const reader = this.options.storage.readable();
+    const { alerts } = this.options.storage.messages();
+    const now = this.now();
+    const [runs, readAt, locations, open] = await Promise.all([
+      reader.recentRunOutcomes(RUNS_READ),
+      reader.lastOrdersReadAt(),
+      this.configuredLocations(reader),
+      alerts.openAlerts(),
+    ]);
+    const lastRead = new Map(readAt.map((row) => [row.locationId, row.at]));
+    const findings: Finding[] = [
+      syncFailing(runs, now),
+      ...keysRejected(result.stats.locations),
+      ...auditRepairs(result.stats.locations),
+      ...staleData(
+        locations.map((l) => ({ id: l.id, name: l.name, lastReadAt: lastRead.get(l.id) })),
+        now,
+      ),
+    ];
+    const locationIds = new Set(locations.map((l) => l.id));
+    const retired = (alert: OpenAlertState) =>
+      alert.kind === "key rejected"
+        ? !this.configuredKeys.has(alert.subject)
+        : alert.kind !== "sync failing" && !locationIds.has(alert.subject);
+    const changes = alertChanges(open, findings, retired);
+    for (const finding of changes.opens) {
+      const opened = await alerts.open(finding.kind, finding.subject, finding.detail, now);
+      // Opened meanwhile by another worker, which sends it.
+      if (opened === undefined) continue;
+      this.options.logger.warn(
+        { alert: opened.kind, subject: opened.subject, detail: opened.detail },
+        "alert opened",
+      );
+      await this.record("alert", `${opened.id} opened`, alertMessage(opened));
+    }
+    for (const { alert, why } of changes.closes) {
+      const closed = await alerts.close(alert.id, now);
+      if (closed === undefined) continue;
+      this.options.logger.info(
+        { alert: closed.kind, subject: closed.subject, why },
+        "alert closed",
+      );
+      await this.record(
+        "alert",
+        `${closed.id} closed`,
+        alertMessage({ ...closed, closed: { at: closed.closedAt, why } }),
+      );
+    }
+  }
+
+  /** Records a message for each recipient that has none of this kind and key. */
+  private async record(kind: DeliveryKind, key: string, message: AlertMessage): Promise<void> {
+    const { deliveries } = this.options.storage.messages();
+    const mailBody: MailBody = { text: message.text, html: message.html };
+    await deliveries.record(
+      this.recipients.map((r) => ({
+        kind,
+        key,
+        channel: r.channel,
+        recipient: r.recipient,
+        subject: message.subject,
+        body: JSON.stringify(r.channel === "e-mail" ? mailBody : message.payload),
+      })),
+      this.now(),
+    );
+  }
+
+  private async recordDueReports(): Promise<void> {
+    const reader = this.options.storage.readable();
+    const { deliveries } = this.options.storage.messages();
+    const now = this.now();
+    const clocks: LocationClock[] = [];
+    for (const location of await this.configuredLocations(reader)) {
+      const offsetMinutes = (await reader.utcOffsetMinutes(location.id, now)) ?? 0;
+      const zone = await reader.timeZoneOf(location.id);
+      clocks.push({ id: location.id, clock: zone ?? offsetClock(offsetMinutes), offsetMinutes });
+    }
+    for (const due of dueReports(now, this.options.config.report.atMinutes, clocks)) {
+      const recorded = await deliveries.recordedFor("morning report", due.key);
+      if (this.recipients.every((r) => recorded.some((d) => sameRecipient(r, d)))) continue;
+      const report = await collectMorningReport(reader, {
+        day: due.day,
+        locationIds: due.locationIds,
+        now,
+      });
+      const proved = report.locations.every((l) => l.health.proved);
+      if (!proved && !due.late) continue;
+      const text = reportText(report);
+      const missing = this.recipients.filter((r) => !recorded.some((d) => sameRecipient(r, d)));
+      await deliveries.record(
+        missing.map((r) => ({
+          kind: "morning report" as const,
+          key: due.key,
+          channel: r.channel,
+          recipient: r.recipient,
+          subject: subjectOf(report),
+          body: JSON.stringify(
+            r.channel === "e-mail"
+              ? ({ text, html: reportHtml(report) } satisfies MailBody)
+              : webhookPayload(report, text),
+          ),
+        })),
+        now,
+      );
+      this.options.logger.info(
+        { report: due.key, proved, recipients: missing.length },
+        proved
+          ? "the morning report is ready: its days are complete and proved"
+          : "the morning report goes as it is: its latest hour passed before its days were proved",
+      );
+    }
+  }
+
+  private async deliver(): Promise<void> {
+    const { deliveries } = this.options.storage.messages();
+    await deliverWaiting(deliveries, {
+      report: this.options.config.report,
+      logger: this.options.logger,
+      waitScale: this.options.waitScale,
+      now: this.now,
+      onAttempt: (channel, outcome) => this.options.metrics.messageAttempted(channel, outcome),
+    });
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * The alerts table as the daemon writes it, on either database: an alert opens once per kind and
+ * subject (the unique open_key, which a second process opening the same alert runs into) and
+ * closes once (the update that finds it still open).
+ */
+import type { SqlSession } from "../sql/dialect.js";
+
+export interface OpenAlert {
+  id: number;
+  kind: string;
+  subject: string;
+  detail: string;
+  openedAt: string;
+}
+
+export interface ClosedAlert extends OpenAlert {
+  closedAt: string;
+}
+
+const COLUMNS = `id, kind, subject, detail, opened_at AS "openedAt"`;
+
+export class AlertStore {
+  constructor(private readonly sql: SqlSession) {}
+
+  private p(n: number): string {
+    return this.sql.dialect.param(n);
+  }
+
+  openAlerts(): Promise<OpenAlert[]> {
+    return this.sql.all(
+      `SELECT ${COLUMNS} FROM alerts WHERE closed_at IS NULL ORDER BY opened_at, id`,
+    );
+  }
+
+  /** Opens the alert; undefined when it is open already (here or in another process). */
+  async open(
+    kind: string,
+    subject: string,
+    detail: string,
+    now: Date,
+  ): Promise<OpenAlert | undefined> {
+    const rows = await this.sql.all<OpenAlert>(
+      `INSERT INTO alerts (kind, subject, open_key, detail, opened_at)
+       VALUES (${this.p(1)}, ${this.p(2)}, ${this.p(3)}, ${this.p(4)}, ${this.p(5)})
+       ON CONFLICT (open_key) DO NOTHING
+       RETURNING ${COLUMNS}`,
+      [kind, subject, `${kind} ${subject}`, detail, now.toISOString()],
+    );
+    return rows[0];
+  }
+
+  /** Closes the alert; undefined when it was closed already. */
+  async close(id: number, now: Date): Promise<ClosedAlert | undefined> {
+    const rows = await this.sql.all<ClosedAlert>(
+      `UPDATE alerts SET closed_at = ${this.p(1)}, open_key = NULL
+       WHERE id = ${this.p(2)} AND closed_at IS NULL
+       RETURNING ${COLUMNS}, closed_at AS "closedAt"`,
+      [now.toISOString(), id],
+    );
+    return rows[0];
+  }
+}

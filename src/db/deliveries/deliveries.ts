@@ -1,0 +1,105 @@
+/**
+ * The deliveries table as the daemon writes it, on either database (one SQL text, sql/dialect.ts):
+ * a message owed to a recipient is recorded once (the unique key of kind, key, channel and
+ * recipient), and waits there, the outbox, until it is sent. Several processes may share it
+ * (PostgreSQL's workers): recording twice inserts nothing the second time, and a waiting message
+ * is sent by the one process whose claim changed its row.
+ */
+import type { SqlSession } from "../sql/dialect.js";
+
+export type DeliveryKind = "morning report" | "alert";
+
+export interface NewDelivery {
+  kind: DeliveryKind;
+  key: string;
+  channel: string;
+  recipient: string;
+  subject: string;
+  /** JSON: what is sent. */
+  body: string;
+}
+
+export interface WaitingDelivery extends NewDelivery {
+  id: number;
+  attempts: number;
+}
+
+export class DeliveryStore {
+  constructor(private readonly sql: SqlSession) {}
+
+  private p(n: number): string {
+    return this.sql.dialect.param(n);
+  }
+
+  /** The recipients a message of this kind and key is recorded for, sent or waiting. */
+  async recordedFor(
+    kind: DeliveryKind,
+    key: string,
+  ): Promise<{ channel: string; recipient: string }[]> {
+    return this.sql.all(
+      `SELECT channel, recipient FROM deliveries WHERE kind = ${this.p(1)} AND key = ${this.p(2)}`,
+      [kind, key],
+    );
+  }
+
+  /** Records each message, due at once, unless it is recorded already; answers how many were. */
+  async record(deliveries: readonly NewDelivery[], now: Date): Promise<number> {
+    let recorded = 0;
+    for (const d of deliveries) {
+      const rows = await this.sql.all(
+        `INSERT INTO deliveries (kind, key, channel, recipient, subject, body, status, attempts,
+           next_attempt_at, created_at)
+         VALUES (${[1, 2, 3, 4, 5, 6].map((n) => this.p(n)).join(", ")}, 'waiting', 0,
+           ${this.p(7)}, ${this.p(7)})
+         ON CONFLICT (kind, key, channel, recipient) DO NOTHING
+         RETURNING id`,
+        [d.kind, d.key, d.channel, d.recipient, d.subject, d.body, now.toISOString()],
+      );
+      recorded += rows.length;
+    }
+    return recorded;
+  }
+
+  /** Waiting messages whose next attempt is due, oldest first. */
+  due(now: Date, limit: number): Promise<WaitingDelivery[]> {
+    return this.sql.all(
+      `SELECT id, kind, key, channel, recipient, subject, body, attempts FROM deliveries
+       WHERE status = 'waiting' AND next_attempt_at <= ${this.p(1)}
+       ORDER BY id LIMIT ${this.p(2)}`,
+      [now.toISOString(), limit],
+    );
+  }
+
+  /**
+   * Takes a due message for sending: counts the attempt and moves its next one to `until`, so
+   * that no other process sends it meanwhile, nor this one again should it stop mid-send. False
+   * when another process took it first.
+   */
+  async claim(delivery: WaitingDelivery, now: Date, until: Date): Promise<boolean> {
+    const rows = await this.sql.all(
+      `UPDATE deliveries SET attempts = attempts + 1, next_attempt_at = ${this.p(1)}
+       WHERE id = ${this.p(2)} AND status = 'waiting' AND attempts = ${this.p(3)}
+         AND next_attempt_at <= ${this.p(4)}
+       RETURNING id`,
+      [until.toISOString(), delivery.id, delivery.attempts, now.toISOString()],
+    );
+    return rows.length === 1;
+  }
+
+  async sent(id: number, now: Date): Promise<void> {
+    await this.sql.all(
+      `UPDATE deliveries SET status = 'sent', sent_at = ${this.p(1)}, last_error = NULL
+       WHERE id = ${this.p(2)} RETURNING id`,
+      [now.toISOString(), id],
+    );
+  }
+
+  /** An attempt failed: the message waits for `retryAt`, with why. */
+  async failed(id: number, retryAt: Date, error: string): Promise<void> {
+    await this.sql.all(
+      `UPDATE deliveries SET next_attempt_at = ${this.p(1)}, last_error = ${this.p(2)}
+       WHERE id = ${this.p(3)} RETURNING id`,
+      [retryAt.toISOString(), error, id],
+    );
+  }
+}

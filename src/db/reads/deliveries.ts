@@ -1,0 +1,105 @@
+/**
+ * What the daemon's messages read: the outbox, the last morning report sent and the open alerts
+ * (status, the status page, the metrics), and the facts the alerts are decided on (the recent
+ * runs, when each location's orders were last read).
+ */
+import { MorningReportReads } from "./morning-report.js";
+
+export interface WaitingMessage {
+  kind: string;
+  key: string;
+  channel: string;
+  recipient: string;
+  attempts: number;
+  nextAttemptAt: string;
+  lastError: string | null;
+  createdAt: string;
+}
+
+export interface SentReport {
+  /** The report's day and clock. */
+  key: string;
+  sentAt: string;
+  recipients: string[];
+}
+
+export interface AlertRow {
+  id: number;
+  kind: string;
+  subject: string;
+  detail: string;
+  openedAt: string;
+}
+
+export interface DeliveryState {
+  lastReport: SentReport | null;
+  /** The outbox: how many wait, and the first few. */
+  waiting: number;
+  firstWaiting: WaitingMessage[];
+  openAlerts: AlertRow[];
+}
+
+export interface RunOutcome {
+  status: string;
+  startedAt: string;
+  error: string | null;
+}
+
+/** The outbox's messages status lists; the rest are counted. */
+const WAITING_SHOWN = 5;
+
+export class DeliveryReads extends MorningReportReads {
+  async deliveryState(): Promise<DeliveryState> {
+    const [last, waiting, firstWaiting, openAlerts] = await Promise.all([
+      this.one<{ key: string; sentAt: string }>(
+        `SELECT key, sent_at AS "sentAt" FROM deliveries
+         WHERE kind = 'morning report' AND status = 'sent'
+         ORDER BY sent_at DESC, id DESC LIMIT 1`,
+      ),
+      this.count(`SELECT COUNT(*) AS n FROM deliveries WHERE status = 'waiting'`),
+      this.all<WaitingMessage>(
+        `SELECT kind, key, channel, recipient, attempts, next_attempt_at AS "nextAttemptAt",
+           last_error AS "lastError", created_at AS "createdAt"
+         FROM deliveries WHERE status = 'waiting' ORDER BY id LIMIT ${WAITING_SHOWN}`,
+      ),
+      this.all<AlertRow>(
+        `SELECT id, kind, subject, detail, opened_at AS "openedAt" FROM alerts
+         WHERE closed_at IS NULL ORDER BY opened_at, id`,
+      ),
+    ]);
+    const recipients =
+      last === undefined
+        ? []
+        : await this.all<{ recipient: string }>(
+            `SELECT recipient FROM deliveries
+             WHERE kind = 'morning report' AND key = ${this.p(1)} AND status = 'sent'
+             ORDER BY channel, recipient`,
+            [last.key],
+          );
+    return {
+      lastReport:
+        last === undefined ? null : { ...last, recipients: recipients.map((r) => r.recipient) },
+      waiting,
+      firstWaiting,
+      openAlerts,
+    };
+  }
+
+  /** The latest runs that ended (interrupted ones left out: a stop is not a failure), newest
+   * first. */
+  recentRunOutcomes(limit: number): Promise<RunOutcome[]> {
+    return this.all(
+      `SELECT status, started_at AS "startedAt", error FROM sync_runs
+       WHERE status NOT IN ('running', 'interrupted') ORDER BY id DESC LIMIT ${this.p(1)}`,
+      [limit],
+    );
+  }
+
+  /** Per location, when a run last read a day of its orders completely. */
+  lastOrdersReadAt(): Promise<{ locationId: string; at: string }[]> {
+    return this.all(
+      `SELECT location_id AS "locationId", MAX(synced_at) AS at FROM sync_windows
+       WHERE stream = 'orders' AND status IN ('complete', 'open') GROUP BY location_id`,
+    );
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * The outbox: sends the waiting messages that are due, each to its one recipient, and records
+ * each attempt; a failed one waits (backoff.ts) with why. A message is taken before it is sent
+ * (DeliveryStore.claim), so that several processes sharing the database never send it twice. A
+ * message for a recipient no longer configured waits untried, shown by status, until the
+ * recipient is set again.
+ */
+import { createHash } from "node:crypto";
+import type { Config } from "../config/config.js";
+import type { DeliveryStore, WaitingDelivery } from "../db/deliveries/deliveries.js";
+import { messageOf } from "../errors.js";
+import type { Logger } from "../log.js";
+import { retryDelayMs } from "./backoff.js";
+import { DEFAULT_DELIVERY_TIMEOUT_MS, DeliveryError, type OutgoingMail } from "./delivery.js";
+import { sendMail } from "./mail.js";
+import { recipientsOf, sameRecipient } from "./recipients.js";
+import { postWebhook } from "./webhook.js";
+
+/** What an e-mail's body holds. */
+export interface MailBody {
+  text: string;
+  html: string;
+}
+
+export interface OutboxOptions {
+  report: Config["report"];
+  logger: Logger;
+  /** The waits between attempts, as a share of the real ones (POS_TEST_WAIT_SCALE). */
+  waitScale: number;
+  now?: () => Date;
+  /** Told of each attempt. */
+  onAttempt?: (channel: string, outcome: "sent" | "failed") => void;
+}
+
+/** The most messages one pass sends: a long outbox drains over a few passes, not in one burst. */
+const PASS_LIMIT = 50;
+
+/** How long a message taken for sending is left to its sender before another may take it. */
+const CLAIM_MS = 4 * DEFAULT_DELIVERY_TIMEOUT_MS;
+
+/** One Message-ID per message and recipient, whatever the attempt. */
+function messageIdOf(delivery: WaitingDelivery): string {
+  const digest = createHash("sha256")
+    .update(`${delivery.kind}\n${delivery.key}\n${delivery.recipient}`)
+    .digest("hex");
+  return `<${digest.slice(0, 32)}@pos-sync>`;
+}
+
+async function send(delivery: WaitingDelivery, report: Config["report"]): Promise<void> {
+  if (delivery.channel === "e-mail" && report.mail !== undefined) {
+    const body = JSON.parse(delivery.body) as MailBody;
+    const mail: OutgoingMail = {
+      subject: delivery.subject,
+      text: body.text,
+      html: body.html,
+      messageId: messageIdOf(delivery),
+    };
+    const receipt = await sendMail({ ...report.mail, to: [delivery.recipient] }, mail);
+    if (receipt.rejected.length > 0) {
+      throw new DeliveryError(
+        "e-mail",
+        false,
+        delivery.recipient,
+        `the mail server refused ${delivery.recipient}: check POS_REPORT_TO`,
+      );
+    }
+    return;
+  }
+  if (delivery.channel === "webhook" && report.webhookUrl !== undefined) {
+    await postWebhook(report.webhookUrl, JSON.parse(delivery.body));
+    return;
+  }
+  throw new Error(`no ${delivery.channel} is configured`);
+}
+
+/** Sends what is due; answers how many were sent and how many failed. */
+export async function deliverWaiting(
+  store: DeliveryStore,
+  options: OutboxOptions,
+): Promise<{ sent: number; failed: number }> {
+  const now = options.now ?? (() => new Date());
+  const configured = recipientsOf(options.report);
+  const due = (await store.due(now(), PASS_LIMIT)).filter((d) =>
+    configured.some((r) => sameRecipient(r, d)),
+  );
+  let sent = 0;
+  let failed = 0;
+  for (const delivery of due) {
+    const started = now();
+    if (!(await store.claim(delivery, started, new Date(started.getTime() + CLAIM_MS)))) continue;
+    const attempt = delivery.attempts + 1;
+    const about = {
+      kind: delivery.kind,
+      key: delivery.key,
+      channel: delivery.channel,
+      recipient: delivery.recipient,
+      attempt,
+    };
+    try {
+      await send(delivery, options.report);
+      await store.sent(delivery.id, now());
+      sent++;
+      options.onAttempt?.(delivery.channel, "sent");
+      options.logger.info(about, `sent the ${delivery.kind} by ${delivery.channel}`);
+    } catch (error) {
+      // Anything else than a delivery's failure (a record that cannot be read) waits the same:
+      // nothing owed is dropped.
+      const why = error instanceof DeliveryError ? error.message : messageOf(error);
+      const retryAt = new Date(now().getTime() + retryDelayMs(attempt) * options.waitScale);
+      await store.failed(delivery.id, retryAt, why);
+      failed++;
+      options.onAttempt?.(delivery.channel, "failed");
+      options.logger.warn(
+        { ...about, retryAt: retryAt.toISOString(), error: why },
+        `could not send the ${delivery.kind} by ${delivery.channel}; it waits in the outbox`,
+      );
+    }
+  }
+  return { sent, failed };
+}

@@ -1,0 +1,24 @@
+/** Who the daemon's messages go to, as the deliveries table names them: each address of
+ * POS_REPORT_TO by e-mail, and the webhook shown without its credentials. */
+import type { Config } from "../config/config.js";
+import { type DeliveryChannel, describeWebhookUrl } from "./delivery.js";
+
+export interface Recipient {
+  channel: DeliveryChannel;
+  /** An address of POS_REPORT_TO as configured, or the webhook as describeWebhookUrl shows it
+   * (its path may be its token: it is never stored). */
+  recipient: string;
+}
+
+export function recipientsOf(report: Config["report"]): Recipient[] {
+  return [
+    ...(report.mail?.to ?? []).map((to) => ({ channel: "e-mail" as const, recipient: to })),
+    ...(report.webhookUrl === undefined
+      ? []
+      : [{ channel: "webhook" as const, recipient: describeWebhookUrl(report.webhookUrl) }]),
+  ];
+}
+
+export function sameRecipient(a: Recipient, b: { channel: string; recipient: string }): boolean {
+  return a.channel === b.channel && a.recipient === b.recipient;
+}

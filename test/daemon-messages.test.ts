@@ -1,0 +1,154 @@
+/**
+ * The daemon's messages, against a real SMTP server and a webhook receiver on 127.0.0.1: the
+ * morning report sent once per recipient across a restart, kept in the outbox while the mail
+ * server is down and sent when it is back; and a health alert sent once when the sync starts
+ * failing and once when it recovers, however many runs fail in between.
+ */
+import { describe, expect, it } from "vitest";
+import { simulatorToday } from "../src/simulator/clock.js";
+import { runCli, simulatorEnv } from "./helpers/cli.js";
+import { closedPort } from "./helpers/closed-port.js";
+import { logEvents, startDaemon } from "./helpers/daemon.js";
+import { openTestDb, rows, useTempDir } from "./helpers/db.js";
+import { startMailServer } from "./helpers/mail-server.js";
+import { useSimulator } from "./helpers/simulator.js";
+import { until } from "./helpers/wait.js";
+import { startWebhookReceiver } from "./helpers/webhook-receiver.js";
+
+const tempPath = useTempDir();
+// Two locations on one clock (UTC+01:00): one report a day.
+const sim = useSimulator({ today: simulatorToday(), days: 10, seed: 31, locations: 2 });
+
+const RECIPIENTS = ["manager@example.com", "owner@example.com"];
+
+/** Waits until the daemon has done a pass of its notifier after its first run: the alerts gauge
+ * is labelled only once the outbox was read. */
+async function notifierPassed(url: string): Promise<void> {
+  await until(
+    async () => (await (await fetch(`${url}/metrics`)).text()).includes("pos_sync_alerts_open{"),
+    "the notifier's first pass",
+  );
+}
+
+describe("the daemon's messages", () => {
+  it("sends each recipient the morning report once, keeps it while the mail server is down, and never again after a restart", async () => {
+    const dbPath = tempPath();
+    const mailPort = await closedPort();
+    const hook = await startWebhookReceiver();
+    const env = simulatorEnv(sim.current, dbPath, {
+      POS_REPORT_SMTP_URL: `smtp://127.0.0.1:${mailPort}`,
+      POS_REPORT_FROM: "pos-sync <reports@example.com>",
+      POS_REPORT_TO: RECIPIENTS.join(", "),
+      POS_REPORT_WEBHOOK_URL: hook.url,
+      // Due as soon as yesterday is complete and proved, whatever the hour the test runs at.
+      POS_REPORT_AT: "00:00",
+    });
+    let daemon = await startDaemon(["--schedule", "0 0 1 1 *"], env);
+    let mail: Awaited<ReturnType<typeof startMailServer>> | undefined;
+    try {
+      // The mail server is down: the webhook gets the report, the e-mails wait.
+      const webhook = JSON.parse((await hook.next()).body) as { text: string };
+      for (const location of sim.current.dataset.locations)
+        expect(webhook.text).toContain(location.location.name);
+      await until(
+        () =>
+          logEvents(daemon.output()).filter(
+            (e) => e.msg === "could not send the morning report by e-mail; it waits in the outbox",
+          ).length >= RECIPIENTS.length,
+        "the e-mails' failed attempts",
+      );
+      const waiting = await runCli(["status", "--json"], { POS_DB_PATH: dbPath });
+      const state = JSON.parse(waiting.stdout).messages;
+      expect(state.waiting).toBe(RECIPIENTS.length);
+      expect(state.firstWaiting[0].lastError).toMatch(
+        /^e-mail: cannot reach the mail server 127\.0\.0\.1:\d+ \(connection refused/,
+      );
+      expect(state.lastReport.recipients).toEqual([hook.url.replace(/\/hooks.*/, "/…")]);
+
+      // The server comes back: the outbox sends each e-mail on its next attempt.
+      mail = await startMailServer({ port: mailPort });
+      const first = await mail.next();
+      const second = await mail.next();
+      const day = JSON.parse(waiting.stdout).messages.lastReport.key.slice(0, 10) as string;
+      const weekday = new Date(`${day}T12:00:00Z`).toLocaleDateString("en-GB", {
+        weekday: "long",
+        timeZone: "UTC",
+      });
+      for (const received of [first, second]) {
+        expect(received.subject).toMatch(new RegExp(`^Morning report, ${weekday} `));
+        expect(received.text).toContain(sim.current.dataset.locations[0]?.location.name);
+        expect(received.html).toContain("<h1");
+      }
+      expect(mail.envelopes.map((e) => e.to).sort()).toEqual(RECIPIENTS.map((r) => [r]));
+
+      // Restarted, the daemon syncs and looks again: nothing is owed, nothing is sent.
+      daemon.child.kill("SIGTERM");
+      expect((await daemon.exited).code).toBe(0);
+      daemon = await startDaemon(["--schedule", "0 0 1 1 *"], env);
+      await until(() => logEvents(daemon.output()).some((e) => e.msg === "run finished"));
+      await notifierPassed(daemon.url);
+      expect(mail.received).toHaveLength(2);
+      expect(hook.received).toHaveLength(1);
+      const db = openTestDb(dbPath);
+      try {
+        expect(
+          rows(db, "SELECT channel, status FROM deliveries ORDER BY channel, recipient"),
+        ).toEqual([
+          { channel: "e-mail", status: "sent" },
+          { channel: "e-mail", status: "sent" },
+          { channel: "webhook", status: "sent" },
+        ]);
+      } finally {
+        db.close();
+      }
+      const metrics = await (await fetch(`${daemon.url}/metrics`)).text();
+      expect(metrics).toContain("pos_sync_outbox_waiting 0");
+    } finally {
+      daemon.child.kill("SIGTERM");
+      await daemon.exited;
+      await mail?.close();
+      await hook.close();
+    }
+  });
+
+  it("alerts once when the sync starts failing and once when it recovers, however many runs fail", async () => {
+    const dbPath = tempPath();
+    const hook = await startWebhookReceiver();
+    const alerts = () =>
+      hook.received
+        .map((r) => JSON.parse(r.body) as { alert?: { kind: string; state: string } })
+        .flatMap((body) => (body.alert ? [body.alert] : []));
+    sim.current.faults.set({ serverErrorRate: 1 });
+    const daemon = await startDaemon(
+      ["--schedule", "* * * * * *"],
+      simulatorEnv(sim.current, dbPath, { POS_REPORT_WEBHOOK_URL: hook.url }),
+    );
+    const finished = () => logEvents(daemon.output()).filter((e) => e.msg === "run finished");
+    try {
+      await until(() => finished().length >= 8, "eight failed runs", 60_000);
+      expect(finished().every((e) => e.status !== "succeeded")).toBe(true);
+      await until(() => alerts().length >= 1, "the alert");
+      expect(alerts()).toEqual([
+        expect.objectContaining({ kind: "sync failing", state: "opened" }),
+      ]);
+
+      sim.current.faults.set({ serverErrorRate: 0 });
+      await until(() => alerts().length >= 2, "the alert's end");
+      const recovered = finished().length;
+      await until(() => finished().length >= recovered + 3, "three more runs", 60_000);
+      expect(alerts()).toEqual([
+        expect.objectContaining({ kind: "sync failing", state: "opened" }),
+        expect.objectContaining({ kind: "sync failing", state: "closed" }),
+      ]);
+      const status = JSON.parse(
+        (await runCli(["status", "--json"], { POS_DB_PATH: dbPath })).stdout,
+      );
+      expect(status.messages.openAlerts).toEqual([]);
+    } finally {
+      sim.current.faults.reset();
+      daemon.child.kill("SIGTERM");
+      await daemon.exited;
+      await hook.close();
+    }
+  });
+});
