@@ -37,9 +37,11 @@ describe("the table of settings", () => {
     const config = loadConfig({ env: base, needsApi: true });
     for (const [key, setting] of Object.entries(SETTINGS) as [string, Setting][]) {
       const field = key === "orderHistory" ? "keepHistory" : key;
-      if (setting.default !== undefined && !["dbSchema"].includes(key))
+      if (setting.default !== undefined && !["dbSchema", "reportAt"].includes(key))
         expect(config[field as keyof typeof config], key).toEqual(setting.default);
     }
+    // An hour of the day, kept as minutes after midnight.
+    expect(config.report.atMinutes).toBe(7 * 60);
   });
 });
 

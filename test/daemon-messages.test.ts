@@ -20,6 +20,7 @@ const tempPath = useTempDir();
 const sim = useSimulator({ today: simulatorToday(), days: 10, seed: 31, locations: 2 });
 
 const RECIPIENTS = ["manager@example.com", "owner@example.com"];
+const PASSWORD = "s3cret-smtp-pass";
 
 /** Waits until the daemon has done a pass of its notifier after its first run: the alerts gauge
  * is labelled only once the outbox was read. */
@@ -36,7 +37,7 @@ describe("the daemon's messages", () => {
     const mailPort = await closedPort();
     const hook = await startWebhookReceiver();
     const env = simulatorEnv(sim.current, dbPath, {
-      POS_REPORT_SMTP_URL: `smtp://127.0.0.1:${mailPort}`,
+      POS_REPORT_SMTP_URL: `smtp://reports:${PASSWORD}@127.0.0.1:${mailPort}`,
       POS_REPORT_FROM: "pos-sync <reports@example.com>",
       POS_REPORT_TO: RECIPIENTS.join(", "),
       POS_REPORT_WEBHOOK_URL: hook.url,
@@ -66,7 +67,7 @@ describe("the daemon's messages", () => {
       expect(state.lastReport.recipients).toEqual([hook.url.replace(/\/hooks.*/, "/…")]);
 
       // The server comes back: the outbox sends each e-mail on its next attempt.
-      mail = await startMailServer({ port: mailPort });
+      mail = await startMailServer({ port: mailPort, users: { reports: PASSWORD } });
       const first = await mail.next();
       const second = await mail.next();
       const day = JSON.parse(waiting.stdout).messages.lastReport.key.slice(0, 10) as string;
@@ -80,6 +81,14 @@ describe("the daemon's messages", () => {
         expect(received.html).toContain("<h1");
       }
       expect(mail.envelopes.map((e) => e.to).sort()).toEqual(RECIPIENTS.map((r) => [r]));
+
+      await until(
+        async () =>
+          /^pos_sync_messages_total\{channel="e-mail",outcome="sent"\} 2$/m.test(
+            await (await fetch(`${daemon.url}/metrics`)).text(),
+          ),
+        "the e-mails counted as sent",
+      );
 
       // Restarted, the daemon syncs and looks again: nothing is owed, nothing is sent.
       daemon.child.kill("SIGTERM");
@@ -98,11 +107,20 @@ describe("the daemon's messages", () => {
           { channel: "e-mail", status: "sent" },
           { channel: "webhook", status: "sent" },
         ]);
+        // Neither the SMTP password nor the webhook's path (its token) is stored.
+        const stored = JSON.stringify(rows(db, "SELECT * FROM deliveries"));
+        expect(stored).not.toContain(PASSWORD);
+        expect(stored).not.toContain("test-receiver");
       } finally {
         db.close();
       }
+      expect(daemon.output()).not.toContain(PASSWORD);
       const metrics = await (await fetch(`${daemon.url}/metrics`)).text();
       expect(metrics).toContain("pos_sync_outbox_waiting 0");
+      const page = await (await fetch(`${daemon.url}/`)).text();
+      expect(page).toMatch(
+        /<section id="messages"[^>]*><h2>Messages<\/h2><ul><li>Morning report {2}\d{4}-\d\d-\d\d UTC\+01:00 sent /,
+      );
     } finally {
       daemon.child.kill("SIGTERM");
       await daemon.exited;

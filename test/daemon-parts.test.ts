@@ -183,6 +183,36 @@ describe("the scheduler", () => {
     expect(reasons).toHaveLength(2);
     expect(logs.text()).toContain("tick skipped: a run is still in progress");
   });
+
+  it("never overlaps an errand with a run: a tick during one runs after it, an errand during a run is skipped", async () => {
+    const logs = captureLogs();
+    const events: string[] = [];
+    const pending: (() => void)[] = [];
+    const work = (name: string) => () => {
+      events.push(`${name} starts`);
+      return new Promise<void>((resolve) =>
+        pending.push(() => {
+          events.push(`${name} ends`);
+          resolve();
+        }),
+      );
+    };
+    const scheduler = new Scheduler("0 0 1 1 *", (reason) => work(reason)(), logs.logger);
+    const settle = () => new Promise((r) => setImmediate(r));
+    scheduler.errand(work("errand"));
+    scheduler.tick("schedule");
+    scheduler.errand(work("second errand"));
+    await settle();
+    expect(events).toEqual(["errand starts"]);
+    pending.shift()?.();
+    await settle();
+    expect(events).toEqual(["errand starts", "errand ends", "schedule starts"]);
+    scheduler.errand(work("errand during the run"));
+    pending.shift()?.();
+    await scheduler.stop();
+    expect(events).toEqual(["errand starts", "errand ends", "schedule starts", "schedule ends"]);
+    expect(scheduler.skippedTicks).toBe(0);
+  });
 });
 
 describe("the status page's thread", () => {

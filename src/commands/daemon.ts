@@ -27,6 +27,8 @@ const HELP = `Usage: pos-sync daemon [--schedule CRON] [--port N] [--host H] [--
 Runs a sync at start and then on the schedule, never two at once (a tick during a run is
 skipped and logged; after the machine slept, one catch-up run). Holds the database for
 writing: a second daemon or a manual sync refuses while it runs; readers are never blocked.
+With POS_REPORT_* set, sends the morning report at POS_REPORT_AT on the locations' clocks and
+health alerts as they start and end, each once per recipient (an outbox retries what failed).
 Logs one JSON event per line on standard output. SIGTERM or SIGINT: finish the page in hand,
 record the run as interrupted, exit 0; a second signal exits at once.
 

@@ -5,7 +5,7 @@
  */
 import { type ApiPaths, DEFAULT_API_PATHS } from "../api/paths.js";
 import { isCalendarDay } from "../dates.js";
-import type { MailSettings } from "../delivery/delivery.js";
+import type { Channels } from "../delivery/delivery.js";
 import { checkMailSettings, checkWebhookUrl, minutesOfDay } from "../delivery/settings.js";
 import { ConfigError } from "../errors.js";
 import { canonicalTimeZone } from "../local-clock.js";
@@ -66,9 +66,7 @@ export interface Config {
   auditRequests: number;
   /** Where the morning report goes: e-mail when POS_REPORT_SMTP_URL, POS_REPORT_FROM and
    * POS_REPORT_TO are set (any one set asks for all three), a webhook at POS_REPORT_WEBHOOK_URL. */
-  report: {
-    mail: MailSettings | undefined;
-    webhookUrl: string | undefined;
+  report: Channels & {
     /** When the daemon sends it, in minutes after midnight on the locations' clocks
      * (POS_REPORT_AT, HH:MM). */
     atMinutes: number;

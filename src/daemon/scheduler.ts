@@ -58,13 +58,10 @@ export class Scheduler {
       return;
     }
     this.runInProgress = true;
-    const errand = this.current ?? Promise.resolve();
-    this.occupy(
-      errand.then(() => this.run(reason)),
-      () => {
-        this.runInProgress = false;
-      },
-    );
+    const errand = this.current;
+    this.occupy(errand ? errand.then(() => this.run(reason)) : this.run(reason), () => {
+      this.runInProgress = false;
+    });
   }
 
   /** Does `work` now unless a run or another errand is in progress (it is then skipped). */

@@ -21,6 +21,12 @@ export interface MailSettings {
   to: readonly string[];
 }
 
+/** Where the daemon's messages and `report --send` go: e-mail, a webhook, either or both. */
+export interface Channels {
+  mail: MailSettings | undefined;
+  webhookUrl: string | undefined;
+}
+
 export interface OutgoingMail {
   subject: string;
   text: string;

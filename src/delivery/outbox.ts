@@ -6,12 +6,16 @@
  * recipient is set again.
  */
 import { createHash } from "node:crypto";
-import type { Config } from "../config/config.js";
 import type { DeliveryStore, WaitingDelivery } from "../db/deliveries/deliveries.js";
 import { messageOf } from "../errors.js";
 import type { Logger } from "../log.js";
 import { retryDelayMs } from "./backoff.js";
-import { DEFAULT_DELIVERY_TIMEOUT_MS, DeliveryError, type OutgoingMail } from "./delivery.js";
+import {
+  type Channels,
+  DEFAULT_DELIVERY_TIMEOUT_MS,
+  DeliveryError,
+  type OutgoingMail,
+} from "./delivery.js";
 import { sendMail } from "./mail.js";
 import { recipientsOf, sameRecipient } from "./recipients.js";
 import { postWebhook } from "./webhook.js";
@@ -23,7 +27,7 @@ export interface MailBody {
 }
 
 export interface OutboxOptions {
-  report: Config["report"];
+  report: Channels;
   logger: Logger;
   /** The waits between attempts, as a share of the real ones (POS_TEST_WAIT_SCALE). */
   waitScale: number;
@@ -46,7 +50,7 @@ function messageIdOf(delivery: WaitingDelivery): string {
   return `<${digest.slice(0, 32)}@pos-sync>`;
 }
 
-async function send(delivery: WaitingDelivery, report: Config["report"]): Promise<void> {
+async function send(delivery: WaitingDelivery, report: Channels): Promise<void> {
   if (delivery.channel === "e-mail" && report.mail !== undefined) {
     const body = JSON.parse(delivery.body) as MailBody;
     const mail: OutgoingMail = {

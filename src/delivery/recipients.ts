@@ -1,7 +1,6 @@
 /** Who the daemon's messages go to, as the deliveries table names them: each address of
  * POS_REPORT_TO by e-mail, and the webhook shown without its credentials. */
-import type { Config } from "../config/config.js";
-import { type DeliveryChannel, describeWebhookUrl } from "./delivery.js";
+import { type Channels, type DeliveryChannel, describeWebhookUrl } from "./delivery.js";
 
 export interface Recipient {
   channel: DeliveryChannel;
@@ -10,7 +9,7 @@ export interface Recipient {
   recipient: string;
 }
 
-export function recipientsOf(report: Config["report"]): Recipient[] {
+export function recipientsOf(report: Channels): Recipient[] {
   return [
     ...(report.mail?.to ?? []).map((to) => ({ channel: "e-mail" as const, recipient: to })),
     ...(report.webhookUrl === undefined

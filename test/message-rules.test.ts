@@ -1,0 +1,229 @@
+/** The decisions behind the daemon's messages, apart from any I/O: when a morning report is due,
+ * which alerts open and close, and how long a failed message waits. */
+import { describe, expect, it } from "vitest";
+import { alertMessage } from "../src/alerts/alert-message.js";
+import {
+  alertChanges,
+  auditRepairs,
+  type Finding,
+  keysRejected,
+  type OpenAlertState,
+  staleData,
+  syncFailing,
+} from "../src/alerts/alert-rules.js";
+import { retryDelayMs } from "../src/delivery/backoff.js";
+import { minutesOfDay } from "../src/delivery/settings.js";
+import { dueReports, offsetClock } from "../src/morning-report/report-due.js";
+import type { LocationStats } from "../src/sync/stats.js";
+
+const at = (iso: string) => new Date(iso);
+
+describe("when the morning report is due", () => {
+  const paris = { id: "loc-paris", clock: "Europe/Paris", offsetMinutes: 60 };
+  const berlin = { id: "loc-berlin", clock: "Europe/Paris", offsetMinutes: 60 };
+  const newYork = { id: "loc-ny", clock: "America/New_York", offsetMinutes: -300 };
+
+  it("is not due before the hour on the location's clock, and due from it, for yesterday", () => {
+    const seven = minutesOfDay("07:00");
+    // 05:59 UTC is 06:59 in Paris.
+    expect(dueReports(at("2026-11-29T05:59:00Z"), seven, [paris])).toEqual([]);
+    expect(dueReports(at("2026-11-29T06:00:00Z"), seven, [paris])).toEqual([
+      {
+        key: "2026-11-28 Europe/Paris",
+        day: "2026-11-28",
+        locationIds: ["loc-paris"],
+        late: false,
+      },
+    ]);
+  });
+
+  it("makes one report of the locations that share a clock, and one per clock", () => {
+    const due = dueReports(at("2026-11-29T13:00:00Z"), minutesOfDay("07:00"), [
+      paris,
+      berlin,
+      newYork,
+    ]);
+    expect(due).toEqual([
+      {
+        key: "2026-11-28 Europe/Paris",
+        day: "2026-11-28",
+        locationIds: ["loc-paris", "loc-berlin"],
+        late: true,
+      },
+      {
+        key: "2026-11-28 America/New_York",
+        day: "2026-11-28",
+        locationIds: ["loc-ny"],
+        late: false,
+      },
+    ]);
+  });
+
+  it("is late three hours after the hour, and at the day's last minute for a late hour", () => {
+    expect(dueReports(at("2026-11-29T08:59:00Z"), 420, [paris])[0]?.late).toBe(false);
+    expect(dueReports(at("2026-11-29T09:00:00Z"), 420, [paris])[0]?.late).toBe(true);
+    // 22:30 + 3 h would pass midnight: late at 23:59 instead, still for the same yesterday.
+    expect(dueReports(at("2026-11-29T22:59:00Z"), minutesOfDay("22:30"), [paris])[0]).toMatchObject(
+      { day: "2026-11-28", late: true },
+    );
+  });
+
+  it("names a clock without a time zone by its offset", () => {
+    expect([offsetClock(60), offsetClock(-330), offsetClock(0)]).toEqual([
+      "UTC+01:00",
+      "UTC-05:30",
+      "UTC",
+    ]);
+  });
+
+  it("refuses an hour that is not HH:MM", () => {
+    expect(minutesOfDay("7:05")).toBe(425);
+    for (const bad of ["24:00", "07:60", "7", "seven", "07:00:00"])
+      expect(() => minutesOfDay(bad)).toThrow(/^POS_REPORT_AT must be a time of day as HH:MM/);
+  });
+});
+
+describe("health alerts", () => {
+  const run = (status: string, startedAt: string, error: string | null = null) => ({
+    status,
+    startedAt,
+    error,
+  });
+
+  it("finds the sync failing after three runs in a row, or after an hour of failing", () => {
+    const now = at("2026-11-29T12:00:00Z");
+    const failed = (minute: number) =>
+      run("failed", `2026-11-29T11:${String(minute).padStart(2, "0")}:00Z`, "the API answered 503");
+    expect(
+      syncFailing([failed(45), failed(30), run("succeeded", "2026-11-29T11:15:00Z")], now).on,
+    ).toBe(false);
+    const three = syncFailing([failed(45), failed(30), failed(15)], now);
+    expect(three).toMatchObject({ kind: "sync failing", subject: "", on: true });
+    expect(three.detail).toBe(
+      "3 run(s) in a row did not complete, the first 45 min ago: the API answered 503",
+    );
+    // A daily schedule: one run failed, 25 hours ago.
+    expect(syncFailing([run("partial", "2026-11-28T11:00:00Z")], now).on).toBe(true);
+    expect(syncFailing([run("succeeded", "2026-11-29T11:55:00Z"), failed(50)], now).on).toBe(false);
+    expect(syncFailing([], now).on).toBe(false);
+  });
+
+  it("sends one alert for a day of failing runs every 15 minutes, and one when it ends", () => {
+    let open: OpenAlertState[] = [];
+    const sent: string[] = [];
+    const runs: ReturnType<typeof run>[] = [];
+    const start = Date.parse("2026-11-29T00:00:00Z");
+    const step = (status: string, i: number) => {
+      const startedAt = new Date(start + i * 15 * 60_000).toISOString();
+      runs.unshift(run(status, startedAt, status === "failed" ? "503" : null));
+      const changes = alertChanges(
+        open,
+        [syncFailing(runs, new Date(Date.parse(startedAt) + 60_000))],
+        () => false,
+      );
+      for (const finding of changes.opens) {
+        open.push({ id: open.length + 1, kind: finding.kind, subject: finding.subject });
+        sent.push(`opened ${finding.kind}`);
+      }
+      for (const { alert } of changes.closes) {
+        open = open.filter((a) => a !== alert);
+        sent.push(`closed ${alert.kind}`);
+      }
+    };
+    for (let i = 0; i < 96; i++) step("failed", i);
+    for (let i = 96; i < 100; i++) step("succeeded", i);
+    expect(sent).toEqual(["opened sync failing", "closed sync failing"]);
+  });
+
+  it("opens and closes per key and per location, and leaves alone what the facts do not tell", () => {
+    const location = (key: string, rejected: boolean, audit?: LocationStats["audit"]) =>
+      ({
+        key,
+        locationId: rejected ? null : `loc-${key}`,
+        name: rejected ? null : `Venue ${key}`,
+        label: "Front shop",
+        warnings: [],
+        streams: {},
+        error: null,
+        keyRejected: rejected,
+        ...(audit ? { audit } : {}),
+      }) satisfies LocationStats;
+    const stats = [
+      location("key#aaaaaaaa", true),
+      location("key#bbbbbbbb", false, { windows: 4, repairs: 1, requests: 4, failed: 0 }),
+    ];
+    const findings: Finding[] = [
+      ...keysRejected(stats),
+      ...auditRepairs(stats),
+      ...staleData(
+        [
+          { id: "loc-old", name: "Old Town", lastReadAt: "2026-11-27T10:00:00Z" },
+          { id: "loc-new", name: null, lastReadAt: undefined },
+        ],
+        at("2026-11-29T12:00:00Z"),
+      ),
+    ];
+    expect(findings.map((f) => [f.kind, f.subject, f.on])).toEqual([
+      ["key rejected", "key#aaaaaaaa", true],
+      ["key rejected", "key#bbbbbbbb", false],
+      ["audit repairing", "loc-key#bbbbbbbb", true],
+      ["data stale", "loc-old", true],
+    ]);
+    expect(findings[0]?.detail).toBe(
+      "the API rejects key#aaaaaaaa (Front shop): check the key in POS_API_KEYS or the config file",
+    );
+    expect(findings[3]?.detail).toBe("Old Town: its orders were last read 50 h ago");
+
+    const open: OpenAlertState[] = [
+      { id: 1, kind: "key rejected", subject: "key#aaaaaaaa" },
+      { id: 2, kind: "key rejected", subject: "key#bbbbbbbb" },
+      { id: 3, kind: "data stale", subject: "loc-gone" },
+      { id: 4, kind: "audit repairing", subject: "loc-quiet" },
+    ];
+    const changes = alertChanges(open, findings, (alert) => alert.subject === "loc-gone");
+    expect(changes.opens.map((f) => `${f.kind} ${f.subject}`)).toEqual([
+      "audit repairing loc-key#bbbbbbbb",
+      "data stale loc-old",
+    ]);
+    expect(changes.closes.map(({ alert, why }) => [alert.id, why])).toEqual([
+      [2, "the API accepts key#bbbbbbbb (Venue key#bbbbbbbb) again"],
+      [3, "no longer configured"],
+    ]);
+  });
+
+  it("writes an alert and its end in plain words, API text made visible", () => {
+    const opened = alertMessage({
+      id: 7,
+      kind: "data stale",
+      subject: "loc-1",
+      detail: "Le Petit\u001b[31m Zinc: its orders were last read 26 h ago",
+      openedAt: "2026-11-29T06:00:00.000Z",
+    });
+    expect(opened.subject).toBe("pos-sync alert: data stale");
+    expect(opened.text).not.toContain("\u001b");
+    expect(opened.text).toContain("Since 2026-11-29 06:00 UTC.");
+    const closed = alertMessage({
+      id: 7,
+      kind: "data stale",
+      subject: "loc-1",
+      detail: "Le Petit Zinc: its orders were last read 26 h ago",
+      openedAt: "2026-11-29T06:00:00.000Z",
+      closed: {
+        at: "2026-11-29T08:30:00.000Z",
+        why: "Le Petit Zinc: its orders were last read 1 min ago",
+      },
+    });
+    expect(closed.subject).toBe("pos-sync resolved: data stale, after 2 h 30 min");
+    expect(closed.payload).toMatchObject({
+      alert: { state: "closed", closedAt: "2026-11-29T08:30:00.000Z" },
+    });
+  });
+});
+
+describe("the outbox's waits", () => {
+  it("doubles from a minute to at most an hour", () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 8, 20].map((n) => retryDelayMs(n) / 60_000)).toEqual([
+      1, 2, 4, 8, 16, 32, 60, 60, 60,
+    ]);
+  });
+});

@@ -1,0 +1,108 @@
+/**
+ * Two workers sharing a PostgreSQL database owe the same messages at the same moment: each is
+ * recorded once, sent once to each recipient (a real SMTP server and a webhook receiver), and an
+ * alert opens and closes once.
+ */
+import { describe, expect, it } from "vitest";
+import type { Config } from "../src/config/config.js";
+import { AlertStore } from "../src/db/deliveries/alerts.js";
+import { DeliveryStore, type NewDelivery } from "../src/db/deliveries/deliveries.js";
+import { lending } from "../src/db/pg/connect.js";
+import { openPostgres } from "../src/db/pg/open.js";
+import { pgSession } from "../src/db/pg/reader.js";
+import { deliverWaiting } from "../src/delivery/outbox.js";
+import { recipientsOf } from "../src/delivery/recipients.js";
+import { silentLogger } from "../src/log.js";
+import { startMailServer } from "./helpers/mail-server.js";
+import { usePostgres } from "./helpers/postgres.js";
+import { startWebhookReceiver } from "./helpers/webhook-receiver.js";
+
+const pg = usePostgres();
+
+/** A worker's own pool on the shared schema. */
+async function worker(target: ReturnType<typeof pg.target>) {
+  const { pool } = await openPostgres(target, 2);
+  const session = pgSession(lending(pool, target, (error) => error));
+  return {
+    deliveries: new DeliveryStore(session),
+    alerts: new AlertStore(session),
+    close: () => pool.end(),
+  };
+}
+
+describe("messages shared by PostgreSQL workers", () => {
+  it("records, sends and alerts once when two workers do it at the same moment", async () => {
+    const target = pg.target();
+    const [a, b] = [await worker(target), await worker(target)];
+    const mail = await startMailServer();
+    const hook = await startWebhookReceiver();
+    try {
+      const report: Config["report"] = {
+        mail: {
+          smtpUrl: mail.url,
+          from: "reports@example.com",
+          to: ["manager@example.com", "owner@example.com"],
+        },
+        webhookUrl: hook.url,
+        atMinutes: 420,
+      };
+      const owed: NewDelivery[] = recipientsOf(report).map((r) => ({
+        kind: "morning report",
+        key: "2026-11-28 Europe/Paris",
+        channel: r.channel,
+        recipient: r.recipient,
+        subject: "Morning report, Saturday 28 November 2026: no exceptions",
+        body: JSON.stringify(
+          r.channel === "e-mail"
+            ? { text: "the report", html: "<p>the report</p>" }
+            : { text: "x" },
+        ),
+      }));
+      const now = new Date();
+      const recorded = await Promise.all([
+        a.deliveries.record(owed, now),
+        b.deliveries.record(owed, now),
+      ]);
+      expect(recorded[0] + recorded[1]).toBe(3);
+
+      const options = { report, logger: silentLogger(), waitScale: 1 };
+      const sent = await Promise.all([
+        deliverWaiting(a.deliveries, options),
+        deliverWaiting(b.deliveries, options),
+      ]);
+      expect(sent[0].sent + sent[1].sent).toBe(3);
+      expect(sent[0].failed + sent[1].failed).toBe(0);
+      expect(mail.envelopes.map((e) => e.to[0]).sort()).toEqual([
+        "manager@example.com",
+        "owner@example.com",
+      ]);
+      expect(hook.received).toHaveLength(1);
+      expect(
+        await pg.query(`SELECT status, attempts FROM ${target.schema}.deliveries ORDER BY id`),
+      ).toEqual([
+        { status: "sent", attempts: "1" },
+        { status: "sent", attempts: "1" },
+        { status: "sent", attempts: "1" },
+      ]);
+
+      const opened = await Promise.all([
+        a.alerts.open("sync failing", "", "3 run(s) in a row did not complete", now),
+        b.alerts.open("sync failing", "", "3 run(s) in a row did not complete", now),
+      ]);
+      expect(opened.filter((alert) => alert !== undefined)).toHaveLength(1);
+      const id = (opened[0] ?? opened[1])?.id ?? -1;
+      const closed = await Promise.all([a.alerts.close(id, now), b.alerts.close(id, now)]);
+      expect(closed.filter((alert) => alert !== undefined)).toHaveLength(1);
+      // Closed, the same state may open again, as a new alert.
+      expect(await a.alerts.open("sync failing", "", "again", now)).toMatchObject({
+        kind: "sync failing",
+      });
+      expect(await b.alerts.openAlerts()).toHaveLength(1);
+    } finally {
+      await mail.close();
+      await hook.close();
+      await a.close();
+      await b.close();
+    }
+  });
+});
