@@ -5,7 +5,8 @@ CREATE TABLE `alerts` (
 	`open_key` text,
 	`detail` text NOT NULL,
 	`opened_at` text NOT NULL,
-	`closed_at` text
+	`closed_at` text,
+	`resolution` text
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `alerts_open_key` ON `alerts` (`open_key`);--> statement-breakpoint

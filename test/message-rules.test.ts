@@ -23,10 +23,12 @@ describe("when the morning report is due", () => {
   const berlin = { id: "loc-berlin", clock: "Europe/Paris", offsetMinutes: 60 };
   const newYork = { id: "loc-ny", clock: "America/New_York", offsetMinutes: -300 };
 
-  it("is not due before the hour on the location's clock, and due from it, for yesterday", () => {
+  it("owes a day's report from the next day's hour on the location's clock, for 24 hours", () => {
     const seven = minutesOfDay("07:00");
-    // 05:59 UTC is 06:59 in Paris.
-    expect(dueReports(at("2026-11-29T05:59:00Z"), seven, [paris])).toEqual([]);
+    // 05:59 UTC is 06:59 in Paris: the 28th's report is not due yet; the 27th's day ends.
+    expect(dueReports(at("2026-11-29T05:59:00Z"), seven, [paris])).toEqual([
+      { key: "2026-11-27 Europe/Paris", day: "2026-11-27", locationIds: ["loc-paris"], late: true },
+    ]);
     expect(dueReports(at("2026-11-29T06:00:00Z"), seven, [paris])).toEqual([
       {
         key: "2026-11-28 Europe/Paris",
@@ -59,13 +61,25 @@ describe("when the morning report is due", () => {
     ]);
   });
 
-  it("is late three hours after the hour, and at the day's last minute for a late hour", () => {
+  it("is late three hours after the hour, and an evening hour's report still goes after midnight", () => {
     expect(dueReports(at("2026-11-29T08:59:00Z"), 420, [paris])[0]?.late).toBe(false);
     expect(dueReports(at("2026-11-29T09:00:00Z"), 420, [paris])[0]?.late).toBe(true);
-    // 22:30 + 3 h would pass midnight: late at 23:59 instead, still for the same yesterday.
-    expect(dueReports(at("2026-11-29T22:59:00Z"), minutesOfDay("22:30"), [paris])[0]).toMatchObject(
-      { day: "2026-11-28", late: true },
-    );
+    const evening = minutesOfDay("22:30");
+    // 23:00 in Paris on the 29th: the 28th's report, not late yet.
+    expect(dueReports(at("2026-11-29T22:00:00Z"), evening, [paris])).toEqual([
+      {
+        key: "2026-11-28 Europe/Paris",
+        day: "2026-11-28",
+        locationIds: ["loc-paris"],
+        late: false,
+      },
+    ]);
+    // 01:30 on the 30th: still the 28th's report, now late; the 29th's waits for 22:30.
+    expect(dueReports(at("2026-11-30T00:30:00Z"), evening, [paris])).toEqual([
+      { key: "2026-11-28 Europe/Paris", day: "2026-11-28", locationIds: ["loc-paris"], late: true },
+    ]);
+    // 22:30 on the 30th: the 28th's time is over, the 29th's begins.
+    expect(dueReports(at("2026-11-30T21:30:00Z"), evening, [paris])[0]?.day).toBe("2026-11-29");
   });
 
   it("names a clock without a time zone by its offset", () => {
@@ -208,10 +222,8 @@ describe("health alerts", () => {
       subject: "loc-1",
       detail: "Le Petit Zinc: its orders were last read 26 h ago",
       openedAt: "2026-11-29T06:00:00.000Z",
-      closed: {
-        at: "2026-11-29T08:30:00.000Z",
-        why: "Le Petit Zinc: its orders were last read 1 min ago",
-      },
+      closedAt: "2026-11-29T08:30:00.000Z",
+      resolution: "Le Petit Zinc: its orders were last read 1 min ago",
     });
     expect(closed.subject).toBe("pos-sync resolved: data stale, after 2 h 30 min");
     expect(closed.payload).toMatchObject({

@@ -77,6 +77,8 @@ describe("messages shared by PostgreSQL workers", () => {
         "owner@example.com",
       ]);
       expect(hook.received).toHaveLength(1);
+      // The same on every attempt of the message: a receiver may tell a second sending.
+      expect(hook.received[0]?.headers["idempotency-key"]).toMatch(/^[0-9a-f]{32}$/);
       expect(
         await pg.query(`SELECT status, attempts FROM ${target.schema}.deliveries ORDER BY id`),
       ).toEqual([
@@ -91,7 +93,10 @@ describe("messages shared by PostgreSQL workers", () => {
       ]);
       expect(opened.filter((alert) => alert !== undefined)).toHaveLength(1);
       const id = (opened[0] ?? opened[1])?.id ?? -1;
-      const closed = await Promise.all([a.alerts.close(id, now), b.alerts.close(id, now)]);
+      const closed = await Promise.all([
+        a.alerts.close(id, "the last run completed", now),
+        b.alerts.close(id, "the last run completed", now),
+      ]);
       expect(closed.filter((alert) => alert !== undefined)).toHaveLength(1);
       // Closed, the same state may open again, as a new alert.
       expect(await a.alerts.open("sync failing", "", "again", now)).toMatchObject({

@@ -6,6 +6,7 @@ CREATE TABLE "alerts" (
 	"detail" text NOT NULL,
 	"opened_at" timestamp with time zone NOT NULL,
 	"closed_at" timestamp with time zone,
+	"resolution" text,
 	CONSTRAINT "alerts_open_key" UNIQUE("open_key")
 );
 --> statement-breakpoint

@@ -13,8 +13,9 @@ export interface AlertEvent {
   /** What was found when it opened. */
   detail: string;
   openedAt: string;
-  /** Set when it closed, with why. */
-  closed?: { at: string; why: string };
+  /** Set when it closed: when, and what was found then. */
+  closedAt?: string;
+  resolution?: string | null;
 }
 
 export interface AlertMessage {
@@ -45,18 +46,19 @@ const NEXT_STEP: Record<string, string> = {
 
 export function alertMessage(alert: AlertEvent): AlertMessage {
   const detail = visible(alert.detail);
-  const opened = alert.closed === undefined;
+  const opened = alert.closedAt === undefined;
+  const closedAt = alert.closedAt ?? alert.openedAt;
   const subject = opened
     ? `pos-sync alert: ${alert.kind}`
-    : `pos-sync resolved: ${alert.kind}, after ${lasted(alert.openedAt, alert.closed?.at ?? alert.openedAt)}`;
+    : `pos-sync resolved: ${alert.kind}, after ${lasted(alert.openedAt, closedAt)}`;
   const lines = opened
     ? [subject, "", detail, `Since ${minuteOf(alert.openedAt)}.`, NEXT_STEP[alert.kind] ?? ""]
     : [
         subject,
         "",
         `Was: ${detail}`,
-        `Now: ${visible(alert.closed?.why ?? "")}`,
-        `From ${minuteOf(alert.openedAt)} to ${minuteOf(alert.closed?.at ?? alert.openedAt)}.`,
+        `Now: ${visible(alert.resolution ?? "")}`,
+        `From ${minuteOf(alert.openedAt)} to ${minuteOf(closedAt)}.`,
       ];
   const text = `${lines.filter((line, i) => line !== "" || i === 1).join("\n")}\n`;
   const html = `<!doctype html>
@@ -82,7 +84,7 @@ ${lines
         state: opened ? "opened" : "closed",
         detail: alert.detail,
         openedAt: alert.openedAt,
-        ...(alert.closed ? { closedAt: alert.closed.at, why: alert.closed.why } : {}),
+        ...(opened ? {} : { closedAt, resolution: alert.resolution ?? null }),
       },
     },
   };

@@ -114,7 +114,14 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   }
 
   const waitScale = testWaitScale();
-  const notifier = new Notifier({ config, storage, logger, metrics, waitScale });
+  const notifier = new Notifier({
+    config,
+    storage,
+    logger,
+    metrics,
+    waitScale,
+    signal: stop.signal,
+  });
 
   const runOnce = async (reason: TickReason) => {
     let finished: RunResult | undefined;

@@ -46,11 +46,16 @@ export interface NotifierOptions {
   metrics: DaemonMetrics;
   /** The outbox's waits, as a share of the real ones (POS_TEST_WAIT_SCALE). */
   waitScale: number;
+  /** Aborted when the daemon stops: no new pass, and the outbox stops between messages. */
+  signal?: AbortSignal;
   now?: () => Date;
 }
 
 /** Runs read for the sync-failing alert: more than a streak needs. */
 const RUNS_READ = 50;
+
+/** How long after an alert closed its message is still recorded for a recipient without one. */
+const CLOSED_RECENTLY_MS = 3_600_000;
 
 export class Notifier {
   private readonly recipients: Recipient[];
@@ -63,17 +68,23 @@ export class Notifier {
     this.configuredKeys = new Set(options.config.locations.map((l) => keyFingerprint(l.apiKey)));
   }
 
-  /** After a run: the alerts it opens or closes, then what is due. `result` is undefined when the
-   * run could not even be recorded. */
+  /** After a run: the alerts its outcome opens or closes, then what is due. `result` is
+   * undefined when the run could not even be recorded. */
   async afterRun(result: RunResult | undefined): Promise<void> {
-    if (result !== undefined)
-      await this.guard("decide the alerts", () => this.updateAlerts(result));
-    await this.check();
+    await this.pass(result);
   }
 
-  /** The reports due, then the outbox; every minute and after each run. */
+  /** Every minute between runs: the alerts time alone opens (a sync failing for an hour, data
+   * growing old), the reports due, the outbox. */
   async check(): Promise<void> {
+    await this.pass(undefined);
+  }
+
+  private async pass(result: RunResult | undefined): Promise<void> {
+    if (this.options.signal?.aborted) return;
+    await this.guard("decide the alerts", () => this.updateAlerts(result));
     if (this.recipients.length > 0) {
+      await this.guard("record the alerts' messages", () => this.recordAlertMessages());
       await this.guard("make the morning report", () => this.recordDueReports());
       await this.guard("send the outbox", () => this.deliver());
     }
@@ -100,7 +111,9 @@ export class Notifier {
     );
   }
 
-  private async updateAlerts(result: RunResult): Promise<void> {
+  /** Opens and closes alerts on what the database says, and on what the run did when there was
+   * one (its keys, its audit). */
+  private async updateAlerts(result: RunResult | undefined): Promise<void> {
     const reader = this.options.storage.readable();
     const { alerts } = this.options.storage.messages();
     const now = this.now();
@@ -113,42 +126,54 @@ export class Notifier {
     const lastRead = new Map(readAt.map((row) => [row.locationId, row.at]));
     const findings: Finding[] = [
       syncFailing(runs, now),
-      ...keysRejected(result.stats.locations),
-      ...auditRepairs(result.stats.locations),
       ...staleData(
         locations.map((l) => ({ id: l.id, name: l.name, lastReadAt: lastRead.get(l.id) })),
         now,
       ),
+      ...(result
+        ? [...keysRejected(result.stats.locations), ...auditRepairs(result.stats.locations)]
+        : []),
     ];
     const locationIds = new Set(locations.map((l) => l.id));
-    const retired = (alert: OpenAlertState) =>
-      alert.kind === "key rejected"
-        ? !this.configuredKeys.has(alert.subject)
-        : alert.kind !== "sync failing" && !locationIds.has(alert.subject);
+    const auditing = this.options.config.auditPeriodDays > 0;
+    const retired = (alert: OpenAlertState) => {
+      if (alert.kind === "key rejected") return !this.configuredKeys.has(alert.subject);
+      if (alert.kind === "audit repairing" && !auditing) return true;
+      return alert.kind !== "sync failing" && !locationIds.has(alert.subject);
+    };
     const changes = alertChanges(open, findings, retired);
     for (const finding of changes.opens) {
+      // Undefined when another worker opened it meanwhile.
       const opened = await alerts.open(finding.kind, finding.subject, finding.detail, now);
-      // Opened meanwhile by another worker, which sends it.
-      if (opened === undefined) continue;
-      this.options.logger.warn(
-        { alert: opened.kind, subject: opened.subject, detail: opened.detail },
-        "alert opened",
-      );
-      await this.record("alert", `${opened.id} opened`, alertMessage(opened));
+      if (opened)
+        this.options.logger.warn(
+          { alert: opened.kind, subject: opened.subject, detail: opened.detail },
+          "alert opened",
+        );
     }
     for (const { alert, why } of changes.closes) {
-      const closed = await alerts.close(alert.id, now);
-      if (closed === undefined) continue;
-      this.options.logger.info(
-        { alert: closed.kind, subject: closed.subject, why },
-        "alert closed",
-      );
-      await this.record(
-        "alert",
-        `${closed.id} closed`,
-        alertMessage({ ...closed, closed: { at: closed.closedAt, why } }),
-      );
+      const closed = await alerts.close(alert.id, why, now);
+      if (closed)
+        this.options.logger.info(
+          { alert: closed.kind, subject: closed.subject, why },
+          "alert closed",
+        );
     }
+  }
+
+  /**
+   * The messages of the open alerts and of those closed in the last hour, for each recipient
+   * without one: recorded here rather than where the alert opens or closes, so that one the
+   * process could not record then (a database failing, a process stopped between the two
+   * writes) is recorded at the next pass; a message recorded already is left as it is.
+   */
+  private async recordAlertMessages(): Promise<void> {
+    const { alerts } = this.options.storage.messages();
+    const now = this.now();
+    for (const alert of await alerts.openAlerts())
+      await this.record("alert", `${alert.id} opened`, alertMessage(alert));
+    for (const alert of await alerts.closedSince(new Date(now.getTime() - CLOSED_RECENTLY_MS)))
+      await this.record("alert", `${alert.id} closed`, alertMessage(alert));
   }
 
   /** Records a message for each recipient that has none of this kind and key. */
@@ -222,6 +247,7 @@ export class Notifier {
       waitScale: this.options.waitScale,
       now: this.now,
       onAttempt: (channel, outcome) => this.options.metrics.messageAttempted(channel, outcome),
+      ...(this.options.signal ? { signal: this.options.signal } : {}),
     });
   }
 }

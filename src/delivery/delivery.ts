@@ -39,6 +39,8 @@ export interface OutgoingMail {
 export interface DeliveryOptions {
   /** The longest one delivery may take, connecting included. */
   timeoutMs?: number;
+  /** A webhook's Idempotency-Key header: the same on every attempt of one message. */
+  idempotencyKey?: string;
 }
 
 export type DeliveryChannel = "e-mail" | "webhook";

@@ -34,6 +34,7 @@ export interface OutboxOptions {
   now?: () => Date;
   /** Told of each attempt. */
   onAttempt?: (channel: string, outcome: "sent" | "failed") => void;
+  signal?: AbortSignal;
 }
 
 /** The most messages one pass sends: a long outbox drains over a few passes, not in one burst. */
@@ -42,12 +43,13 @@ const PASS_LIMIT = 50;
 /** How long a message taken for sending is left to its sender before another may take it. */
 const CLAIM_MS = 4 * DEFAULT_DELIVERY_TIMEOUT_MS;
 
-/** One Message-ID per message and recipient, whatever the attempt. */
-function messageIdOf(delivery: WaitingDelivery): string {
-  const digest = createHash("sha256")
+/** One id per message and recipient, whatever the attempt: an e-mail's Message-ID, a webhook's
+ * Idempotency-Key, by which a receiver may tell a message sent twice. */
+function idOf(delivery: WaitingDelivery): string {
+  return createHash("sha256")
     .update(`${delivery.kind}\n${delivery.key}\n${delivery.recipient}`)
-    .digest("hex");
-  return `<${digest.slice(0, 32)}@pos-sync>`;
+    .digest("hex")
+    .slice(0, 32);
 }
 
 async function send(delivery: WaitingDelivery, report: Channels): Promise<void> {
@@ -57,7 +59,7 @@ async function send(delivery: WaitingDelivery, report: Channels): Promise<void> 
       subject: delivery.subject,
       text: body.text,
       html: body.html,
-      messageId: messageIdOf(delivery),
+      messageId: `<${idOf(delivery)}@pos-sync>`,
     };
     const receipt = await sendMail({ ...report.mail, to: [delivery.recipient] }, mail);
     if (receipt.rejected.length > 0) {
@@ -71,13 +73,17 @@ async function send(delivery: WaitingDelivery, report: Channels): Promise<void> 
     return;
   }
   if (delivery.channel === "webhook" && report.webhookUrl !== undefined) {
-    await postWebhook(report.webhookUrl, JSON.parse(delivery.body));
+    await postWebhook(report.webhookUrl, JSON.parse(delivery.body), {
+      idempotencyKey: idOf(delivery),
+    });
     return;
   }
   throw new Error(`no ${delivery.channel} is configured`);
 }
 
-/** Sends what is due; answers how many were sent and how many failed. */
+/** Sends what is due; answers how many were sent and how many failed. Stops early when `signal`
+ * aborts (the daemon stopping), and leaves a channel's other messages for the next pass once one
+ * failed in a way that may pass (its server down): one wait per pass, not one per message. */
 export async function deliverWaiting(
   store: DeliveryStore,
   options: OutboxOptions,
@@ -87,9 +93,12 @@ export async function deliverWaiting(
   const due = (await store.due(now(), PASS_LIMIT)).filter((d) =>
     configured.some((r) => sameRecipient(r, d)),
   );
+  const down = new Set<string>();
   let sent = 0;
   let failed = 0;
   for (const delivery of due) {
+    if (options.signal?.aborted) break;
+    if (down.has(delivery.channel)) continue;
     const started = now();
     if (!(await store.claim(delivery, started, new Date(started.getTime() + CLAIM_MS)))) continue;
     const attempt = delivery.attempts + 1;
@@ -102,14 +111,11 @@ export async function deliverWaiting(
     };
     try {
       await send(delivery, options.report);
-      await store.sent(delivery.id, now());
-      sent++;
-      options.onAttempt?.(delivery.channel, "sent");
-      options.logger.info(about, `sent the ${delivery.kind} by ${delivery.channel}`);
     } catch (error) {
       // Anything else than a delivery's failure (a record that cannot be read) waits the same:
       // nothing owed is dropped.
       const why = error instanceof DeliveryError ? error.message : messageOf(error);
+      if (error instanceof DeliveryError && error.retryable) down.add(delivery.channel);
       const retryAt = new Date(now().getTime() + retryDelayMs(attempt) * options.waitScale);
       await store.failed(delivery.id, retryAt, why);
       failed++;
@@ -117,6 +123,20 @@ export async function deliverWaiting(
       options.logger.warn(
         { ...about, retryAt: retryAt.toISOString(), error: why },
         `could not send the ${delivery.kind} by ${delivery.channel}; it waits in the outbox`,
+      );
+      continue;
+    }
+    sent++;
+    options.onAttempt?.(delivery.channel, "sent");
+    try {
+      await store.sent(delivery.id, now());
+      options.logger.info(about, `sent the ${delivery.kind} by ${delivery.channel}`);
+    } catch (error) {
+      // Sent, not recorded: it is taken again once its claim ends, and sent a second time (an
+      // e-mail with the same Message-ID, a webhook with the same Idempotency-Key).
+      options.logger.error(
+        { ...about, error: messageOf(error) },
+        `sent the ${delivery.kind} by ${delivery.channel}, but could not record it: it may be sent again`,
       );
     }
   }

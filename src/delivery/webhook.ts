@@ -43,7 +43,13 @@ export async function postWebhook(
     const response = await request(url, {
       method: "POST",
       dispatcher: agent,
-      headers: { "content-type": "application/json", "user-agent": "pos-sync" },
+      headers: {
+        "content-type": "application/json",
+        "user-agent": "pos-sync",
+        ...(options.idempotencyKey === undefined
+          ? {}
+          : { "idempotency-key": options.idempotencyKey }),
+      },
       body,
       signal,
     });

@@ -2,10 +2,10 @@
  * When the daemon owes a morning report: each location's yesterday, once its clock has passed
  * POS_REPORT_AT. Locations on one clock get one report (one message a day for a chain in one
  * time zone); its key, the day and the clock, is what the deliveries table records it under.
- * Sent once every location of it has its day complete and proved, or, at the latest, LATEST_AFTER
- * the hour, saying what is missing.
+ * Sent once every location of it has its day complete and proved, or, at the latest,
+ * LATEST_AFTER_MINUTES after the hour, saying what is missing.
  */
-import { addDays, today } from "../dates.js";
+import { addDays, today, toEpochDay } from "../dates.js";
 
 export interface LocationClock {
   id: string;
@@ -36,7 +36,12 @@ export function offsetClock(minutes: number): string {
   return `UTC${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
 }
 
-/** The reports due now, one per clock whose locations passed `atMinutes` (after midnight). */
+/**
+ * The reports due now, one per clock: the report of a day may go from the next day's
+ * `atMinutes` (after midnight) on the location's clock, for 24 hours; past LATEST_AFTER_MINUTES of
+ * them it goes whether proved or not. So an hour late in the evening still sends its report after
+ * midnight, and a daemon down for the whole day skips that one.
+ */
 export function dueReports(
   now: Date,
   atMinutes: number,
@@ -44,20 +49,21 @@ export function dueReports(
 ): DueReport[] {
   const reports = new Map<string, DueReport>();
   for (const location of locations) {
-    const localMinutes =
-      (((Math.floor(now.getTime() / 60_000) + location.offsetMinutes) % 1440) + 1440) % 1440;
-    if (localMinutes < atMinutes) continue;
-    const day = addDays(today(now, location.offsetMinutes), -1);
-    const key = `${day} ${location.clock}`;
-    const report = reports.get(key) ?? {
-      key,
-      day,
-      locationIds: [],
-      // An hour late in the evening is capped at the day's last minute: the report still goes.
-      late: localMinutes >= Math.min(atMinutes + LATEST_AFTER_MINUTES, 1439),
-    };
-    report.locationIds.push(location.id);
-    reports.set(key, report);
+    const localMinutes = Math.floor(now.getTime() / 60_000) + location.offsetMinutes;
+    const localToday = today(now, location.offsetMinutes);
+    for (const day of [addDays(localToday, -1), addDays(localToday, -2)]) {
+      const from = (toEpochDay(day) + 1) * 1440 + atMinutes;
+      if (localMinutes < from || localMinutes >= from + 1440) continue;
+      const key = `${day} ${location.clock}`;
+      const report = reports.get(key) ?? {
+        key,
+        day,
+        locationIds: [],
+        late: localMinutes >= from + LATEST_AFTER_MINUTES,
+      };
+      report.locationIds.push(location.id);
+      reports.set(key, report);
+    }
   }
   return [...reports.values()];
 }

@@ -142,6 +142,7 @@ export const BOOKKEEPING_TABLES: Record<string, TableDoc> = {
       detail: derived("What was found when it opened, in a line."),
       opened_at: utc("When the state started (as the daemon found it)"),
       closed_at: utc("When it ended", "null while open"),
+      resolution: derived("What was found when it closed, in a line; null while open."),
     },
   },
   rejected_records: {

@@ -15,6 +15,8 @@ export interface OpenAlert {
 
 export interface ClosedAlert extends OpenAlert {
   closedAt: string;
+  /** What was found when it closed. */
+  resolution: string;
 }
 
 const COLUMNS = `id, kind, subject, detail, opened_at AS "openedAt"`;
@@ -29,6 +31,15 @@ export class AlertStore {
   openAlerts(): Promise<OpenAlert[]> {
     return this.sql.all(
       `SELECT ${COLUMNS} FROM alerts WHERE closed_at IS NULL ORDER BY opened_at, id`,
+    );
+  }
+
+  /** The alerts that closed since `since`, oldest first. */
+  closedSince(since: Date): Promise<ClosedAlert[]> {
+    return this.sql.all(
+      `SELECT ${COLUMNS}, closed_at AS "closedAt", resolution FROM alerts
+       WHERE closed_at >= ${this.p(1)} ORDER BY closed_at, id`,
+      [since.toISOString()],
     );
   }
 
@@ -49,13 +60,13 @@ export class AlertStore {
     return rows[0];
   }
 
-  /** Closes the alert; undefined when it was closed already. */
-  async close(id: number, now: Date): Promise<ClosedAlert | undefined> {
+  /** Closes the alert, with what ended it; undefined when it was closed already. */
+  async close(id: number, resolution: string, now: Date): Promise<ClosedAlert | undefined> {
     const rows = await this.sql.all<ClosedAlert>(
-      `UPDATE alerts SET closed_at = ${this.p(1)}, open_key = NULL
+      `UPDATE alerts SET closed_at = ${this.p(1)}, open_key = NULL, resolution = ${this.p(3)}
        WHERE id = ${this.p(2)} AND closed_at IS NULL
-       RETURNING ${COLUMNS}, closed_at AS "closedAt"`,
-      [now.toISOString(), id],
+       RETURNING ${COLUMNS}, closed_at AS "closedAt", resolution`,
+      [now.toISOString(), id, resolution],
     );
     return rows[0];
   }

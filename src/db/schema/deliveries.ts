@@ -55,6 +55,8 @@ export const alerts = sqliteTable(
     detail: text("detail").notNull(),
     opened_at: text("opened_at").notNull(),
     closed_at: text("closed_at"),
+    /** What was found when it closed, in a line. */
+    resolution: text("resolution"),
   },
   (t) => [index("alerts_opened").on(t.opened_at)],
 );
