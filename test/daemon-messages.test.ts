@@ -5,6 +5,7 @@
  * failing and once when it recovers, however many runs fail in between.
  */
 import { describe, expect, it } from "vitest";
+import { keyFingerprint } from "../src/secrets.js";
 import { simulatorToday } from "../src/simulator/clock.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";
 import { closedPort } from "./helpers/closed-port.js";
@@ -29,6 +30,13 @@ async function notifierPassed(url: string): Promise<void> {
     async () => (await (await fetch(`${url}/metrics`)).text()).includes("pos_sync_alerts_open{"),
     "the notifier's first pass",
   );
+}
+
+/** The alerts a webhook received, in order. */
+function alertsOf(hook: Awaited<ReturnType<typeof startWebhookReceiver>>) {
+  return hook.received
+    .map((r) => JSON.parse(r.body) as { alert?: Record<string, unknown> })
+    .flatMap((body) => (body.alert ? [body.alert] : []));
 }
 
 describe("the daemon's messages", () => {
@@ -132,10 +140,7 @@ describe("the daemon's messages", () => {
   it("alerts once when the sync starts failing and once when it recovers, however many runs fail", async () => {
     const dbPath = tempPath();
     const hook = await startWebhookReceiver();
-    const alerts = () =>
-      hook.received
-        .map((r) => JSON.parse(r.body) as { alert?: { kind: string; state: string } })
-        .flatMap((body) => (body.alert ? [body.alert] : []));
+    const alerts = () => alertsOf(hook);
     sim.current.faults.set({ serverErrorRate: 1 });
     const daemon = await startDaemon(
       ["--schedule", "* * * * * *"],
@@ -168,5 +173,71 @@ describe("the daemon's messages", () => {
       await daemon.exited;
       await hook.close();
     }
+  });
+
+  it("alerts once for a rejected key, across a restart, and says when the key is gone", async () => {
+    const dbPath = tempPath();
+    const hook = await startWebhookReceiver();
+    const revoked = "pos_live_revoked_key_000000";
+    const env = (keys: string[]) =>
+      simulatorEnv(sim.current, dbPath, {
+        POS_API_KEYS: keys.join(","),
+        POS_REPORT_WEBHOOK_URL: hook.url,
+      });
+    const runs = (daemon: { output: () => string }) =>
+      logEvents(daemon.output()).filter((e) => e.msg === "run finished");
+    let daemon = await startDaemon(
+      ["--schedule", "* * * * * *"],
+      env([...sim.current.keys, revoked]),
+    );
+    try {
+      await until(() => runs(daemon).length >= 4, "four runs", 60_000);
+      await until(() => alertsOf(hook).length >= 1, "the alert");
+      // The other keys synced: the runs were partial, and told once, by the key's alert.
+      expect(runs(daemon).map((e) => e.status)).toContain("partial");
+      daemon.child.kill("SIGTERM");
+      await daemon.exited;
+
+      daemon = await startDaemon(
+        ["--schedule", "* * * * * *"],
+        env([...sim.current.keys, revoked]),
+      );
+      await until(() => runs(daemon).length >= 3, "three runs after the restart", 60_000);
+      await notifierPassed(daemon.url);
+      expect(alertsOf(hook)).toEqual([
+        expect.objectContaining({
+          kind: "key rejected",
+          subject: keyFingerprint(revoked),
+          state: "opened",
+        }),
+      ]);
+      daemon.child.kill("SIGTERM");
+      await daemon.exited;
+
+      // The key taken out of the settings: its alert ends.
+      daemon = await startDaemon(["--schedule", "0 0 1 1 *"], env(sim.current.keys));
+      await until(() => alertsOf(hook).length >= 2, "the alert's end");
+      expect(alertsOf(hook)[1]).toMatchObject({
+        kind: "key rejected",
+        state: "closed",
+        resolution: "no longer configured",
+      });
+      expect(hook.received.map((r) => r.body).join("\n")).not.toContain(revoked);
+    } finally {
+      daemon.child.kill("SIGTERM");
+      await daemon.exited;
+      await hook.close();
+    }
+  });
+
+  it("refuses a report hour that is not HH:MM at start, in one line (exit 2)", async () => {
+    const result = await runCli(
+      ["daemon"],
+      simulatorEnv(sim.current, tempPath(), { POS_REPORT_AT: "7pm" }),
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toBe(
+      'pos-sync: POS_REPORT_AT must be a time of day as HH:MM (07:00, 18:30), got "7pm"',
+    );
   });
 });

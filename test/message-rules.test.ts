@@ -114,10 +114,14 @@ describe("health alerts", () => {
     const three = syncFailing([failed(45), failed(30), failed(15)], now);
     expect(three).toMatchObject({ kind: "sync failing", subject: "", on: true });
     expect(three.detail).toBe(
-      "3 run(s) in a row did not complete, the first 45 min ago: the API answered 503",
+      "3 run(s) in a row failed, the first 45 min ago: the API answered 503",
     );
     // A daily schedule: one run failed, 25 hours ago.
-    expect(syncFailing([run("partial", "2026-11-28T11:00:00Z")], now).on).toBe(true);
+    expect(syncFailing([run("failed", "2026-11-28T11:00:00Z")], now).on).toBe(true);
+    // A partial run synced the rest: its failures are the key and data-stale alerts'.
+    expect(
+      syncFailing([run("partial", "2026-11-29T11:45:00Z"), failed(30), failed(15)], now),
+    ).toMatchObject({ on: false, detail: "the last run was partial" });
     expect(syncFailing([run("succeeded", "2026-11-29T11:55:00Z"), failed(50)], now).on).toBe(false);
     expect(syncFailing([], now).on).toBe(false);
   });

@@ -27,14 +27,17 @@ export interface Finding {
   detail: string;
 }
 
-/** Runs in a row that did not complete before the sync is said to fail. */
+/** Runs in a row that failed before the sync is said to fail. */
 export const FAILED_RUNS_TO_ALERT = 3;
 /** …or for how long, whatever the count (a daily schedule fails rarely but long). */
 export const FAILING_FOR_MS = 3_600_000;
 /** A location whose orders no run read completely for this long has stale data. */
 export const STALE_AFTER_MS = 86_400_000;
 
-const isFailure = (status: string) => status === "failed" || status === "partial";
+/** A run that stored nothing: every location stopped, or the database failed. A partial run (some
+ * windows or keys failing) synced the rest: the key-rejected and data-stale alerts tell of its
+ * failures, and one cause is not told twice. */
+const isFailure = (status: string) => status === "failed";
 
 function hoursAgo(at: string, now: Date): string {
   const hours = (now.getTime() - Date.parse(at)) / 3_600_000;
@@ -42,7 +45,7 @@ function hoursAgo(at: string, now: Date): string {
 }
 
 /** The sync as a whole, from the latest runs (newest first): failing once FAILED_RUNS_TO_ALERT in
- * a row did not complete, or the first of them started FAILING_FOR_MS ago. */
+ * a row failed, or the first of them started FAILING_FOR_MS ago. */
 export function syncFailing(runs: readonly RunOutcome[], now: Date): Finding {
   const firstSuccess = runs.findIndex((run) => !isFailure(run.status));
   const streak = firstSuccess === -1 ? runs : runs.slice(0, firstSuccess);
@@ -58,8 +61,10 @@ export function syncFailing(runs: readonly RunOutcome[], now: Date): Finding {
     on,
     detail:
       latest === undefined
-        ? "the last run completed"
-        : `${streak.length} run(s) in a row did not complete, the first ${hoursAgo(since ?? latest.startedAt, now)} ago: ${latest.error ?? latest.status}`,
+        ? runs[0] === undefined || runs[0].status === "succeeded"
+          ? "the last run succeeded"
+          : `the last run was ${runs[0].status}`
+        : `${streak.length} run(s) in a row failed, the first ${hoursAgo(since ?? latest.startedAt, now)} ago: ${latest.error ?? latest.status}`,
   };
 }
 
