@@ -7,7 +7,12 @@
 
 import { addDays, today } from "../dates.js";
 import type { ReadableDestination } from "../db/destination.js";
-import type { DiscountRow, ExceptionRow } from "../db/reads/morning-report.js";
+import type {
+  DayExceptionRows,
+  DiscountRow,
+  ExceptionRow,
+  UnreconciledReportRow,
+} from "../db/reads/morning-report.js";
 import { localMoment } from "../read-models/changes.js";
 import { locationNamed } from "../read-models/location-named.js";
 
@@ -126,27 +131,65 @@ function averaged(rows: readonly { orders: number; guests: number; sales: number
   };
 }
 
+/** What the views say of a day at several locations, read once for all of them. */
+interface DayRows {
+  exceptions: DayExceptionRows;
+  discountsOfDay: DiscountRow[];
+  discountsBefore: DiscountRow[];
+  reports: UnreconciledReportRow[];
+}
+
+async function dayRows(
+  destination: ReadableDestination,
+  locationIds: readonly string[],
+  day: string,
+): Promise<DayRows> {
+  const [exceptions, discountsOfDay, discountsBefore, reports] = await Promise.all([
+    destination.dayExceptions(locationIds, day),
+    destination.discountsByOperator(locationIds, day, day),
+    destination.discountsByOperator(
+      locationIds,
+      addDays(day, -7 * WEEKS_COMPARED),
+      addDays(day, -1),
+    ),
+    destination.unreconciledReports(locationIds, day),
+  ]);
+  return { exceptions, discountsOfDay, discountsBefore, reports };
+}
+
+/** The rows of one location. */
+function rowsOf(all: DayRows, locationId: string) {
+  const mine = <T extends { locationId: string }>(rows: readonly T[]) =>
+    rows.filter((row) => row.locationId === locationId);
+  const e = all.exceptions;
+  return {
+    rows: {
+      cancelledAfterPayment: mine(e.cancelledAfterPayment),
+      voidedAfterClose: mine(e.voidedAfterClose),
+      paymentsShort: mine(e.paymentsShort),
+      trainingWithPayments: mine(e.trainingWithPayments),
+      changedAfterReport: mine(e.changedAfterReport),
+    },
+    discountsOfDay: mine(all.discountsOfDay),
+    discountsBefore: mine(all.discountsBefore),
+    reports: mine(all.reports),
+  };
+}
+
 async function locationReport(
   destination: ReadableDestination,
   location: { id: string; name: string },
   day: string,
+  all: DayRows,
 ): Promise<LocationReport> {
   const weeksBefore = Array.from({ length: WEEKS_COMPARED }, (_, i) => addDays(day, -7 * (i + 1)));
-  const [sales, rows, discountsOfDay, discountsBefore, reports, health, offsets, country] =
-    await Promise.all([
-      destination.salesOnDays(location.id, [day, ...weeksBefore]),
-      destination.dayExceptions(location.id, day),
-      destination.discountsByOperator(location.id, day, day),
-      destination.discountsByOperator(
-        location.id,
-        addDays(day, -7 * WEEKS_COMPARED),
-        addDays(day, -1),
-      ),
-      destination.unreconciledReports(location.id, day),
-      destination.dayHealth(location.id, day),
-      destination.utcOffsets(location.id),
-      destination.countryOf(location.id),
-    ]);
+  const { rows, discountsOfDay, discountsBefore, reports } = rowsOf(all, location.id);
+  const [sales, health, offsets, country] = await Promise.all([
+    destination.salesOnDays(location.id, [day, ...weeksBefore]),
+    destination.dayHealth(location.id, day),
+    destination.utcOffsets(location.id),
+    destination.countryOf(location.id),
+  ]);
   const time = (at: string | null) =>
     at === null ? null : localMoment(at, offsets(new Date(at))).time;
   const listed = (kind: ExceptionKind, found: readonly ExceptionRow[]): ReportException[] =>
@@ -184,7 +227,7 @@ async function locationReport(
         detail: `${percent(share(row))} of sales${usual === undefined ? ", no history" : `, usually ${percent(usual)}`}`,
       };
     });
-  const dayRows = sales.filter((row) => row.day === day);
+  const daySales = sales.filter((row) => row.day === day);
   const weekRows = sales.filter((row) => row.day !== day);
   const gaps = ["orders", "reports"].flatMap((stream) => {
     const window = health.windows.find((w) => w.stream === stream);
@@ -195,7 +238,7 @@ async function locationReport(
     name: location.name,
     country,
     day,
-    figures: figuresOf(dayRows),
+    figures: figuresOf(daySales),
     usual: averaged(weekRows),
     usualWeeks: weekRows.length,
     exceptions: [
@@ -238,18 +281,26 @@ export async function collectMorningReport(
       (wanted === undefined || l.id === wanted) &&
       (options.locationIds === undefined || options.locationIds.includes(l.id)),
   );
-  const reports: LocationReport[] = [];
+  const days = new Map<string, { id: string; name: string }[]>();
   for (const location of locations) {
     const offset = await destination.utcOffsetMinutes(location.id, now);
     const day = options.day ?? addDays(today(now, offset ?? 0), -1);
-    reports.push(
-      await locationReport(
-        destination,
-        { id: location.id, name: location.name ?? location.id },
-        day,
-      ),
-    );
+    const ofDay = days.get(day) ?? [];
+    ofDay.push({ id: location.id, name: location.name ?? location.id });
+    days.set(day, ofDay);
   }
+  const byId = new Map<string, LocationReport>();
+  for (const [day, ofDay] of days) {
+    const all = await dayRows(
+      destination,
+      ofDay.map((l) => l.id),
+      day,
+    );
+    for (const location of ofDay)
+      byId.set(location.id, await locationReport(destination, location, day, all));
+  }
+  // In the order the locations are known, whatever their days.
+  const reports = locations.flatMap((l) => byId.get(l.id) ?? []);
   const usual = reports.flatMap((r) => (r.usual ? [r.usual] : []));
   return {
     day: options.day ?? null,
