@@ -3,6 +3,7 @@
  * ended and how long it lasted. The same words by e-mail (text, and HTML without images) and in
  * a webhook's Slack-style `text`.
  */
+import type { Message } from "../delivery/outbox.js";
 import { visible } from "../terminal-text.js";
 import { escapeHtml } from "../ui/status-page/html.js";
 
@@ -16,14 +17,6 @@ export interface AlertEvent {
   /** Set when it closed: when, and what was found then. */
   closedAt?: string;
   resolution?: string | null;
-}
-
-export interface AlertMessage {
-  subject: string;
-  text: string;
-  html: string;
-  /** The webhook's JSON. */
-  payload: unknown;
 }
 
 const minuteOf = (at: string) => `${at.slice(0, 16).replace("T", " ")} UTC`;
@@ -44,7 +37,7 @@ const NEXT_STEP: Record<string, string> = {
     "Stored days changed in the POS after they were read; pos-sync has read them again.",
 };
 
-export function alertMessage(alert: AlertEvent): AlertMessage {
+export function alertMessage(alert: AlertEvent): Message {
   const detail = visible(alert.detail);
   const opened = alert.closedAt === undefined;
   const closedAt = alert.closedAt ?? alert.openedAt;

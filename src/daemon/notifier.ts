@@ -6,7 +6,7 @@
  * again at the next pass: it never stops the syncing.
  */
 
-import { type AlertMessage, alertMessage } from "../alerts/alert-message.js";
+import { alertMessage } from "../alerts/alert-message.js";
 import {
   alertChanges,
   auditRepairs,
@@ -20,7 +20,7 @@ import type { Config } from "../config/config.js";
 import type { AlertStore } from "../db/deliveries/alerts.js";
 import type { DeliveryKind, DeliveryStore } from "../db/deliveries/deliveries.js";
 import type { ReadableDestination } from "../db/destination.js";
-import { deliverWaiting, type MailBody } from "../delivery/outbox.js";
+import { deliveriesOf, deliverWaiting, type Message } from "../delivery/outbox.js";
 import { type Recipient, recipientsOf, sameRecipient } from "../delivery/recipients.js";
 import { messageOf } from "../errors.js";
 import type { Logger } from "../log.js";
@@ -176,21 +176,16 @@ export class Notifier {
       await this.record("alert", `${alert.id} closed`, alertMessage(alert));
   }
 
-  /** Records a message for each recipient that has none of this kind and key. */
-  private async record(kind: DeliveryKind, key: string, message: AlertMessage): Promise<void> {
+  /** Records the message for each of `recipients` (every one by default) that has none of this
+   * kind and key. */
+  private async record(
+    kind: DeliveryKind,
+    key: string,
+    message: Message,
+    recipients: readonly Recipient[] = this.recipients,
+  ): Promise<void> {
     const { deliveries } = this.options.storage.messages();
-    const mailBody: MailBody = { text: message.text, html: message.html };
-    await deliveries.record(
-      this.recipients.map((r) => ({
-        kind,
-        key,
-        channel: r.channel,
-        recipient: r.recipient,
-        subject: message.subject,
-        body: JSON.stringify(r.channel === "e-mail" ? mailBody : message.payload),
-      })),
-      this.now(),
-    );
+    await deliveries.record(deliveriesOf(kind, key, message, recipients), this.now());
   }
 
   private async recordDueReports(): Promise<void> {
@@ -215,20 +210,16 @@ export class Notifier {
       if (!proved && !due.late) continue;
       const text = reportText(report);
       const missing = this.recipients.filter((r) => !recorded.some((d) => sameRecipient(r, d)));
-      await deliveries.record(
-        missing.map((r) => ({
-          kind: "morning report" as const,
-          key: due.key,
-          channel: r.channel,
-          recipient: r.recipient,
+      await this.record(
+        "morning report",
+        due.key,
+        {
           subject: subjectOf(report),
-          body: JSON.stringify(
-            r.channel === "e-mail"
-              ? ({ text, html: reportHtml(report) } satisfies MailBody)
-              : webhookPayload(report, text),
-          ),
-        })),
-        now,
+          text,
+          html: reportHtml(report),
+          payload: webhookPayload(report, text),
+        },
+        missing,
       );
       this.options.logger.info(
         { report: due.key, proved, recipients: missing.length },

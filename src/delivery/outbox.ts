@@ -6,7 +6,12 @@
  * recipient is set again.
  */
 import { createHash } from "node:crypto";
-import type { DeliveryStore, WaitingDelivery } from "../db/deliveries/deliveries.js";
+import type {
+  DeliveryKind,
+  DeliveryStore,
+  NewDelivery,
+  WaitingDelivery,
+} from "../db/deliveries/deliveries.js";
 import { messageOf } from "../errors.js";
 import type { Logger } from "../log.js";
 import { retryDelayMs } from "./backoff.js";
@@ -17,13 +22,40 @@ import {
   type OutgoingMail,
 } from "./delivery.js";
 import { sendMail } from "./mail.js";
-import { recipientsOf, sameRecipient } from "./recipients.js";
+import { type Recipient, recipientsOf, sameRecipient } from "./recipients.js";
 import { postWebhook } from "./webhook.js";
 
 /** What an e-mail's body holds. */
 export interface MailBody {
   text: string;
   html: string;
+}
+
+/** A message as it is made, before it is recorded for each recipient: its words by e-mail (text,
+ * and HTML) and its webhook's JSON. */
+export interface Message {
+  subject: string;
+  text: string;
+  html: string;
+  payload: unknown;
+}
+
+/** The message's record for each recipient, with the body its channel sends. */
+export function deliveriesOf(
+  kind: DeliveryKind,
+  key: string,
+  message: Message,
+  recipients: readonly Recipient[],
+): NewDelivery[] {
+  const mail: MailBody = { text: message.text, html: message.html };
+  return recipients.map((r) => ({
+    kind,
+    key,
+    channel: r.channel,
+    recipient: r.recipient,
+    subject: message.subject,
+    body: JSON.stringify(r.channel === "e-mail" ? mail : message.payload),
+  }));
 }
 
 export interface OutboxOptions {
