@@ -121,7 +121,7 @@ export class Notifier {
       reader.recentRunOutcomes(RUNS_READ),
       reader.lastOrdersReadAt(),
       this.configuredLocations(reader),
-      alerts.openAlerts(),
+      reader.openAlerts(),
     ]);
     const lastRead = new Map(readAt.map((row) => [row.locationId, row.at]));
     const findings: Finding[] = [
@@ -170,19 +170,29 @@ export class Notifier {
   private async recordAlertMessages(): Promise<void> {
     const { alerts } = this.options.storage.messages();
     const now = this.now();
-    for (const alert of await alerts.openAlerts())
-      await this.record("alert", `${alert.id} opened`, alertMessage(alert));
+    const record = async (key: string, message: () => Message) => {
+      const missing = await this.unrecorded("alert", key);
+      if (missing.length > 0) await this.record("alert", key, message(), missing);
+    };
+    for (const alert of await this.options.storage.readable().openAlerts())
+      await record(`${alert.id} opened`, () => alertMessage(alert));
     for (const alert of await alerts.closedSince(new Date(now.getTime() - CLOSED_RECENTLY_MS)))
-      await this.record("alert", `${alert.id} closed`, alertMessage(alert));
+      await record(`${alert.id} closed`, () => alertMessage(alert));
   }
 
-  /** Records the message for each of `recipients` (every one by default) that has none of this
-   * kind and key. */
+  /** The recipients without a message of this kind and key: a read, so that a pass with nothing
+   * new writes nothing. */
+  private async unrecorded(kind: DeliveryKind, key: string): Promise<Recipient[]> {
+    const recorded = await this.options.storage.messages().deliveries.recordedFor(kind, key);
+    return this.recipients.filter((r) => !recorded.some((d) => sameRecipient(r, d)));
+  }
+
+  /** Records the message for each of `recipients`; one recorded meanwhile is left as it is. */
   private async record(
     kind: DeliveryKind,
     key: string,
     message: Message,
-    recipients: readonly Recipient[] = this.recipients,
+    recipients: readonly Recipient[],
   ): Promise<void> {
     const { deliveries } = this.options.storage.messages();
     await deliveries.record(deliveriesOf(kind, key, message, recipients), this.now());
@@ -190,7 +200,6 @@ export class Notifier {
 
   private async recordDueReports(): Promise<void> {
     const reader = this.options.storage.readable();
-    const { deliveries } = this.options.storage.messages();
     const now = this.now();
     const clocks: LocationClock[] = [];
     for (const location of await this.configuredLocations(reader)) {
@@ -199,8 +208,8 @@ export class Notifier {
       clocks.push({ id: location.id, clock: zone ?? offsetClock(offsetMinutes), offsetMinutes });
     }
     for (const due of dueReports(now, this.options.config.report.atMinutes, clocks)) {
-      const recorded = await deliveries.recordedFor("morning report", due.key);
-      if (this.recipients.every((r) => recorded.some((d) => sameRecipient(r, d)))) continue;
+      const missing = await this.unrecorded("morning report", due.key);
+      if (missing.length === 0) continue;
       const report = await collectMorningReport(reader, {
         day: due.day,
         locationIds: due.locationIds,
@@ -209,7 +218,6 @@ export class Notifier {
       const proved = report.locations.every((l) => l.health.proved);
       if (!proved && !due.late) continue;
       const text = reportText(report);
-      const missing = this.recipients.filter((r) => !recorded.some((d) => sameRecipient(r, d)));
       await this.record(
         "morning report",
         due.key,

@@ -28,12 +28,6 @@ export class AlertStore {
     return this.sql.dialect.param(n);
   }
 
-  openAlerts(): Promise<OpenAlert[]> {
-    return this.sql.all(
-      `SELECT ${COLUMNS} FROM alerts WHERE closed_at IS NULL ORDER BY opened_at, id`,
-    );
-  }
-
   /** The alerts that closed since `since`, oldest first. */
   closedSince(since: Date): Promise<ClosedAlert[]> {
     return this.sql.all(

@@ -3,6 +3,7 @@
  * (status, the status page, the metrics), and the facts the alerts are decided on (the recent
  * runs, when each location's orders were last read).
  */
+import type { OpenAlert } from "../deliveries/alerts.js";
 import { MorningReportReads } from "./morning-report.js";
 
 export interface WaitingMessage {
@@ -23,20 +24,12 @@ export interface SentReport {
   recipients: string[];
 }
 
-export interface AlertRow {
-  id: number;
-  kind: string;
-  subject: string;
-  detail: string;
-  openedAt: string;
-}
-
 export interface DeliveryState {
   lastReport: SentReport | null;
   /** The outbox: how many wait, and the first few. */
   waiting: number;
   firstWaiting: WaitingMessage[];
-  openAlerts: AlertRow[];
+  openAlerts: OpenAlert[];
 }
 
 export interface RunOutcome {
@@ -62,10 +55,7 @@ export class DeliveryReads extends MorningReportReads {
            last_error AS "lastError", created_at AS "createdAt"
          FROM deliveries WHERE status = 'waiting' ORDER BY id LIMIT ${WAITING_SHOWN}`,
       ),
-      this.all<AlertRow>(
-        `SELECT id, kind, subject, detail, opened_at AS "openedAt" FROM alerts
-         WHERE closed_at IS NULL ORDER BY opened_at, id`,
-      ),
+      this.openAlerts(),
     ]);
     const recipients =
       last === undefined
@@ -83,6 +73,14 @@ export class DeliveryReads extends MorningReportReads {
       firstWaiting,
       openAlerts,
     };
+  }
+
+  /** The alerts open, oldest first. */
+  openAlerts(): Promise<OpenAlert[]> {
+    return this.all(
+      `SELECT id, kind, subject, detail, opened_at AS "openedAt" FROM alerts
+       WHERE closed_at IS NULL ORDER BY opened_at, id`,
+    );
   }
 
   /** The latest runs that ended (interrupted ones left out: a stop is not a failure), newest
