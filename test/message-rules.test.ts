@@ -12,74 +12,141 @@ import {
   syncFailing,
 } from "../src/alerts/alert-rules.js";
 import { retryDelayMs } from "../src/delivery/backoff.js";
+import { morningReportKey, shownMessageKey } from "../src/delivery/message-keys.js";
 import { minutesOfDay } from "../src/delivery/settings.js";
-import { dueReports, offsetClock } from "../src/morning-report/report-due.js";
+import { LocalClock } from "../src/local-clock.js";
+import {
+  type DueReport,
+  dueReports,
+  type LocationClock,
+  offsetClock,
+  owedReports,
+} from "../src/morning-report/report-due.js";
 import type { LocationStats } from "../src/sync/stats.js";
 
 const at = (iso: string) => new Date(iso);
 
 describe("when the morning report is due", () => {
-  const paris = { id: "loc-paris", clock: "Europe/Paris", offsetMinutes: 60 };
-  const berlin = { id: "loc-berlin", clock: "Europe/Paris", offsetMinutes: 60 };
-  const newYork = { id: "loc-ny", clock: "America/New_York", offsetMinutes: -300 };
+  const zoned = (id: string, timeZone: string): LocationClock => {
+    const clock = LocalClock.of(timeZone);
+    return { id, timeZone, offsetAt: (ms) => clock.offsetMinutesAt(ms) ?? 0 };
+  };
+  /** A location without a time zone: its offset is the one its latest order was sent with. */
+  const learned = (id: string, offset: { minutes: number }): LocationClock => ({
+    id,
+    timeZone: null,
+    offsetAt: () => offset.minutes,
+  });
+  const paris = zoned("loc-paris", "Europe/Paris");
+  const berlin = zoned("loc-berlin", "Europe/Paris");
+  const newYork = zoned("loc-ny", "America/New_York");
+  const due = (now: string, hhmm: string, clocks: LocationClock[]) =>
+    dueReports(at(now), minutesOfDay(hhmm), clocks);
 
   it("owes a day's report from the next day's hour on the location's clock, for 24 hours", () => {
-    const seven = minutesOfDay("07:00");
     // 05:59 UTC is 06:59 in Paris: the 28th's report is not due yet; the 27th's day ends.
-    expect(dueReports(at("2026-11-29T05:59:00Z"), seven, [paris])).toEqual([
-      { key: "2026-11-27 Europe/Paris", day: "2026-11-27", locationIds: ["loc-paris"], late: true },
+    expect(due("2026-11-29T05:59:00Z", "07:00", [paris])).toEqual([
+      { day: "2026-11-27", clock: "Europe/Paris", locationIds: ["loc-paris"], late: true },
     ]);
-    expect(dueReports(at("2026-11-29T06:00:00Z"), seven, [paris])).toEqual([
-      {
-        key: "2026-11-28 Europe/Paris",
-        day: "2026-11-28",
-        locationIds: ["loc-paris"],
-        late: false,
-      },
+    expect(due("2026-11-29T06:00:00Z", "07:00", [paris])).toEqual([
+      { day: "2026-11-28", clock: "Europe/Paris", locationIds: ["loc-paris"], late: false },
     ]);
   });
 
   it("makes one report of the locations that share a clock, and one per clock", () => {
-    const due = dueReports(at("2026-11-29T13:00:00Z"), minutesOfDay("07:00"), [
-      paris,
-      berlin,
-      newYork,
-    ]);
-    expect(due).toEqual([
+    expect(due("2026-11-29T13:00:00Z", "07:00", [paris, berlin, newYork])).toEqual([
       {
-        key: "2026-11-28 Europe/Paris",
         day: "2026-11-28",
+        clock: "Europe/Paris",
         locationIds: ["loc-paris", "loc-berlin"],
         late: true,
       },
-      {
-        key: "2026-11-28 America/New_York",
-        day: "2026-11-28",
-        locationIds: ["loc-ny"],
-        late: false,
-      },
+      { day: "2026-11-28", clock: "America/New_York", locationIds: ["loc-ny"], late: false },
     ]);
   });
 
   it("is late three hours after the hour, and an evening hour's report still goes after midnight", () => {
-    expect(dueReports(at("2026-11-29T08:59:00Z"), 420, [paris])[0]?.late).toBe(false);
-    expect(dueReports(at("2026-11-29T09:00:00Z"), 420, [paris])[0]?.late).toBe(true);
-    const evening = minutesOfDay("22:30");
+    expect(due("2026-11-29T08:59:00Z", "07:00", [paris])[0]?.late).toBe(false);
+    expect(due("2026-11-29T09:00:00Z", "07:00", [paris])[0]?.late).toBe(true);
     // 23:00 in Paris on the 29th: the 28th's report, not late yet.
-    expect(dueReports(at("2026-11-29T22:00:00Z"), evening, [paris])).toEqual([
-      {
-        key: "2026-11-28 Europe/Paris",
-        day: "2026-11-28",
-        locationIds: ["loc-paris"],
-        late: false,
-      },
+    expect(due("2026-11-29T22:00:00Z", "22:30", [paris])).toEqual([
+      { day: "2026-11-28", clock: "Europe/Paris", locationIds: ["loc-paris"], late: false },
     ]);
     // 01:30 on the 30th: still the 28th's report, now late; the 29th's waits for 22:30.
-    expect(dueReports(at("2026-11-30T00:30:00Z"), evening, [paris])).toEqual([
-      { key: "2026-11-28 Europe/Paris", day: "2026-11-28", locationIds: ["loc-paris"], late: true },
+    expect(due("2026-11-30T00:30:00Z", "22:30", [paris])).toEqual([
+      { day: "2026-11-28", clock: "Europe/Paris", locationIds: ["loc-paris"], late: true },
     ]);
     // 22:30 on the 30th: the 28th's time is over, the 29th's begins.
-    expect(dueReports(at("2026-11-30T21:30:00Z"), evening, [paris])[0]?.day).toBe("2026-11-29");
+    expect(due("2026-11-30T21:30:00Z", "22:30", [paris])[0]?.day).toBe("2026-11-29");
+  });
+
+  it("goes at the hour of the day it goes on, on the mornings of each daylight-saving change", () => {
+    const firstDue = (clock: LocationClock, day: string, from: string) => {
+      for (let ms = Date.parse(from); ; ms += 60_000) {
+        const found = dueReports(new Date(ms), minutesOfDay("07:00"), [clock]);
+        if (found.some((r) => r.day === day)) return new Date(ms).toISOString();
+      }
+    };
+    // Paris: summer time from 28 March 2027 (UTC+2), winter time from 31 October 2027 (UTC+1).
+    expect(firstDue(paris, "2027-03-27", "2027-03-28T00:00:00Z")).toBe("2027-03-28T05:00:00.000Z");
+    expect(firstDue(paris, "2027-03-28", "2027-03-29T00:00:00Z")).toBe("2027-03-29T05:00:00.000Z");
+    expect(firstDue(paris, "2027-10-30", "2027-10-31T00:00:00Z")).toBe("2027-10-31T06:00:00.000Z");
+    // New York: daylight time from 14 March 2027 (UTC-4), standard from 7 November (UTC-5).
+    expect(firstDue(newYork, "2027-03-13", "2027-03-14T00:00:00Z")).toBe(
+      "2027-03-14T11:00:00.000Z",
+    );
+    expect(firstDue(newYork, "2027-11-06", "2027-11-07T00:00:00Z")).toBe(
+      "2027-11-07T12:00:00.000Z",
+    );
+    // 02:30 does not exist on the spring-forward night: the report goes at 03:30.
+    const night = (now: string) =>
+      dueReports(at(now), minutesOfDay("02:30"), [paris]).map((r) => r.day);
+    expect(night("2027-03-28T01:29:00Z")).not.toContain("2027-03-27");
+    expect(night("2027-03-28T01:30:00Z")).toContain("2027-03-27");
+  });
+
+  it("records a day's report under the day and its locations, the same whatever the clock", () => {
+    const offset = { minutes: 60 };
+    const lyon = learned("loc-lyon", offset);
+    const [winter] = due("2027-03-28T06:00:00Z", "07:00", [lyon]);
+    // The API's timestamps move to +02:00 with summer time: the same day is still owed once.
+    offset.minutes = 120;
+    const [summer] = due("2027-03-28T06:00:00Z", "07:00", [lyon]);
+    expect([winter?.clock, summer?.clock]).toEqual(["UTC+01:00", "UTC+02:00"]);
+    expect(winter?.day).toBe(summer?.day);
+    const key = morningReportKey(winter?.day as string, winter?.locationIds ?? []);
+    expect(key).toBe("2027-03-27 of loc-lyon");
+    expect(morningReportKey(summer?.day as string, summer?.locationIds ?? [])).toBe(key);
+    // Recorded once for a recipient, it is owed to none who has it, whichever clock it is due on.
+    const recorded = new Map([["boss", [key]]]);
+    expect(owedReports(summer as DueReport, ["boss"], (r) => recorded.get(r) ?? [])).toEqual([]);
+    expect(owedReports(summer as DueReport, ["ops"], () => [])).toEqual([
+      { locationIds: ["loc-lyon"], recipients: ["ops"] },
+    ]);
+  });
+
+  it("owes a location that joins a clock's report only what its recipients lack", () => {
+    const report: DueReport = {
+      day: "2027-03-27",
+      clock: "UTC+02:00",
+      locationIds: ["loc-a", "loc-b"],
+      late: false,
+    };
+    const keys: Record<string, string[]> = {
+      // Had loc-a's report under its own clock before loc-b moved onto it.
+      boss: ["2027-03-27 of loc-a"],
+      ops: [],
+      // Had it under the key an earlier version wrote, which named the clock.
+      owner: ["2027-03-27 UTC+01:00"],
+    };
+    expect(owedReports(report, ["boss", "ops", "owner"], (r) => keys[r] ?? [])).toEqual([
+      { locationIds: ["loc-b"], recipients: ["boss"] },
+      { locationIds: ["loc-a", "loc-b"], recipients: ["ops"] },
+    ]);
+    expect(shownMessageKey("morning report", "2027-03-27 of loc-a,loc-b")).toBe(
+      "2027-03-27 (2 locations)",
+    );
+    expect(shownMessageKey("morning report", "2027-03-27 UTC+01:00")).toBe("2027-03-27 UTC+01:00");
   });
 
   it("names a clock without a time zone by its offset", () => {

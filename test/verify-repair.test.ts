@@ -142,8 +142,8 @@ describe.each(DESTINATION_KINDS)("verify --repair into %s", { timeout: 120_000 }
     const stored = await destination.stored();
     const untouched = await contractContents(stored);
     const versions = await stored.scalar("SELECT COUNT(*) FROM order_versions");
-    const day = addDays(localToday(sim.current), -5);
-    const edits = await editByHand(stored, day);
+    const edits = await editByHand(stored, addDays(localToday(sim.current), -5));
+    const { day } = edits;
     expect(await contractContents(stored)).not.toEqual(untouched);
 
     const repaired = await verify(destination, "--repair", "--json");

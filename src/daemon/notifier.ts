@@ -20,13 +20,14 @@ import type { Config } from "../config/config.js";
 import type { AlertStore } from "../db/deliveries/alerts.js";
 import type { DeliveryKind, DeliveryStore } from "../db/deliveries/deliveries.js";
 import type { ReadableDestination } from "../db/destination.js";
+import { morningReportKey } from "../delivery/message-keys.js";
 import { deliveriesOf, deliverWaiting, type Message } from "../delivery/outbox.js";
 import { type Recipient, recipientsOf, sameRecipient } from "../delivery/recipients.js";
 import { messageOf } from "../errors.js";
 import type { Logger } from "../log.js";
 import { reportHtml } from "../morning-report/html.js";
 import { collectMorningReport } from "../morning-report/morning-report.js";
-import { dueReports, type LocationClock, offsetClock } from "../morning-report/report-due.js";
+import { dueReports, type LocationClock, owedReports } from "../morning-report/report-due.js";
 import { reportText, subjectOf } from "../morning-report/text.js";
 import { webhookPayload } from "../morning-report/webhook-payload.js";
 import { keyFingerprint } from "../secrets.js";
@@ -200,41 +201,46 @@ export class Notifier {
 
   private async recordDueReports(): Promise<void> {
     const reader = this.options.storage.readable();
+    const { deliveries } = this.options.storage.messages();
     const now = this.now();
     const clocks: LocationClock[] = [];
     for (const location of await this.configuredLocations(reader)) {
-      const offsetMinutes = (await reader.utcOffsetMinutes(location.id, now)) ?? 0;
-      const zone = await reader.timeZoneOf(location.id);
-      clocks.push({ id: location.id, clock: zone ?? offsetClock(offsetMinutes), offsetMinutes });
+      const offsets = await reader.utcOffsets(location.id);
+      clocks.push({
+        id: location.id,
+        timeZone: await reader.timeZoneOf(location.id),
+        offsetAt: (epochMs) => offsets(new Date(epochMs)) ?? 0,
+      });
     }
     for (const due of dueReports(now, this.options.config.report.atMinutes, clocks)) {
-      const missing = await this.unrecorded("morning report", due.key);
-      if (missing.length === 0) continue;
-      const report = await collectMorningReport(reader, {
-        day: due.day,
-        locationIds: due.locationIds,
-        now,
-      });
-      const proved = report.locations.every((l) => l.health.proved);
-      if (!proved && !due.late) continue;
-      const text = reportText(report);
-      await this.record(
-        "morning report",
-        due.key,
-        {
-          subject: subjectOf(report),
-          text,
-          html: reportHtml(report),
-          payload: webhookPayload(report, text),
-        },
-        missing,
+      const recorded = await deliveries.recordedWithPrefix("morning report", `${due.day} `);
+      const owed = owedReports(due, this.recipients, (r) =>
+        recorded.filter((d) => sameRecipient(r, d)).map((d) => d.key),
       );
-      this.options.logger.info(
-        { report: due.key, proved, recipients: missing.length },
-        proved
-          ? "the morning report is ready: its days are complete and proved"
-          : "the morning report goes as it is: its latest hour passed before its days were proved",
-      );
+      for (const { locationIds, recipients } of owed) {
+        const report = await collectMorningReport(reader, { day: due.day, locationIds, now });
+        const proved = report.locations.every((l) => l.health.proved);
+        if (!proved && !due.late) continue;
+        const key = morningReportKey(due.day, locationIds);
+        const text = reportText(report);
+        await this.record(
+          "morning report",
+          key,
+          {
+            subject: subjectOf(report),
+            text,
+            html: reportHtml(report),
+            payload: webhookPayload(report, text),
+          },
+          recipients,
+        );
+        this.options.logger.info(
+          { report: key, clock: due.clock, proved, recipients: recipients.length },
+          proved
+            ? "the morning report is ready: its days are complete and proved"
+            : "the morning report goes as it is: its latest hour passed before its days were proved",
+        );
+      }
     }
   }
 

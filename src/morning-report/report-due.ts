@@ -1,24 +1,31 @@
 /**
- * When the daemon owes a morning report: each location's yesterday, once its clock has passed
- * POS_REPORT_AT. Locations on one clock get one report (one message a day for a chain in one
- * time zone); its key, the day and the clock, is what the deliveries table records it under.
- * Sent once every location of it has its day complete and proved, or, at the latest,
+ * When the daemon owes a morning report, and under which key it is recorded. A location's report
+ * of a day is due from POS_REPORT_AT of the next day on that location's clock, for 24 hours;
+ * locations on one clock share one report (one message a day for a chain in one time zone). Sent
+ * once every location of it has its day complete and proved, or, at the latest,
  * LATEST_AFTER_MINUTES after the hour, saying what is missing.
+ *
+ * Its key names the day and the locations (delivery/message-keys.ts), never the clock.
  */
 import { addDays, today, toEpochDay } from "../dates.js";
+import { locationsOfKey, morningReportKey } from "../delivery/message-keys.js";
+
+const MS_PER_MINUTE = 60_000;
+const MS_PER_DAY = 86_400_000;
 
 export interface LocationClock {
   id: string;
-  /** Its time zone's name, or its UTC offset as `UTC+01:00` when it has none. */
-  clock: string;
-  /** Its offset from UTC now, in minutes. */
-  offsetMinutes: number;
+  /** Its time zone's name, or null when it has none: then its offset is the one learned from
+   * the API's timestamps. */
+  timeZone: string | null;
+  /** Its offset from UTC at an instant, in minutes. */
+  offsetAt(epochMs: number): number;
 }
 
 export interface DueReport {
-  /** The deliveries' key: `2026-11-28 Europe/Paris`. */
-  key: string;
   day: string;
+  /** The clock its locations share: a time zone's name, or `UTC+01:00`. */
+  clock: string;
   locationIds: string[];
   /** Past the latest hour: sent as it is. */
   late: boolean;
@@ -37,10 +44,21 @@ export function offsetClock(minutes: number): string {
 }
 
 /**
- * The reports due now, one per clock: the report of a day may go from the next day's
- * `atMinutes` (after midnight) on the location's clock, for 24 hours; past LATEST_AFTER_MINUTES of
- * them it goes whether proved or not. So an hour late in the evening still sends its report after
- * midnight, and a daemon down for the whole day skips that one.
+ * The instant a clock shows `minutes` after midnight on `day`: that day's offset, not today's, so
+ * that 07:00 is 07:00 on the morning after a change too. A time that the change skips (02:30 on a
+ * spring-forward night) is the instant an hour later on the new clock.
+ */
+export function instantOnClock(day: string, minutes: number, clock: LocationClock): number {
+  const wall = toEpochDay(day) * MS_PER_DAY + minutes * MS_PER_MINUTE;
+  const guess = wall - clock.offsetAt(wall) * MS_PER_MINUTE;
+  return wall - clock.offsetAt(guess) * MS_PER_MINUTE;
+}
+
+/**
+ * The reports due now, one per day and clock: the report of a day may go from the next day's
+ * `atMinutes` on the location's clock, for 24 hours; past LATEST_AFTER_MINUTES of them it goes
+ * whether proved or not. So an hour late in the evening still sends its report after midnight,
+ * and a daemon down for the whole day skips that one.
  */
 export function dueReports(
   now: Date,
@@ -48,22 +66,49 @@ export function dueReports(
   locations: readonly LocationClock[],
 ): DueReport[] {
   const reports = new Map<string, DueReport>();
+  const nowMs = now.getTime();
   for (const location of locations) {
-    const localMinutes = Math.floor(now.getTime() / 60_000) + location.offsetMinutes;
-    const localToday = today(now, location.offsetMinutes);
-    for (const day of [addDays(localToday, -1), addDays(localToday, -2)]) {
-      const from = (toEpochDay(day) + 1) * 1440 + atMinutes;
-      if (localMinutes < from || localMinutes >= from + 1440) continue;
-      const key = `${day} ${location.clock}`;
-      const report = reports.get(key) ?? {
-        key,
-        day,
-        locationIds: [],
-        late: localMinutes >= from + LATEST_AFTER_MINUTES,
-      };
+    const localToday = today(now, location.offsetAt(nowMs));
+    // Yesterday's, and the day before's while its 24 hours last (an evening hour).
+    for (const day of [addDays(localToday, -2), addDays(localToday, -1)]) {
+      const from = instantOnClock(addDays(day, 1), atMinutes, location);
+      if (nowMs < from || nowMs >= from + MS_PER_DAY) continue;
+      const clock = location.timeZone ?? offsetClock(location.offsetAt(from));
+      const group = `${day} ${clock}`;
+      const report = reports.get(group) ?? { day, clock, locationIds: [], late: false };
       report.locationIds.push(location.id);
-      reports.set(key, report);
+      report.late ||= nowMs >= from + LATEST_AFTER_MINUTES * MS_PER_MINUTE;
+      reports.set(group, report);
     }
   }
   return [...reports.values()];
+}
+
+/**
+ * Which of a due report's locations each recipient is still owed, from the keys of the reports
+ * of that day already recorded for it. Recipients owed the same locations share one message.
+ */
+export function owedReports<R>(
+  due: DueReport,
+  recipients: readonly R[],
+  recordedKeys: (recipient: R) => readonly string[],
+): { locationIds: string[]; recipients: R[] }[] {
+  const owed = new Map<string, { locationIds: string[]; recipients: R[] }>();
+  for (const recipient of recipients) {
+    const covered = new Set<string>();
+    let all = false;
+    for (const key of recordedKeys(recipient)) {
+      const locations = locationsOfKey(key);
+      if (locations === "all") all = true;
+      else for (const id of locations) covered.add(id);
+    }
+    if (all) continue;
+    const locationIds = due.locationIds.filter((id) => !covered.has(id));
+    if (locationIds.length === 0) continue;
+    const group = morningReportKey(due.day, locationIds);
+    const entry = owed.get(group) ?? { locationIds, recipients: [] };
+    entry.recipients.push(recipient);
+    owed.set(group, entry);
+  }
+  return [...owed.values()];
 }

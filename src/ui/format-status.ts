@@ -1,6 +1,7 @@
 /** `pos-sync status` as text: per location and stream, what is complete, open or missing. */
 import { daysBetween } from "../dates.js";
 import type { DeliveryState } from "../db/reads/deliveries.js";
+import { shownMessageKey } from "../delivery/message-keys.js";
 import { plural } from "../plural.js";
 import type {
   AuditProgress,
@@ -164,14 +165,14 @@ export function messageLines(messages: DeliveryState): string[] {
   const { lastReport, waiting, firstWaiting, openAlerts } = messages;
   if (lastReport) {
     lines.push(
-      `Morning report  ${visible(lastReport.key)} sent ${when(lastReport.sentAt)} UTC to ${lastReport.recipients.map(visible).join(", ")}`,
+      `Morning report  ${visible(shownMessageKey("morning report", lastReport.key))} sent ${when(lastReport.sentAt)} UTC to ${lastReport.recipients.map(visible).join(", ")}`,
     );
   }
   if (waiting > 0) {
     lines.push(`Outbox  ${waiting} ${plural("message", waiting)} waiting`);
     for (const message of firstWaiting) {
       lines.push(
-        `  ${message.kind} ${visible(message.key)} by ${message.channel} to ${visible(message.recipient)}: ${message.attempts} ${plural("attempt", message.attempts)}, next ${when(message.nextAttemptAt)} UTC${message.lastError ? `; ${visible(message.lastError)}` : ""}`,
+        `  ${message.kind} ${visible(shownMessageKey(message.kind, message.key))} by ${message.channel} to ${visible(message.recipient)}: ${message.attempts} ${plural("attempt", message.attempts)}, next ${when(message.nextAttemptAt)} UTC${message.lastError ? `; ${visible(message.lastError)}` : ""}`,
       );
     }
   }

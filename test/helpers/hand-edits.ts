@@ -29,13 +29,41 @@ export async function contractContents(stored: StoredData): Promise<Record<strin
 
 /** What was edited, by record. */
 export interface HandEdits {
+  /** The day whose records were edited. */
+  day: string;
   /** The orders and reports whose stored rows no longer are what the API lists. */
   orders: string[];
   reports: string[];
 }
 
-/** Edits the orders and the report of a day by hand, a different kind of edit on each record. */
-export async function editByHand(stored: StoredData, day: string): Promise<HandEdits> {
+/**
+ * The latest stored day up to `latest` with what editByHand needs: a report listing orders, and
+ * four orders with items and payments. Chosen from the data, not the calendar: a location has
+ * days without a report (closed, or no session ended), and which they are moves with the date
+ * the suite runs on.
+ */
+async function editableDay(stored: StoredData, latest: string): Promise<string> {
+  const [found] = await stored.rows(
+    `SELECT r.business_date AS day FROM reports r
+     WHERE r.business_date <= ? AND r.deleted_at IS NULL
+       AND (SELECT COUNT(*) FROM report_order_rows ro WHERE ro.report_key = r.key) > 1
+       AND (SELECT COUNT(*) FROM order_rows o
+            WHERE o.business_date = r.business_date AND o.deleted_at IS NULL
+              AND EXISTS (SELECT 1 FROM order_item_rows i WHERE i.order_key = o.key)
+              AND EXISTS (SELECT 1 FROM order_payment_rows p WHERE p.order_key = o.key)) >= 4
+     ORDER BY r.business_date DESC LIMIT 1`,
+    latest,
+  );
+  expect(found, `no stored day up to ${latest} has a report and four paid orders`).toBeDefined();
+  return String(found?.day);
+}
+
+/**
+ * Edits the orders and the report of a stored day by hand, a different kind of edit on each
+ * record: the latest day up to `latest` that has them.
+ */
+export async function editByHand(stored: StoredData, latest: string): Promise<HandEdits> {
+  const day = await editableDay(stored, latest);
   // Orders with items and payments, so that each edit has rows to change.
   const orders = (
     await stored.rows(
@@ -83,5 +111,5 @@ export async function editByHand(stored: StoredData, day: string): Promise<HandE
     "UPDATE reports SET total_sales = total_sales + 100 WHERE key = ?",
     reportKey,
   );
-  return { orders: orders.map((o) => o.id), reports: [String(report?.id)] };
+  return { day, orders: orders.map((o) => o.id), reports: [String(report?.id)] };
 }

@@ -42,6 +42,19 @@ export class DeliveryStore {
     );
   }
 
+  /** The messages of this kind whose key starts with `prefix` (a day's morning reports: the
+   * day and a space), each with its recipient. */
+  async recordedWithPrefix(
+    kind: DeliveryKind,
+    prefix: string,
+  ): Promise<{ key: string; channel: string; recipient: string }[]> {
+    return this.sql.all(
+      `SELECT key, channel, recipient FROM deliveries
+       WHERE kind = ${this.p(1)} AND substr(key, 1, ${this.p(3)}) = ${this.p(2)}`,
+      [kind, prefix, prefix.length],
+    );
+  }
+
   /** Records each message, due at once, unless it is recorded already; answers how many were. */
   async record(deliveries: readonly NewDelivery[], now: Date): Promise<number> {
     let recorded = 0;
