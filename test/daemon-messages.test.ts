@@ -240,4 +240,19 @@ describe("the daemon's messages", () => {
       'pos-sync: POS_REPORT_AT must be a time of day as HH:MM (07:00, 18:30), got "7pm"',
     );
   });
+
+  it("refuses recipients not separated by commas at start, in the daemon and in report, in one line (exit 2)", async () => {
+    const env = simulatorEnv(sim.current, tempPath(), {
+      POS_REPORT_SMTP_URL: "smtp://127.0.0.1:25",
+      POS_REPORT_FROM: "reports@example.com",
+      POS_REPORT_TO: "boss@example.com ops@example.com",
+    });
+    for (const command of [["daemon"], ["report", "--send"]]) {
+      const result = await runCli(command, env);
+      expect(result.code, command[0]).toBe(2);
+      expect(result.stderr.trim()).toBe(
+        'pos-sync: POS_REPORT_TO has "boss@example.com ops@example.com", which is not an e-mail address: expected name@example.com or Name <name@example.com>, separated by commas',
+      );
+    }
+  });
 });

@@ -510,6 +510,90 @@ describe("checking the settings", () => {
     expect(error.message).toContain(expected);
   });
 
+  it.each([
+    [
+      "two addresses without a comma",
+      "boss@example.com ops@example.com",
+      '"boss@example.com ops@example.com", which is not an e-mail address',
+    ],
+    [
+      "a word after a bracketed address",
+      "a@b.com, <c@d.com> x@y.com",
+      '"<c@d.com> x@y.com", which is not an e-mail address',
+    ],
+    [
+      "a line break starting a header",
+      "boss@example.com\r\nBcc: evil@x.com",
+      '"boss@example.com\\r\\nBcc: evil@x.com", which holds a control character',
+    ],
+    [
+      "a line break at its end",
+      "a@example.com, b@example.com\n",
+      '"b@example.com\\n", which holds a control character',
+    ],
+    [
+      "a name that is another address",
+      '"boss@example.com" <evil@x.com>',
+      "whose name is another e-mail address",
+    ],
+    [
+      "an unquoted name that is an address",
+      "boss@example.com <evil@x.com>",
+      "whose name is another e-mail address",
+    ],
+    ["an @ in an unquoted name", "Boss @ HQ <b@example.com>", '"Boss @ HQ <b@example.com>", which'],
+    ["a word between a quoted name and its address", '"B" HQ <b@example.com>', "not an e-mail"],
+    ["a quote left open", '"Dubois, Inès <ines@example.fr>', "not an e-mail address"],
+    ["a bidirectional override in a name", "Boss\u202e <b@example.com>", '"Boss\\u202e <b'],
+  ])("refuses, naming it, a recipient list with %s", (_case, to, expected) => {
+    const error = configErrorOf(() => checkMailSettings({ ...GOOD, to }), "POS_REPORT_TO");
+    expect(error.message).toContain(expected);
+  });
+
+  it.each([
+    ["bare", "owner@example.com", ["owner@example.com"]],
+    ["named", "Owner Name <owner@example.com>", ['"Owner Name" <owner@example.com>']],
+    [
+      "quoted with a comma",
+      '"Dubois, Inès" <ines@example.fr>',
+      ['"Dubois, Inès" <ines@example.fr>'],
+    ],
+    [
+      "quoted with an escaped quote",
+      '"The \\"Boss\\"" <b@example.com>',
+      ['"The \\"Boss\\"" <b@example.com>'],
+    ],
+    ["a bracketed address alone", "<owner@example.com>", ["owner@example.com"]],
+    [
+      "a name that is its own address",
+      '"o@example.com" <o@example.com>',
+      ['"o@example.com" <o@example.com>'],
+    ],
+    [
+      "unicode",
+      "Zoë <zoë@exämple.de>, 山田 <yamada@例え.jp>",
+      ['"Zoë" <zoë@exämple.de>', '"山田" <yamada@例え.jp>'],
+    ],
+    [
+      "several, with empty elements skipped",
+      'a@example.com,,  "Dubois, Inès"<ines@example.fr> , Boss <b@example.com>,',
+      ["a@example.com", '"Dubois, Inès" <ines@example.fr>', '"Boss" <b@example.com>'],
+    ],
+  ])("reads recipients: %s", (_case, to, expected) => {
+    expect(checkMailSettings({ ...GOOD, to }).to).toEqual(expected);
+  });
+
+  it("reads the sender by the same rule, and refuses one followed by a stray word", () => {
+    expect(checkMailSettings({ ...GOOD, from: '"Reports, Paris" <r@example.com>' }).from).toBe(
+      '"Reports, Paris" <r@example.com>',
+    );
+    const error = configErrorOf(
+      () => checkMailSettings({ ...GOOD, from: "r@example.com boss@example.com" }),
+      "POS_REPORT_FROM",
+    );
+    expect(error.message).toContain('"r@example.com boss@example.com", which is not an e-mail');
+  });
+
   it("accepts a webhook URL over http or https", () => {
     expect(checkWebhookUrl(" https://hooks.example.com/services/T/B/x ")).toBe(
       "https://hooks.example.com/services/T/B/x",

@@ -1,55 +1,44 @@
 /** The delivery settings checked at the edge (POS_REPORT_SMTP_URL, POS_REPORT_FROM, POS_REPORT_TO,
  * POS_REPORT_WEBHOOK_URL, POS_REPORT_AT): one clear line naming the setting, never a password. */
-import addressparser, { type MailboxAddress } from "nodemailer/lib/addressparser";
 import { ConfigError } from "../errors.js";
-import { visible } from "../terminal-text.js";
+import { terminalSafeJson, visible } from "../terminal-text.js";
 import { type MailSettings, parseSmtpUrl, SMTP_URL_FORM } from "./delivery.js";
+import { formatMailbox, parseMailboxList } from "./mailbox-list.js";
 
-/** A domain of two labels or more, each of letters (any script), digits and inner hyphens. */
-const DOMAIN = /^(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+[\p{L}\p{N}-]{2,63}$/u;
-/** No quoting, comments or spaces; no dot first, last or twice in a row. */
-const LOCAL_PART = /^(?!\.)(?!.*\.\.)[^\s@<>()[\]\\,;:"]{1,64}(?<!\.)$/u;
-
-/** A plain address a relay accepts: local@domain.tld, no quoting, no comments, no IP literal. */
-function isPlainAddress(address: string): boolean {
-  const at = address.lastIndexOf("@");
-  return at > 0 && LOCAL_PART.test(address.slice(0, at)) && DOMAIN.test(address.slice(at + 1));
-}
-
-/** `"Name" <address>` or the bare address, as nodemailer reads it back. */
-function formatMailbox(name: string, address: string): string {
-  return name === "" ? address : `"${name.replace(/["\\]/g, "\\$&")}" <${address}>`;
-}
-
+/** A value as a message quotes it: a JSON string, so that a control character shows as its
+ * escape (`\r\n`, `\u202e`) once, not doubled as `visible` then JSON would write it; trimmed of
+ * spaces only, so that a line break at its edge still shows. */
 function shownValue(text: string): string {
-  const shown = visible(text.trim());
-  return JSON.stringify(shown.length > 80 ? `${shown.slice(0, 79)}…` : shown);
+  const trimmed = text.replace(/^\p{Zs}+|\p{Zs}+$/gu, "");
+  return terminalSafeJson(
+    JSON.stringify(trimmed.length > 80 ? `${trimmed.slice(0, 79)}…` : trimmed),
+  );
 }
 
-/** The mailboxes of one setting, each checked; `setting` names it in the error. */
+/** The mailboxes of one setting, each checked (mailbox-list.ts states the grammar); `setting`
+ * names it in the error. */
 function checkedMailboxes(text: string, setting: string): string[] {
-  const boxes: MailboxAddress[] = addressparser(text, { flatten: true });
-  const mailboxes: string[] = [];
-  for (const box of boxes) {
-    const address = box.address?.trim() ?? "";
-    if (!isPlainAddress(address)) {
+  const list = parseMailboxList(text);
+  if (list.ok) return list.mailboxes.map(formatMailbox);
+  const shown = `${setting} has ${shownValue(list.element)}`;
+  switch (list.problem) {
+    case "control character":
+      throw new ConfigError(`${shown}, which holds a control character: remove it`);
+    case "name is an address":
       throw new ConfigError(
-        `${setting} has ${shownValue(address || box.name || text)}, which is not an e-mail address: expected name@example.com`,
+        `${shown}, whose name is another e-mail address: a mail client would show it instead`,
       );
-    }
-    // A line break in a name could forge a header line; a bidirectional override, a name.
-    if (visible(box.name) !== box.name) {
-      throw new ConfigError(`${setting} has a control character in a name: remove it`);
-    }
-    mailboxes.push(formatMailbox(box.name.trim(), address));
+    case "not an address":
+      throw new ConfigError(
+        `${shown}, which is not an e-mail address: expected name@example.com or Name <name@example.com>${setting === "POS_REPORT_TO" ? ", separated by commas" : ""}`,
+      );
   }
-  return mailboxes;
 }
 
 /**
  * The e-mail settings checked and put in shape: the URL parses, its scheme is smtp or smtps, it
  * names a server; the sender is one address; every recipient is an address (POS_REPORT_TO is
- * comma separated, and a quoted name may hold a comma: nodemailer's own parser splits it).
+ * comma separated, each bare or `Name <address>`, as mailbox-list.ts reads it).
  * Throws a ConfigError naming the setting, in one line that never shows the password.
  */
 export function checkMailSettings(raw: {
