@@ -1,24 +1,29 @@
 /**
  * Text the API sends that would take over a terminal printing it raw (an ESC colour, an OSC
- * window title, CR, LF with a forged status line, DEL, C1, a bidi override): names synced from a
- * simulator over HTTP, and a server's error message, show visibly in every text output, and
- * names as sent in --json.
+ * window title, CR, LF with a forged status line, DEL, C1, a bidi override) or a chat posting it
+ * as markup (`<!channel>`, `@here`, a link under other words): names synced from a simulator over
+ * HTTP, and a server's error message, show visibly in every text output, as plain words in a
+ * webhook's text, and as sent in --json and a webhook's data.
  */
 import type { ServerResponse } from "node:http";
 import { beforeAll, describe, expect, it } from "vitest";
+import { chatText } from "../src/delivery/chat-text.js";
 import { simulatorToday } from "../src/simulator/clock.js";
 import { hostileName } from "../src/simulator/hostile.js";
 import { visible } from "../src/terminal-text.js";
 import { formatProbe } from "../src/ui/format-probe.js";
 import { MilestoneProgress } from "../src/ui/progress-display.js";
+import { escapeHtml } from "../src/ui/status-page/html.js";
 import { type CliResult, runCli, simulatorEnv } from "./helpers/cli.js";
 import { openTestDb, useTempDir } from "./helpers/db.js";
+import { startMailServer } from "./helpers/mail-server.js";
 import { captureOutput } from "./helpers/output.js";
 import { withServer } from "./helpers/plain-server.js";
 import { probeSimulator } from "./helpers/probe.js";
 import { useSimulator } from "./helpers/simulator.js";
 import { syncOnce } from "./helpers/sync.js";
 import { expectNoTerminalControls } from "./helpers/terminal.js";
+import { startWebhookReceiver } from "./helpers/webhook-receiver.js";
 
 // The command line runs on the real clock: the simulator ends on the today it picks from it.
 const sim = useSimulator({
@@ -139,6 +144,40 @@ describe("names holding terminal controls", () => {
     const other = report.otherKeys[0]?.location;
     expect(other).toMatch(/\u202e/);
     expect(text).toContain(`(${visible(String(other))})`);
+  });
+
+  it("reach a chat as plain words and an e-mail visibly with report --send; the webhook's data keeps them as sent", async () => {
+    const mail = await startMailServer();
+    const hook = await startWebhookReceiver();
+    try {
+      const result = await runCli(["report", "--send"], {
+        ...env(),
+        POS_REPORT_SMTP_URL: mail.url,
+        POS_REPORT_FROM: "reports@example.com",
+        POS_REPORT_TO: "owner@example.com",
+        POS_REPORT_WEBHOOK_URL: hook.url,
+      });
+      expect(result.code, result.stderr).toBe(0);
+      const message = await mail.next();
+      const body = JSON.parse((await hook.next()).body) as {
+        text: string;
+        report: { locations: { name: string }[] };
+      };
+      expectNoTerminalControls(String(message.text), "e-mail text");
+      expectNoTerminalControls(String(message.html), "e-mail HTML");
+      expectNoTerminalControls(body.text, "webhook text");
+      expect(body.text).not.toMatch(/[<>]/);
+      expect(body.text).not.toMatch(/(?<![\p{L}\p{N}._+-])@[\p{L}\p{N}_]/u);
+      expect(body.text).not.toContain("](");
+      for (const name of locationNames()) {
+        expect(body.text).toContain(chatText(visible(name)));
+        expect(String(message.html)).toContain(escapeHtml(visible(name)));
+      }
+      expect(body.report.locations.map((l) => l.name).sort()).toEqual(locationNames().sort());
+    } finally {
+      await mail.close();
+      await hook.close();
+    }
   });
 });
 

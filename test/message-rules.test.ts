@@ -297,7 +297,7 @@ describe("health alerts", () => {
       resolution: "Le Petit Zinc: its orders were last read 1 min ago",
     });
     expect(closed.subject).toBe("pos-sync resolved: data stale, after 2 h 30 min");
-    expect(closed.payload).toMatchObject({
+    expect(closed.data).toMatchObject({
       alert: { state: "closed", closedAt: "2026-11-29T08:30:00.000Z" },
     });
   });

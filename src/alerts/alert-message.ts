@@ -3,9 +3,9 @@
  * ended and how long it lasted. The same words by e-mail (text, and HTML without images) and in
  * a webhook's Slack-style `text`.
  */
-import type { Message } from "../delivery/outbox.js";
+import type { Message } from "../delivery/message.js";
 import { visible } from "../terminal-text.js";
-import { escapeHtml } from "../ui/status-page/html.js";
+import { escapeHtml, visibleHtml } from "../ui/status-page/html.js";
 
 export interface AlertEvent {
   id: number;
@@ -61,7 +61,7 @@ export function alertMessage(alert: AlertEvent): Message {
 ${lines
   .slice(2)
   .filter((line) => line !== "")
-  .map((line) => `<p>${escapeHtml(line)}</p>`)
+  .map((line) => `<p>${visibleHtml(line)}</p>`)
   .join("\n")}
 </body></html>
 `;
@@ -69,8 +69,7 @@ ${lines
     subject,
     text,
     html,
-    payload: {
-      text,
+    data: {
       alert: {
         kind: alert.kind,
         subject: alert.subject,

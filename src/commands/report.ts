@@ -4,12 +4,13 @@
 import type { Config } from "../config/config.js";
 import { DeliveryError, describeWebhookUrl } from "../delivery/delivery.js";
 import { sendMail } from "../delivery/mail.js";
+import { mailBody, webhookBody } from "../delivery/message.js";
 import { postWebhook } from "../delivery/webhook.js";
 import { ConfigError, UsageError } from "../errors.js";
 import { reportHtml } from "../morning-report/html.js";
 import { collectMorningReport, type MorningReport } from "../morning-report/morning-report.js";
-import { reportText, subjectOf } from "../morning-report/text.js";
-import { webhookPayload } from "../morning-report/webhook-payload.js";
+import { reportMessage } from "../morning-report/report-message.js";
+import { reportText } from "../morning-report/text.js";
 import { MORNING_REPORT_PAGE, refuseToReplace, writeOutputFile } from "../output-file.js";
 import { dayFlag } from "./args.js";
 import { type Command, type CommandIo, parseFlags } from "./command.js";
@@ -55,14 +56,10 @@ async function send(report: MorningReport, config: Config, io: CommandIo): Promi
       "report --send: nowhere to send it: set POS_REPORT_SMTP_URL, POS_REPORT_FROM and POS_REPORT_TO, or POS_REPORT_WEBHOOK_URL",
     );
   }
-  const text = reportText(report);
+  const message = reportMessage(report);
   try {
     if (mail !== undefined) {
-      const receipt = await sendMail(mail, {
-        subject: subjectOf(report),
-        text,
-        html: reportHtml(report),
-      });
+      const receipt = await sendMail(mail, { subject: message.subject, ...mailBody(message) });
       const delivered = mail.to.filter((to) => !receipt.rejected.includes(to));
       io.stdout.write(`Sent the report by e-mail to ${delivered.join(", ")}\n`);
       if (receipt.rejected.length > 0) {
@@ -73,7 +70,7 @@ async function send(report: MorningReport, config: Config, io: CommandIo): Promi
       }
     }
     if (webhookUrl !== undefined) {
-      await postWebhook(webhookUrl, webhookPayload(report, text));
+      await postWebhook(webhookUrl, webhookBody(message));
       io.stdout.write(`Posted the report to ${describeWebhookUrl(webhookUrl)}\n`);
     }
     return 0;

@@ -101,7 +101,7 @@ A hostile world (rates are shares of API requests, from 0 to 1):
                            and control-character strings, odd amounts, a few invalid orders
   --hostile-names          name every location, operator and product with terminal controls
                            (ESC colour and window-title sequences, CR, LF, DEL, C1, bidi
-                           overrides)
+                           overrides) and chat markup (<!channel>, @here, disguised links)
   --live-orders N          add N new orders to today on each orders list request covering today
   --past-end MODE          a page past the last: empty (default), not-found, bad-request or
                            last-page (the last page again)

@@ -20,16 +20,15 @@ import type { Config } from "../config/config.js";
 import type { AlertStore } from "../db/deliveries/alerts.js";
 import type { DeliveryKind, DeliveryStore } from "../db/deliveries/deliveries.js";
 import type { ReadableDestination } from "../db/destination.js";
+import type { Message } from "../delivery/message.js";
 import { morningReportKey } from "../delivery/message-keys.js";
-import { deliveriesOf, deliverWaiting, type Message } from "../delivery/outbox.js";
+import { deliveriesOf, deliverWaiting } from "../delivery/outbox.js";
 import { type Recipient, recipientsOf, sameRecipient } from "../delivery/recipients.js";
 import { messageOf } from "../errors.js";
 import type { Logger } from "../log.js";
-import { reportHtml } from "../morning-report/html.js";
 import { collectMorningReport } from "../morning-report/morning-report.js";
 import { dueReports, type LocationClock, owedReports } from "../morning-report/report-due.js";
-import { reportText, subjectOf } from "../morning-report/text.js";
-import { webhookPayload } from "../morning-report/webhook-payload.js";
+import { reportMessage } from "../morning-report/report-message.js";
 import { keyFingerprint } from "../secrets.js";
 import type { RunResult } from "../sync/run-result.js";
 import type { DaemonMetrics } from "./metrics.js";
@@ -222,18 +221,7 @@ export class Notifier {
         const proved = report.locations.every((l) => l.health.proved);
         if (!proved && !due.late) continue;
         const key = morningReportKey(due.day, locationIds);
-        const text = reportText(report);
-        await this.record(
-          "morning report",
-          key,
-          {
-            subject: subjectOf(report),
-            text,
-            html: reportHtml(report),
-            payload: webhookPayload(report, text),
-          },
-          recipients,
-        );
+        await this.record("morning report", key, reportMessage(report), recipients);
         this.options.logger.info(
           { report: key, clock: due.clock, proved, recipients: recipients.length },
           proved

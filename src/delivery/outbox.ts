@@ -22,23 +22,9 @@ import {
   type OutgoingMail,
 } from "./delivery.js";
 import { sendMail } from "./mail.js";
+import { type MailBody, type Message, mailBody, webhookBody } from "./message.js";
 import { type Recipient, recipientsOf, sameRecipient } from "./recipients.js";
 import { postWebhook } from "./webhook.js";
-
-/** What an e-mail's body holds. */
-export interface MailBody {
-  text: string;
-  html: string;
-}
-
-/** A message as it is made, before it is recorded for each recipient: its words by e-mail (text,
- * and HTML) and its webhook's JSON. */
-export interface Message {
-  subject: string;
-  text: string;
-  html: string;
-  payload: unknown;
-}
 
 /** The message's record for each recipient, with the body its channel sends. */
 export function deliveriesOf(
@@ -47,14 +33,13 @@ export function deliveriesOf(
   message: Message,
   recipients: readonly Recipient[],
 ): NewDelivery[] {
-  const mail: MailBody = { text: message.text, html: message.html };
   return recipients.map((r) => ({
     kind,
     key,
     channel: r.channel,
     recipient: r.recipient,
     subject: message.subject,
-    body: JSON.stringify(r.channel === "e-mail" ? mail : message.payload),
+    body: JSON.stringify(r.channel === "e-mail" ? mailBody(message) : webhookBody(message)),
   }));
 }
 

@@ -1,10 +1,11 @@
 /**
  * The morning report as one self-contained HTML page: the e-mail's HTML part and `report --html`.
  * Inline styles only and no image or outside request, so that a mail client shows it whole
- * without loading anything; every value from the API escaped.
+ * without loading anything; every value from the API escaped, its control characters made visible
+ * as in the plain text.
  */
 
-import { escapeHtml } from "../ui/status-page/html.js";
+import { escapeHtml, visibleHtml } from "../ui/status-page/html.js";
 import type { LocationReport, MorningReport } from "./morning-report.js";
 import { amountFormat, change, healthLine, lastSync, longDay, subjectOf } from "./text.js";
 
@@ -28,12 +29,12 @@ function locationSection(location: LocationReport): string {
 ${location.exceptions
   .map(
     (e) =>
-      `<tr><td style="${CELL}">${escapeHtml(e.kind)}</td><td style="${CELL}">${escapeHtml(e.orderNumber ?? "")}</td><td style="${CELL}">${escapeHtml(e.employee ?? "")}</td><td style="${CELL};text-align:right">${escapeHtml(amount(e.amount))}</td><td style="${CELL}">${escapeHtml(e.time ?? "")}</td><td style="${CELL}">${escapeHtml(e.detail ?? "")}</td></tr>`,
+      `<tr><td style="${CELL}">${escapeHtml(e.kind)}</td><td style="${CELL}">${visibleHtml(e.orderNumber ?? "")}</td><td style="${CELL}">${visibleHtml(e.employee ?? "")}</td><td style="${CELL};text-align:right">${escapeHtml(amount(e.amount))}</td><td style="${CELL}">${escapeHtml(e.time ?? "")}</td><td style="${CELL}">${visibleHtml(e.detail ?? "")}</td></tr>`,
   )
   .join("\n")}
 </table></div>`;
-  return `<section data-location="${escapeHtml(location.locationId)}">
-<h2 style="font-size:18px;margin:24px 0 4px">${escapeHtml(location.name)}, ${escapeHtml(longDay(location.day))}</h2>
+  return `<section data-location="${visibleHtml(location.locationId)}">
+<h2 style="font-size:18px;margin:24px 0 4px">${visibleHtml(location.name)}, ${escapeHtml(longDay(location.day))}</h2>
 <p style="margin:4px 0">Sales <b>${escapeHtml(amount(figures.sales))}</b>${usual ? ` (usual ${escapeHtml(amount(usual.sales))}, ${escapeHtml(change(figures.sales, usual.sales))})` : ""}, ${figures.orders} orders, ${figures.guests} guests${figures.averageOrder === null ? "" : `, average order ${escapeHtml(amount(figures.averageOrder))}`}</p>
 <p style="margin:4px 0;color:${warn}">${escapeHtml(healthLine(location.health))}</p>
 ${exceptions}

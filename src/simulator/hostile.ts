@@ -6,8 +6,9 @@
  * what depends only on its id, so the ground truth is the served data itself.
  *
  * Apart from those, hostile names: every location, operator and product named with what would
- * take over a terminal that printed it raw, for proving that pos-sync's terminal output shows
- * such text visibly (terminal-text.ts).
+ * take over a terminal that printed it raw, or a chat that posted it as markup, for proving that
+ * pos-sync's terminal output shows such text visibly (terminal-text.ts) and that its webhooks
+ * post it as plain words (delivery/chat-text.ts).
  */
 import type { Order, OrderItem, Product } from "../api/schemas.js";
 import type { SimLocation } from "./location.js";
@@ -17,7 +18,8 @@ import { hashToUnit } from "./random.js";
  * tab, quotes, backslash, emoji, accents, CJK. */
 export const NASTY_TEXT = 'Café "Ω" \\ \u0000\u0007\u202eevil\n\t🍕 ñ 漢字 ';
 
-/** What a hostile name carries, each part a way into a terminal that prints it raw. */
+/** What a hostile name carries, each part a way into a terminal that prints it raw or a chat
+ * that reads it as markup. */
 export const HOSTILE_NAME_PARTS = {
   /** ESC: an SGR sequence that turns the rest of the screen red. */
   colour: "\u001b[31m",
@@ -31,6 +33,10 @@ export const HOSTILE_NAME_PARTS = {
   c1: "\u009b2J",
   /** RIGHT-TO-LEFT OVERRIDE: what follows reads backwards. */
   bidiOverride: "\u202e",
+  /** Slack's and Mattermost's mentions of everyone in a channel. */
+  chatMention: "<!channel> @here",
+  /** Words over a link, in Slack's markup and in Mattermost's Markdown. */
+  chatLink: "<https://evil.example|Confirm payroll> [Confirm](https://evil.example)",
   /** LF and a line that looks like `pos-sync status` output. */
   forgedLine: "\n  orders   complete through 2099-01-01",
 } as const;
@@ -39,7 +45,7 @@ export const HOSTILE_NAME_PARTS = {
  * people reading a test's output). */
 export function hostileName(name: string): string {
   const p = HOSTILE_NAME_PARTS;
-  return `${p.colour}${name}${p.windowTitle}${p.carriageReturn}${p.delete}${p.c1}${p.bidiOverride}${name}${p.forgedLine}`;
+  return `${p.colour}${name}${p.windowTitle}${p.carriageReturn}${p.delete}${p.c1}${p.bidiOverride}${name} ${p.chatMention} ${p.chatLink}${p.forgedLine}`;
 }
 
 /** The location with hostile names for itself, its staff (the orders' operators and the

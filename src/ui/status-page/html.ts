@@ -1,5 +1,6 @@
 /** Writing HTML by hand safely: every value from the database or the API is escaped, once. */
 import { formatOffset } from "../../dates.js";
+import { visible } from "../../terminal-text.js";
 import { utcMinute } from "../text.js";
 
 const ESCAPES: Record<string, string> = {
@@ -14,6 +15,13 @@ const ESCAPES: Record<string, string> = {
  * messages come from the API and must never become markup. */
 export function escapeHtml(value: string | number): string {
   return String(value).replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char);
+}
+
+/** API text in a message's HTML part: escaped, and its control and bidirectional characters
+ * written out as the plain-text part writes them (terminal-text.ts), so that a right-to-left
+ * override cannot reverse a table cell nor ESC or BEL reach a mail client raw. */
+export function visibleHtml(text: string): string {
+  return escapeHtml(visible(text));
 }
 
 export const money = new Intl.NumberFormat("en-US", {
