@@ -6,21 +6,28 @@
  * and never shows the SMTP password or a URL's credentials.
  */
 import { once } from "node:events";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer as createHttpServer } from "node:http";
 import { type AddressInfo, createServer, type Server, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { inspect } from "node:util";
 import type { AddressObject } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { afterEach, describe, expect, it } from "vitest";
+import { loadConfig } from "../src/config/config.js";
 import {
   DeliveryError,
   describeSmtpUrl,
   describeWebhookUrl,
   type MailSettings,
   type OutgoingMail,
+  parseSmtpUrl,
 } from "../src/delivery/delivery.js";
 import { sendMail } from "../src/delivery/mail.js";
+import { mailTlsOptions, mustUseTls } from "../src/delivery/mail-tls.js";
 import { checkMailSettings, checkWebhookUrl } from "../src/delivery/settings.js";
+import { readSmtpCa } from "../src/delivery/smtp-ca.js";
 import { postWebhook } from "../src/delivery/webhook.js";
 import { ConfigError } from "../src/errors.js";
 import { closedPort } from "./helpers/closed-port.js";
@@ -29,6 +36,12 @@ import { startWebhookReceiver } from "./helpers/webhook-receiver.js";
 
 const PASSWORD = "s3cret-Pa55word";
 const WEBHOOK_TOKEN = "T0KEN-9f8e7d6c5b4a";
+
+/** Self-signed for mail.example and 127.0.0.1, valid 2000 to 2100 (test/fixtures/README.md). */
+const SELF_SIGNED = {
+  key: readFileSync(new URL("fixtures/smtp-tls/self-signed.key", import.meta.url), "utf8"),
+  cert: readFileSync(new URL("fixtures/smtp-tls/self-signed.pem", import.meta.url), "utf8"),
+};
 
 const MAIL: OutgoingMail = {
   subject: "Morning report — Le Petit Zinc, 2026-11-22",
@@ -72,6 +85,38 @@ async function silentServer(): Promise<{ port: number; connected: Promise<void> 
     await once(server, "close");
   });
   return { port: (server.address() as AddressInfo).port, connected };
+}
+
+/** An SMTP server that offers STARTTLS and answers it with `reply`: one whose TLS is broken. */
+async function startTlsRefusingServer(reply: string): Promise<{ port: number }> {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on("error", () => {});
+    socket.write("220 mail.example ESMTP\r\n");
+    let pending = "";
+    socket.on("data", (chunk: Buffer) => {
+      pending += chunk.toString("latin1");
+      let end = pending.indexOf("\r\n");
+      while (end >= 0) {
+        const command = pending.slice(0, end).toUpperCase();
+        pending = pending.slice(end + 2);
+        if (/^EHLO\b/.test(command)) socket.write("250-mail.example\r\n250 STARTTLS\r\n");
+        else if (command === "STARTTLS") socket.write(`${reply}\r\n`);
+        else if (command === "QUIT") socket.end("221 Bye\r\n");
+        else socket.write("503 5.5.1 Not now\r\n");
+        end = pending.indexOf("\r\n");
+      }
+    });
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  cleanups.push(async () => {
+    for (const socket of sockets) socket.destroy();
+    server.close();
+    await once(server, "close");
+  });
+  return { port: (server.address() as AddressInfo).port };
 }
 
 async function deliveryErrorOf(promise: Promise<unknown>): Promise<DeliveryError> {
@@ -121,6 +166,7 @@ describe("e-mail", () => {
     expect(server.envelopes[0]).toEqual({
       from: "reports@example.com",
       to: ["owner@example.com", "floor@example.com", "accounts@example.org"],
+      secure: false,
     });
     expect(mail.text).toBe(MAIL.text);
     expect(mail.html).toBe(MAIL.html);
@@ -247,19 +293,25 @@ describe("e-mail", () => {
     expect(everything(error)).not.toContain(PASSWORD);
   });
 
-  it("refuses a server whose certificate does not verify, before logging in", async () => {
-    const server = await mailServer({ offerStartTls: true, users: { reports: PASSWORD } });
-    const error = await deliveryErrorOf(
-      sendMail(settings(server.urlWith("reports", PASSWORD)), MAIL),
-    );
-    expect(error.retryable).toBe(false);
+  it("says a server that took the message's data and never confirmed it may or may not have delivered it", async () => {
+    const server = await mailServer({ hangAfterData: true });
+    const sending = sendMail(settings(server.url), MAIL, { timeoutMs: 500 });
+    await server.dataReceived;
+    const error = await deliveryErrorOf(sending);
+    expect(error.retryable).toBe(true);
     expectOneLine(error, "e-mail");
-    expect(error.message).toContain(
-      `the TLS connection to the mail server 127.0.0.1:${server.port} failed`,
+    expect(error.message).toBe(
+      `e-mail: the mail server 127.0.0.1:${server.port} took the message's data but did not confirm it (no answer within 0.5 s): it may or may not have delivered it; it will be tried again`,
     );
-    expect(error.message).toContain("certificate");
-    expect(server.logins).toEqual([]);
-    expect(everything(error)).not.toContain(PASSWORD);
+  });
+
+  it("delivers through a server slow at every step: the timeout bounds each step, not the message", async () => {
+    // Four answers of 0.6 s each: every one within the 1.5 s timeout, the whole beyond it.
+    const server = await mailServer({ delayMs: 600 });
+    const started = performance.now();
+    await sendMail(settings(server.url), MAIL, { timeoutMs: 1_500 });
+    expect(performance.now() - started).toBeGreaterThan(1_500);
+    expect((await server.next()).subject).toBe(MAIL.subject);
   });
 
   it("says a refused recipient is not worth retrying, and names it", async () => {
@@ -287,6 +339,95 @@ describe("e-mail", () => {
     expect(receipt.rejected).toEqual(["gone@example.com"]);
     await server.next();
     expect(server.envelopes[0]?.to).toEqual(["owner@example.com"]);
+  });
+});
+
+describe("e-mail over TLS", () => {
+  it("delivers over STARTTLS to a relay on the host with a self-signed certificate, as a stock Postfix offers", async () => {
+    const server = await mailServer({ certificate: SELF_SIGNED });
+    await sendMail(settings(server.url), MAIL);
+    expect((await server.next()).subject).toBe(MAIL.subject);
+    expect(server.envelopes[0]?.secure).toBe(true);
+  });
+
+  it("logs in over STARTTLS to a relay on the host with a self-signed certificate", async () => {
+    const server = await mailServer({ certificate: SELF_SIGNED, users: { reports: PASSWORD } });
+    await sendMail(settings(server.urlWith("reports", PASSWORD)), MAIL);
+    await server.next();
+    expect(server.envelopes[0]).toMatchObject({ user: "reports", secure: true });
+  });
+
+  it("trusts the certificate POS_REPORT_SMTP_CA names", async () => {
+    const server = await mailServer({ certificate: SELF_SIGNED });
+    await sendMail({ ...settings(server.url), ca: SELF_SIGNED.cert }, MAIL);
+    await server.next();
+    expect(server.envelopes[0]?.secure).toBe(true);
+  });
+
+  it("refuses a server whose certificate is not the one POS_REPORT_SMTP_CA names, before logging in", async () => {
+    // smtp-server's built-in certificate: self-signed, for another name.
+    const server = await mailServer({ offerStartTls: true, users: { reports: PASSWORD } });
+    const error = await deliveryErrorOf(
+      sendMail({ ...settings(server.urlWith("reports", PASSWORD)), ca: SELF_SIGNED.cert }, MAIL),
+    );
+    expect(error.retryable).toBe(false);
+    expectOneLine(error, "e-mail");
+    expect(error.message).toContain(
+      `the TLS connection to the mail server 127.0.0.1:${server.port} failed`,
+    );
+    expect(error.message).toContain("must be the one in POS_REPORT_SMTP_CA or signed by it");
+    expect(server.logins).toEqual([]);
+    expect(everything(error)).not.toContain(PASSWORD);
+  });
+
+  it("checks another machine's certificate against the public CAs, or against POS_REPORT_SMTP_CA's alone", () => {
+    const remote = parseSmtpUrl(`smtp://reports:${PASSWORD}@mail.example.com:587`);
+    expect(mailTlsOptions(remote, undefined)).toEqual({});
+    expect(mailTlsOptions(remote, SELF_SIGNED.cert)).toEqual({ ca: SELF_SIGNED.cert });
+    expect(mustUseTls(remote)).toBe(true);
+    expect(mustUseTls(parseSmtpUrl(`smtps://reports:${PASSWORD}@mail.example.com`))).toBe(false);
+    expect(mailTlsOptions(parseSmtpUrl("smtp://127.0.0.1.example.com"), undefined)).toEqual({});
+  });
+
+  it.each(["127.0.0.1", "127.0.0.53", "localhost", "[::1]"])(
+    "takes %s's certificate unchecked, unless POS_REPORT_SMTP_CA names one",
+    (host) => {
+      const local = parseSmtpUrl(`smtp://reports:${PASSWORD}@${host}:25`);
+      expect(mailTlsOptions(local, undefined)).toEqual({ rejectUnauthorized: false });
+      expect(mailTlsOptions(local, SELF_SIGNED.cert)).toEqual({ ca: SELF_SIGNED.cert });
+      expect(mustUseTls(local)).toBe(false);
+    },
+  );
+
+  it.each([
+    ["a password", PASSWORD],
+    ["no password", undefined],
+  ])(
+    "says a server refusing the STARTTLS it offers cannot start TLS for now, with %s",
+    async (_case, password) => {
+      const { port } = await startTlsRefusingServer(
+        "454 4.7.0 TLS not available due to temporary reason",
+      );
+      const url =
+        password === undefined
+          ? `smtp://127.0.0.1:${port}`
+          : `smtp://reports:${password}@127.0.0.1:${port}`;
+      const error = await deliveryErrorOf(sendMail(settings(url), MAIL));
+      expect(error.retryable).toBe(true);
+      expect(error.message).toBe(
+        `e-mail: the mail server 127.0.0.1:${port} cannot start TLS for now (454 4.7.0 TLS not available due to temporary reason): it will be tried again`,
+      );
+    },
+  );
+
+  it("says a server refusing the STARTTLS it offers for good needs its TLS fixed, not that a password was kept back", async () => {
+    const { port } = await startTlsRefusingServer("554 5.7.0 TLS broken here");
+    const error = await deliveryErrorOf(sendMail(settings(`smtp://127.0.0.1:${port}`), MAIL));
+    expect(error.retryable).toBe(false);
+    expectOneLine(error, "e-mail");
+    expect(error.message).toBe(
+      `e-mail: the mail server 127.0.0.1:${port} offers STARTTLS but refused it (554 5.7.0 TLS broken here): its TLS set-up needs fixing, or use smtps:// with its TLS port (usually 465) in POS_REPORT_SMTP_URL`,
+    );
   });
 });
 
@@ -592,6 +733,78 @@ describe("checking the settings", () => {
       "POS_REPORT_FROM",
     );
     expect(error.message).toContain('"r@example.com boss@example.com", which is not an e-mail');
+  });
+
+  /** A folder of its own for the test's files, removed after it. */
+  function tempFolder(): string {
+    const folder = mkdtempSync(join(tmpdir(), "pos-sync-smtp-ca-"));
+    cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
+    return folder;
+  }
+
+  it("reads POS_REPORT_SMTP_CA's certificates, every one of a bundle", () => {
+    const bundle = join(tempFolder(), "bundle.pem");
+    writeFileSync(bundle, `# the relay's\n${SELF_SIGNED.cert}\n${SELF_SIGNED.cert}`);
+    const certificates = readSmtpCa(bundle, "POS_REPORT_SMTP_CA");
+    expect(certificates.match(/-----BEGIN CERTIFICATE-----/g)).toHaveLength(2);
+    expect(certificates).not.toContain("the relay's");
+  });
+
+  it.each([
+    ["no file", () => join(tempFolder(), "missing.pem"), "names no file"],
+    ["a folder", () => tempFolder(), "names a folder"],
+    ["a private key", () => file("key.pem", SELF_SIGNED.key), "no certificate in it"],
+    ["an empty file", () => file("empty.pem", ""), "no certificate in it"],
+    [
+      "a damaged certificate",
+      () =>
+        file(
+          "damaged.pem",
+          SELF_SIGNED.cert
+            .split("\n")
+            .filter((_line, index) => index < 2 || index > 4)
+            .join("\n"),
+        ),
+      "certificate 1 is damaged",
+    ],
+  ])("refuses a POS_REPORT_SMTP_CA naming %s, in one line", (_case, path, expected) => {
+    const error = configErrorOf(
+      () => readSmtpCa(path(), "POS_REPORT_SMTP_CA"),
+      "POS_REPORT_SMTP_CA",
+    );
+    expect(error.message).toContain(expected);
+    expect(error.message).toContain("expected a PEM file");
+  });
+
+  function file(name: string, content: string): string {
+    const path = join(tempFolder(), name);
+    writeFileSync(path, content);
+    return path;
+  }
+
+  it("reads POS_REPORT_SMTP_CA at start: the mail settings carry its certificate, and a bad one stops the command (exit 2)", () => {
+    const env = {
+      POS_REPORT_SMTP_URL: "smtp://mail.example:587",
+      POS_REPORT_FROM: "reports@example.com",
+      POS_REPORT_TO: "owner@example.com",
+    };
+    const good = file("relay.pem", SELF_SIGNED.cert);
+    const config = loadConfig({ env: { ...env, POS_REPORT_SMTP_CA: good }, needsApi: false });
+    expect(config.report.mail?.ca).toBe(SELF_SIGNED.cert.trim());
+    expect(loadConfig({ env, needsApi: false }).report.mail?.ca).toBeUndefined();
+
+    const missing = join(tempFolder(), "gone.pem");
+    const error = configErrorOf(
+      () => loadConfig({ env: { ...env, POS_REPORT_SMTP_CA: missing }, needsApi: false }),
+      "POS_REPORT_SMTP_CA",
+    );
+    expect(error.exitCode).toBe(2);
+    expect(error.message).toContain(missing);
+    // Alone, it asks for the rest of the e-mail settings.
+    configErrorOf(
+      () => loadConfig({ env: { POS_REPORT_SMTP_CA: good }, needsApi: false }),
+      "POS_REPORT_SMTP_URL is not set",
+    );
   });
 
   it("accepts a webhook URL over http or https", () => {

@@ -7,6 +7,7 @@ import { type ApiPaths, DEFAULT_API_PATHS } from "../api/paths.js";
 import { isCalendarDay } from "../dates.js";
 import type { Channels } from "../delivery/delivery.js";
 import { checkMailSettings, checkWebhookUrl, minutesOfDay } from "../delivery/settings.js";
+import { readSmtpCa } from "../delivery/smtp-ca.js";
 import { ConfigError } from "../errors.js";
 import { canonicalTimeZone } from "../local-clock.js";
 import { isLogLevel, type LogLevel } from "../log.js";
@@ -65,7 +66,8 @@ export interface Config {
   /** Requests the audit may make per location and run, for days not yet due (POS_AUDIT_REQUESTS). */
   auditRequests: number;
   /** Where the morning report goes: e-mail when POS_REPORT_SMTP_URL, POS_REPORT_FROM and
-   * POS_REPORT_TO are set (any one set asks for all three), a webhook at POS_REPORT_WEBHOOK_URL. */
+   * POS_REPORT_TO are set (any one set asks for all three, and so does POS_REPORT_SMTP_CA), a
+   * webhook at POS_REPORT_WEBHOOK_URL. */
   report: Channels & {
     /** When the daemon sends it, in minutes after midnight on the locations' clocks
      * (POS_REPORT_AT, HH:MM). */
@@ -425,13 +427,19 @@ export function loadConfig(options: LoadOptions): Config {
       mail:
         settings.reportSmtpUrl === undefined &&
         settings.reportFrom === undefined &&
-        settings.reportTo === undefined
+        settings.reportTo === undefined &&
+        settings.reportSmtpCa === undefined
           ? undefined
-          : checkMailSettings({
-              smtpUrl: settings.reportSmtpUrl,
-              from: settings.reportFrom,
-              to: settings.reportTo,
-            }),
+          : {
+              ...checkMailSettings({
+                smtpUrl: settings.reportSmtpUrl,
+                from: settings.reportFrom,
+                to: settings.reportTo,
+              }),
+              ...(settings.reportSmtpCa === undefined
+                ? {}
+                : { ca: readSmtpCa(settings.reportSmtpCa, origin("reportSmtpCa")) }),
+            },
       webhookUrl:
         settings.reportWebhookUrl === undefined
           ? undefined

@@ -104,6 +104,11 @@ export const SETTINGS = {
     default: 30,
   },
   reportSmtpUrl: { env: "POS_REPORT_SMTP_URL", kind: "text", what: "the report's mail server" },
+  reportSmtpCa: {
+    env: "POS_REPORT_SMTP_CA",
+    kind: "text",
+    what: "the certificate trusted for the mail server",
+  },
   reportFrom: { env: "POS_REPORT_FROM", kind: "text", what: "the report's sender" },
   reportTo: { env: "POS_REPORT_TO", kind: "text", what: "the report's recipients" },
   reportWebhookUrl: { env: "POS_REPORT_WEBHOOK_URL", kind: "text", what: "the report's webhook" },

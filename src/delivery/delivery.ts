@@ -19,6 +19,9 @@ export interface MailSettings {
   /** The sender, one address (`pos-sync <reports@example.com>` or the bare address). */
   from: string;
   to: readonly string[];
+  /** Certificates (PEM) to trust for the mail server instead of the public CAs, as read from
+   * POS_REPORT_SMTP_CA's file at start (smtp-ca.ts). */
+  ca?: string;
 }
 
 /** Where the daemon's messages and `report --send` go: e-mail, a webhook, either or both. */
@@ -37,7 +40,9 @@ export interface OutgoingMail {
 }
 
 export interface DeliveryOptions {
-  /** The longest one delivery may take, connecting included. */
+  /** A webhook: the longest one delivery may take, connecting included. E-mail: the longest
+   * wait for each step (connecting, the greeting, the TLS handshake, each reply), as a slow
+   * server is slow at every one of them and a whole message takes many. */
   timeoutMs?: number;
   /** A webhook's Idempotency-Key header: the same on every attempt of one message. */
   idempotencyKey?: string;
@@ -48,6 +53,11 @@ export type DeliveryChannel = "e-mail" | "webhook";
 /** Long enough for a slow mail relay's greeting or a chat service under load, short enough that
  * a daemon waiting on a dead server notices within its schedule. */
 export const DEFAULT_DELIVERY_TIMEOUT_MS = 15_000;
+
+/** The last resort bound on one e-mail, whose steps are each bounded by the timeout: a server
+ * that answers each in time, a byte at a time, still ends. The outbox's claim on a message
+ * outlasts it, so that no other process sends a message still being sent. */
+export const LONGEST_DELIVERY_MS = 5 * 60_000;
 
 /** A server's reply shown in a message is cut to this: one line, not a page. */
 export const LONGEST_REPLY_SHOWN = 160;

@@ -1,6 +1,6 @@
 /** The morning report and alerts by e-mail: one multipart message through an SMTP server, with
  * nodemailer; each failure a DeliveryError (delivery.ts). */
-import { isIP } from "node:net";
+import { PassThrough, pipeline } from "node:stream";
 import type { NodemailerError } from "nodemailer";
 import nodemailer from "nodemailer";
 import { networkOutcome } from "../api/retry-policy.js";
@@ -10,6 +10,7 @@ import {
   DeliveryError,
   type DeliveryOptions,
   describeSmtpUrl,
+  LONGEST_DELIVERY_MS,
   LONGEST_REPLY_SHOWN,
   type MailSettings,
   type OutgoingMail,
@@ -17,15 +18,10 @@ import {
   type SmtpServer,
   seconds,
 } from "./delivery.js";
+import { mailTlsOptions, mustUseTls } from "./mail-tls.js";
 
 // ---------------------------------------------------------------------------------------------
 // E-mail
-
-function isLoopback(host: string): boolean {
-  if (host === "localhost" || host.endsWith(".localhost")) return true;
-  if (isIP(host) === 4) return host.startsWith("127.");
-  return host === "::1";
-}
 
 /** What the server said of a message it took. */
 export interface MailReceipt {
@@ -39,8 +35,8 @@ export interface MailReceipt {
 /**
  * Sends one multipart message (plain text and HTML) through the server of `settings.smtpUrl`.
  * smtps:// speaks TLS from the first byte; smtp:// upgrades with STARTTLS when the server offers
- * it (nodemailer's default), and with a password it must: a password is not sent in clear to
- * another machine. A loopback relay is exempt, as it never crosses a network.
+ * it (nodemailer's default), and with a password it must (mail-tls.ts says when, and which
+ * certificate is trusted). `options.timeoutMs` bounds each step, not the whole message.
  * Resolves once the server took the message for at least one recipient; a server refusing all
  * of them is a DeliveryError.
  */
@@ -50,13 +46,13 @@ export async function sendMail(
   options: DeliveryOptions = {},
 ): Promise<MailReceipt> {
   const server = parseSmtpUrl(settings.smtpUrl);
-  const target = describeSmtpUrl(settings.smtpUrl);
   const timeoutMs = options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
   const transporter = nodemailer.createTransport({
     host: server.host,
     port: server.port,
     secure: server.secure,
-    requireTLS: server.auth !== undefined && !server.secure && !isLoopback(server.host),
+    requireTLS: mustUseTls(server),
+    tls: mailTlsOptions(server, settings.ca),
     ...(server.auth === undefined ? {} : { auth: server.auth }),
     // Each wait bounded: the connection, the greeting, each answer, the name lookup.
     connectionTimeout: timeoutMs,
@@ -68,9 +64,30 @@ export async function sendMail(
     disableUrlAccess: true,
     logger: false,
   });
-  // The waits above are each bounded, but a server answering a byte at a time could chain them;
-  // this bounds the whole delivery.
-  const signal = AbortSignal.timeout(timeoutMs);
+  const attempt: Attempt = {
+    server,
+    target: describeSmtpUrl(settings.smtpUrl),
+    timeoutMs,
+    caConfigured: settings.ca !== undefined,
+    handedOver: false,
+    deadlinePassed: false,
+  };
+  // The message's stream ends when the connection has read all of it: from then on a silence or
+  // a dropped connection leaves unknown whether the server kept it.
+  transporter.use("stream", (sending, done) => {
+    sending.message.processFunc((input) => {
+      const output = new PassThrough();
+      output.once("end", () => {
+        attempt.handedOver = true;
+      });
+      pipeline(input, output, () => {});
+      return output;
+    });
+    done();
+  });
+  // The steps are each bounded, but a server answering each in time, slowly, could chain them
+  // for as long as it likes: a last resort, far beyond a slow server's pace.
+  const signal = AbortSignal.timeout(LONGEST_DELIVERY_MS);
   try {
     const info = await transporter.sendMail({
       from: settings.from,
@@ -83,10 +100,25 @@ export async function sendMail(
     });
     return { messageId: info.messageId, rejected: info.rejected };
   } catch (error) {
-    throw mailError(error as NodemailerError, server, target, timeoutMs, signal.aborted);
+    attempt.deadlinePassed = signal.aborted;
+    throw mailError(error as NodemailerError, attempt);
   } finally {
     transporter.close();
   }
+}
+
+/** One message's sending, as its failure is judged. */
+interface Attempt {
+  server: SmtpServer;
+  /** host:port, as messages show the server. */
+  target: string;
+  timeoutMs: number;
+  /** POS_REPORT_SMTP_CA names the certificates to trust. */
+  caConfigured: boolean;
+  /** The server has read the whole message: whether it kept it is its reply's to say. */
+  handedOver: boolean;
+  /** LONGEST_DELIVERY_MS passed. */
+  deadlinePassed: boolean;
 }
 
 /** The server's reply fit for a message: one line, shortened, without anything that could be a
@@ -129,27 +161,41 @@ const TIMEOUT_PHASE: Record<NonNullable<NodemailerError["timeoutType"]>, string>
 const TLS_FAILURE =
   /^(ERR_SSL_|ERR_TLS_|CERT_|DEPTH_ZERO_|SELF_SIGNED_|UNABLE_TO_(GET|VERIFY|DECRYPT)_|HOSTNAME_MISMATCH)/;
 
-function mailError(
-  error: NodemailerError,
-  server: SmtpServer,
-  target: string,
-  timeoutMs: number,
-  deadlinePassed: boolean,
-): DeliveryError {
+function mailError(error: NodemailerError, attempt: Attempt): DeliveryError {
+  const { server, target, timeoutMs } = attempt;
   const fail = (retryable: boolean, what: string) =>
     new DeliveryError("e-mail", retryable, target, what);
   const code = error.code ?? "";
   const original = error.originalCode ?? "";
+  const noReply = error.responseCode === undefined;
 
-  if (deadlinePassed || code === "ETIMEDOUT") {
+  const silent = attempt.deadlinePassed || code === "ETIMEDOUT";
+  if (attempt.handedOver && noReply && (silent || isConnectionLoss(code))) {
+    // The message is the server's to keep or lose: sent again, it may arrive twice (with the
+    // same Message-ID, which a mail client shows once).
+    const why = silent
+      ? `no answer within ${seconds(attempt.deadlinePassed ? LONGEST_DELIVERY_MS : timeoutMs)}`
+      : original || "the connection closed";
+    return fail(
+      true,
+      `the mail server ${target} took the message's data but did not confirm it (${why}): it may or may not have delivered it; it will be tried again`,
+    );
+  }
+  if (attempt.deadlinePassed) {
+    return fail(
+      true,
+      `the mail server ${target} answered each step in time but did not finish within ${seconds(LONGEST_DELIVERY_MS)}: it will be tried again`,
+    );
+  }
+  if (code === "ETIMEDOUT") {
     const phase = error.timeoutType ? `${TIMEOUT_PHASE[error.timeoutType]} ` : "";
     return fail(
       true,
       `the mail server ${target} did not answer in time (${phase}within ${seconds(timeoutMs)}): check that it is up and that POS_REPORT_SMTP_URL names its SMTP port`,
     );
   }
-  if (code === "ETLS" || TLS_FAILURE.test(original)) return tlsError(error, server, target, fail);
-  if (code === "ECONNECTION" || code === "ESOCKET" || code === "EDNS") {
+  if (code === "ETLS" || TLS_FAILURE.test(original)) return tlsError(error, attempt, fail);
+  if (isConnectionLoss(code)) {
     if (original === "") {
       // No socket error under it: the server hung up, which a server does when it is not an
       // SMTP server or is shedding load.
@@ -171,7 +217,7 @@ function mailError(
       `cannot reach the mail server ${target} (${why}): check POS_REPORT_SMTP_URL`,
     );
   }
-  if (error.responseCode === undefined) {
+  if (noReply) {
     if (code === "EAUTH" || code === "ENOAUTH") {
       return fail(
         false,
@@ -186,19 +232,33 @@ function mailError(
   return replyError(error, server, target, fail);
 }
 
+/** The connection ended or could not be made: nodemailer's codes for a socket's end. */
+function isConnectionLoss(code: string): boolean {
+  return code === "ECONNECTION" || code === "ESOCKET" || code === "EDNS";
+}
+
 type Fail = (retryable: boolean, what: string) => DeliveryError;
 
-function tlsError(
-  error: NodemailerError,
-  server: SmtpServer,
-  target: string,
-  fail: Fail,
-): DeliveryError {
+function tlsError(error: NodemailerError, attempt: Attempt, fail: Fail): DeliveryError {
+  const { server, target } = attempt;
   if (error.command === "STARTTLS" && error.responseCode !== undefined) {
-    // Sent only when a password is to cross the network (requireTLS): the server has no TLS.
+    const reply = shownReply(error, server);
+    if (!replyIsPermanent(error)) {
+      return fail(
+        true,
+        `the mail server ${target} cannot start TLS for now (${reply}): it will be tried again`,
+      );
+    }
+    // Sent without the server offering it only when a password is to cross a network.
+    if (mustUseTls(server)) {
+      return fail(
+        false,
+        `the mail server ${target} offers no TLS (${reply}), and pos-sync sends no password in clear over a network: use smtps:// with the server's TLS port (usually 465)`,
+      );
+    }
     return fail(
       false,
-      `the mail server ${target} offers no TLS (${shownReply(error, server)}), and pos-sync sends no password in clear over a network: use smtps:// with the server's TLS port (usually 465)`,
+      `the mail server ${target} offers STARTTLS but refused it (${reply}): its TLS set-up needs fixing, or use smtps:// with its TLS port (usually 465) in POS_REPORT_SMTP_URL`,
     );
   }
   const original = error.originalCode ?? "";
@@ -215,9 +275,12 @@ function tlsError(
   const why = visible((error.message.split("\n")[0] ?? "").replace(/^Error initiating TLS - /, ""));
   const shown =
     why.length > LONGEST_REPLY_SHOWN ? `${why.slice(0, LONGEST_REPLY_SHOWN - 1)}…` : why;
+  const advice = attempt.caConfigured
+    ? "the server's certificate must be the one in POS_REPORT_SMTP_CA or signed by it, and valid for the host named in POS_REPORT_SMTP_URL"
+    : "the server's certificate must be valid for the host named in POS_REPORT_SMTP_URL, or POS_REPORT_SMTP_CA name the certificate (a self-signed one) or CA to trust";
   return fail(
     false,
-    `the TLS connection to the mail server ${target} failed (${shown}${original ? `, ${original}` : ""}): the server's certificate must be valid for the host named in POS_REPORT_SMTP_URL`,
+    `the TLS connection to the mail server ${target} failed (${shown}${original ? `, ${original}` : ""}): ${advice}`,
   );
 }
 

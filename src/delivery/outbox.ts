@@ -19,6 +19,7 @@ import {
   type Channels,
   DEFAULT_DELIVERY_TIMEOUT_MS,
   DeliveryError,
+  LONGEST_DELIVERY_MS,
   type OutgoingMail,
 } from "./delivery.js";
 import { sendMail } from "./mail.js";
@@ -57,8 +58,9 @@ export interface OutboxOptions {
 /** The most messages one pass sends: a long outbox drains over a few passes, not in one burst. */
 const PASS_LIMIT = 50;
 
-/** How long a message taken for sending is left to its sender before another may take it. */
-const CLAIM_MS = 4 * DEFAULT_DELIVERY_TIMEOUT_MS;
+/** How long a message taken for sending is left to its sender before another may take it: longer
+ * than the longest a delivery may last. */
+const CLAIM_MS = LONGEST_DELIVERY_MS + 4 * DEFAULT_DELIVERY_TIMEOUT_MS;
 
 /** One id per message and recipient, whatever the attempt: an e-mail's Message-ID, a webhook's
  * Idempotency-Key, by which a receiver may tell a message sent twice. */

@@ -3,8 +3,8 @@
  * nodemailer sends over the wire, and each message is read back with mailparser as a mail
  * client would, so a test checks the message as it arrived, not as it was handed to a library.
  *
- * Plain SMTP without STARTTLS unless asked: smtp-server's built-in certificate is one a client
- * checking certificates (as pos-sync does) rightly refuses; loopback traffic needs no TLS.
+ * Plain SMTP without STARTTLS unless asked: with smtp-server's built-in certificate (self-signed
+ * for another name) or test/fixtures/smtp-tls's (self-signed for mail.example and 127.0.0.1).
  */
 import type { AddressInfo } from "node:net";
 import { type ParsedMail, simpleParser } from "mailparser";
@@ -17,8 +17,15 @@ export interface MailServerOptions {
   /** A recipient for which this returns true is refused at RCPT TO with 550. */
   rejectRecipient?: (address: string) => boolean;
   /** Offer STARTTLS, with smtp-server's built-in certificate, which no client that checks
-   * certificates accepts (it is self-signed for another name): a server with a bad certificate. */
+   * certificates accepts (it is self-signed for another name), or with `certificate`. */
   offerStartTls?: boolean;
+  /** The key and certificate (PEM) STARTTLS uses; setting it offers STARTTLS. */
+  certificate?: { key: string; cert: string };
+  /** Wait this long before answering the connection, the sender, each recipient and the
+   * message's end: a server that is slow at every step. */
+  delayMs?: number;
+  /** Read the message, then never answer its end: the server took it, and says nothing. */
+  hangAfterData?: boolean;
   /** Listen on this port (one a test found closed, to bring an unreachable server up); any free
    * one otherwise. */
   port?: number;
@@ -31,6 +38,8 @@ export interface Envelope {
   to: string[];
   /** The user that logged in, if any. */
   user?: string;
+  /** The message came over TLS (STARTTLS). */
+  secure: boolean;
 }
 
 export interface MailServer {
@@ -47,6 +56,8 @@ export interface MailServer {
   next(): Promise<ParsedMail>;
   /** Every login attempt, right or wrong, by user name. */
   logins: string[];
+  /** Resolves when the server has read a whole message, whether or not it answers it. */
+  dataReceived: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -59,13 +70,27 @@ export async function startMailServer(options: MailServerOptions = {}): Promise<
   let taken = 0;
 
   const addressOf = (address: SMTPServerAddress | false) => (address ? address.address : "");
+  let dataRead: () => void = () => {};
+  const dataReceived = new Promise<void>((resolve) => {
+    dataRead = resolve;
+  });
+  const startTls = options.offerStartTls || options.certificate !== undefined;
+  /** Runs `answer` after the server's delay, if it has one. */
+  const later = (answer: () => void) => {
+    if (options.delayMs === undefined) answer();
+    else setTimeout(answer, options.delayMs);
+  };
   const server = new SMTPServer({
     logger: false,
-    disabledCommands: [...(options.offerStartTls ? [] : ["STARTTLS"]), ...(users ? [] : ["AUTH"])],
+    disabledCommands: [...(startTls ? [] : ["STARTTLS"]), ...(users ? [] : ["AUTH"])],
+    ...(options.certificate ?? {}),
     authOptional: users === undefined,
     allowInsecureAuth: true,
     // A test's server has no name to look up for its client.
     disableReverseLookup: true,
+    onConnect(_session, callback) {
+      later(() => callback());
+    },
     onAuth(auth, _session, callback) {
       const user = auth.username ?? "";
       logins.push(user);
@@ -76,25 +101,35 @@ export async function startMailServer(options: MailServerOptions = {}): Promise<
         callback(new Error("Authentication credentials invalid"));
       }
     },
+    onMailFrom(_address, _session, callback) {
+      later(() => callback());
+    },
     onRcptTo(address, _session, callback) {
-      if (options.rejectRecipient?.(address.address)) {
-        callback(Object.assign(new Error("5.1.1 No such user here"), { responseCode: 550 }));
-      } else {
-        callback();
-      }
+      later(() => {
+        if (options.rejectRecipient?.(address.address)) {
+          callback(Object.assign(new Error("5.1.1 No such user here"), { responseCode: 550 }));
+        } else {
+          callback();
+        }
+      });
     },
     onData(stream, session, callback) {
       simpleParser(stream).then(
         (mail) => {
-          received.push(mail);
-          envelopes.push({
-            from: addressOf(session.envelope.mailFrom),
-            to: session.envelope.rcptTo.map((r) => r.address),
-            ...(typeof session.user === "string" ? { user: session.user } : {}),
+          dataRead();
+          if (options.hangAfterData) return;
+          later(() => {
+            received.push(mail);
+            envelopes.push({
+              from: addressOf(session.envelope.mailFrom),
+              to: session.envelope.rcptTo.map((r) => r.address),
+              ...(typeof session.user === "string" ? { user: session.user } : {}),
+              secure: session.secure,
+            });
+            callback();
+            const waiter = waiting.shift();
+            if (waiter) waiter(received[taken++]!);
           });
-          callback();
-          const waiter = waiting.shift();
-          if (waiter) waiter(received[taken++]!);
         },
         (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
       );
@@ -118,6 +153,7 @@ export async function startMailServer(options: MailServerOptions = {}): Promise<
     received,
     envelopes,
     logins,
+    dataReceived,
     next: () =>
       taken < received.length
         ? Promise.resolve(received[taken++]!)
