@@ -6,6 +6,7 @@
 import pLimit from "p-limit";
 import { PosApiClient } from "../api/client.js";
 import { ApiKeyRejectedError } from "../api/errors.js";
+import { discoverStart } from "../api/first-day.js";
 import { HttpTransport, type TransportOptions } from "../api/transport.js";
 import type { Config } from "../config/config.js";
 import { eachDay, today } from "../dates.js";
@@ -14,6 +15,7 @@ import { messageOf } from "../errors.js";
 import type { Logger } from "../log.js";
 import { locationNamed } from "../read-models/location-named.js";
 import { keyFingerprint } from "../secrets.js";
+import { skippedNotice, startDateOf } from "../start-date.js";
 import { countDays, DAY_STREAM_DESCRIPTIONS, type DayStreamDescription } from "../streams/index.js";
 import type { DayStream, RepairDays, RepairFinding } from "../vocabulary.js";
 import { accountedFor, type DayAccount, dayAgrees } from "./agreement.js";
@@ -49,6 +51,8 @@ export interface LocationVerification {
   name: string | null;
   since: string | null;
   until: string | null;
+  /** Why the days checked start later than --since (start-date.ts). */
+  notice: string | null;
   checks: number;
   mismatches: DayCheck[];
   reconciliation: ReconciliationProblem[];
@@ -112,6 +116,27 @@ async function reconciliationProblems(
   return problems;
 }
 
+/** The first day checked: the first day synced, or --since, which starts no earlier than the
+ * first day the API holds, as a sync's does (start-date.ts), and says so in the result. */
+async function firstDayChecked(
+  options: VerifyOptions,
+  client: PosApiClient,
+  locationId: string,
+  locationToday: string,
+  result: LocationVerification,
+): Promise<string | undefined> {
+  const { destination } = options;
+  const since = options.range?.since;
+  if (since === undefined) return destination.firstRecordedDay(locationId);
+  // As the sync learned it, else from the reports (read here, not stored: verify only reads).
+  const firstDay =
+    (await destination.startDate(locationId)) ??
+    (await discoverStart(client, locationToday)).firstDay;
+  const { startDate, skipped } = startDateOf(since, firstDay, locationToday);
+  if (skipped) result.notice = skippedNotice("--since", skipped);
+  return startDate;
+}
+
 async function verifyLocation(
   options: VerifyOptions,
   client: PosApiClient,
@@ -128,6 +153,7 @@ async function verifyLocation(
     name: null,
     since: null,
     until: null,
+    notice: null,
     checks: 0,
     mismatches: [],
     reconciliation: [],
@@ -139,9 +165,10 @@ async function verifyLocation(
     if (only !== undefined && location.id !== only) return undefined;
     Object.assign(result, { locationId: location.id, name: location.name });
     const now = options.now?.() ?? new Date();
-    const since = options.range?.since ?? (await destination.firstRecordedDay(location.id));
     const offset = await destination.utcOffsetMinutes(location.id, now);
-    const until = options.range?.until ?? today(now, offset ?? 0);
+    const locationToday = today(now, offset ?? 0);
+    const since = await firstDayChecked(options, client, location.id, locationToday, result);
+    const until = options.range?.until ?? locationToday;
     if (since === undefined) {
       result.error = "nothing synced yet for this location";
       return result;

@@ -2,11 +2,13 @@
 
 import type { PosApiClient } from "../api/client.js";
 import { ApiKeyRejectedError } from "../api/errors.js";
+import { discoverStart, type LocationStart } from "../api/first-day.js";
 import type { LocationConfig } from "../config/config.js";
 import { today } from "../dates.js";
 import { DatabaseError } from "../db/errors.js";
 import type { RepairRecord } from "../db/sql/checkpoints.js";
 import { messageOf } from "../errors.js";
+import { skippedNotice, startDateOf } from "../start-date.js";
 import type { DayStreamDescription } from "../streams/index.js";
 import type { WindowStatus } from "../vocabulary.js";
 import { auditLocation } from "./audit.js";
@@ -16,30 +18,30 @@ import { syncDayWindow, type WindowOutcome, type WindowTask } from "./day-window
 import { escalateOrDescribe } from "./failures.js";
 import { planDays } from "./plan.js";
 import { syncCatalog, syncLocationRecord } from "./snapshot-streams.js";
-import { discoverStart, type LocationStart, startDateOf } from "./start-date.js";
 import { addCounts, addProblem, emptyStreamStats, type StreamStats } from "./stats.js";
 import { runAll } from "./tasks.js";
 
 /**
  * What a location's first run learns from its reports, in one read remembered for the next
- * runs: the first day its API holds (start-date.ts; until it holds a report, each run asks
+ * runs: the first day its API holds (api/first-day.ts; until it holds a report, each run asks
  * again), and its UTC offset (until its stored orders tell), so that its today is its own from
- * the first run on.
+ * the first run on. An incremental run cannot plan without the first day; for explicit days it
+ * is, like the offset, a refinement that does not stop the run: false when it could not be read.
  */
 async function learnStart(
   context: SyncContext,
   client: PosApiClient,
   locationId: string,
-): Promise<void> {
+): Promise<boolean> {
   const { destination } = context;
-  const needStart =
-    !context.plan.range && !context.plan.repairDays && !(await destination.startDate(locationId));
+  const needStart = !context.plan.repairDays && !(await destination.startDate(locationId));
   const needOffset = (await destination.utcOffsetMinutes(locationId, context.now())) === undefined;
-  if (!needStart && !needOffset) return;
-  const start = needStart
-    ? await discoverStart(client, today(context.now()))
-    : await offsetOnly(context, client, locationId);
-  if (!start) return;
+  if (!needStart && !needOffset) return true;
+  const start =
+    needStart && !context.plan.range
+      ? await discoverStart(client, today(context.now()))
+      : await refinementOnly(context, client, locationId);
+  if (!start) return !needStart;
   const now = timestamp(context);
   if (needOffset && start.utcOffsetMinutes !== undefined)
     await destination.saveState(
@@ -55,11 +57,12 @@ async function learnStart(
       "the location's days start here",
     );
   }
+  return true;
 }
 
-/** A start is settled: the offset is a refinement that must not stop the run. Until it is known,
- * the location's today is UTC's. */
-async function offsetOnly(
+/** The reports read for what only refines the run: a failure to read them must not stop it.
+ * Until the offset is known, the location's today is UTC's. */
+async function refinementOnly(
   context: SyncContext,
   client: PosApiClient,
   locationId: string,
@@ -77,23 +80,23 @@ async function offsetOnly(
   }
 }
 
-/** The first day a run reads: explicit days, else POS_START_DATE or the first day the API holds
- * (start-date.ts), said in one line when POS_START_DATE is earlier. */
+/** The first day a run reads: repaired days name their own; else --since or POS_START_DATE,
+ * never before the first day the API holds (start-date.ts), said in one line when it moved. */
 async function startDateFor(
   context: SyncContext,
   client: PosApiClient,
   locationId: string,
   locationToday: string,
+  firstDayRead: boolean,
 ): Promise<string> {
-  if (context.plan.range) return context.plan.range.since;
-  const firstDay = await context.destination.startDate(locationId);
-  const { startDate, skipped } = startDateOf(
-    context.plan.config.startDate,
-    firstDay,
-    locationToday,
-  );
+  const { range } = context.plan;
+  const stored = await context.destination.startDate(locationId);
+  const firstDay = stored ?? (firstDayRead ? undefined : null);
+  const asked = range ? "--since" : "POS_START_DATE";
+  const setting = range ? range.since : context.plan.config.startDate;
+  const { startDate, skipped } = startDateOf(setting, firstDay, locationToday);
   if (skipped && !context.plan.repairDays) {
-    const warning = `POS_START_DATE ${skipped.setting} is before the first day this location's API holds (${skipped.firstDay}): the days before it hold nothing and are not read`;
+    const warning = skippedNotice(asked, skipped);
     context.logger.warn({ locationId, ...skipped }, warning);
     context.stats.location(client.keyFingerprint).warnings.push(warning);
   }
@@ -106,11 +109,11 @@ async function planWindows(
   locationId: string,
   streams: readonly DayStreamDescription[],
 ): Promise<{ tasks: WindowTask[]; locationToday: string }> {
-  await learnStart(context, client, locationId);
+  const firstDayRead = await learnStart(context, client, locationId);
   // The location's own today: its clock may be ahead of or behind this machine's.
   const offset = await context.destination.utcOffsetMinutes(locationId, context.now());
   const locationToday = today(context.now(), offset ?? 0);
-  const startDate = await startDateFor(context, client, locationId, locationToday);
+  const startDate = await startDateFor(context, client, locationId, locationToday, firstDayRead);
   if (!context.plan.range && !context.plan.repairDays && startDate > locationToday) {
     const warning = `POS_START_DATE ${startDate} is after this location's today (${locationToday}): no day is read until then`;
     context.logger.warn({ locationId, startDate, today: locationToday }, warning);
@@ -128,7 +131,7 @@ async function planWindows(
           startDate,
           lookbackDays: context.plan.config.lookbackDays,
           windows: await context.destination.windows(locationId, stream.name),
-          range: context.plan.range,
+          range: context.plan.range && { ...context.plan.range, since: startDate },
         });
     context.stats.stream(client.keyFingerprint, stream.name).windows.planned += days.length;
     context.progress.planned({

@@ -64,6 +64,7 @@ export function formatVerify(result: VerifyResult): string {
       lines.push(`  ! ${visible(location.error)}`);
       continue;
     }
+    if (location.notice) lines.push(`  ${visible(location.notice)}`);
     lines.push(`  ${location.checks} day counts checked, ${location.since} to ${location.until}`);
     for (const m of location.mismatches.slice(0, 20)) {
       lines.push(`  ! ${m.stream} ${m.day}: ${mismatchText(m)}`);

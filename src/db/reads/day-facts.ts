@@ -91,7 +91,7 @@ export class DayFactReads extends ReaderBase {
     return () => offset;
   }
 
-  /** The first day of a location's history, as an incremental run settled it. */
+  /** The first day the location's API holds, as a run learned it from its reports. */
   startDate(locationId: string): Promise<string | undefined> {
     return this.state(locationId, "start_date");
   }

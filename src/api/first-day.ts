@@ -3,14 +3,10 @@
  * session's start, which can be the day before the report was created, when the session ran past
  * midnight). Every order belongs to a report, so no order is older. The spec does not say which
  * way lists are ordered, so both ends of the reports list are read (one record each) and the
- * earlier wins. Without POS_START_DATE a location's days start there; with an earlier one, the days before
- * it are not read: they hold nothing.
+ * earlier wins. Where a run starts from there is start-date.ts.
  */
-import type { PosApiClient } from "../api/client.js";
-import { addDays, isCalendarDay, utcOffsetOf } from "../dates.js";
-
-/** How far back to start when the API has no report at all. */
-export const FALLBACK_START_DAYS = 90;
+import { isCalendarDay, utcOffsetOf } from "../dates.js";
+import type { PosApiClient } from "./client.js";
 
 export interface LocationStart {
   /** The first day of the earliest report; undefined when the API holds no report. */
@@ -39,20 +35,4 @@ function firstDayOf(
     .filter(isCalendarDay);
   const earliest = days.sort()[0];
   return earliest !== undefined && earliest > today ? today : earliest;
-}
-
-/**
- * Where a run starts reading a location: POS_START_DATE, unless it is before the first day the
- * API holds (then that day, and `skipped` says so); else the first day the API holds; else, with
- * no report at all yet, FALLBACK_START_DAYS before today.
- */
-export function startDateOf(
-  setting: string | undefined,
-  firstDay: string | undefined,
-  today: string,
-): { startDate: string; skipped?: { setting: string; firstDay: string } } {
-  if (setting === undefined) return { startDate: firstDay ?? addDays(today, -FALLBACK_START_DAYS) };
-  if (firstDay !== undefined && firstDay > setting)
-    return { startDate: firstDay, skipped: { setting, firstDay } };
-  return { startDate: setting };
 }
