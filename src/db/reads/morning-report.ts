@@ -27,7 +27,8 @@ export interface ExceptionRow {
   paid: number | null;
 }
 
-/** A day's orders of each kind the report lists (keys as report/morning-report.ts names them). */
+/** A day's orders of each kind the report lists (keys as morning-report/morning-report.ts names
+ * them). */
 export interface DayExceptionRows {
   cancelledAfterPayment: ExceptionRow[];
   voidedAfterClose: ExceptionRow[];
