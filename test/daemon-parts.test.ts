@@ -5,6 +5,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
+import { syncFailing } from "../src/alerts/alert-rules.js";
 import { HealthTracker } from "../src/daemon/health.js";
 import { isLoopbackBind, pageClosed } from "../src/daemon/page-access.js";
 import { Scheduler } from "../src/daemon/scheduler.js";
@@ -16,49 +17,143 @@ import { until } from "./helpers/wait.js";
 const tempPath = useTempDir();
 
 describe("health", () => {
-  it("is starting before the first run ends, ok after a success, degraded then failing after failures", () => {
+  const minutes = (n: number) => n * 60_000;
+
+  it("is starting before the first run ends, ok after a success, and degraded, not failing, after one failed run however old the success", () => {
     let now = 0;
-    const health = new HealthTracker(60_000, () => now);
+    const health = new HealthTracker(() => now);
     expect(health.report()).toMatchObject({ httpStatus: 200, body: { status: "starting" } });
     health.runStarted();
     health.runFinished("succeeded", null);
     expect(health.report()).toMatchObject({ httpStatus: 200, body: { status: "ok" } });
-    now = 30_000;
-    health.runFinished("partial", "GET /v1/orders/ answered 503");
+    // Five hours later, one run fails: the alert does not open, and /healthz says why all the same.
+    now = minutes(300);
+    health.runStarted();
+    now += 30_000;
+    health.runFinished("failed", "disk full");
     expect(health.report()).toMatchObject({
       httpStatus: 200,
-      body: { status: "degraded", reason: "the last run partial: GET /v1/orders/ answered 503" },
+      body: {
+        status: "degraded",
+        reason: "1 run(s) in a row failed, the first 1 min ago: disk full",
+        lastRun: { status: "failed", error: "disk full" },
+      },
     });
-    now = 61_000;
-    health.runFinished("failed", "disk full");
-    const failing = health.report();
-    expect(failing.httpStatus).toBe(503);
-    expect(failing.body.reason).toBe(
-      "the last run failed: disk full, no success since 1970-01-01T00:00:00.000Z",
+  });
+
+  it("answers 503 with the alert's reason once three runs in a row failed", () => {
+    let now = 0;
+    const health = new HealthTracker(() => now);
+    health.runStarted();
+    health.runFinished("succeeded", null);
+    for (const at of [15, 30, 45]) {
+      now = minutes(at);
+      health.runStarted();
+      health.runFinished("failed", "the API answered 503");
+    }
+    now = minutes(46);
+    const report = health.report();
+    const alert = syncFailing(
+      [15, 30, 45].reverse().map((at) => ({
+        status: "failed",
+        startedAt: new Date(minutes(at)).toISOString(),
+        error: "the API answered 503",
+      })),
+      new Date(now),
     );
+    expect(alert.on).toBe(true);
+    expect(report).toMatchObject({
+      httpStatus: 503,
+      body: { status: "failing", reason: alert.detail },
+    });
+    expect(report.body.reason).toBe(
+      "3 run(s) in a row failed, the first 31 min ago: the API answered 503",
+    );
+    // The next run that does not fail ends it, as it closes the alert.
+    health.runStarted();
+    health.runFinished("partial", "the API rejected the API key key#1a2b3c4d");
+    expect(health.report()).toMatchObject({
+      httpStatus: 200,
+      body: {
+        status: "degraded",
+        reason: "the last run was partial: the API rejected the API key key#1a2b3c4d",
+      },
+    });
+  });
+
+  it("turns failing by time alone when the first failed run of a streak started over an hour ago", () => {
+    let now = 0;
+    const health = new HealthTracker(() => now);
+    health.runStarted();
+    health.runFinished("failed", "the API answered 503");
+    now = minutes(59);
+    expect(health.report().httpStatus).toBe(200);
+    now = minutes(61);
+    expect(health.report()).toMatchObject({
+      httpStatus: 503,
+      body: { reason: "1 run(s) in a row failed, the first 1 h ago: the API answered 503" },
+    });
+  });
+
+  it("never calls partial runs failing, however long since the last success", () => {
+    let now = 0;
+    const health = new HealthTracker(() => now);
+    health.runStarted();
+    health.runFinished("succeeded", null);
+    for (let at = 15; at <= 600; at += 15) {
+      now = minutes(at);
+      health.runStarted();
+      health.runFinished("partial", "GET /v1/orders/ answered 503");
+    }
+    expect(health.report()).toMatchObject({ httpStatus: 200, body: { status: "degraded" } });
   });
 });
 
 describe("health after a restart", () => {
-  it("starts from the success the database recorded, so that a failing run is degraded until it is old", () => {
-    let now = 120_000;
-    const health = new HealthTracker(60_000, () => now);
-    health.successBefore(90_000);
-    expect(health.report().body).toMatchObject({
-      status: "starting",
-      lastSuccessAt: "1970-01-01T00:01:30.000Z",
+  it("starts from the runs and the success the database recorded, so that a streak goes on", () => {
+    let now = Date.parse("2026-11-29T12:00:00Z");
+    const health = new HealthTracker(() => now);
+    const failed = (at: string) => ({ status: "failed", startedAt: at, error: "disk full" });
+    health.recall(
+      [
+        { status: "interrupted", startedAt: "2026-11-29T11:50:00Z", error: null },
+        failed("2026-11-29T11:45:00Z"),
+        failed("2026-11-29T11:30:00Z"),
+        { status: "succeeded", startedAt: "2026-11-29T11:15:00Z", error: null },
+      ],
+      "2026-11-29T11:16:00.000Z",
+    );
+    expect(health.report()).toMatchObject({
+      httpStatus: 200,
+      body: { status: "starting", lastSuccessAt: "2026-11-29T11:16:00.000Z" },
     });
-    health.runFinished("partial", "the API rejected the API key key#1a2b3c4d");
-    expect(health.report()).toMatchObject({ httpStatus: 200, body: { status: "degraded" } });
-    now = 151_000;
+    // Its first run fails too: the third in a row, the stop between them not counted.
+    health.runStarted();
+    now += 60_000;
+    health.runFinished("failed", "disk full");
     expect(health.report()).toMatchObject({
       httpStatus: 503,
-      body: { reason: expect.stringMatching(/no success since 1970-01-01T00:01:30\.000Z$/) },
+      body: {
+        status: "failing",
+        reason: "3 run(s) in a row failed, the first 31 min ago: disk full",
+      },
     });
     // A success of this process is later than the recorded one, and wins.
     health.runFinished("succeeded", null);
-    health.successBefore(90_000);
-    expect(health.report().body.lastSuccessAt).toBe("1970-01-01T00:02:31.000Z");
+    health.recall([], "2026-11-29T11:16:00.000Z");
+    expect(health.report().body).toMatchObject({
+      status: "ok",
+      lastSuccessAt: "2026-11-29T12:01:00.000Z",
+    });
+  });
+
+  it("is failing before its first run ends when the recorded streak already is, as the alert is open", () => {
+    const health = new HealthTracker(() => Date.parse("2026-11-29T12:00:00Z"));
+    health.recall([{ status: "failed", startedAt: "2026-11-29T10:00:00Z", error: "503" }], null);
+    expect(health.report()).toMatchObject({
+      httpStatus: 503,
+      body: { status: "failing", reason: "1 run(s) in a row failed, the first 2 h ago: 503" },
+    });
   });
 });
 

@@ -113,12 +113,17 @@ describe("pos-sync daemon", () => {
     expect((await runCli(["sync"], env(dbPath))).code).toBe(0);
   });
 
-  it("answers 503 with the reason when runs fail and none has succeeded", async () => {
+  it("answers 503 with the alert's reason once three runs in a row failed, counting those recorded before it started", async () => {
     const dbPath = tempPath();
-    const daemon = await startDaemon(
-      ["--schedule", "0 0 1 1 *"],
-      env(dbPath, { POS_API_KEYS: "pos_live_revoked_key_000000" }),
-    );
+    const revoked = env(dbPath, { POS_API_KEYS: "pos_live_revoked_key_000000" });
+    for (let i = 0; i < 2; i++) expect((await runCli(["sync"], revoked)).code).not.toBe(0);
+    const db = openTestDb(dbPath);
+    expect(rows(db, "SELECT status FROM sync_runs")).toEqual([
+      { status: "failed" },
+      { status: "failed" },
+    ]);
+    db.close();
+    const daemon = await startDaemon(["--schedule", "0 0 1 1 *"], revoked);
     try {
       await until(() => logEvents(daemon.output()).some((e) => e.msg === "run finished"));
       const health = await fetch(`${daemon.url}/healthz`);
@@ -126,7 +131,7 @@ describe("pos-sync daemon", () => {
       const body = (await health.json()) as { status: string; reason: string };
       expect(body.status).toBe("failing");
       expect(body.reason).toMatch(
-        /^the last run failed: the API rejected the API key key#[0-9a-f]{8}/,
+        /^3 run\(s\) in a row failed, the first \d+ min ago: the API rejected the API key key#[0-9a-f]{8}/,
       );
       expect(JSON.stringify(body)).not.toContain("pos_live_revoked_key_000000");
       expect(daemon.output()).not.toContain("pos_live_revoked_key_000000");
@@ -160,7 +165,7 @@ describe("pos-sync daemon", () => {
         lastSuccessAt: storedSuccess,
         lastRun: { status: "partial" },
       });
-      expect(body.reason).toMatch(/^the last run partial: the API rejected the API key key#/);
+      expect(body.reason).toMatch(/^the last run was partial: the API rejected the API key key#/);
     } finally {
       daemon.child.kill("SIGTERM");
       await daemon.exited;

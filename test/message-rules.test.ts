@@ -11,6 +11,7 @@ import {
   staleData,
   syncFailing,
 } from "../src/alerts/alert-rules.js";
+import { syncVerdict } from "../src/alerts/sync-failing.js";
 import { retryDelayMs } from "../src/delivery/backoff.js";
 import { morningReportKey, shownMessageKey } from "../src/delivery/message-keys.js";
 import { minutesOfDay } from "../src/delivery/settings.js";
@@ -161,6 +162,84 @@ describe("when the morning report is due", () => {
     expect(minutesOfDay("7:05")).toBe(425);
     for (const bad of ["24:00", "07:60", "7", "seven", "07:00:00"])
       expect(() => minutesOfDay(bad)).toThrow(/^POS_REPORT_AT must be a time of day as HH:MM/);
+  });
+});
+
+describe("when the sync is failing, for the alert and /healthz alike", () => {
+  it("counts failed runs in a row, newest first, and how long ago the first of them started", () => {
+    const now = at("2026-11-29T12:00:00Z");
+    // Newest first: status and the minutes before noon it started; errors say which run it is.
+    const cases: [string, [status: string, minutesAgo: number][], boolean, string][] = [
+      ["no run", [], false, "no run has ended yet"],
+      ["a success", [["succeeded", 5]], false, "the last run succeeded"],
+      [
+        "one failed run after successes",
+        [
+          ["failed", 5],
+          ["succeeded", 20],
+        ],
+        false,
+        "1 run(s) in a row failed, the first 5 min ago: run 0",
+      ],
+      [
+        "two failed runs",
+        [
+          ["failed", 5],
+          ["failed", 20],
+          ["succeeded", 35],
+        ],
+        false,
+        "2 run(s) in a row failed, the first 20 min ago: run 0",
+      ],
+      [
+        "three failed runs",
+        [
+          ["failed", 5],
+          ["failed", 20],
+          ["failed", 35],
+          ["succeeded", 50],
+        ],
+        true,
+        "3 run(s) in a row failed, the first 35 min ago: run 0",
+      ],
+      [
+        "one failed run an hour old",
+        [["failed", 60]],
+        true,
+        "1 run(s) in a row failed, the first 1 h ago: run 0",
+      ],
+      [
+        "a partial run ends the streak",
+        [
+          ["partial", 5],
+          ["failed", 20],
+          ["failed", 35],
+          ["failed", 90],
+        ],
+        false,
+        "the last run was partial: run 0",
+      ],
+      [
+        "an interrupted run and one still going are not counted",
+        [
+          ["running", 1],
+          ["failed", 5],
+          ["interrupted", 10],
+          ["failed", 20],
+          ["failed", 35],
+        ],
+        true,
+        "3 run(s) in a row failed, the first 35 min ago: run 1",
+      ],
+    ];
+    for (const [name, runs, failing, why] of cases) {
+      const outcomes = runs.map(([status, minutesAgo], i) => ({
+        status,
+        startedAt: new Date(now.getTime() - minutesAgo * 60_000).toISOString(),
+        error: `run ${i}`,
+      }));
+      expect([name, syncVerdict(outcomes, now)]).toEqual([name, { failing, why }]);
+    }
   });
 });
 

@@ -7,6 +7,8 @@
  */
 import type { RunOutcome } from "../db/reads/deliveries.js";
 import type { LocationStats } from "../sync/stats.js";
+import { syncVerdict } from "./sync-failing.js";
+import { hoursAgo } from "./time-ago.js";
 
 export const ALERT_KINDS = [
   "sync failing",
@@ -27,45 +29,13 @@ export interface Finding {
   detail: string;
 }
 
-/** Runs in a row that failed before the sync is said to fail. */
-export const FAILED_RUNS_TO_ALERT = 3;
-/** …or for how long, whatever the count (a daily schedule fails rarely but long). */
-export const FAILING_FOR_MS = 3_600_000;
 /** A location whose orders no run read completely for this long has stale data. */
 export const STALE_AFTER_MS = 86_400_000;
 
-/** A run that stored nothing: every location stopped, or the database failed. A partial run (some
- * windows or keys failing) synced the rest: the key-rejected and data-stale alerts tell of its
- * failures, and one cause is not told twice. */
-const isFailure = (status: string) => status === "failed";
-
-function hoursAgo(at: string, now: Date): string {
-  const hours = (now.getTime() - Date.parse(at)) / 3_600_000;
-  return hours < 1 ? `${Math.max(1, Math.round(hours * 60))} min` : `${Math.round(hours)} h`;
-}
-
-/** The sync as a whole, from the latest runs (newest first): failing once FAILED_RUNS_TO_ALERT in
- * a row failed, or the first of them started FAILING_FOR_MS ago. */
+/** The sync as a whole, by the rule /healthz answers by too (sync-failing.ts). */
 export function syncFailing(runs: readonly RunOutcome[], now: Date): Finding {
-  const firstSuccess = runs.findIndex((run) => !isFailure(run.status));
-  const streak = firstSuccess === -1 ? runs : runs.slice(0, firstSuccess);
-  const since = streak.at(-1)?.startedAt;
-  const latest = streak[0];
-  const on =
-    latest !== undefined &&
-    since !== undefined &&
-    (streak.length >= FAILED_RUNS_TO_ALERT || now.getTime() - Date.parse(since) >= FAILING_FOR_MS);
-  return {
-    kind: "sync failing",
-    subject: "",
-    on,
-    detail:
-      latest === undefined
-        ? runs[0] === undefined || runs[0].status === "succeeded"
-          ? "the last run succeeded"
-          : `the last run was ${runs[0].status}`
-        : `${streak.length} run(s) in a row failed, the first ${hoursAgo(since ?? latest.startedAt, now)} ago: ${latest.error ?? latest.status}`,
-  };
+  const { failing, why } = syncVerdict(runs, now);
+  return { kind: "sync failing", subject: "", on: failing, detail: why };
 }
 
 /** Each key the run tried: rejected by the API, or accepted. */

@@ -14,6 +14,7 @@ const OPTIONS = {
   schedule: { type: "string" },
   port: { type: "string" },
   host: { type: "string" },
+  // Accepted and ignored: a unit file that still passes it must not stop the service.
   "health-max-age": { type: "string" },
   "no-raw": { type: "boolean" },
   "no-history": { type: "boolean" },
@@ -21,7 +22,7 @@ const OPTIONS = {
   ...CONFIG_FLAGS,
 } as const;
 
-const HELP = `Usage: pos-sync daemon [--schedule CRON] [--port N] [--host H] [--health-max-age MIN]
+const HELP = `Usage: pos-sync daemon [--schedule CRON] [--port N] [--host H]
                        [--no-raw] [--no-history] [--time-zone ZONE] [--config FILE] [--db PATH|URL]
 
 Runs a sync at start and then on the schedule, never two at once (a tick during a run is
@@ -33,11 +34,10 @@ Logs one JSON event per line on standard output. SIGTERM or SIGINT: finish the p
 record the run as interrupted, exit 0; a second signal exits at once.
 
   --schedule CRON          cron expression, seconds optional (default POS_SCHEDULE, */15 * * * *)
-  --port N                 serve /healthz and /metrics on this port (default POS_HTTP_PORT)
+  --port N                 serve /healthz and /metrics on this port (default POS_HTTP_PORT);
+                           /healthz answers 503 while the sync-failing alert's rule holds
   --host H                 address to serve them on (default POS_HTTP_HOST, 127.0.0.1); on
                            another, the status page at / needs POS_HTTP_TOKEN (403 without)
-  --health-max-age MIN     /healthz stays 200 this long after the last successful run while
-                           later runs fail (default 60)
   --no-raw                 keep no raw JSON of the records written (default POS_KEEP_RAW, true)
   --no-history             keep no earlier versions of changed orders (default POS_ORDER_HISTORY, true)
   --time-zone ZONE         IANA time zone of the locations without their own in the config
@@ -60,14 +60,16 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
       `the schedule is not a cron expression: ${JSON.stringify(config.schedule)}`,
     );
   }
-  const healthMaxAge =
-    integerFlag(values["health-max-age"], "health-max-age", { min: 1, max: 100_000 }) ?? 60;
   // A service's logs go to standard output, where its supervisor collects them.
   const logger = createLogger({
     level: config.logLevel,
     destination: pino.destination({ dest: 1, sync: true }),
   });
   for (const notice of config.notices) logger.warn(notice);
+  if (values["health-max-age"] !== undefined)
+    logger.warn(
+      "--health-max-age no longer applies: /healthz answers 503 by the sync-failing alert's rule (docs/service.md, When the sync is failing)",
+    );
   const stop = new AbortController();
   const release = stopOnSignals(stop, logger);
   try {
@@ -77,7 +79,6 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
       ...(config.httpPort === undefined
         ? {}
         : { http: { host: config.httpHost, port: config.httpPort } }),
-      healthMaxAgeMs: healthMaxAge * 60_000,
       signal: stop.signal,
     });
   } finally {

@@ -5,6 +5,7 @@
  * stops cleanly on a signal.
  */
 
+import { RUNS_DECIDED_ON } from "../alerts/sync-failing.js";
 import type { Config, PostgresTarget } from "../config/config.js";
 import { messageOf } from "../errors.js";
 import type { Logger } from "../log.js";
@@ -29,8 +30,6 @@ export interface DaemonOptions {
   /** Serve the status page, /healthz and /metrics on this port (0 picks one); none when
    * undefined. */
   http?: { host: string; port: number };
-  /** After the last success, how long failing runs still count as healthy. */
-  healthMaxAgeMs: number;
   /** Aborted by SIGTERM or SIGINT: the daemon stops. */
   signal: AbortSignal;
   /** Told the address of the status server once it listens. */
@@ -51,20 +50,25 @@ async function openPostgresStorage(target: PostgresTarget): Promise<DaemonStorag
 }
 
 /**
- * Health starts from the database's last success, not from nothing: a daemon restarted while one
- * key of several fails would otherwise call itself failing though a run succeeded a minute ago.
+ * Health starts from the database's runs, not from nothing: a daemon restarted while one key of
+ * several fails would otherwise call itself starting afresh, and one restarted while every run
+ * fails would forget the streak the alert counts.
  */
-async function recallLastSuccess(
+async function recallRuns(
   storage: DaemonStorage,
   health: HealthTracker,
   logger: Logger,
 ): Promise<void> {
   try {
-    const at = await storage.readable().lastSuccessAt();
-    if (at !== null) health.successBefore(Date.parse(at));
+    const reader = storage.readable();
+    const [runs, lastSuccessAt] = await Promise.all([
+      reader.recentRunOutcomes(RUNS_DECIDED_ON),
+      reader.lastSuccessAt(),
+    ]);
+    health.recall(runs, lastSuccessAt);
   } catch (error) {
     // The first run reads the database too, and says more if it cannot.
-    logger.warn({ error: messageOf(error) }, "could not read the last successful run");
+    logger.warn({ error: messageOf(error) }, "could not read the runs recorded before");
   }
 }
 
@@ -88,8 +92,8 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
       ? await openPostgresStorage(config.postgres)
       : SqliteDaemonStorage.open(config, logger, stop, options.walRetryMs ?? WAL_RETRY_MS);
   const metrics = new DaemonMetrics();
-  const health = new HealthTracker(options.healthMaxAgeMs);
-  await recallLastSuccess(storage, health, logger);
+  const health = new HealthTracker();
+  await recallRuns(storage, health, logger);
   let server: Awaited<ReturnType<typeof startStatusServer>> | undefined;
   try {
     const page = new StatusPageSource(storage, config.schedule);

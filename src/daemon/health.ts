@@ -1,4 +1,13 @@
-/** Whether the daemon is healthy: its last run succeeded, or its last success is recent. */
+/**
+ * What /healthz answers. 503 `failing` while the sync is failing, by the rule the sync-failing
+ * alert opens by and with its reason (alerts/sync-failing.ts): a monitor and a manager are never
+ * told two things. Otherwise 200: `starting` before this process's first run ends, `ok` after a
+ * success, `degraded` while runs do not succeed short of that rule. The runs are held here, not
+ * read at each request: /healthz answers whatever the database does, and a run the database
+ * could not record (a full disk) counts too.
+ */
+import { RUNS_DECIDED_ON, syncVerdict } from "../alerts/sync-failing.js";
+import type { RunOutcome } from "../db/reads/deliveries.js";
 import type { RunStatus } from "../vocabulary.js";
 
 export interface HealthReport {
@@ -12,26 +21,29 @@ export interface HealthReport {
   };
 }
 
+const iso = (ms: number) => new Date(ms).toISOString();
+
 export class HealthTracker {
   private running = false;
+  private startedAt: number | undefined;
   private lastRun: { status: RunStatus; finishedAt: number; error: string | null } | undefined;
   private lastSuccessAt: number | undefined;
+  /** Newest first, as the alert reads them from the database. */
+  private runs: RunOutcome[] = [];
 
-  constructor(
-    /** How long after the last success a failing run still counts as healthy. */
-    private readonly maxAgeMs: number,
-    private readonly now: () => number = Date.now,
-  ) {}
+  constructor(private readonly now: () => number = Date.now) {}
 
-  /** A success recorded before this process started (the database's last): a restart keeps
-   * what it proves. A later success of this process wins. */
-  successBefore(at: number): void {
-    if (Number.isNaN(at)) return;
-    this.lastSuccessAt = Math.max(this.lastSuccessAt ?? at, at);
+  /** The runs and the last success the database recorded before this process started: a restart
+   * forgets neither a failing streak nor what a success proves. A later run of this process wins. */
+  recall(runs: readonly RunOutcome[], lastSuccessAt: string | null): void {
+    this.runs = [...this.runs, ...runs].slice(0, RUNS_DECIDED_ON);
+    const at = lastSuccessAt === null ? Number.NaN : Date.parse(lastSuccessAt);
+    if (!Number.isNaN(at)) this.lastSuccessAt = Math.max(this.lastSuccessAt ?? at, at);
   }
 
   runStarted(): void {
     this.running = true;
+    this.startedAt = this.now();
   }
 
   runFinished(status: RunStatus, error: string | null): void {
@@ -39,32 +51,24 @@ export class HealthTracker {
     const finishedAt = this.now();
     this.lastRun = { status, finishedAt, error };
     if (status === "succeeded") this.lastSuccessAt = finishedAt;
+    this.runs.unshift({ status, startedAt: iso(this.startedAt ?? finishedAt), error });
+    this.runs.length = Math.min(this.runs.length, RUNS_DECIDED_ON);
   }
 
   report(): HealthReport {
-    const running = this.running;
-    const lastSuccessAt =
-      this.lastSuccessAt === undefined ? undefined : new Date(this.lastSuccessAt).toISOString();
+    const verdict = syncVerdict(this.runs, new Date(this.now()));
     const last = this.lastRun;
-    if (!last)
-      return {
-        httpStatus: 200,
-        body: { status: "starting", running, ...(lastSuccessAt ? { lastSuccessAt } : {}) },
-      };
-    const lastRun = {
-      status: last.status,
-      finishedAt: new Date(last.finishedAt).toISOString(),
-      error: last.error,
+    const body = {
+      running: this.running,
+      ...(last
+        ? { lastRun: { status: last.status, finishedAt: iso(last.finishedAt), error: last.error } }
+        : {}),
+      ...(this.lastSuccessAt === undefined ? {} : { lastSuccessAt: iso(this.lastSuccessAt) }),
     };
-    const base = { running, lastRun, ...(lastSuccessAt ? { lastSuccessAt } : {}) };
-    if (last.status === "succeeded") return { httpStatus: 200, body: { status: "ok", ...base } };
-    const reason = `the last run ${last.status}${last.error ? `: ${last.error}` : ""}`;
-    if (this.lastSuccessAt !== undefined && this.now() - this.lastSuccessAt <= this.maxAgeMs) {
-      return { httpStatus: 200, body: { status: "degraded", reason, ...base } };
-    }
-    const since = lastSuccessAt
-      ? `, no success since ${lastSuccessAt}`
-      : ", and none has succeeded yet";
-    return { httpStatus: 503, body: { status: "failing", reason: `${reason}${since}`, ...base } };
+    if (verdict.failing)
+      return { httpStatus: 503, body: { status: "failing", reason: verdict.why, ...body } };
+    if (!last) return { httpStatus: 200, body: { status: "starting", ...body } };
+    if (last.status === "succeeded") return { httpStatus: 200, body: { status: "ok", ...body } };
+    return { httpStatus: 200, body: { status: "degraded", reason: verdict.why, ...body } };
   }
 }

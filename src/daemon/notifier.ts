@@ -16,6 +16,7 @@ import {
   staleData,
   syncFailing,
 } from "../alerts/alert-rules.js";
+import { RUNS_DECIDED_ON } from "../alerts/sync-failing.js";
 import type { Config } from "../config/config.js";
 import type { AlertStore } from "../db/deliveries/alerts.js";
 import type { DeliveryKind, DeliveryStore } from "../db/deliveries/deliveries.js";
@@ -50,9 +51,6 @@ export interface NotifierOptions {
   signal?: AbortSignal;
   now?: () => Date;
 }
-
-/** Runs read for the sync-failing alert: more than a streak needs. */
-const RUNS_READ = 50;
 
 /** How long after an alert closed its message is still recorded for a recipient without one. */
 const CLOSED_RECENTLY_MS = 3_600_000;
@@ -118,7 +116,7 @@ export class Notifier {
     const { alerts } = this.options.storage.messages();
     const now = this.now();
     const [runs, readAt, locations, open] = await Promise.all([
-      reader.recentRunOutcomes(RUNS_READ),
+      reader.recentRunOutcomes(RUNS_DECIDED_ON),
       reader.lastOrdersReadAt(),
       this.configuredLocations(reader),
       reader.openAlerts(),

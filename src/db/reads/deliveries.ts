@@ -83,12 +83,12 @@ export class DeliveryReads extends MorningReportReads {
     );
   }
 
-  /** The latest runs that ended (interrupted ones left out: a stop is not a failure), newest
-   * first. */
+  /** The latest runs, newest first; which count is the sync-failing rule's
+   * (alerts/sync-failing.ts). */
   recentRunOutcomes(limit: number): Promise<RunOutcome[]> {
     return this.all(
       `SELECT status, started_at AS "startedAt", error FROM sync_runs
-       WHERE status NOT IN ('running', 'interrupted') ORDER BY id DESC LIMIT ${this.p(1)}`,
+       ORDER BY id DESC LIMIT ${this.p(1)}`,
       [limit],
     );
   }
