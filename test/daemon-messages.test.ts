@@ -39,7 +39,8 @@ function alertsOf(hook: Awaited<ReturnType<typeof startWebhookReceiver>>) {
     .flatMap((body) => (body.alert ? [body.alert] : []));
 }
 
-describe("the daemon's messages", () => {
+// Each test starts the daemon, often twice, and waits for runs on a schedule of its own.
+describe("the daemon's messages", { timeout: 120_000 }, () => {
   it("sends each recipient the morning report once, keeps it while the mail server is down, and never again after a restart", async () => {
     const dbPath = tempPath();
     const mailPort = await closedPort();

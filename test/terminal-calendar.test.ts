@@ -240,17 +240,22 @@ describe("pos-sync status's calendar", () => {
     expect(await status(dbPath, { FORCE_COLOR: "1", NO_COLOR: "1" })).toBe(piped);
   });
 
-  it("says it shows the latest days when the history its text counts from starts earlier", async () => {
-    const dbPath = tempPath();
-    const since = addDays(localToday(sim.current), -69);
-    const synced = await runCli(["sync", "--since", since], simulatorEnv(sim.current, dbPath));
-    expect(synced.code, synced.stderr).toBe(0);
-    const text = await status(dbPath);
-    expect(text).toMatch(
-      new RegExp(`^ {2}orders +complete through .* complete days since ${since},`, "m"),
-    );
-    expect(text).toMatch(
-      /^ {11}\d{4}-\d\d-\d\d [#o!?x.r ]+ \d{4}-\d\d-\d\d \(the latest 56 days\)$/m,
-    );
+  describe("of a history longer than it shows", () => {
+    // An explicit --since starts at the API's first day: the history itself must be longer.
+    const long = useSimulator({ today: simulatorToday(), days: 70, seed: 31, locations: 1 });
+
+    it("says it shows the latest days when the history its text counts from starts earlier", async () => {
+      const dbPath = tempPath();
+      const since = long.current.dataset.firstDay;
+      const synced = await runCli(["sync", "--since", since], simulatorEnv(long.current, dbPath));
+      expect(synced.code, synced.stderr).toBe(0);
+      const text = await status(dbPath);
+      expect(text).toMatch(
+        new RegExp(`^ {2}orders +complete through .* complete days since ${since},`, "m"),
+      );
+      expect(text).toMatch(
+        /^ {11}\d{4}-\d\d-\d\d [#o!?x.r ]+ \d{4}-\d\d-\d\d \(the latest 56 days\)$/m,
+      );
+    });
   });
 });
