@@ -10,6 +10,7 @@ import {
   type ExceptionKind,
   type MorningReport,
 } from "../src/morning-report/morning-report.js";
+import { reportMessage } from "../src/morning-report/report-message.js";
 import { longDay } from "../src/morning-report/text.js";
 import { type Simulator, startSimulator } from "../src/simulator/server.js";
 import { runCli } from "./helpers/cli.js";
@@ -28,6 +29,7 @@ let simulator: Simulator;
 let into: TestDestination;
 let onPostgres: TestDestination;
 let reader: ReadableDestination;
+let postgres: ReadableDestination | undefined;
 const served = new ServedVersions();
 
 const isSale = (o: Order) => !o.isCanceled && o.isTraining !== true && !o.isTransferred;
@@ -60,9 +62,51 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
+  await postgres?.close();
   await reader?.close();
   await simulator?.close();
 });
+
+/** The PostgreSQL copy's reader, opened once. */
+async function postgresReader(): Promise<ReadableDestination> {
+  postgres ??= await openReadableDestination(loadConfig({ env: onPostgres.env, needsApi: false }));
+  return postgres;
+}
+
+/**
+ * Runs `check` with rows of a table changed behind pos-sync's back on both databases (`SET …`
+ * where `WHERE …`), then puts the columns it set back as they were, for the tests after it.
+ */
+async function onBoth(
+  edit: { table: string; set: string; where: string; params: unknown[] },
+  check: () => Promise<void>,
+): Promise<void> {
+  const { table, set, where, params } = edit;
+  const columns = [...set.matchAll(/(\w+) = /g)].map((m) => m[1] as string);
+  const stores = await Promise.all([into.stored(), onPostgres.stored()]);
+  const before = await Promise.all(
+    stores.map((stored) =>
+      stored.rows(`SELECT ${columns.join(", ")} FROM ${table} WHERE ${where}`, ...params),
+    ),
+  );
+  for (const [i, stored] of stores.entries()) {
+    expect(before[i], `the ${table} rows to edit`).toHaveLength(1);
+    await stored.execute(`UPDATE ${table} SET ${set} WHERE ${where}`, ...params);
+  }
+  try {
+    await check();
+  } finally {
+    for (const [i, stored] of stores.entries()) {
+      const [row] = before[i] ?? [];
+      if (row === undefined) continue;
+      await stored.execute(
+        `UPDATE ${table} SET ${columns.map((c) => `${c} = ?`).join(", ")} WHERE ${where}`,
+        ...columns.map((c) => row[c]),
+        ...params,
+      );
+    }
+  }
+}
 
 /** Each order listed now, where the API lists it, and every version served (the last is current). */
 function currentOrders() {
@@ -151,10 +195,12 @@ describe("the morning report", () => {
         orders: row?.orders,
         guests: row?.guests,
       });
-      const weeks = await reader.salesOnDays(
-        location.locationId,
-        [1, 2, 3, 4].map((w) => addDays(day, -7 * w)),
-      );
+      const weeks = (
+        await reader.salesOnDays(
+          location.locationId,
+          [1, 2, 3, 4].map((w) => addDays(day, -7 * w)),
+        )
+      ).filter((w) => w.sales > 0);
       expect(location.usualWeeks).toBe(weeks.length);
       if (weeks.length > 0) {
         const mean = weeks.reduce((sum, w) => sum + w.sales, 0) / weeks.length;
@@ -185,6 +231,77 @@ describe("the morning report", () => {
     } finally {
       await postgres.close();
     }
+  });
+
+  it("leaves a prior weekday of no sales out of the usual, on SQLite and PostgreSQL", async () => {
+    // The location's completed day with the most prior weekdays stored, from the data: how many
+    // there are depends on the day the suite runs.
+    const candidates = await Promise.all(
+      eachDay(addDays(simulator.dataset.today, -7), addDays(simulator.dataset.today, -1)).map(
+        async (day) => (await collectMorningReport(reader, { day })).locations,
+      ),
+    );
+    const [chosen] = candidates.flat().sort((a, b) => b.usualWeeks - a.usualWeeks);
+    if (chosen === undefined || chosen.usualWeeks === 0) throw new Error("no day has a usual");
+    const { locationId, day } = chosen;
+    const weeks = (
+      await reader.salesOnDays(
+        locationId,
+        [1, 2, 3, 4].map((w) => addDays(day, -7 * w)),
+      )
+    ).filter((w) => w.sales > 0);
+    const [zeroed, ...kept] = weeks;
+    // What a day of only training orders leaves in daily_sales: its row, with no sales.
+    await onBoth(
+      {
+        table: "daily_sales",
+        set: `training_orders = training_orders + orders, orders = 0, guests = 0,
+          total_sales = 0, net_sales = 0, total_tax = 0, total_discount = 0`,
+        where: "location_id = ? AND CAST(business_date AS TEXT) = ?",
+        params: [locationId, zeroed?.day],
+      },
+      async () => {
+        for (const from of [reader, await postgresReader()]) {
+          const report = await collectMorningReport(from, { day, location: locationId });
+          const [location] = report.locations;
+          expect(location?.usualWeeks).toBe(chosen.usualWeeks - 1);
+          if (kept.length === 0) expect(location?.usual).toBeNull();
+          else
+            expect(location?.usual?.sales).toBeCloseTo(
+              kept.reduce((sum, w) => sum + w.sales, 0) / kept.length,
+              2,
+            );
+        }
+      },
+    );
+  });
+
+  it("says in its subject that a location's day is not read, and sums only the read ones", async () => {
+    const day = addDays(simulator.dataset.today, -1);
+    const [unread, read] = simulator.dataset.locations.map((l) => l.location);
+    if (unread === undefined || read === undefined) throw new Error("two locations expected");
+    // What a backfill killed before it read the day's orders leaves.
+    await onBoth(
+      {
+        table: "sync_windows",
+        set: "status = 'failed'",
+        where: "location_id = ? AND day = ? AND stream = 'orders'",
+        params: [unread.id, day],
+      },
+      async () => {
+        for (const from of [reader, await postgresReader()]) {
+          const report = await collectMorningReport(from, { day });
+          const { subject, text } = reportMessage(report);
+          expect(subject).toBe(
+            `Morning report, ${longDay(day)}, incomplete: 1 of 2 locations read${report.chain.exceptions > 0 ? `; ${report.chain.exceptions} exception(s) so far` : ""}`,
+          );
+          const readFigures = report.locations.find((l) => l.locationId === read.id)?.figures;
+          expect(report.chain.figures).toEqual(readFigures);
+          expect(text).toContain(`${unread.name}, ${longDay(day)}: NOT read in full`);
+          expect(text).toContain("data NOT complete (orders: failed)");
+        }
+      },
+    );
   });
 
   it("says plainly that a day still open is not complete", async () => {

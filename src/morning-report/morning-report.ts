@@ -15,6 +15,10 @@ import type {
 } from "../db/reads/morning-report.js";
 import { localMoment } from "../read-models/changes.js";
 import { locationNamed } from "../read-models/location-named.js";
+import { coverageOf } from "./completeness.js";
+import { type DayFigures, figuresOf, priorWeekdays, usualOf, WEEKS_COMPARED } from "./figures.js";
+
+export type { DayFigures } from "./figures.js";
 
 export type ExceptionKind =
   | "cancelled after payment"
@@ -38,13 +42,6 @@ export interface ReportException {
   detail: string | null;
 }
 
-export interface DayFigures {
-  sales: number;
-  orders: number;
-  guests: number;
-  averageOrder: number | null;
-}
-
 export interface DataHealth {
   /** Every window of the day (orders, reports) read complete. */
   complete: boolean;
@@ -64,7 +61,8 @@ export interface LocationReport {
   day: string;
   /** The day's figures; zeros on a day without sales. */
   figures: DayFigures;
-  /** The same weekday of the four weeks before, averaged over those with sales; null when none. */
+  /** The same weekday of the four weeks before, averaged over those with sales (figures.ts);
+   * null when none. */
   usual: DayFigures | null;
   /** How many of those four days had sales. */
   usualWeeks: number;
@@ -79,7 +77,9 @@ export interface MorningReport {
   days: string[];
   generatedAt: string;
   locations: LocationReport[];
-  chain: { figures: DayFigures; usual: DayFigures | null; exceptions: number };
+  /** The figures of the locations whose day is read (completeness.ts), null when none is: never
+   * partial figures summed as the chain's. The exceptions are every location's. */
+  chain: { figures: DayFigures | null; usual: DayFigures | null; exceptions: number };
   /** When the last run that succeeded finished. */
   lastSuccessAt: string | null;
 }
@@ -99,37 +99,11 @@ export interface MorningReportOptions {
 const DISCOUNT_FACTOR = 2;
 const DISCOUNT_MARGIN = 0.05;
 const DISCOUNT_NEW_OPERATOR = 0.1;
-const WEEKS_COMPARED = 4;
 
 const share = (row: DiscountRow) =>
   row.sales + row.discounts > 0 ? row.discounts / (row.sales + row.discounts) : 0;
 const percent = (value: number) => `${(value * 100).toFixed(1)} %`;
 const cents = (value: number) => Math.round(value * 100) / 100;
-
-function figuresOf(rows: readonly { orders: number; guests: number; sales: number }[]) {
-  const sum = (pick: (row: (typeof rows)[number]) => number) =>
-    rows.reduce((total, row) => total + pick(row), 0);
-  const orders = sum((row) => row.orders);
-  const sales = cents(sum((row) => row.sales));
-  return {
-    sales,
-    orders,
-    guests: sum((row) => row.guests),
-    averageOrder: orders > 0 ? cents(sales / orders) : null,
-  };
-}
-
-/** The usual of `weeks` days: each figure averaged over the days that had sales. */
-function averaged(rows: readonly { orders: number; guests: number; sales: number }[]) {
-  if (rows.length === 0) return null;
-  const total = figuresOf(rows);
-  return {
-    sales: cents(total.sales / rows.length),
-    orders: Math.round(total.orders / rows.length),
-    guests: Math.round(total.guests / rows.length),
-    averageOrder: total.averageOrder,
-  };
-}
 
 /** What the views say of a day at several locations, read once for all of them. */
 interface DayRows {
@@ -182,7 +156,7 @@ async function locationReport(
   day: string,
   all: DayRows,
 ): Promise<LocationReport> {
-  const weeksBefore = Array.from({ length: WEEKS_COMPARED }, (_, i) => addDays(day, -7 * (i + 1)));
+  const weeksBefore = priorWeekdays(day);
   const { rows, discountsOfDay, discountsBefore, reports } = rowsOf(all, location.id);
   const [sales, health, offsets, country] = await Promise.all([
     destination.salesOnDays(location.id, [day, ...weeksBefore]),
@@ -227,8 +201,7 @@ async function locationReport(
         detail: `${percent(share(row))} of sales${usual === undefined ? ", no history" : `, usually ${percent(usual)}`}`,
       };
     });
-  const daySales = sales.filter((row) => row.day === day);
-  const weekRows = sales.filter((row) => row.day !== day);
+  const usual = usualOf(day, sales);
   const gaps = ["orders", "reports"].flatMap((stream) => {
     const window = health.windows.find((w) => w.stream === stream);
     return window?.status === "complete" ? [] : [`${stream}: ${window?.status ?? "not read"}`];
@@ -238,9 +211,9 @@ async function locationReport(
     name: location.name,
     country,
     day,
-    figures: figuresOf(daySales),
-    usual: averaged(weekRows),
-    usualWeeks: weekRows.length,
+    figures: figuresOf(sales.filter((row) => row.day === day)),
+    usual: usual.usual,
+    usualWeeks: usual.weeks,
     exceptions: [
       ...listed("cancelled after payment", rows.cancelledAfterPayment),
       ...listed("item voided after close", rows.voidedAfterClose),
@@ -301,15 +274,15 @@ export async function collectMorningReport(
   }
   // In the order the locations are known, whatever their days.
   const reports = locations.flatMap((l) => byId.get(l.id) ?? []);
-  const usual = reports.flatMap((r) => (r.usual ? [r.usual] : []));
+  const coverage = coverageOf(reports);
   return {
     day: options.day ?? null,
     days: [...new Set(reports.map((r) => r.day))].sort(),
     generatedAt: now.toISOString(),
     locations: reports,
     chain: {
-      figures: figuresOf(reports.map((r) => r.figures)),
-      usual: usual.length === 0 ? null : figuresOf(usual),
+      figures: coverage.figures,
+      usual: coverage.usual,
       exceptions: reports.reduce((total, r) => total + r.exceptions.length, 0),
     },
     lastSuccessAt: await destination.lastSuccessAt(),

@@ -1,13 +1,15 @@
 /**
  * The morning report in words: for a terminal, the plain-text part of the e-mail and the
- * webhook's `text`. Exceptions first, the locations without any folded into one line each; every
- * amount in its location's number format; API text made visible (terminal-text.ts).
+ * webhook's `text`. Exceptions first, then the locations whose day is not read, the read ones
+ * without any folded into one line each; every amount in its location's number format; API text
+ * made visible (terminal-text.ts). What the subject and headline may claim is completeness.ts's.
  */
 
 import { visible } from "../terminal-text.js";
+import { type Coverage, coverageOf, isRead } from "./completeness.js";
+import type { DayFigures } from "./figures.js";
 import type {
   DataHealth,
-  DayFigures,
   LocationReport,
   MorningReport,
   ReportException,
@@ -47,18 +49,53 @@ export function change(now: number, usual: number | null | undefined): string {
   return `${percent >= 0 ? "+" : ""}${percent} %`;
 }
 
+/** " (usual Saturday 7 699,07, -3 %)"; without the change for a day not read whole, whose
+ * figures are only what was read so far (a day not read at all would show -100 %). */
+export function againstUsual(
+  figures: DayFigures,
+  usual: DayFigures | null,
+  day: string,
+  amount: (value: number) => string,
+  read: boolean,
+): string {
+  if (!usual) return "";
+  return ` (usual ${weekday(day)} ${amount(usual.sales)}${read ? `, ${change(figures.sales, usual.sales)}` : ""})`;
+}
+
 export function figuresLine(
   figures: DayFigures,
   usual: DayFigures | null,
   day: string,
   amount: (value: number) => string,
+  read = true,
 ): string {
-  const against = usual
-    ? ` (usual ${weekday(day)} ${amount(usual.sales)}, ${change(figures.sales, usual.sales)})`
-    : "";
+  const against = againstUsual(figures, usual, day, amount, read);
   const average =
     figures.averageOrder === null ? "" : `, average order ${amount(figures.averageOrder)}`;
-  return `sales ${amount(figures.sales)}${against}, ${figures.orders} orders, ${figures.guests} guests${average}`;
+  return `sales ${amount(figures.sales)}${read ? "" : " so far"}${against}, ${figures.orders} orders, ${figures.guests} guests${average}`;
+}
+
+const locationsWord = (n: number) => `location${n === 1 ? "" : "s"}`;
+
+/** Whom the headline's figures are of: "All 2 location(s)", "1 of 2 locations read", or null
+ * when no location's day is read and there are no figures to headline. */
+export function headlineScope(coverage: Coverage<LocationReport>): string | null {
+  const { of, read, unproved } = coverage;
+  if (coverage.whole)
+    return `All ${of} location(s)${unproved.length > 0 ? `, ${unproved.length} not yet proved` : ""}`;
+  if (read.length === 0) return null;
+  return `${read.length} of ${of} ${locationsWord(of)} read`;
+}
+
+/** The headline's second line when some location's day is not read: which, and that their
+ * figures are not in the headline's. */
+export function notReadLine(coverage: Coverage<LocationReport>): string | null {
+  const { of, partial, read } = coverage;
+  if (partial.length === 0) return null;
+  const names = partial.map((l) => l.name).join(", ");
+  return read.length === 0
+    ? `No location's day is read in full (${of} ${locationsWord(of)}): no figures for the day yet, only what was read so far, below.`
+    : `Not read in full, so not in these figures: ${names}; what was read so far is below.`;
 }
 
 export function healthLine(health: DataHealth): string {
@@ -96,11 +133,15 @@ export function exceptionLine(
 
 function locationBlock(location: LocationReport): string[] {
   const amount = amountFormat(location.country);
+  const read = isRead(location);
   return [
-    `${visible(location.name)}, ${longDay(location.day)}`,
-    `  ${figuresLine(location.figures, location.usual, location.day, amount)}`,
+    `${visible(location.name)}, ${longDay(location.day)}${read ? "" : ": NOT read in full"}`,
+    `  ${figuresLine(location.figures, location.usual, location.day, amount, read)}`,
     `  ${healthLine(location.health)}`,
     ...location.exceptions.map((e) => `  - ${exceptionLine(e, amount)}`),
+    ...(location.exceptions.length === 0 && !read
+      ? ["  no exceptions in what was read so far"]
+      : []),
   ];
 }
 
@@ -110,23 +151,52 @@ export function lastSync(report: MorningReport): string {
   return at === null ? "none yet" : `${at.slice(0, 16).replace("T", " ")} UTC`;
 }
 
+/** "Morning report, Saturday 5 December 2026: no exceptions"; with a location's day not read,
+ * "…, incomplete: 1 of 2 locations read", never "no exceptions" of data not read. */
 export function subjectOf(report: MorningReport): string {
   const days = report.days.length === 1 ? longDay(report.days[0] ?? "") : report.days.join(" to ");
   const exceptions = report.chain.exceptions;
-  return `Morning report, ${days}: ${exceptions === 0 ? "no exceptions" : `${exceptions} exception(s)`}`;
+  const coverage = coverageOf(report.locations);
+  const { of, read, unproved } = coverage;
+  if (!coverage.whole) {
+    const found = exceptions === 0 ? "" : `; ${exceptions} exception(s) so far`;
+    return `Morning report, ${days}, incomplete: ${read.length} of ${of} ${locationsWord(of)} read${found}`;
+  }
+  const found = exceptions === 0 ? "no exceptions" : `${exceptions} exception(s)`;
+  const proof = coverage.proved
+    ? ""
+    : ` (not yet proved: ${unproved.length} of ${of} ${locationsWord(of)})`;
+  return `Morning report, ${days}: ${found}${proof}`;
+}
+
+/** The report's order: those with exceptions, then those whose day is not read, then the rest. */
+export function inReportOrder(locations: readonly LocationReport[]): {
+  blocks: LocationReport[];
+  quiet: LocationReport[];
+} {
+  return {
+    blocks: [
+      ...locations.filter((l) => l.exceptions.length > 0),
+      ...locations.filter((l) => l.exceptions.length === 0 && !isRead(l)),
+    ],
+    quiet: locations.filter((l) => l.exceptions.length === 0 && isRead(l)),
+  };
 }
 
 export function reportText(report: MorningReport): string {
   const amount = amountFormat(report.locations[0]?.country ?? null);
-  const withExceptions = report.locations.filter((l) => l.exceptions.length > 0);
-  const quiet = report.locations.filter((l) => l.exceptions.length === 0);
-  const lines = [
-    subjectOf(report),
-    "",
-    `All ${report.locations.length} location(s): ${figuresLine(report.chain.figures, report.chain.usual, report.days[0] ?? "", amount)}`,
-  ];
+  const coverage = coverageOf(report.locations);
+  const scope = headlineScope(coverage);
+  const { blocks, quiet } = inReportOrder(report.locations);
+  const lines = [subjectOf(report), ""];
+  if (scope !== null && coverage.figures !== null)
+    lines.push(
+      `${scope}: ${figuresLine(coverage.figures, coverage.usual, report.days[0] ?? "", amount)}`,
+    );
+  const notRead = notReadLine(coverage);
+  if (notRead !== null) lines.push(visible(notRead));
   if (report.locations.length === 0) lines.push("No location is stored yet: run pos-sync sync.");
-  for (const location of withExceptions) lines.push("", ...locationBlock(location));
+  for (const location of blocks) lines.push("", ...locationBlock(location));
   if (quiet.length > 0) {
     lines.push("", "No exceptions:");
     for (const location of quiet) {
