@@ -13,8 +13,10 @@ import {
 } from "../src/alerts/alert-rules.js";
 import { syncVerdict } from "../src/alerts/sync-failing.js";
 import { retryDelayMs } from "../src/delivery/backoff.js";
+import { type Channels, DeliveryError } from "../src/delivery/delivery.js";
 import { morningReportKey, shownMessageKey } from "../src/delivery/message-keys.js";
 import { minutesOfDay } from "../src/delivery/settings.js";
+import { afterFailure, whyRetired } from "../src/delivery/unsent.js";
 import { LocalClock } from "../src/local-clock.js";
 import {
   type DueReport,
@@ -387,5 +389,46 @@ describe("the outbox's waits", () => {
     expect([1, 2, 3, 4, 5, 6, 7, 8, 20].map((n) => retryDelayMs(n) / 60_000)).toEqual([
       1, 2, 4, 8, 16, 32, 60, 60, 60,
     ]);
+  });
+});
+
+describe("what becomes of a message not sent", () => {
+  const now = at("2026-11-29T06:00:00Z");
+
+  it("ends a refusal for good with the server's answer, and waits after one that may pass", () => {
+    const refused = new DeliveryError(
+      "e-mail",
+      false,
+      "mail.example.com:587",
+      "the mail server mail.example.com:587 refused the recipient gone@example.com (550 5.1.1 No such user here): check POS_REPORT_TO",
+    );
+    expect(afterFailure(refused, 1, now, 1)).toEqual({ ends: true, why: refused.message });
+    const busy = new DeliveryError("webhook", true, "https://hooks.example.com/…", "answered 503");
+    expect(afterFailure(busy, 3, now, 1)).toEqual({
+      ends: false,
+      why: "webhook: answered 503",
+      retryAt: at("2026-11-29T06:04:00Z"),
+    });
+    // A fault of pos-sync's own drops nothing owed.
+    expect(afterFailure(new SyntaxError("bad JSON"), 1, now, 1)).toMatchObject({ ends: false });
+  });
+
+  it("retires a message whose recipient left the settings, saying which setting", () => {
+    const report: Channels = {
+      mail: { smtpUrl: "smtp://mail.example.com", from: "r@example.com", to: ["a@example.com"] },
+      webhookUrl: "https://hooks.example.com/services/NEW",
+    };
+    const mail = (recipient: string) => ({ channel: "e-mail", recipient });
+    const hook = { channel: "webhook", recipient: "https://hooks.example.com/…" };
+    expect(whyRetired(mail("a@example.com"), report)).toBeUndefined();
+    // The token path is not stored: a new token on the same host is the same recipient.
+    expect(whyRetired(hook, report)).toBeUndefined();
+    expect(whyRetired(mail("b@example.com"), report)).toBe("POS_REPORT_TO no longer lists it");
+    expect(whyRetired({ channel: "webhook", recipient: "https://old.example.com/…" }, report)).toBe(
+      "the webhook address changed (POS_REPORT_WEBHOOK_URL)",
+    );
+    const none: Channels = { mail: undefined, webhookUrl: undefined };
+    expect(whyRetired(hook, none)).toBe("POS_REPORT_WEBHOOK_URL is no longer set");
+    expect(whyRetired(mail("a@example.com"), none)).toMatch(/^e-mail is no longer set up/);
   });
 });

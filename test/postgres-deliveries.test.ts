@@ -1,7 +1,8 @@
 /**
  * Two workers sharing a PostgreSQL database owe the same messages at the same moment: each is
  * recorded once, sent once to each recipient (a real SMTP server and a webhook receiver), and an
- * alert opens and closes once.
+ * alert opens and closes once. A refusal for good ends a message, and one whose recipient left the
+ * settings is retired, as on SQLite (outbox.test.ts).
  */
 import { describe, expect, it } from "vitest";
 import type { Config } from "../src/config/config.js";
@@ -14,6 +15,7 @@ import { deliverWaiting } from "../src/delivery/outbox.js";
 import { recipientsOf } from "../src/delivery/recipients.js";
 import { silentLogger } from "../src/log.js";
 import { startMailServer } from "./helpers/mail-server.js";
+import { refusedForGood, retiredWhenUnset } from "./helpers/outbox.js";
 import { usePostgres } from "./helpers/postgres.js";
 import { startWebhookReceiver } from "./helpers/webhook-receiver.js";
 
@@ -24,6 +26,7 @@ async function worker(target: ReturnType<typeof pg.target>) {
   const { pool } = await openPostgres(target, 2);
   const session = pgSession(lending(pool, target, (error) => error));
   return {
+    session,
     deliveries: new DeliveryStore(session),
     alerts: new AlertStore(session),
     close: () => pool.end(),
@@ -110,6 +113,24 @@ describe("messages shared by PostgreSQL workers", () => {
       await hook.close();
       await a.close();
       await b.close();
+    }
+  });
+
+  it("ends a message refused for good (550, 404) as failed after one attempt, with the server's answer, and sends the rest", async () => {
+    const w = await worker(pg.target());
+    try {
+      await refusedForGood(w.session);
+    } finally {
+      await w.close();
+    }
+  });
+
+  it("retires what waits for a recipient no longer in the settings at the next pass, saying why", async () => {
+    const w = await worker(pg.target());
+    try {
+      await retiredWhenUnset(w.session);
+    } finally {
+      await w.close();
     }
   });
 });

@@ -84,10 +84,13 @@ export class Notifier {
     if (this.recipients.length > 0) {
       await this.guard("record the alerts' messages", () => this.recordAlertMessages());
       await this.guard("make the morning report", () => this.recordDueReports());
-      await this.guard("send the outbox", () => this.deliver());
     }
+    // With no recipient left, the outbox still retires what waits for the ones removed.
+    await this.guard("send the outbox", () => this.deliver());
     await this.guard("read the outbox", async () =>
-      this.options.metrics.deliveriesRead(await this.options.storage.readable().deliveryState()),
+      this.options.metrics.deliveriesRead(
+        await this.options.storage.readable().deliveryState(this.now()),
+      ),
     );
   }
 

@@ -1,9 +1,9 @@
 /**
  * The outbox: sends the waiting messages that are due, each to its one recipient, and records
- * each attempt; a failed one waits (backoff.ts) with why. A message is taken before it is sent
- * (DeliveryStore.claim), so that several processes sharing the database never send it twice. A
- * message for a recipient no longer configured waits untried, shown by status, until the
- * recipient is set again.
+ * each attempt; a failed one waits (backoff.ts) with why, unless it was refused for good, which
+ * ends it as failed (unsent.ts). A message is taken before it is sent (DeliveryStore.claim), so
+ * that several processes sharing the database never send it twice. Messages for a recipient no
+ * longer in the settings are retired first, so that the outbox empties: status shows them.
  */
 import { createHash } from "node:crypto";
 import type {
@@ -14,7 +14,7 @@ import type {
 } from "../db/deliveries/deliveries.js";
 import { messageOf } from "../errors.js";
 import type { Logger } from "../log.js";
-import { retryDelayMs } from "./backoff.js";
+import { plural } from "../plural.js";
 import {
   type Channels,
   DEFAULT_DELIVERY_TIMEOUT_MS,
@@ -24,7 +24,8 @@ import {
 } from "./delivery.js";
 import { sendMail } from "./mail.js";
 import { type MailBody, type Message, mailBody, webhookBody } from "./message.js";
-import { type Recipient, recipientsOf, sameRecipient } from "./recipients.js";
+import type { Recipient } from "./recipients.js";
+import { afterFailure, whyRetired } from "./unsent.js";
 import { postWebhook } from "./webhook.js";
 
 /** The message's record for each recipient, with the body its channel sends. */
@@ -100,18 +101,36 @@ async function send(delivery: WaitingDelivery, report: Channels): Promise<void> 
   throw new Error(`no ${delivery.channel} is configured`);
 }
 
-/** Sends what is due; answers how many were sent and how many failed. Stops early when `signal`
- * aborts (the daemon stopping), and leaves a channel's other messages for the next pass once one
- * failed in a way that may pass (its server down): one wait per pass, not one per message. */
+/** Retires the messages waiting for a recipient the settings no longer name; answers how many. */
+async function retireUnconfigured(store: DeliveryStore, options: OutboxOptions): Promise<number> {
+  const now = options.now ?? (() => new Date());
+  let retired = 0;
+  for (const recipient of await store.waitingRecipients()) {
+    const why = whyRetired(recipient, options.report);
+    if (why === undefined) continue;
+    const count = await store.retire(recipient, now(), why);
+    retired += count;
+    if (count > 0) {
+      options.logger.warn(
+        { ...recipient, messages: count, reason: why },
+        `retired ${count} ${plural("message", count)} waiting for a recipient no longer in the settings: ${why}`,
+      );
+    }
+  }
+  return retired;
+}
+
+/** Sends what is due, after retiring what no setting names any more; answers how many were sent,
+ * how many attempts failed and how many messages were retired. Stops early when `signal` aborts
+ * (the daemon stopping), and leaves a channel's other messages for the next pass once one failed
+ * in a way that may pass (its server down): one wait per pass, not one per message. */
 export async function deliverWaiting(
   store: DeliveryStore,
   options: OutboxOptions,
-): Promise<{ sent: number; failed: number }> {
+): Promise<{ sent: number; failed: number; retired: number }> {
   const now = options.now ?? (() => new Date());
-  const configured = recipientsOf(options.report);
-  const due = (await store.due(now(), PASS_LIMIT)).filter((d) =>
-    configured.some((r) => sameRecipient(r, d)),
-  );
+  const retired = await retireUnconfigured(store, options);
+  const due = await store.due(now(), PASS_LIMIT);
   const down = new Set<string>();
   let sent = 0;
   let failed = 0;
@@ -131,16 +150,22 @@ export async function deliverWaiting(
     try {
       await send(delivery, options.report);
     } catch (error) {
-      // Anything else than a delivery's failure (a record that cannot be read) waits the same:
-      // nothing owed is dropped.
-      const why = error instanceof DeliveryError ? error.message : messageOf(error);
-      if (error instanceof DeliveryError && error.retryable) down.add(delivery.channel);
-      const retryAt = new Date(now().getTime() + retryDelayMs(attempt) * options.waitScale);
-      await store.failed(delivery.id, retryAt, why);
+      const after = afterFailure(error, attempt, now(), options.waitScale);
       failed++;
       options.onAttempt?.(delivery.channel, "failed");
+      if (after.ends) {
+        await store.failedForGood(delivery.id, now(), after.why);
+        options.logger.warn(
+          { ...about, error: after.why },
+          `could not send the ${delivery.kind} by ${delivery.channel}: refused for good, it is not tried again`,
+        );
+        continue;
+      }
+      // A record that cannot be read says nothing of the channel's server.
+      if (error instanceof DeliveryError) down.add(delivery.channel);
+      await store.retryLater(delivery.id, after.retryAt, after.why);
       options.logger.warn(
-        { ...about, retryAt: retryAt.toISOString(), error: why },
+        { ...about, retryAt: after.retryAt.toISOString(), error: after.why },
         `could not send the ${delivery.kind} by ${delivery.channel}; it waits in the outbox`,
       );
       continue;
@@ -159,5 +184,5 @@ export async function deliverWaiting(
       );
     }
   }
-  return { sent, failed };
+  return { sent, failed, retired };
 }

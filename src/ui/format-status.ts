@@ -1,6 +1,6 @@
 /** `pos-sync status` as text: per location and stream, what is complete, open or missing. */
 import { daysBetween } from "../dates.js";
-import type { DeliveryState } from "../db/reads/deliveries.js";
+import { type DeliveryState, UNDELIVERED_DAYS } from "../db/reads/deliveries.js";
 import { shownMessageKey } from "../delivery/message-keys.js";
 import { plural } from "../plural.js";
 import type {
@@ -159,10 +159,12 @@ function turnLine(location: LocationStatus): string | undefined {
   return `  worker   ${now}${last}`;
 }
 
-/** The last morning report sent, the outbox and the open alerts; nothing when there are none. */
+/** The last morning report sent, the outbox, the messages that ended unsent lately and the open
+ * alerts; nothing when there are none. */
 export function messageLines(messages: DeliveryState): string[] {
   const lines: string[] = [];
-  const { lastReport, waiting, firstWaiting, openAlerts } = messages;
+  const { lastReport, waiting, firstWaiting, failed, retired, lastUndelivered, openAlerts } =
+    messages;
   if (lastReport) {
     lines.push(
       `Morning report  ${visible(shownMessageKey("morning report", lastReport.key))} sent ${when(lastReport.sentAt)} UTC to ${lastReport.recipients.map(visible).join(", ")}`,
@@ -173,6 +175,26 @@ export function messageLines(messages: DeliveryState): string[] {
     for (const message of firstWaiting) {
       lines.push(
         `  ${message.kind} ${visible(shownMessageKey(message.kind, message.key))} by ${message.channel} to ${visible(message.recipient)}: ${message.attempts} ${plural("attempt", message.attempts)}, next ${when(message.nextAttemptAt)} UTC${message.lastError ? `; ${visible(message.lastError)}` : ""}`,
+      );
+    }
+  }
+  if (failed + retired > 0) {
+    // Apart from the outbox: nothing tries these again, so only the user can act on them.
+    const counts = [
+      ...(failed > 0 ? [`${failed} refused for good`] : []),
+      ...(retired > 0 ? [`${retired} retired`] : []),
+    ];
+    const total = failed + retired;
+    lines.push(
+      `Not delivered  ${total} ${plural("message", total)} in the last ${UNDELIVERED_DAYS} days, not tried again: ${counts.join(", ")}`,
+    );
+    for (const message of lastUndelivered) {
+      const ended =
+        message.status === "failed"
+          ? `failed ${when(message.endedAt)} UTC after ${message.attempts} ${plural("attempt", message.attempts)}`
+          : `retired ${when(message.endedAt)} UTC`;
+      lines.push(
+        `  ${message.kind} ${visible(shownMessageKey(message.kind, message.key))} by ${message.channel} to ${visible(message.recipient)}: ${ended}${message.reason ? `; ${visible(message.reason)}` : ""}`,
       );
     }
   }

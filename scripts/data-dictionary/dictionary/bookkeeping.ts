@@ -116,12 +116,16 @@ export const BOOKKEEPING_TABLES: Record<string, TableDoc> = {
       body: derived(
         "JSON: what is sent, kept so that a retry sends the message as it was made: the e-mail's text and html, or the webhook's payload.",
       ),
-      status: derived("waiting (in the outbox) or sent."),
+      status: derived(
+        "waiting (in the outbox), sent, failed (refused for good: a recipient the mail server does not know, a webhook answering 404; not tried again) or retired (its recipient left the settings before it was sent).",
+      ),
       attempts: derived("Attempts to send it so far."),
       next_attempt_at: utc(
-        "When the outbox tries it (again): a minute after a failure, then twice as long each time, at most an hour apart",
+        "When the outbox tries it (again): a minute after a failure that may pass, then twice as long each time, at most an hour apart; for a failed or retired message, when it ended",
       ),
-      last_error: derived("Why the last attempt failed, in one line; null once sent."),
+      last_error: derived(
+        "Why the last attempt failed, in one line (the server's answer), or why the message was retired; null once sent.",
+      ),
       created_at: utc("When the message was made"),
       sent_at: utc("When the recipient's server accepted it", "null while it waits"),
     },

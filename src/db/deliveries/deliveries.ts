@@ -3,7 +3,9 @@
  * a message owed to a recipient is recorded once (the unique key of kind, key, channel and
  * recipient), and waits there, the outbox, until it is sent. Several processes may share it
  * (PostgreSQL's workers): recording twice inserts nothing the second time, and a waiting message
- * is sent by the one process whose claim changed its row.
+ * is sent by the one process whose claim changed its row. A message ends sent, failed (refused
+ * for good) or retired (its recipient left the settings); an ended one's next_attempt_at is when
+ * it ended.
  */
 import type { SqlSession } from "../sql/dialect.js";
 
@@ -107,12 +109,49 @@ export class DeliveryStore {
     );
   }
 
-  /** An attempt failed: the message waits for `retryAt`, with why. */
-  async failed(id: number, retryAt: Date, error: string): Promise<void> {
+  /** An attempt failed in a way that may pass: the message waits for `retryAt`, with why. A
+   * message retired meanwhile stays so. */
+  async retryLater(id: number, retryAt: Date, error: string): Promise<void> {
     await this.sql.all(
       `UPDATE deliveries SET next_attempt_at = ${this.p(1)}, last_error = ${this.p(2)}
-       WHERE id = ${this.p(3)} RETURNING id`,
+       WHERE id = ${this.p(3)} AND status = 'waiting' RETURNING id`,
       [retryAt.toISOString(), error, id],
     );
+  }
+
+  /** An attempt was refused for good: the message ends as failed at `now`, with why; it is not
+   * tried again. */
+  async failedForGood(id: number, now: Date, error: string): Promise<void> {
+    await this.sql.all(
+      `UPDATE deliveries SET status = 'failed', next_attempt_at = ${this.p(1)},
+         last_error = ${this.p(2)}
+       WHERE id = ${this.p(3)} AND status = 'waiting' RETURNING id`,
+      [now.toISOString(), error, id],
+    );
+  }
+
+  /** The recipients messages wait for, each once. */
+  waitingRecipients(): Promise<{ channel: string; recipient: string }[]> {
+    return this.sql.all(
+      `SELECT DISTINCT channel, recipient FROM deliveries WHERE status = 'waiting'
+       ORDER BY channel, recipient`,
+    );
+  }
+
+  /** Ends every message waiting for this recipient as retired at `now`, with why, whether due
+   * or not; answers how many. */
+  async retire(
+    recipient: { channel: string; recipient: string },
+    now: Date,
+    why: string,
+  ): Promise<number> {
+    const rows = await this.sql.all(
+      `UPDATE deliveries SET status = 'retired', next_attempt_at = ${this.p(1)},
+         last_error = ${this.p(2)}
+       WHERE status = 'waiting' AND channel = ${this.p(3)} AND recipient = ${this.p(4)}
+       RETURNING id`,
+      [now.toISOString(), why, recipient.channel, recipient.recipient],
+    );
+    return rows.length;
   }
 }

@@ -17,6 +17,20 @@ export interface WaitingMessage {
   createdAt: string;
 }
 
+/** A message that ended unsent: refused for good (failed), or its recipient left the settings
+ * (retired). */
+export interface UndeliveredMessage {
+  kind: string;
+  key: string;
+  channel: string;
+  recipient: string;
+  status: "failed" | "retired";
+  attempts: number;
+  endedAt: string;
+  /** The server's answer, or why it was retired. */
+  reason: string | null;
+}
+
 export interface SentReport {
   /** The report's day and clock. */
   key: string;
@@ -29,6 +43,11 @@ export interface DeliveryState {
   /** The outbox: how many wait, and the first few. */
   waiting: number;
   firstWaiting: WaitingMessage[];
+  /** The messages that ended unsent in the last UNDELIVERED_DAYS days: how many of each, and
+   * the latest few. */
+  failed: number;
+  retired: number;
+  lastUndelivered: UndeliveredMessage[];
   openAlerts: OpenAlert[];
 }
 
@@ -41,9 +60,16 @@ export interface RunOutcome {
 /** The outbox's messages status lists; the rest are counted. */
 const WAITING_SHOWN = 5;
 
+/** How far back status shows the messages that ended unsent: long enough to be seen after a
+ * weekend away, short enough that one fixed stops being shown. */
+export const UNDELIVERED_DAYS = 7;
+const UNDELIVERED_SHOWN = 5;
+
 export class DeliveryReads extends MorningReportReads {
-  async deliveryState(): Promise<DeliveryState> {
-    const [last, waiting, firstWaiting, openAlerts] = await Promise.all([
+  async deliveryState(now: Date = new Date()): Promise<DeliveryState> {
+    // An ended message's next_attempt_at is when it ended (DeliveryStore).
+    const since = new Date(now.getTime() - UNDELIVERED_DAYS * 86_400_000).toISOString();
+    const [last, waiting, firstWaiting, ended, lastUndelivered, openAlerts] = await Promise.all([
       this.one<{ key: string; sentAt: string }>(
         `SELECT key, sent_at AS "sentAt" FROM deliveries
          WHERE kind = 'morning report' AND status = 'sent'
@@ -55,8 +81,23 @@ export class DeliveryReads extends MorningReportReads {
            last_error AS "lastError", created_at AS "createdAt"
          FROM deliveries WHERE status = 'waiting' ORDER BY id LIMIT ${WAITING_SHOWN}`,
       ),
+      this.all<{ status: string; n: number }>(
+        `SELECT status, COUNT(*) AS n FROM deliveries
+         WHERE status IN ('failed', 'retired') AND next_attempt_at >= ${this.p(1)}
+         GROUP BY status`,
+        [since],
+      ),
+      this.all<UndeliveredMessage>(
+        `SELECT kind, key, channel, recipient, status, attempts, next_attempt_at AS "endedAt",
+           last_error AS reason
+         FROM deliveries
+         WHERE status IN ('failed', 'retired') AND next_attempt_at >= ${this.p(1)}
+         ORDER BY next_attempt_at DESC, id DESC LIMIT ${UNDELIVERED_SHOWN}`,
+        [since],
+      ),
       this.openAlerts(),
     ]);
+    const endedAs = (status: string) => Number(ended.find((e) => e.status === status)?.n ?? 0);
     const recipients =
       last === undefined
         ? []
@@ -71,6 +112,9 @@ export class DeliveryReads extends MorningReportReads {
         last === undefined ? null : { ...last, recipients: recipients.map((r) => r.recipient) },
       waiting,
       firstWaiting,
+      failed: endedAs("failed"),
+      retired: endedAs("retired"),
+      lastUndelivered,
       openAlerts,
     };
   }

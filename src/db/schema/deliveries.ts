@@ -24,12 +24,14 @@ export const deliveries = sqliteTable(
     /** What is sent, as JSON: the e-mail's text and HTML, or the webhook's payload. Kept until
      * sent so that a retry sends the message as it was made. */
     body: text("body").notNull(),
-    /** waiting (the outbox) or sent. */
+    /** waiting (the outbox), sent, failed (refused for good) or retired (its recipient left
+     * the settings). Free text: a new ending needs no migration. */
     status: text("status").notNull(),
     attempts: integer("attempts").notNull(),
-    /** When the outbox tries it next; while one process sends it, a little later than then. */
+    /** When the outbox tries it next; while one process sends it, a little later than then;
+     * once failed or retired, when it ended. */
     next_attempt_at: text("next_attempt_at").notNull(),
-    /** Why the last attempt failed, in one line without credentials. */
+    /** Why the last attempt failed, in one line without credentials, or why it was retired. */
     last_error: text("last_error"),
     created_at: text("created_at").notNull(),
     sent_at: text("sent_at"),

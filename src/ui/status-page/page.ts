@@ -81,11 +81,14 @@ function runsSection(runs: PageRun[], offsets: Offsets): string {
   );
 }
 
-/** The open alerts, the outbox and the last morning report sent (status' lines, as a list). */
+/** The open alerts, the outbox, the messages that ended unsent lately and the last morning
+ * report sent (status' lines, as a list). */
 function messagesSection(data: StatusPageData): string {
-  const lines = messageLines(data.status.messages);
+  const { messages } = data.status;
+  const lines = messageLines(messages);
   if (lines.length === 0) return "";
-  const alerting = data.status.messages.openAlerts.length > 0;
+  // A refusal for good needs the user; a retirement followed a setting the user changed.
+  const alerting = messages.openAlerts.length > 0 || messages.failed > 0;
   return (
     `<section id="messages" class="${alerting ? "late" : "quiet"}"><h2>Messages</h2><ul>` +
     `${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join("")}</ul></section>`

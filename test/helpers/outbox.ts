@@ -1,0 +1,164 @@
+/**
+ * The outbox driven directly on a database, either one: a real SMTP server that refuses one
+ * recipient with 550, a webhook receiver answering 404, and messages recorded as the daemon
+ * records them. What ends and why is asserted through status' read of the outbox.
+ */
+import { expect } from "vitest";
+import type { Config } from "../../src/config/config.js";
+import { DeliveryStore, type NewDelivery } from "../../src/db/deliveries/deliveries.js";
+import { SqlReader } from "../../src/db/reads/reader.js";
+import type { SqlSession } from "../../src/db/sql/dialect.js";
+import { deliverWaiting } from "../../src/delivery/outbox.js";
+import { recipientsOf } from "../../src/delivery/recipients.js";
+import { silentLogger } from "../../src/log.js";
+import { type MailServer, startMailServer } from "./mail-server.js";
+import { startWebhookReceiver, type WebhookReceiver } from "./webhook-receiver.js";
+
+export const REFUSED = "gone@example.com";
+export const KEPT = "manager@example.com";
+
+/** A message owed to each recipient of `report`, as the daemon records it. */
+export function owed(report: Config["report"], key: string): NewDelivery[] {
+  return recipientsOf(report).map((r) => ({
+    kind: "morning report",
+    key,
+    channel: r.channel,
+    recipient: r.recipient,
+    subject: `Morning report ${key}`,
+    body: JSON.stringify(
+      r.channel === "e-mail" ? { text: "the report", html: "<p>the report</p>" } : { text: "x" },
+    ),
+  }));
+}
+
+export interface Servers {
+  mail: MailServer;
+  hook: WebhookReceiver;
+  report: Config["report"];
+  close(): Promise<void>;
+}
+
+/** A mail server refusing REFUSED, a webhook receiver answering 404, and settings naming both
+ * recipients and the receiver. */
+export async function refusingServers(): Promise<Servers> {
+  const mail = await startMailServer({ rejectRecipient: (address) => address === REFUSED });
+  const hook = await startWebhookReceiver({ status: 404 });
+  return {
+    mail,
+    hook,
+    report: {
+      mail: { smtpUrl: mail.url, from: "reports@example.com", to: [KEPT, REFUSED] },
+      webhookUrl: hook.url,
+      atMinutes: 420,
+    },
+    close: async () => {
+      await mail.close();
+      await hook.close();
+    },
+  };
+}
+
+const options = (report: Config["report"]) => ({ report, logger: silentLogger(), waitScale: 1 });
+
+/** The 550'd e-mail and the 404'd webhook end as failed after one attempt, with the server's
+ * answer; the other recipient gets its e-mail; a second pass sends nothing, and nothing waits. */
+export async function refusedForGood(session: SqlSession): Promise<void> {
+  const store = new DeliveryStore(session);
+  const reader = new SqlReader(session, "test");
+  const servers = await refusingServers();
+  try {
+    await store.record(owed(servers.report, "2026-11-28 of loc-a,loc-b"), new Date());
+
+    const pass = await deliverWaiting(store, options(servers.report));
+    expect(servers.mail.envelopes.map((e) => e.to)).toEqual([[KEPT]]);
+    expect(servers.hook.received).toHaveLength(1);
+
+    const state = await reader.deliveryState();
+    expect(state.waiting).toBe(0);
+    expect(state.failed).toBe(2);
+    expect(state.retired).toBe(0);
+    expect(pass).toEqual({ sent: 1, failed: 2, retired: 0 });
+    const byChannel = Object.fromEntries(state.lastUndelivered.map((m) => [m.channel, m]));
+    expect(byChannel["e-mail"]).toMatchObject({
+      recipient: REFUSED,
+      status: "failed",
+      attempts: 1,
+    });
+    expect(byChannel["e-mail"]?.reason).toMatch(
+      new RegExp(
+        `^e-mail: the mail server 127\\.0\\.0\\.1:\\d+ refused the recipient ${REFUSED} \\(550 5\\.1\\.1 No such user here\\)`,
+      ),
+    );
+    expect(byChannel.webhook).toMatchObject({ status: "failed", attempts: 1 });
+    expect(byChannel.webhook?.reason).toBe(
+      `webhook: http://127.0.0.1:${servers.hook.port}/… answered 404 Not Found: check POS_REPORT_WEBHOOK_URL`,
+    );
+
+    // Due or not, a message ended is not tried again.
+    const later = new Date(Date.now() + 2 * 3_600_000);
+    expect(await deliverWaiting(store, { ...options(servers.report), now: () => later })).toEqual({
+      sent: 0,
+      failed: 0,
+      retired: 0,
+    });
+    expect(servers.mail.envelopes).toHaveLength(1);
+    expect(servers.hook.received).toHaveLength(1);
+  } finally {
+    await servers.close();
+  }
+}
+
+/** Messages waiting for a recipient taken out of POS_REPORT_TO, and for a webhook whose address
+ * changed, are retired at the next pass, each saying why; nothing waits after it. */
+export async function retiredWhenUnset(session: SqlSession): Promise<void> {
+  const store = new DeliveryStore(session);
+  const reader = new SqlReader(session, "test");
+  const servers = await refusingServers();
+  try {
+    await store.record(owed(servers.report, "2026-11-28 of loc-a,loc-b"), new Date());
+    expect((await reader.deliveryState()).waiting).toBe(3);
+
+    const report: Config["report"] = {
+      ...servers.report,
+      mail: { smtpUrl: servers.mail.url, from: "reports@example.com", to: [KEPT] },
+      webhookUrl: "https://hooks.example.com/services/T0/B0/x",
+    };
+    const pass = await deliverWaiting(store, options(report));
+    expect(servers.mail.envelopes.map((e) => e.to)).toEqual([[KEPT]]);
+    expect(servers.hook.received).toHaveLength(0);
+
+    const state = await reader.deliveryState();
+    expect(state.waiting).toBe(0);
+    expect(state.retired).toBe(2);
+    expect(state.failed).toBe(0);
+    expect(pass).toEqual({ sent: 1, failed: 0, retired: 2 });
+    expect(
+      state.lastUndelivered
+        .map(({ channel, recipient, status, attempts, reason }) => ({
+          channel,
+          recipient,
+          status,
+          attempts,
+          reason,
+        }))
+        .sort((a, b) => a.channel.localeCompare(b.channel)),
+    ).toEqual([
+      {
+        channel: "e-mail",
+        recipient: REFUSED,
+        status: "retired",
+        attempts: 0,
+        reason: "POS_REPORT_TO no longer lists it",
+      },
+      {
+        channel: "webhook",
+        recipient: `http://127.0.0.1:${servers.hook.port}/…`,
+        status: "retired",
+        attempts: 0,
+        reason: "the webhook address changed (POS_REPORT_WEBHOOK_URL)",
+      },
+    ]);
+  } finally {
+    await servers.close();
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * The outbox on a real SQLite file, against a real SMTP server and webhook receiver: a refusal
+ * for good ends a message as failed rather than rescheduling it for good, a message whose
+ * recipient left the settings is retired rather than waiting for good, and status shows both
+ * apart from what waits. (postgres-deliveries.test.ts runs the same on PostgreSQL.)
+ */
+import { describe, expect, it } from "vitest";
+import { DeliveryStore } from "../src/db/deliveries/deliveries.js";
+import type { DeliveryState } from "../src/db/reads/deliveries.js";
+import { SqlReader } from "../src/db/reads/reader.js";
+import { sqliteSession } from "../src/db/sqlite/reader.js";
+import { messageLines } from "../src/ui/format-status.js";
+import { openTestDb, useTempDir } from "./helpers/db.js";
+import { KEPT, owed, refusedForGood, retiredWhenUnset } from "./helpers/outbox.js";
+
+const tempPath = useTempDir();
+
+function withSession(test: (session: ReturnType<typeof sqliteSession>) => Promise<void>) {
+  return async () => {
+    const db = openTestDb(tempPath());
+    try {
+      await test(sqliteSession(db.sqlite));
+    } finally {
+      db.close();
+    }
+  };
+}
+
+describe("the outbox on SQLite", () => {
+  it(
+    "ends a message refused for good (550, 404) as failed after one attempt, with the server's answer, and sends the rest",
+    withSession(refusedForGood),
+  );
+
+  it(
+    "retires what waits for a recipient no longer in the settings at the next pass, saying why",
+    withSession(retiredWhenUnset),
+  );
+
+  it(
+    "shows the messages that ended unsent for 7 days, then no more",
+    withSession(async (session) => {
+      const store = new DeliveryStore(session);
+      const report = {
+        mail: { smtpUrl: "smtp://127.0.0.1:25", from: "reports@example.com", to: [KEPT] },
+        webhookUrl: undefined,
+        atMinutes: 420,
+      };
+      await store.record(owed(report, "2026-11-28 of loc-a,loc-b"), new Date());
+      const [message] = await store.due(new Date(), 10);
+      if (!message) throw new Error("the message was not recorded");
+      await store.failedForGood(message.id, new Date("2026-11-29T06:00:00Z"), "e-mail: refused");
+      const reader = new SqlReader(session, "test");
+      const within = await reader.deliveryState(new Date("2026-12-06T05:59:00Z"));
+      expect(within.failed).toBe(1);
+      expect(within.lastUndelivered).toMatchObject([
+        { recipient: KEPT, reason: "e-mail: refused" },
+      ]);
+      const after = await reader.deliveryState(new Date("2026-12-06T06:01:00Z"));
+      expect(after.failed).toBe(0);
+      expect(after.lastUndelivered).toEqual([]);
+    }),
+  );
+});
+
+describe("status' lines for the messages", () => {
+  const quiet: DeliveryState = {
+    lastReport: null,
+    waiting: 0,
+    firstWaiting: [],
+    failed: 0,
+    retired: 0,
+    lastUndelivered: [],
+    openAlerts: [],
+  };
+
+  it("says nothing when nothing was sent, waits or ended unsent", () => {
+    expect(messageLines(quiet)).toEqual([]);
+  });
+
+  it("lists the messages refused for good and retired apart from the outbox, each with its reason", () => {
+    const lines = messageLines({
+      ...quiet,
+      failed: 1,
+      retired: 1,
+      lastUndelivered: [
+        {
+          kind: "morning report",
+          key: "2026-11-28 of loc-a,loc-b",
+          channel: "e-mail",
+          recipient: "gone@example.com",
+          status: "failed",
+          attempts: 1,
+          endedAt: "2026-11-29T06:00:00.000Z",
+          reason:
+            "e-mail: the mail server mail.example.com:587 refused the recipient gone@example.com (550 5.1.1 No such user here): check POS_REPORT_TO",
+        },
+        {
+          kind: "alert",
+          key: "12 opened",
+          channel: "webhook",
+          recipient: "https://hooks.example.com/…",
+          status: "retired",
+          attempts: 3,
+          endedAt: "2026-11-29T05:50:00.000Z",
+          reason: "the webhook address changed (POS_REPORT_WEBHOOK_URL)",
+        },
+      ],
+    });
+    expect(lines).toEqual([
+      "Not delivered  2 messages in the last 7 days, not tried again: 1 refused for good, 1 retired",
+      "  morning report 2026-11-28 (2 locations) by e-mail to gone@example.com: failed 2026-11-29 06:00 UTC after 1 attempt; e-mail: the mail server mail.example.com:587 refused the recipient gone@example.com (550 5.1.1 No such user here): check POS_REPORT_TO",
+      "  alert 12 opened by webhook to https://hooks.example.com/…: retired 2026-11-29 05:50 UTC; the webhook address changed (POS_REPORT_WEBHOOK_URL)",
+    ]);
+    expect(lines.some((line) => line.startsWith("Outbox"))).toBe(false);
+  });
+});
