@@ -76,6 +76,37 @@ async function columnTypes(schema: string, table: string): Promise<Record<string
   return Object.fromEntries(found.map((c) => [c.column_name, c.data_type]));
 }
 
+function asUser(url: string, user: string, password: string): string {
+  const as = new URL(url);
+  as.username = user;
+  as.password = password;
+  return as.toString();
+}
+
+async function asClient<T>(url: string, use: (client: pg_.Client) => Promise<T>): Promise<T> {
+  const client = new pgClient({ connectionString: url });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** docs/scaling.md's set-up of a BI role: its SQL blocks, each with who the text before it says
+ * runs it, an administrator (a superuser) or the user pos-sync writes with. */
+function biRoleSetup(): { by: "administrator" | "writer"; sql: string }[] {
+  const guide = readFileSync(packagePath("docs", "scaling.md"), "utf8");
+  const section = /\*\*BI tools\*\*[\s\S]*?(?=\n\*\*|$)/.exec(guide)?.[0] ?? "";
+  const blocks = [...section.matchAll(/([^\n]+(?:\n[^\n]+)*)\n\n```postgresql\n([\s\S]*?)```/g)];
+  expect(blocks.length).toBeGreaterThan(0);
+  return blocks.map(([, said = "", sql = ""]) => {
+    if (/superuser/.test(said)) return { by: "administrator", sql };
+    if (/pos-sync writes with/.test(said)) return { by: "writer", sql };
+    throw new Error(`docs/scaling.md does not say who runs\n${sql}`);
+  });
+}
+
 describe("PostgreSQL schema", () => {
   it("creates every table, column and view of the contract, and is up to date the next time", async () => {
     const target = pg.target();
@@ -194,25 +225,53 @@ describe("PostgreSQL schema", () => {
     expect(orders?.column).toBeTruthy();
   });
 
-  it("gives the BI role the guide sets up the contract's relations and views, and none of pos-sync's own tables", async () => {
+  it("words flags as true or false and date-times as instants in its comments, not as SQLite stores them", async () => {
     const target = pg.target();
-    const made = await migrate({ POS_DB_URL: target.url, POS_DB_SCHEMA: target.schema });
-    expect(made.code, made.stderr).toBe(0);
-    const role = `bi_${target.schema}_${process.pid}`;
-    const guide = readFileSync(packagePath("docs", "scaling.md"), "utf8");
-    const setup = /\*\*BI tools\*\*[\s\S]*?```postgresql\n([\s\S]*?)```/.exec(guide)?.[1];
-    expect(setup).toBeDefined();
-    await pg.query(
-      `SET search_path = ${target.schema}; ${(setup ?? "")
-        .replaceAll("bi_reader", role)
-        .replace("'…'", "'bi-pw'")}`,
+    const result = await migrate({ POS_DB_URL: target.url, POS_DB_SCHEMA: target.schema });
+    expect(result.code, result.stderr).toBe(0);
+    const commented = await pg.query(
+      `SELECT c.relname || '.' || a.attname AS column, format_type(a.atttypid, NULL) AS type,
+              col_description(c.oid, a.attnum) AS comment
+       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+       JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+       WHERE n.nspname = $1 AND a.atttypid IN ('boolean'::regtype, 'timestamptz'::regtype)
+         AND col_description(c.oid, a.attnum) IS NOT NULL`,
+      [target.schema],
     );
-    const reader = new URL(target.url);
-    reader.username = role;
-    reader.password = "bi-pw";
-    const client = new pgClient({ connectionString: reader.toString() });
-    await client.connect();
-    try {
+    const flags = commented.filter((c) => c.type === "boolean");
+    const instants = commented.filter((c) => c.type !== "boolean");
+    expect(flags.length).toBeGreaterThan(0);
+    expect(instants.length).toBeGreaterThan(0);
+    expect(flags.filter((c) => /\b[01] (when|for|otherwise)\b/.test(c.comment))).toEqual([]);
+    expect(flags.filter((c) => !/^True (when|for)\b/.test(c.comment))).toEqual([]);
+    expect(instants.filter((c) => /as sent|ISO 8601/.test(c.comment))).toEqual([]);
+  });
+
+  it("lets an administrator create the guide's BI role and pos-sync's user grant it the contract's relations and views, none of pos-sync's own tables", async () => {
+    const target = pg.target();
+    const database = new URL(target.url).pathname.slice(1);
+    // pos-sync's user as the guide has it: no superuser, CREATE on the database for its schema.
+    const writer = `writer_${target.schema}_${process.pid}`;
+    await pg.query(`CREATE ROLE ${writer} LOGIN PASSWORD 'writer-pw'`);
+    await pg.query(`GRANT CREATE ON DATABASE ${database} TO ${writer}`);
+    const writerUrl = asUser(target.url, writer, "writer-pw");
+    const made = await migrate({ POS_DB_URL: writerUrl, POS_DB_SCHEMA: target.schema });
+    expect(made.code, made.stderr).toBe(0);
+
+    const role = `bi_${target.schema}_${process.pid}`;
+    for (const step of biRoleSetup()) {
+      const sql = step.sql
+        .replaceAll("bi_reader", role)
+        .replace("'…'", "'bi-pw'")
+        .replaceAll("DATABASE analytics", `DATABASE ${database}`);
+      if (step.by === "administrator") await pg.query(sql);
+      else
+        await asClient(writerUrl, (client) =>
+          client.query(`SET search_path = ${target.schema}; ${sql}`),
+        );
+    }
+
+    await asClient(asUser(target.url, role, "bi-pw"), async (client) => {
       const seen = await client.query(
         "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1",
         [target.schema],
@@ -229,9 +288,7 @@ describe("PostgreSQL schema", () => {
       await expect(client.query(`SELECT * FROM ${target.schema}.raw_records`)).rejects.toThrow(
         /permission denied/,
       );
-    } finally {
-      await client.end();
-    }
+    });
   });
 
   it("lets several processes migrate the same schema at once", async () => {

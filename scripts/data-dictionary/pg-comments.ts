@@ -25,6 +25,21 @@ const quoted = (text: string) => `'${text.replaceAll("'", "''")}'`;
 /** What PostgreSQL keeps no column of: a column only SQLite has is documented "—" there. */
 const onPostgres = (table: TableFacts) => table.columns.filter((c) => c.pgType !== "—");
 
+/** A meaning in PostgreSQL's words: the dictionary words flags and date-times as SQLite stores
+ * them (1 or 0, text as sent or in UTC), but a boolean is true or false, and a timestamptz an
+ * instant that a client shows in its session's time zone, neither the offset sent nor UTC. */
+export function postgresMeaning(meaning: string, pgType: string): string {
+  if (pgType === "boolean")
+    return meaning
+      .replace(/^1 (when|for)\b/, "True $1")
+      .replace(/\b0 (otherwise|when)\b/, "false $1");
+  if (pgType === "timestamptz")
+    return meaning
+      .replace(/(?:ISO 8601 with offset, )?as sent/, "the instant the API sent")
+      .replace(/ \(UTC, ISO 8601\)|; UTC, ISO 8601(?=\))/, "");
+  return meaning;
+}
+
 export function postgresComments(): string[] {
   const schema = readSchema();
   const statements: string[] = [];
@@ -42,7 +57,9 @@ export function postgresComments(): string[] {
     for (const column of columns) {
       const meaning = doc.columns[column.name]?.meaning;
       if (meaning)
-        statements.push(`COMMENT ON COLUMN ${table.name}.${column.name} IS ${quoted(meaning)};`);
+        statements.push(
+          `COMMENT ON COLUMN ${table.name}.${column.name} IS ${quoted(postgresMeaning(meaning, column.pgType))};`,
+        );
     }
   }
   for (const view of schema.views) {
@@ -52,7 +69,9 @@ export function postgresComments(): string[] {
     for (const column of view.columns) {
       const meaning = viewColumnMeaning(doc, column.name);
       if (meaning)
-        statements.push(`COMMENT ON COLUMN ${view.name}.${column.name} IS ${quoted(meaning)};`);
+        statements.push(
+          `COMMENT ON COLUMN ${view.name}.${column.name} IS ${quoted(postgresMeaning(meaning, column.pgType))};`,
+        );
     }
   }
   return statements;

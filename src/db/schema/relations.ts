@@ -118,8 +118,9 @@ export interface StoredRelation {
 
 export const ORDERS_RELATION: StoredRelation = { name: "orders", table: orderRows };
 
-/** The tables that are relations of the contract themselves (design.md's list, and the order
- * history): with `orders`, the relations of arrays and the views, what analysts and BI tools read.
+/** The tables that are relations of the contract themselves (design.md's list, the order history
+ * and the audit's repairs): with `orders`, the relations of arrays and the views, what analysts
+ * and BI tools read (on PostgreSQL, what carries a comment, and so what a BI role is granted).
  * The rest (the tables under the relations, ids by key, the raw archive, the summaries the views
  * read, the bookkeeping of runs in progress) is pos-sync's own. */
 export const CONTRACT_TABLES: readonly string[] = [
@@ -137,6 +138,7 @@ export const CONTRACT_TABLES: readonly string[] = [
   "order_versions",
   "sync_runs",
   "sync_windows",
+  "history_repairs",
   "rejected_records",
 ];
 
