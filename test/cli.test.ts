@@ -1,4 +1,6 @@
 /** The command line as users run it: a built child process, its output and exit codes. */
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { describe, expect, it } from "vitest";
 import { runCli, startCli } from "./helpers/cli.js";
 
@@ -59,5 +61,42 @@ describe("pos-sync simulate", () => {
     expect(((await response.json()) as { name: string }).name).toBe("Trattoria Aurora");
     child.kill("SIGTERM");
     expect((await exited).code).toBe(0);
+  });
+});
+
+describe("the end of a command", () => {
+  it("hands a pipe read late all of its output, then ends though a library left a handle open", async () => {
+    // The CLI's own way to end (dist/, as tsc builds it): `report --json | jq` must get the whole
+    // JSON even when the reader is slower than the grace, and process.exit() would cut it short.
+    const helper = new URL("../dist/cli/exit-when-written.js", import.meta.url).href;
+    const size = 4 * 1024 * 1024;
+    const script = `
+      import { exitOnceOutputIsWritten } from ${JSON.stringify(helper)};
+      process.stdout.write("x".repeat(${size}));
+      setInterval(() => {}, 60_000);
+      exitOnceOutputIsWritten(0, 20);
+      setTimeout(() => process.stderr.write("ten graces passed\\n"), 200);
+    `;
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const closed = once(child, "close");
+    // Nothing read yet: more than a pipe holds waits in the child.
+    child.stdout.pause();
+    let stderr = "";
+    const waited = await new Promise<boolean>((resolve) => {
+      child.stderr.on("data", (chunk: Buffer) => {
+        stderr += chunk;
+        if (stderr.includes("ten graces passed")) resolve(true);
+      });
+      child.on("exit", () => resolve(false));
+    });
+    let read = 0;
+    child.stdout.on("data", (chunk: Buffer) => {
+      read += chunk.length;
+    });
+    child.stdout.resume();
+    const [code] = await closed;
+    expect({ waited, read, code }).toEqual({ waited: true, read: size, code: 0 });
   });
 });

@@ -9,9 +9,7 @@ import type { Command, CommandIo } from "../commands/command.js";
 import { EXIT, messageOf, PosSyncError, UsageError } from "../errors.js";
 import { packagePath } from "../package-root.js";
 import { visible } from "../terminal-text.js";
-
-/** How long the process may take to end by itself once its command returned. */
-const EXIT_GRACE_MS = 3_000;
+import { exitOnceOutputIsWritten } from "./exit-when-written.js";
 
 /** A command as the CLI lists it; its module is loaded when it runs or shows its help, so that a
  * command pays for its own modules alone (sync never loads the daemon's or the simulator's). */
@@ -148,19 +146,6 @@ function reportFailure(error: unknown, io: CommandIo): number {
   return EXIT.incomplete;
 }
 
-/**
- * The command is over: whatever a library may still hold open (a socket, a stuck thread) must
- * not keep the process alive, or a supervisor's stop would hang on it. Output still on its way
- * to a slow reader (a pager) is let through first.
- */
-function exitOnceOutputIsWritten(code: number): void {
-  setTimeout(() => {
-    if (process.stdout.writableLength > 0 || process.stderr.writableLength > 0)
-      exitOnceOutputIsWritten(code);
-    else process.exit(code);
-  }, EXIT_GRACE_MS).unref();
-}
-
 function isEntryPoint(): boolean {
   const script = process.argv[1];
   if (!script) return false;
@@ -173,8 +158,7 @@ function isEntryPoint(): boolean {
 
 if (isEntryPoint()) {
   const io: CommandIo = { stdout: process.stdout, stderr: process.stderr, env: process.env };
-  main(process.argv.slice(2), io).then((code) => {
-    process.exitCode = code;
-    exitOnceOutputIsWritten(code);
-  });
+  // The command is over: whatever a library may still hold open must not keep the process alive,
+  // or a supervisor's stop would hang on it; its output must still reach the reader whole.
+  main(process.argv.slice(2), io).then(exitOnceOutputIsWritten);
 }
