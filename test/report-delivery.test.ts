@@ -445,6 +445,20 @@ describe("webhook", () => {
     expect(request.method).toBe("POST");
     expect(request.path).toBe("/hooks/test-receiver");
     expect(request.headers["content-type"]).toBe("application/json");
+    expect(request.headers.authorization).toBeUndefined();
+    expect(JSON.parse(request.body)).toEqual(PAYLOAD);
+  });
+
+  it("sends the URL's user and password as Basic authorization, percent-decoded as curl does", async () => {
+    const receiver = await webhookReceiver();
+    const password = `${PASSWORD}@:/é`;
+    const url = `http://hook-user:${encodeURIComponent(password)}@127.0.0.1:${receiver.port}/hooks/x?y=1`;
+    await postWebhook(url, PAYLOAD);
+    const request = await receiver.next();
+    expect(request.path).toBe("/hooks/x?y=1");
+    expect(request.headers.authorization).toBe(
+      `Basic ${Buffer.from(`hook-user:${password}`, "utf8").toString("base64")}`,
+    );
     expect(JSON.parse(request.body)).toEqual(PAYLOAD);
   });
 
@@ -812,6 +826,14 @@ describe("checking the settings", () => {
       "https://hooks.example.com/services/T/B/x",
     );
     expect(checkWebhookUrl("http://127.0.0.1:8080/hook")).toBe("http://127.0.0.1:8080/hook");
+    // Credentials go over TLS, or to this machine, where they cross no network.
+    for (const url of [
+      `https://hook-user:${PASSWORD}@hooks.example.com/x`,
+      `http://hook-user:${PASSWORD}@127.0.0.1:8080/hook`,
+      `http://hook-user:${PASSWORD}@[::1]:8080/hook`,
+      `http://hook-user:${PASSWORD}@localhost:8080/hook`,
+    ])
+      expect(checkWebhookUrl(url)).toBe(url);
   });
 
   it.each([
@@ -819,6 +841,11 @@ describe("checking the settings", () => {
     ["unparseable", `hooks.example.com/${PASSWORD}`, "is not a valid address"],
     ["another scheme", `ftp://u:${PASSWORD}@hooks.example.com/x`, "must start with https://"],
     ["no host", `file:///${PASSWORD}`, "must start with https://"],
+    [
+      "credentials in clear to another machine",
+      `http://hook-user:${PASSWORD}@hooks.example.com/x`,
+      "holds credentials for http://hooks.example.com/…, which would cross the network in clear: use https://",
+    ],
   ])("refuses a webhook URL: %s", (_case, url, expected) => {
     const error = configErrorOf(() => checkWebhookUrl(url), "POS_REPORT_WEBHOOK_URL");
     expect(error.message).toContain(expected);

@@ -2,8 +2,10 @@
  * POS_REPORT_WEBHOOK_URL, POS_REPORT_AT): one clear line naming the setting, never a password. */
 import { ConfigError } from "../errors.js";
 import { terminalSafeJson, visible } from "../terminal-text.js";
-import { type MailSettings, parseSmtpUrl, SMTP_URL_FORM } from "./delivery.js";
+import { describeWebhookUrl, type MailSettings, parseSmtpUrl, SMTP_URL_FORM } from "./delivery.js";
+import { isLoopback } from "./mail-tls.js";
 import { formatMailbox, parseMailboxList } from "./mailbox-list.js";
+import { hasCredentials } from "./webhook-credentials.js";
 
 /** A value as a message quotes it: a JSON string, so that a control character shows as its
  * escape (`\r\n`, `\u202e`) once, not doubled as `visible` then JSON would write it; trimmed of
@@ -77,7 +79,8 @@ export function checkMailSettings(raw: {
   return { smtpUrl, from: from[0] as string, to };
 }
 
-/** The webhook URL checked: http or https, with a host. Returns it trimmed. Throws a
+/** The webhook URL checked: http or https, with a host, and credentials (sent as Basic
+ * authorization) over https unless to this machine. Returns it trimmed. Throws a
  * ConfigError that shows the address only as describeWebhookUrl does. */
 export function checkWebhookUrl(url: string | undefined): string {
   const trimmed = url?.trim() ?? "";
@@ -95,6 +98,13 @@ export function checkWebhookUrl(url: string | undefined): string {
   if (parsed.protocol !== "https:" && parsed.protocol !== "http:") {
     throw new ConfigError(
       `POS_REPORT_WEBHOOK_URL must start with https:// or http://, got ${visible(parsed.protocol)}//`,
+    );
+  }
+  // A password is not sent in clear over a network, as for the mail server (mail-tls.ts).
+  const host = parsed.hostname.replace(/^\[|\]$/g, "");
+  if (parsed.protocol === "http:" && hasCredentials(parsed) && !isLoopback(host)) {
+    throw new ConfigError(
+      `POS_REPORT_WEBHOOK_URL holds credentials for ${describeWebhookUrl(trimmed)}, which would cross the network in clear: use https://`,
     );
   }
   // An http(s) address without a host does not parse: the checks above cover it.

@@ -11,13 +11,15 @@ import {
   describeWebhookUrl,
   seconds,
 } from "./delivery.js";
+import { webhookTarget } from "./webhook-credentials.js";
 // ---------------------------------------------------------------------------------------------
 // Webhook
 
 /**
  * POSTs `payload` as JSON to `url`. Any answer but 2xx is a failure; the answer's body is read
  * (a bounded amount) and discarded, so the connection closes cleanly. Redirects are not
- * followed: the report only ever goes where the setting says.
+ * followed: the report only ever goes where the setting says. Credentials in the URL go as Basic
+ * authorization (webhook-credentials.ts).
  */
 export async function postWebhook(
   url: string,
@@ -38,14 +40,16 @@ export async function postWebhook(
     bodyTimeout: timeoutMs,
   });
   const signal = AbortSignal.timeout(timeoutMs);
+  const { url: address, authorization } = webhookTarget(url);
   let status: number;
   try {
-    const response = await request(url, {
+    const response = await request(address, {
       method: "POST",
       dispatcher: agent,
       headers: {
         "content-type": "application/json",
         "user-agent": "pos-sync",
+        ...(authorization === undefined ? {} : { authorization }),
         ...(options.idempotencyKey === undefined
           ? {}
           : { "idempotency-key": options.idempotencyKey }),
