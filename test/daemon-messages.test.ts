@@ -34,9 +34,18 @@ async function notifierPassed(url: string): Promise<void> {
 
 /** The alerts a webhook received, in order. */
 function alertsOf(hook: Awaited<ReturnType<typeof startWebhookReceiver>>) {
+  return alertBodiesOf(hook).map((body) => body.alert);
+}
+
+/** The alerts' subjects, the first line of their `text`, in order. */
+function alertSubjectsOf(hook: Awaited<ReturnType<typeof startWebhookReceiver>>) {
+  return alertBodiesOf(hook).map((body) => body.text.split("\n")[0]);
+}
+
+function alertBodiesOf(hook: Awaited<ReturnType<typeof startWebhookReceiver>>) {
   return hook.received
-    .map((r) => JSON.parse(r.body) as { alert?: Record<string, unknown> })
-    .flatMap((body) => (body.alert ? [body.alert] : []));
+    .map((r) => JSON.parse(r.body) as { text: string; alert?: Record<string, unknown> })
+    .flatMap((body) => (body.alert ? [{ text: body.text, alert: body.alert }] : []));
 }
 
 // Each test starts the daemon, often twice, and waits for runs on a schedule of its own.
@@ -153,7 +162,14 @@ describe("the daemon's messages", { timeout: 120_000 }, () => {
       expect(finished().every((e) => e.status !== "succeeded")).toBe(true);
       await until(() => alerts().length >= 1, "the alert");
       expect(alerts()).toEqual([
-        expect.objectContaining({ kind: "sync failing", state: "opened" }),
+        expect.objectContaining({
+          kind: "sync failing",
+          state: "opened",
+          // When, not how long ago: the detail is kept and shown later.
+          detail: expect.stringMatching(
+            /^\d+ run\(s\) in a row failed, the first at \d{4}-\d\d-\d\d \d\d:\d\d UTC: /,
+          ),
+        }),
       ]);
 
       sim.current.faults.set({ serverErrorRate: 0 });
@@ -211,6 +227,9 @@ describe("the daemon's messages", { timeout: 120_000 }, () => {
           subject: keyFingerprint(revoked),
           state: "opened",
         }),
+      ]);
+      expect(alertSubjectsOf(hook)).toEqual([
+        `pos-sync alert: key rejected for ${keyFingerprint(revoked)}`,
       ]);
       daemon.child.kill("SIGTERM");
       await daemon.exited;

@@ -35,7 +35,7 @@ describe("health", () => {
       httpStatus: 200,
       body: {
         status: "degraded",
-        reason: "1 run(s) in a row failed, the first 1 min ago: disk full",
+        reason: "1 run(s) in a row failed, the first at 1970-01-01 05:00 UTC: disk full",
         lastRun: { status: "failed", error: "disk full" },
       },
     });
@@ -67,7 +67,7 @@ describe("health", () => {
       body: { status: "failing", reason: alert.detail },
     });
     expect(report.body.reason).toBe(
-      "3 run(s) in a row failed, the first 31 min ago: the API answered 503",
+      "3 run(s) in a row failed, the first at 1970-01-01 00:15 UTC: the API answered 503",
     );
     // The next run that does not fail ends it, as it closes the alert.
     health.runStarted();
@@ -91,7 +91,9 @@ describe("health", () => {
     now = minutes(61);
     expect(health.report()).toMatchObject({
       httpStatus: 503,
-      body: { reason: "1 run(s) in a row failed, the first 1 h ago: the API answered 503" },
+      body: {
+        reason: "1 run(s) in a row failed, the first at 1970-01-01 00:00 UTC: the API answered 503",
+      },
     });
   });
 
@@ -135,7 +137,7 @@ describe("health after a restart", () => {
       httpStatus: 503,
       body: {
         status: "failing",
-        reason: "3 run(s) in a row failed, the first 31 min ago: disk full",
+        reason: "3 run(s) in a row failed, the first at 2026-11-29 11:30 UTC: disk full",
       },
     });
     // A success of this process is later than the recorded one, and wins.
@@ -152,7 +154,10 @@ describe("health after a restart", () => {
     health.recall([{ status: "failed", startedAt: "2026-11-29T10:00:00Z", error: "503" }], null);
     expect(health.report()).toMatchObject({
       httpStatus: 503,
-      body: { status: "failing", reason: "1 run(s) in a row failed, the first 2 h ago: 503" },
+      body: {
+        status: "failing",
+        reason: "1 run(s) in a row failed, the first at 2026-11-29 10:00 UTC: 503",
+      },
     });
   });
 });

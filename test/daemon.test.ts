@@ -131,7 +131,7 @@ describe("pos-sync daemon", () => {
       const body = (await health.json()) as { status: string; reason: string };
       expect(body.status).toBe("failing");
       expect(body.reason).toMatch(
-        /^3 run\(s\) in a row failed, the first \d+ min ago: the API rejected the API key key#[0-9a-f]{8}/,
+        /^3 run\(s\) in a row failed, the first at \d{4}-\d\d-\d\d \d\d:\d\d UTC: the API rejected the API key key#[0-9a-f]{8}/,
       );
       expect(JSON.stringify(body)).not.toContain("pos_live_revoked_key_000000");
       expect(daemon.output()).not.toContain("pos_live_revoked_key_000000");

@@ -1,7 +1,7 @@
 /** The decisions behind the daemon's messages, apart from any I/O: when a morning report is due,
  * which alerts open and close, and how long a failed message waits. */
 import { describe, expect, it } from "vitest";
-import { alertMessage } from "../src/alerts/alert-message.js";
+import { alertAbout, alertMessage } from "../src/alerts/alert-message.js";
 import {
   alertChanges,
   auditRepairs,
@@ -168,7 +168,7 @@ describe("when the morning report is due", () => {
 });
 
 describe("when the sync is failing, for the alert and /healthz alike", () => {
-  it("counts failed runs in a row, newest first, and how long ago the first of them started", () => {
+  it("counts failed runs in a row, newest first, and says when the first of them started", () => {
     const now = at("2026-11-29T12:00:00Z");
     // Newest first: status and the minutes before noon it started; errors say which run it is.
     const cases: [string, [status: string, minutesAgo: number][], boolean, string][] = [
@@ -181,7 +181,7 @@ describe("when the sync is failing, for the alert and /healthz alike", () => {
           ["succeeded", 20],
         ],
         false,
-        "1 run(s) in a row failed, the first 5 min ago: run 0",
+        "1 run(s) in a row failed, the first at 2026-11-29 11:55 UTC: run 0",
       ],
       [
         "two failed runs",
@@ -191,7 +191,7 @@ describe("when the sync is failing, for the alert and /healthz alike", () => {
           ["succeeded", 35],
         ],
         false,
-        "2 run(s) in a row failed, the first 20 min ago: run 0",
+        "2 run(s) in a row failed, the first at 2026-11-29 11:40 UTC: run 0",
       ],
       [
         "three failed runs",
@@ -202,13 +202,13 @@ describe("when the sync is failing, for the alert and /healthz alike", () => {
           ["succeeded", 50],
         ],
         true,
-        "3 run(s) in a row failed, the first 35 min ago: run 0",
+        "3 run(s) in a row failed, the first at 2026-11-29 11:25 UTC: run 0",
       ],
       [
         "one failed run an hour old",
         [["failed", 60]],
         true,
-        "1 run(s) in a row failed, the first 1 h ago: run 0",
+        "1 run(s) in a row failed, the first at 2026-11-29 11:00 UTC: run 0",
       ],
       [
         "a partial run ends the streak",
@@ -231,7 +231,7 @@ describe("when the sync is failing, for the alert and /healthz alike", () => {
           ["failed", 35],
         ],
         true,
-        "3 run(s) in a row failed, the first 35 min ago: run 1",
+        "3 run(s) in a row failed, the first at 2026-11-29 11:25 UTC: run 1",
       ],
     ];
     for (const [name, runs, failing, why] of cases) {
@@ -262,7 +262,7 @@ describe("health alerts", () => {
     const three = syncFailing([failed(45), failed(30), failed(15)], now);
     expect(three).toMatchObject({ kind: "sync failing", subject: "", on: true });
     expect(three.detail).toBe(
-      "3 run(s) in a row failed, the first 45 min ago: the API answered 503",
+      "3 run(s) in a row failed, the first at 2026-11-29 11:15 UTC: the API answered 503",
     );
     // A daily schedule: one run failed, 25 hours ago.
     expect(syncFailing([run("failed", "2026-11-28T11:00:00Z")], now).on).toBe(true);
@@ -338,7 +338,7 @@ describe("health alerts", () => {
     expect(findings[0]?.detail).toBe(
       "the API rejects key#aaaaaaaa (Front shop): check the key in POS_API_KEYS or the config file",
     );
-    expect(findings[3]?.detail).toBe("Old Town: its orders were last read 50 h ago");
+    expect(findings[3]?.detail).toBe("Old Town: its orders were last read at 2026-11-27 10:00 UTC");
 
     const open: OpenAlertState[] = [
       { id: 1, kind: "key rejected", subject: "key#aaaaaaaa" },
@@ -357,12 +357,69 @@ describe("health alerts", () => {
     ]);
   });
 
+  it("keeps in its detail when things happened, not how long ago, so that it reads true whenever it is shown", () => {
+    const runs = [45, 30, 15].map((minute) =>
+      run("failed", `2026-11-29T11:${minute}:00Z`, "the API answered 503"),
+    );
+    const lastRead = [{ id: "loc-old", name: "Old Town", lastReadAt: "2026-11-27T10:00:00Z" }];
+    // Decided when the alert opens, and again hours later as /healthz does: the same words.
+    const [atNoon, later] = ["2026-11-29T12:00:00Z", "2026-11-29T17:30:00Z"].map((now) => [
+      syncFailing(runs, at(now)).detail,
+      staleData(lastRead, at(now))[0]?.detail,
+    ]);
+    expect(later).toEqual(atNoon);
+    expect(atNoon).toEqual([
+      "3 run(s) in a row failed, the first at 2026-11-29 11:15 UTC: the API answered 503",
+      "Old Town: its orders were last read at 2026-11-27 10:00 UTC",
+    ]);
+  });
+
+  it("names the location, or the key, in its subject, so that two locations' alerts are told apart", () => {
+    const locations = [
+      { id: "loc-1", name: "Le Petit Zinc" },
+      { id: "loc-2", name: "Trattoria Aurora" },
+      { id: "loc-3", name: null },
+    ];
+    const alert = (id: number, kind: string, subject: string) => ({
+      id,
+      kind,
+      subject,
+      detail: "what was found",
+      openedAt: "2026-11-29T06:00:00.000Z",
+    });
+    const subjectOf = (event: ReturnType<typeof alert>) =>
+      alertMessage({ ...event, about: alertAbout(event, locations) }).subject;
+    expect(
+      [
+        alert(1, "data stale", "loc-1"),
+        alert(2, "data stale", "loc-2"),
+        alert(3, "audit repairing", "loc-3"),
+        alert(4, "key rejected", "key#1a2b3c4d"),
+        alert(5, "sync failing", ""),
+      ].map(subjectOf),
+    ).toEqual([
+      "pos-sync alert: data stale at Le Petit Zinc",
+      "pos-sync alert: data stale at Trattoria Aurora",
+      "pos-sync alert: audit repairing at loc-3",
+      "pos-sync alert: key rejected for key#1a2b3c4d",
+      "pos-sync alert: sync failing",
+    ]);
+    const closed = alertMessage({
+      ...alert(1, "data stale", "loc-1"),
+      about: "Le Petit Zinc",
+      closedAt: "2026-11-29T08:30:00.000Z",
+      resolution: "the orders were read",
+    });
+    expect(closed.subject).toBe("pos-sync resolved: data stale at Le Petit Zinc, after 2 h 30 min");
+    expect(closed.text.split("\n")[0]).toBe(closed.subject);
+  });
+
   it("writes an alert and its end in plain words, API text made visible", () => {
     const opened = alertMessage({
       id: 7,
       kind: "data stale",
       subject: "loc-1",
-      detail: "Le Petit\u001b[31m Zinc: its orders were last read 26 h ago",
+      detail: "Le Petit\u001b[31m Zinc: its orders were last read at 2026-11-28 05:45 UTC",
       openedAt: "2026-11-29T06:00:00.000Z",
     });
     expect(opened.subject).toBe("pos-sync alert: data stale");
@@ -372,10 +429,10 @@ describe("health alerts", () => {
       id: 7,
       kind: "data stale",
       subject: "loc-1",
-      detail: "Le Petit Zinc: its orders were last read 26 h ago",
+      detail: "Le Petit Zinc: its orders were last read at 2026-11-28 05:45 UTC",
       openedAt: "2026-11-29T06:00:00.000Z",
       closedAt: "2026-11-29T08:30:00.000Z",
-      resolution: "Le Petit Zinc: its orders were last read 1 min ago",
+      resolution: "Le Petit Zinc: its orders were last read at 2026-11-29 08:29 UTC",
     });
     expect(closed.subject).toBe("pos-sync resolved: data stale, after 2 h 30 min");
     expect(closed.data).toMatchObject({

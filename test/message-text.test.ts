@@ -140,19 +140,23 @@ describe("messages built from hostile names", () => {
     });
   });
 
-  it("post an alert's detail to a chat as plain words, and show it visibly in HTML", () => {
-    const detail = `${hostile("Le Petit Zinc")}: its orders were last read 26 h ago`;
-    const { html, text, webhook } = bodies(
-      alertMessage({
-        id: 1,
-        kind: "data stale",
-        subject: "loc-1",
-        detail,
-        openedAt: "2026-11-29T06:00:00.000Z",
-      }),
-    );
+  it("post an alert's detail and subject to a chat as plain words, and show them visibly in HTML and in a mail header", () => {
+    const detail = `${hostile("Le Petit Zinc")}: its orders were last read at 2026-11-28 05:45 UTC`;
+    const message = alertMessage({
+      id: 1,
+      kind: "data stale",
+      subject: "loc-1",
+      detail,
+      openedAt: "2026-11-29T06:00:00.000Z",
+      about: `${hostile("Le Petit Zinc")}\r\nBcc: everyone@example.com`,
+    });
+    const { html, text, webhook } = bodies(message);
+    expectNoTerminalControls(message.subject, "alert subject");
+    expect(message.subject).not.toMatch(/[\n\t\u2028\u2029]/);
+    expect(message.subject).toMatch(/^pos-sync alert: data stale at Le Petit Zinc <!channel> /);
     expectPlainChatText(text, "alert webhook text");
     expect(text).toContain("Le Petit Zinc &lt;!channel&gt;");
+    expect(text.split("\n")[0]).toContain("\\r\\nBcc: everyone@example.com");
     expectVisibleHtml(html, "alert HTML");
     expect(webhook.alert).toMatchObject({ detail });
   });

@@ -6,6 +6,7 @@
 import type { Message } from "../delivery/message.js";
 import { visible } from "../terminal-text.js";
 import { escapeHtml, visibleHtml } from "../ui/status-page/html.js";
+import { utcMinute } from "../ui/text.js";
 
 export interface AlertEvent {
   id: number;
@@ -17,9 +18,30 @@ export interface AlertEvent {
   /** Set when it closed: when, and what was found then. */
   closedAt?: string;
   resolution?: string | null;
+  /** What it is about, as its subject line names it (alertAbout); none for the sync as a whole. */
+  about?: string | undefined;
 }
 
-const minuteOf = (at: string) => `${at.slice(0, 16).replace("T", " ")} UTC`;
+/**
+ * What an alert is about, for its subject line, so that two locations' alerts of one kind are told
+ * apart in an inbox: a key's fingerprint for a key's alert, else the location's name (its id
+ * while it has none); nothing for the sync as a whole.
+ */
+export function alertAbout(
+  alert: { kind: string; subject: string },
+  locations: readonly { id: string; name: string | null }[],
+): string | undefined {
+  if (alert.subject === "") return undefined;
+  if (alert.kind === "key rejected") return alert.subject;
+  return locations.find((l) => l.id === alert.subject)?.name || alert.subject;
+}
+
+/** " at Le Petit Zinc", " for key#1a2b3c4d". The name came from the API: made one visible line,
+ * since a header must hold no CR or LF, and a subject is shown as it is. */
+function aboutWords(alert: AlertEvent): string {
+  if (!alert.about) return "";
+  return ` ${alert.kind === "key rejected" ? "for" : "at"} ${visible(alert.about)}`;
+}
 
 function lasted(from: string, to: string): string {
   const minutes = Math.max(0, Math.round((Date.parse(to) - Date.parse(from)) / 60_000));
@@ -41,17 +63,18 @@ export function alertMessage(alert: AlertEvent): Message {
   const detail = visible(alert.detail);
   const opened = alert.closedAt === undefined;
   const closedAt = alert.closedAt ?? alert.openedAt;
+  const what = `${alert.kind}${aboutWords(alert)}`;
   const subject = opened
-    ? `pos-sync alert: ${alert.kind}`
-    : `pos-sync resolved: ${alert.kind}, after ${lasted(alert.openedAt, closedAt)}`;
+    ? `pos-sync alert: ${what}`
+    : `pos-sync resolved: ${what}, after ${lasted(alert.openedAt, closedAt)}`;
   const lines = opened
-    ? [subject, "", detail, `Since ${minuteOf(alert.openedAt)}.`, NEXT_STEP[alert.kind] ?? ""]
+    ? [subject, "", detail, `Since ${utcMinute(alert.openedAt)}.`, NEXT_STEP[alert.kind] ?? ""]
     : [
         subject,
         "",
         `Was: ${detail}`,
         `Now: ${visible(alert.resolution ?? "")}`,
-        `From ${minuteOf(alert.openedAt)} to ${minuteOf(closedAt)}.`,
+        `From ${utcMinute(alert.openedAt)} to ${utcMinute(closedAt)}.`,
       ];
   const text = `${lines.filter((line, i) => line !== "" || i === 1).join("\n")}\n`;
   const html = `<!doctype html>

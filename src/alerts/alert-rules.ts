@@ -7,8 +7,8 @@
  */
 import type { RunOutcome } from "../db/reads/deliveries.js";
 import type { LocationStats } from "../sync/stats.js";
+import { utcMinute } from "../ui/text.js";
 import { syncVerdict } from "./sync-failing.js";
-import { hoursAgo } from "./time-ago.js";
 
 export const ALERT_KINDS = [
   "sync failing",
@@ -25,7 +25,8 @@ export interface Finding {
   subject: string;
   /** The state holds (open the alert), or is known to have ended (close it). */
   on: boolean;
-  /** What was found, in a line a manager can act on. */
+  /** What was found, in a line a manager can act on. Kept with the alert and shown later (status,
+   * its messages): it says when, never how long ago. */
   detail: string;
 }
 
@@ -85,7 +86,7 @@ export function staleData(
             kind: "data stale" as const,
             subject: location.id,
             on: now.getTime() - Date.parse(location.lastReadAt) > STALE_AFTER_MS,
-            detail: `${location.name ?? location.id}: its orders were last read ${hoursAgo(location.lastReadAt, now)} ago`,
+            detail: `${location.name ?? location.id}: its orders were last read at ${utcMinute(location.lastReadAt)}`,
           },
         ],
   );

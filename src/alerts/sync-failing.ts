@@ -4,7 +4,7 @@
  * docs/service.md#when-the-sync-is-failing states it for people. Pure.
  */
 import type { RunOutcome } from "../db/reads/deliveries.js";
-import { hoursAgo } from "./time-ago.js";
+import { utcMinute } from "../ui/text.js";
 
 /** Runs in a row that failed before the sync is said to fail: one failed run is often a blip
  * that the next tick mends. */
@@ -16,7 +16,8 @@ export const RUNS_DECIDED_ON = 50;
 
 export interface SyncVerdict {
   failing: boolean;
-  /** Why, in a line a manager can act on: the alert's detail and /healthz's reason alike. */
+  /** Why, in a line a manager can act on: the alert's detail and /healthz's reason alike. Times
+   * in it are instants, not ages: the alert keeps its detail, and shows it hours later. */
   why: string;
 }
 
@@ -53,6 +54,6 @@ export function syncVerdict(latestRuns: readonly RunOutcome[], now: Date): SyncV
     failing:
       streak.length >= FAILED_RUNS_IN_A_ROW ||
       now.getTime() - Date.parse(first.startedAt) >= FAILING_FOR_MS,
-    why: `${streak.length} run(s) in a row failed, the first ${hoursAgo(first.startedAt, now)} ago: ${latest.error ?? latest.status}`,
+    why: `${streak.length} run(s) in a row failed, the first at ${utcMinute(first.startedAt)}: ${latest.error ?? latest.status}`,
   };
 }

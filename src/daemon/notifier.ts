@@ -6,7 +6,7 @@
  * again at the next pass: it never stops the syncing.
  */
 
-import { alertMessage } from "../alerts/alert-message.js";
+import { type AlertEvent, alertAbout, alertMessage } from "../alerts/alert-message.js";
 import {
   alertChanges,
   auditRepairs,
@@ -170,15 +170,20 @@ export class Notifier {
    */
   private async recordAlertMessages(): Promise<void> {
     const { alerts } = this.options.storage.messages();
+    const reader = this.options.storage.readable();
     const now = this.now();
-    const record = async (key: string, message: () => Message) => {
+    // Every location stored, configured or not: an alert's end may be told after its key left.
+    const locations = await reader.knownLocations();
+    const record = async (key: string, alert: AlertEvent) => {
       const missing = await this.unrecorded("alert", key);
-      if (missing.length > 0) await this.record("alert", key, message(), missing);
+      if (missing.length > 0) {
+        const message = alertMessage({ ...alert, about: alertAbout(alert, locations) });
+        await this.record("alert", key, message, missing);
+      }
     };
-    for (const alert of await this.options.storage.readable().openAlerts())
-      await record(`${alert.id} opened`, () => alertMessage(alert));
+    for (const alert of await reader.openAlerts()) await record(`${alert.id} opened`, alert);
     for (const alert of await alerts.closedSince(new Date(now.getTime() - CLOSED_RECENTLY_MS)))
-      await record(`${alert.id} closed`, () => alertMessage(alert));
+      await record(`${alert.id} closed`, alert);
   }
 
   /** The recipients without a message of this kind and key: a read, so that a pass with nothing
