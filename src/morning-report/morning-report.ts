@@ -36,7 +36,8 @@ export interface ReportException {
   /** The order's number as the POS shows it, or the report's. */
   orderNumber: string | null;
   amount: number;
-  /** HH:MM on the location's clock, when the exception has a moment. */
+  /** HH:MM on the location's clock when the exception has a moment on the report's day;
+   * `YYYY-MM-DD HH:MM` when on another (cancelled after midnight, changed days later). */
   time: string | null;
   /** What the kind adds, in words: the item voided, the reason, the usual share. */
   detail: string | null;
@@ -150,6 +151,12 @@ function rowsOf(all: DayRows, locationId: string) {
   };
 }
 
+/** A moment as the report shows it: its time alone on the report's day, dated on any other, so
+ * that an order of the 28th cancelled at 03:45 on the 29th does not read as the 28th's 03:45. */
+export function timeOnDay(moment: { day: string; time: string }, day: string): string {
+  return moment.day === day ? moment.time : `${moment.day} ${moment.time}`;
+}
+
 async function locationReport(
   destination: ReadableDestination,
   location: { id: string; name: string },
@@ -165,7 +172,7 @@ async function locationReport(
     destination.countryOf(location.id),
   ]);
   const time = (at: string | null) =>
-    at === null ? null : localMoment(at, offsets(new Date(at))).time;
+    at === null ? null : timeOnDay(localMoment(at, offsets(new Date(at))), day);
   const listed = (kind: ExceptionKind, found: readonly ExceptionRow[]): ReportException[] =>
     found.map((row) => ({
       kind,
