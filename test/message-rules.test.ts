@@ -1,5 +1,6 @@
 /** The decisions behind the daemon's messages, apart from any I/O: when a morning report is due,
- * which alerts open and close, and how long a failed message waits. */
+ * which alerts open and close, how long a failed message waits, and what `report --send` says
+ * became of each recipient's. */
 import { describe, expect, it } from "vitest";
 import { alertAbout, alertMessage } from "../src/alerts/alert-message.js";
 import {
@@ -12,9 +13,16 @@ import {
   syncFailing,
 } from "../src/alerts/alert-rules.js";
 import { syncVerdict } from "../src/alerts/sync-failing.js";
+import type { RecordedDelivery } from "../src/db/deliveries/deliveries.js";
 import { retryDelayMs } from "../src/delivery/backoff.js";
 import { type Channels, DeliveryError } from "../src/delivery/delivery.js";
-import { morningReportKey, shownMessageKey } from "../src/delivery/message-keys.js";
+import {
+  locationsOfKey,
+  morningReportKey,
+  resentKey,
+  shownMessageKey,
+} from "../src/delivery/message-keys.js";
+import { delivered, sendOutcome } from "../src/delivery/send-outcome.js";
 import { minutesOfDay } from "../src/delivery/settings.js";
 import { afterFailure, whyRetired } from "../src/delivery/unsent.js";
 import { LocalClock } from "../src/local-clock.js";
@@ -26,6 +34,7 @@ import {
   owedReports,
 } from "../src/morning-report/report-due.js";
 import type { LocationStats } from "../src/sync/stats.js";
+import { formatSend } from "../src/ui/format-send.js";
 
 const at = (iso: string) => new Date(iso);
 
@@ -487,5 +496,111 @@ describe("what becomes of a message not sent", () => {
     const none: Channels = { mail: undefined, webhookUrl: undefined };
     expect(whyRetired(hook, none)).toBe("POS_REPORT_WEBHOOK_URL is no longer set");
     expect(whyRetired(mail("a@example.com"), none)).toMatch(/^e-mail is no longer set up/);
+  });
+});
+
+describe("what report --send says became of each recipient's report", () => {
+  const boss = { channel: "e-mail" as const, recipient: "boss@example.com" };
+  let id = 0;
+  const message = (key: string, fields: Partial<RecordedDelivery> = {}): RecordedDelivery => ({
+    id: ++id,
+    key,
+    channel: "e-mail",
+    recipient: boss.recipient,
+    status: "sent",
+    sentAt: "2027-03-28T06:00:00.000Z",
+    nextAttemptAt: "2027-03-28T06:00:00.000Z",
+    lastError: null,
+    ...fields,
+  });
+  const both = ["loc-a", "loc-b"];
+
+  it("keeps a resent report's locations and its day, under a key of its own", () => {
+    const key = morningReportKey("2027-03-27", both);
+    const again = resentKey(key, at("2027-03-28T09:15:00Z"));
+    expect(again).toBe("2027-03-27 of loc-a,loc-b resent 2027-03-28T09:15:00.000Z");
+    expect(locationsOfKey(again)).toEqual(both);
+    expect(shownMessageKey("morning report", again)).toBe("2027-03-27 (2 locations), resent");
+  });
+
+  it("says sent for what this run sent, and already sent, with when, for what an earlier one did", () => {
+    const now = message("2027-03-27 of loc-a,loc-b", { sentAt: "2027-03-28T09:00:00.000Z" });
+    expect(sendOutcome(boss, both, [now], new Set([now.id]))).toEqual({ kind: "sent" });
+    // The daemon sent loc-a under one clock, then loc-b under another: nothing new, since the last.
+    const parts = [
+      message("2027-03-27 of loc-a"),
+      message("2027-03-27 of loc-b", { sentAt: "2027-03-28T07:00:00.000Z" }),
+    ];
+    expect(sendOutcome(boss, both, parts, new Set())).toEqual({
+      kind: "already sent",
+      at: "2027-03-28T07:00:00.000Z",
+    });
+    // Another recipient's messages are not this one's; a report of an earlier version covered all.
+    const other = message("2027-03-27 of loc-a,loc-b", { recipient: "ops@example.com" });
+    expect(sendOutcome(boss, both, [other], new Set())).toEqual({ kind: "not recorded" });
+    expect(sendOutcome(boss, both, [message("2027-03-27 UTC+01:00")], new Set())).toMatchObject({
+      kind: "already sent",
+    });
+  });
+
+  it("says what waits, with why and from when, and what ended, worst location first", () => {
+    const waiting = message("2027-03-27 of loc-b", {
+      status: "waiting",
+      sentAt: null,
+      nextAttemptAt: "2027-03-28T09:01:00.000Z",
+      lastError:
+        "e-mail: the mail server mail.example.com:587 deferred the recipients for now (450)",
+    });
+    const outcome = sendOutcome(boss, both, [message("2027-03-27 of loc-a"), waiting], new Set());
+    expect(outcome).toEqual({
+      kind: "waiting",
+      why: waiting.lastError,
+      nextAttemptAt: "2027-03-28T09:01:00.000Z",
+    });
+    expect(delivered(outcome)).toBe(false);
+    const refused = message("2027-03-27 of loc-a,loc-b", {
+      status: "failed",
+      sentAt: null,
+      lastError: "e-mail: refused (550)",
+    });
+    expect(sendOutcome(boss, both, [refused], new Set())).toEqual({
+      kind: "failed",
+      why: "e-mail: refused (550)",
+      at: refused.nextAttemptAt,
+    });
+  });
+
+  it("never promises a retry it does not make: what waits is the daemon's or the next --send's", () => {
+    const hook = { channel: "webhook" as const, recipient: "https://hooks.example.com/…" };
+    const text = formatSend([
+      {
+        day: "2027-03-27",
+        locations: 2,
+        resend: false,
+        outcomes: [
+          { recipient: boss, outcome: { kind: "already sent", at: "2027-03-28T06:00:00.000Z" } },
+          {
+            recipient: hook,
+            outcome: {
+              kind: "waiting",
+              why: "webhook: https://hooks.example.com/… answered 503 Service Unavailable: not taken for now",
+              nextAttemptAt: "2027-03-28T09:01:00.000Z",
+            },
+          },
+        ],
+      },
+    ]);
+    expect(text.stdout).toBe(
+      [
+        "Morning report of 2027-03-27 (2 locations):",
+        "  boss@example.com by e-mail: already sent 2027-03-28 06:00 UTC: nothing new",
+        "  https://hooks.example.com/… by webhook: not delivered now: it waits in the outbox (webhook: https://hooks.example.com/… answered 503 Service Unavailable: not taken for now), next attempt from 2027-03-28 09:01 UTC",
+        "",
+      ].join("\n"),
+    );
+    expect(text.stderr).toBe(
+      "pos-sync: report --send: 1 message could not be delivered now and waits in the outbox: the daemon, if it runs, tries it again; otherwise run pos-sync report --send again\n",
+    );
+    expect(text.stdout + text.stderr).not.toMatch(/will be tried again/);
   });
 });

@@ -2,15 +2,19 @@
  * The outbox on a real SQLite file, against a real SMTP server and webhook receiver: a refusal
  * for good ends a message as failed rather than rescheduling it for good, a message whose
  * recipient left the settings is retired rather than waiting for good, and status shows both
- * apart from what waits. (postgres-deliveries.test.ts runs the same on PostgreSQL.)
+ * apart from what waits; `report --send` drains the whole outbox in its one run and retires
+ * nobody's. (postgres-deliveries.test.ts runs the first two on PostgreSQL.)
  */
 import { describe, expect, it } from "vitest";
 import { DeliveryStore } from "../src/db/deliveries/deliveries.js";
 import type { DeliveryState } from "../src/db/reads/deliveries.js";
 import { SqlReader } from "../src/db/reads/reader.js";
 import { sqliteSession } from "../src/db/sqlite/reader.js";
+import { deliverWaiting } from "../src/delivery/outbox.js";
+import { silentLogger } from "../src/log.js";
 import { messageLines } from "../src/ui/format-status.js";
 import { openTestDb, useTempDir } from "./helpers/db.js";
+import { startMailServer } from "./helpers/mail-server.js";
 import { KEPT, owed, refusedForGood, retiredWhenUnset } from "./helpers/outbox.js";
 
 const tempPath = useTempDir();
@@ -59,6 +63,42 @@ describe("the outbox on SQLite", () => {
       const after = await reader.deliveryState(new Date("2026-12-06T06:01:00Z"));
       expect(after.failed).toBe(0);
       expect(after.lastUndelivered).toEqual([]);
+    }),
+  );
+});
+
+describe("the outbox as report --send runs it", () => {
+  it(
+    "sends every page of the outbox in one run, and leaves what waits for a recipient it does not name as it is",
+    withSession(async (session) => {
+      const store = new DeliveryStore(session);
+      const reader = new SqlReader(session, "test");
+      const mail = await startMailServer();
+      try {
+        // More than one pass's worth, and one recipient only the daemon's settings name.
+        const named = Array.from({ length: 51 }, (_, i) => `r${i}@example.com`);
+        const report = {
+          mail: { smtpUrl: mail.url, from: "reports@example.com", to: named },
+          webhookUrl: undefined,
+          atMinutes: 420,
+        };
+        const daemons = { ...report, mail: { ...report.mail, to: [...named, KEPT] } };
+        await store.record(owed(daemons, "2026-11-28 of loc-a"), new Date());
+        const pass = await deliverWaiting(store, {
+          report,
+          logger: silentLogger(),
+          waitScale: 1,
+          drain: true,
+          leaveUnconfigured: true,
+        });
+        expect(pass).toEqual({ sent: 51, failed: 0, retired: 0 });
+        expect(mail.envelopes).toHaveLength(51);
+        const state = await reader.deliveryState();
+        expect(state.waiting).toBe(1);
+        expect(state.firstWaiting[0]).toMatchObject({ recipient: KEPT, attempts: 0 });
+      } finally {
+        await mail.close();
+      }
     }),
   );
 });

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { simulatorToday } from "../src/simulator/clock.js";
 import { runCli, simulatorEnv, startCli } from "./helpers/cli.js";
 import { compareWithDataset } from "./helpers/ground-truth.js";
+import { startMailServer } from "./helpers/mail-server.js";
 import { usePostgres } from "./helpers/postgres.js";
 import { useSimulator } from "./helpers/simulator.js";
 import { postgresData } from "./helpers/stored-data.js";
@@ -28,7 +29,7 @@ function finishedRuns(output: string): Record<string, unknown>[] {
 }
 
 describe("commands on PostgreSQL", () => {
-  it("status shows complete days and the worker that synced each location; verify and raw read it", async () => {
+  it("status shows complete days and the worker that synced each location; verify and raw read it; report --send records there", async () => {
     const target = pg.target();
     const synced = await runCli(["sync"], env(target));
     expect(synced.code, synced.stderr).toBe(0);
@@ -60,6 +61,29 @@ describe("commands on PostgreSQL", () => {
     const raw = await runCli(["raw", "orders", order.id], env(target));
     expect(raw.code, raw.stderr).toBe(0);
     expect(JSON.parse(raw.stdout)).toEqual(order);
+
+    // Recorded in the schema, as on SQLite: a second --send of the day sends nothing new.
+    const mail = await startMailServer();
+    try {
+      const send = () =>
+        runCli(
+          ["report", "--send"],
+          env(target, {
+            POS_REPORT_SMTP_URL: mail.url,
+            POS_REPORT_FROM: "reports@example.com",
+            POS_REPORT_TO: "owner@example.com",
+          }),
+        );
+      const sent = await send();
+      expect(sent.code, sent.stderr).toBe(0);
+      expect(mail.received).toHaveLength(1);
+      const again = await send();
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stdout).toContain("Nothing new: every recipient had it already");
+      expect(mail.received).toHaveLength(1);
+    } finally {
+      await mail.close();
+    }
   });
 
   it("status and verify refuse a schema pos-sync never made, in one line", async () => {

@@ -22,14 +22,12 @@ import type { AlertStore } from "../db/deliveries/alerts.js";
 import type { DeliveryKind, DeliveryStore } from "../db/deliveries/deliveries.js";
 import type { ReadableDestination } from "../db/destination.js";
 import type { Message } from "../delivery/message.js";
-import { morningReportKey } from "../delivery/message-keys.js";
 import { deliveriesOf, deliverWaiting } from "../delivery/outbox.js";
 import { type Recipient, recipientsOf, sameRecipient } from "../delivery/recipients.js";
 import { messageOf } from "../errors.js";
 import type { Logger } from "../log.js";
-import { collectMorningReport } from "../morning-report/morning-report.js";
-import { dueReports, type LocationClock, owedReports } from "../morning-report/report-due.js";
-import { reportMessage } from "../morning-report/report-message.js";
+import { recordOwedReport } from "../morning-report/record-report.js";
+import { dueReports, type LocationClock } from "../morning-report/report-due.js";
 import { keyFingerprint } from "../secrets.js";
 import type { RunResult } from "../sync/run-result.js";
 import type { DaemonMetrics } from "./metrics.js";
@@ -218,16 +216,14 @@ export class Notifier {
       });
     }
     for (const due of dueReports(now, this.options.config.report.atMinutes, clocks)) {
-      const recorded = await deliveries.recordedWithPrefix("morning report", `${due.day} `);
-      const owed = owedReports(due, this.recipients, (r) =>
-        recorded.filter((d) => sameRecipient(r, d)).map((d) => d.key),
-      );
-      for (const { locationIds, recipients } of owed) {
-        const report = await collectMorningReport(reader, { day: due.day, locationIds, now });
-        const proved = report.locations.every((l) => l.health.proved);
-        if (!proved && !due.late) continue;
-        const key = morningReportKey(due.day, locationIds);
-        await this.record("morning report", key, reportMessage(report), recipients);
+      const recorded = await recordOwedReport(reader, deliveries, {
+        day: due.day,
+        locationIds: due.locationIds,
+        recipients: this.recipients,
+        now,
+        waitForProof: !due.late,
+      });
+      for (const { key, proved, recipients } of recorded) {
         this.options.logger.info(
           { report: key, clock: due.clock, proved, recipients: recipients.length },
           proved
@@ -245,7 +241,8 @@ export class Notifier {
       logger: this.options.logger,
       waitScale: this.options.waitScale,
       now: this.now,
-      onAttempt: (channel, outcome) => this.options.metrics.messageAttempted(channel, outcome),
+      onAttempt: (delivery, outcome) =>
+        this.options.metrics.messageAttempted(delivery.channel, outcome),
       ...(this.options.signal ? { signal: this.options.signal } : {}),
     });
   }

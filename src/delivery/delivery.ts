@@ -8,7 +8,9 @@
  * through later unchanged (the outbox retries those) and, in one line, what to do. The SMTP
  * password and whatever the URLs carry as credentials (userinfo, a query string, a webhook's
  * token path) appear in no message: addresses are shown as describeSmtpUrl and
- * describeWebhookUrl give them. Nothing here retries nor records what it sent.
+ * describeWebhookUrl give them. Nothing here retries nor records what it sent, so a failure that
+ * may pass says "for now" and promises nothing: what happens next is the caller's to say (the
+ * daemon's outbox keeps it waiting; `report --send` says who may try it again).
  */
 import { ConfigError, EXIT, PosSyncError } from "../errors.js";
 import { visible } from "../terminal-text.js";

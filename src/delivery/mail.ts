@@ -178,13 +178,13 @@ function mailError(error: NodemailerError, attempt: Attempt): DeliveryError {
       : original || "the connection closed";
     return fail(
       true,
-      `the mail server ${target} took the message's data but did not confirm it (${why}): it may or may not have delivered it; it will be tried again`,
+      `the mail server ${target} took the message's data but did not confirm it (${why}): it may or may not have delivered it`,
     );
   }
   if (attempt.deadlinePassed) {
     return fail(
       true,
-      `the mail server ${target} answered each step in time but did not finish within ${seconds(LONGEST_DELIVERY_MS)}: it will be tried again`,
+      `the mail server ${target} answered each step in time but did not finish within ${seconds(LONGEST_DELIVERY_MS)}`,
     );
   }
   if (code === "ETIMEDOUT") {
@@ -244,10 +244,7 @@ function tlsError(error: NodemailerError, attempt: Attempt, fail: Fail): Deliver
   if (error.command === "STARTTLS" && error.responseCode !== undefined) {
     const reply = shownReply(error, server);
     if (!replyIsPermanent(error)) {
-      return fail(
-        true,
-        `the mail server ${target} cannot start TLS for now (${reply}): it will be tried again`,
-      );
+      return fail(true, `the mail server ${target} cannot start TLS for now (${reply})`);
     }
     // Sent without the server offering it only when a password is to cross a network.
     if (mustUseTls(server)) {
@@ -329,8 +326,5 @@ function replyError(
   const [what, advice, deferred] = refused;
   return replyIsPermanent(error)
     ? fail(false, `the mail server ${target} refused ${what} (${reply}): ${advice}`)
-    : fail(
-        true,
-        `the mail server ${target} ${deferred} for now (${reply}): it will be tried again`,
-      );
+    : fail(true, `the mail server ${target} ${deferred} for now (${reply})`);
 }

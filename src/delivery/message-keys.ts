@@ -12,20 +12,33 @@ export function morningReportKey(day: string, locationIds: readonly string[]): s
 }
 
 /**
+ * The key of a report sent again on purpose (`report --resend`): its own key, so that the unique
+ * key of the first one holds and the history shows both; the same locations, so that it covers
+ * them as the first did; and its own Message-ID, as the outbox makes it from the key: a resend is
+ * a new message, which a mail client must not fold into the first.
+ */
+export function resentKey(key: string, at: Date): string {
+  return `${key} resent ${at.toISOString()}`;
+}
+
+const REPORT_KEY = /^(\d{4}-\d\d-\d\d) of (.+?)( resent \S+)?$/;
+
+/**
  * The locations a recorded report covers, by its key; `all` for a key of the form an earlier
  * version recorded (`2026-11-28 Europe/Paris`, `2026-11-28 UTC+01:00`), which named the clock
  * rather than the locations: such a report is taken to have covered its day everywhere.
  */
 export function locationsOfKey(key: string): readonly string[] | "all" {
-  const named = /^\d{4}-\d\d-\d\d of (.+)$/.exec(key);
-  return named ? (named[1] as string).split(",") : "all";
+  const named = REPORT_KEY.exec(key);
+  return named ? (named[2] as string).split(",") : "all";
 }
 
 /** A message's key as people read it: a morning report's day and how many locations it covers
- * (its key lists their ids), an alert's as it is. */
+ * (its key lists their ids), and whether it was sent again; an alert's as it is. */
 export function shownMessageKey(kind: string, key: string): string {
   if (kind !== "morning report") return key;
-  const locations = locationsOfKey(key);
-  if (locations === "all") return key;
-  return `${key.slice(0, 10)} (${locations.length} ${plural("location", locations.length)})`;
+  const named = REPORT_KEY.exec(key);
+  if (!named) return key;
+  const locations = (named[2] as string).split(",").length;
+  return `${named[1]} (${locations} ${plural("location", locations)})${named[3] ? ", resent" : ""}`;
 }

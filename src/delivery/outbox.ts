@@ -52,8 +52,14 @@ export interface OutboxOptions {
   waitScale: number;
   now?: () => Date;
   /** Told of each attempt. */
-  onAttempt?: (channel: string, outcome: "sent" | "failed") => void;
+  onAttempt?: (delivery: WaitingDelivery, outcome: "sent" | "failed") => void;
   signal?: AbortSignal;
+  /** Every due message, page after page, rather than one page: `report --send` runs once, not
+   * every minute, so its hundred and fifty recipients all go in that one run. */
+  drain?: boolean;
+  /** Leave the messages of a recipient the settings do not name as they are, rather than retire
+   * them: `report --send`'s settings may be a cron line's, narrower than the daemon's. */
+  leaveUnconfigured?: boolean;
 }
 
 /** The most messages one pass sends: a long outbox drains over a few passes, not in one burst. */
@@ -120,69 +126,88 @@ async function retireUnconfigured(store: DeliveryStore, options: OutboxOptions):
   return retired;
 }
 
-/** Sends what is due, after retiring what no setting names any more; answers how many were sent,
- * how many attempts failed and how many messages were retired. Stops early when `signal` aborts
- * (the daemon stopping), and leaves a channel's other messages for the next pass once one failed
- * in a way that may pass (its server down): one wait per pass, not one per message. */
+/** Sends what is due (PASS_LIMIT of it, or all of it with `drain`), after retiring what no
+ * setting names any more; answers how many were sent, how many attempts failed and how many
+ * messages were retired. Stops early when `signal` aborts (the daemon stopping), and leaves a
+ * channel's other messages for the next pass once one failed in a way that may pass (its server
+ * down): one wait per pass, not one per message. */
 export async function deliverWaiting(
   store: DeliveryStore,
   options: OutboxOptions,
 ): Promise<{ sent: number; failed: number; retired: number }> {
   const now = options.now ?? (() => new Date());
-  const retired = await retireUnconfigured(store, options);
-  const due = await store.due(now(), PASS_LIMIT);
+  const retired = options.leaveUnconfigured ? 0 : await retireUnconfigured(store, options);
   const down = new Set<string>();
-  let sent = 0;
-  let failed = 0;
-  for (const delivery of due) {
-    if (options.signal?.aborted) break;
-    if (down.has(delivery.channel)) continue;
-    const started = now();
-    if (!(await store.claim(delivery, started, new Date(started.getTime() + CLAIM_MS)))) continue;
-    const attempt = delivery.attempts + 1;
-    const about = {
-      kind: delivery.kind,
-      key: delivery.key,
-      channel: delivery.channel,
-      recipient: delivery.recipient,
-      attempt,
-    };
-    try {
-      await send(delivery, options.report);
-    } catch (error) {
-      const after = afterFailure(error, attempt, now(), options.waitScale);
-      failed++;
-      options.onAttempt?.(delivery.channel, "failed");
-      if (after.ends) {
-        await store.failedForGood(delivery.id, now(), after.why);
-        options.logger.warn(
-          { ...about, error: after.why },
-          `could not send the ${delivery.kind} by ${delivery.channel}: refused for good, it is not tried again`,
-        );
-        continue;
-      }
-      // A record that cannot be read says nothing of the channel's server.
-      if (error instanceof DeliveryError) down.add(delivery.channel);
-      await store.retryLater(delivery.id, after.retryAt, after.why);
-      options.logger.warn(
-        { ...about, retryAt: after.retryAt.toISOString(), error: after.why },
-        `could not send the ${delivery.kind} by ${delivery.channel}; it waits in the outbox`,
-      );
-      continue;
+  const tally = { sent: 0, failed: 0 };
+  let after = 0;
+  for (;;) {
+    const due = await store.due(now(), PASS_LIMIT, after);
+    for (const delivery of due) {
+      if (options.signal?.aborted) break;
+      after = delivery.id;
+      if (down.has(delivery.channel)) continue;
+      if (options.leaveUnconfigured && whyRetired(delivery, options.report) !== undefined) continue;
+      await deliverOne(store, delivery, options, down, tally);
     }
-    sent++;
-    options.onAttempt?.(delivery.channel, "sent");
-    try {
-      await store.sent(delivery.id, now());
-      options.logger.info(about, `sent the ${delivery.kind} by ${delivery.channel}`);
-    } catch (error) {
-      // Sent, not recorded: it is taken again once its claim ends, and sent a second time (an
-      // e-mail with the same Message-ID, a webhook with the same Idempotency-Key).
-      options.logger.error(
-        { ...about, error: messageOf(error) },
-        `sent the ${delivery.kind} by ${delivery.channel}, but could not record it: it may be sent again`,
-      );
-    }
+    if (!options.drain || due.length < PASS_LIMIT || options.signal?.aborted) break;
   }
-  return { sent, failed, retired };
+  return { ...tally, retired };
+}
+
+/** One attempt at one message: claimed, sent, and its outcome recorded. A channel found down
+ * joins `down`. */
+async function deliverOne(
+  store: DeliveryStore,
+  delivery: WaitingDelivery,
+  options: OutboxOptions,
+  down: Set<string>,
+  tally: { sent: number; failed: number },
+): Promise<void> {
+  const now = options.now ?? (() => new Date());
+  const started = now();
+  if (!(await store.claim(delivery, started, new Date(started.getTime() + CLAIM_MS)))) return;
+  const attempt = delivery.attempts + 1;
+  const about = {
+    kind: delivery.kind,
+    key: delivery.key,
+    channel: delivery.channel,
+    recipient: delivery.recipient,
+    attempt,
+  };
+  try {
+    await send(delivery, options.report);
+  } catch (error) {
+    const after = afterFailure(error, attempt, now(), options.waitScale);
+    tally.failed++;
+    options.onAttempt?.(delivery, "failed");
+    if (after.ends) {
+      await store.failedForGood(delivery.id, now(), after.why);
+      options.logger.warn(
+        { ...about, error: after.why },
+        `could not send the ${delivery.kind} by ${delivery.channel}: refused for good, it is not tried again`,
+      );
+      return;
+    }
+    // A record that cannot be read says nothing of the channel's server.
+    if (error instanceof DeliveryError) down.add(delivery.channel);
+    await store.retryLater(delivery.id, after.retryAt, after.why);
+    options.logger.warn(
+      { ...about, retryAt: after.retryAt.toISOString(), error: after.why },
+      `could not send the ${delivery.kind} by ${delivery.channel}; it waits in the outbox`,
+    );
+    return;
+  }
+  tally.sent++;
+  options.onAttempt?.(delivery, "sent");
+  try {
+    await store.sent(delivery.id, now());
+    options.logger.info(about, `sent the ${delivery.kind} by ${delivery.channel}`);
+  } catch (error) {
+    // Sent, not recorded: it is taken again once its claim ends, and sent a second time (an
+    // e-mail with the same Message-ID, a webhook with the same Idempotency-Key).
+    options.logger.error(
+      { ...about, error: messageOf(error) },
+      `sent the ${delivery.kind} by ${delivery.channel}, but could not record it: it may be sent again`,
+    );
+  }
 }

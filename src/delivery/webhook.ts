@@ -81,7 +81,7 @@ export async function postWebhook(
   if (status >= 200 && status < 300) return;
   const answered = `${target} answered ${status}${STATUS_CODES[status] ? ` ${STATUS_CODES[status]}` : ""}`;
   if (status === 408 || status === 429 || status >= 500) {
-    throw fail(true, `${answered}: it will be tried again`);
+    throw fail(true, `${answered}: not taken for now`);
   }
   if (status >= 300 && status < 400) {
     throw fail(

@@ -248,10 +248,12 @@ async function locationReport(
   };
 }
 
-export async function collectMorningReport(
+/** The locations a report covers, in the order they are known, each with the day it reports:
+ * the day asked for, or the location's yesterday on its clock. */
+export async function reportedLocations(
   destination: ReadableDestination,
   options: MorningReportOptions = {},
-): Promise<MorningReport> {
+): Promise<{ id: string; name: string; day: string }[]> {
   const now = options.now ?? new Date();
   const known = (await destination.knownLocations()).filter((l) => l.read);
   const wanted =
@@ -261,14 +263,23 @@ export async function collectMorningReport(
       (wanted === undefined || l.id === wanted) &&
       (options.locationIds === undefined || options.locationIds.includes(l.id)),
   );
-  const days = new Map<string, { id: string; name: string }[]>();
+  const reported: { id: string; name: string; day: string }[] = [];
   for (const location of locations) {
     const offset = await destination.utcOffsetMinutes(location.id, now);
     const day = options.day ?? addDays(today(now, offset ?? 0), -1);
-    const ofDay = days.get(day) ?? [];
-    ofDay.push({ id: location.id, name: location.name ?? location.id });
-    days.set(day, ofDay);
+    reported.push({ id: location.id, name: location.name ?? location.id, day });
   }
+  return reported;
+}
+
+export async function collectMorningReport(
+  destination: ReadableDestination,
+  options: MorningReportOptions = {},
+): Promise<MorningReport> {
+  const now = options.now ?? new Date();
+  const locations = await reportedLocations(destination, { ...options, now });
+  const days = new Map<string, { id: string; name: string }[]>();
+  for (const { day, ...location } of locations) days.set(day, [...(days.get(day) ?? []), location]);
   const byId = new Map<string, LocationReport>();
   for (const [day, ofDay] of days) {
     const all = await dayRows(

@@ -89,7 +89,7 @@ export function dueReports(
  * of that day already recorded for it. Recipients owed the same locations share one message.
  */
 export function owedReports<R>(
-  due: DueReport,
+  due: { day: string; locationIds: readonly string[] },
   recipients: readonly R[],
   recordedKeys: (recipient: R) => readonly string[],
 ): { locationIds: string[]; recipients: R[] }[] {

@@ -16,6 +16,9 @@ export interface MailServerOptions {
   users?: Record<string, string>;
   /** A recipient for which this returns true is refused at RCPT TO with 550. */
   rejectRecipient?: (address: string) => boolean;
+  /** A recipient for which this returns true is deferred at RCPT TO with 450, a server busy for
+   * now: asked at each RCPT, so that a test may let it through later. */
+  deferRecipient?: (address: string) => boolean;
   /** Offer STARTTLS, with smtp-server's built-in certificate, which no client that checks
    * certificates accepts (it is self-signed for another name), or with `certificate`. */
   offerStartTls?: boolean;
@@ -108,6 +111,10 @@ export async function startMailServer(options: MailServerOptions = {}): Promise<
       later(() => {
         if (options.rejectRecipient?.(address.address)) {
           callback(Object.assign(new Error("5.1.1 No such user here"), { responseCode: 550 }));
+        } else if (options.deferRecipient?.(address.address)) {
+          callback(
+            Object.assign(new Error("4.2.1 Mailbox busy, try later"), { responseCode: 450 }),
+          );
         } else {
           callback();
         }

@@ -26,6 +26,19 @@ export interface WaitingDelivery extends NewDelivery {
   attempts: number;
 }
 
+/** A message as recorded, and where it stands. */
+export interface RecordedDelivery {
+  id: number;
+  key: string;
+  channel: string;
+  recipient: string;
+  status: "waiting" | "sent" | "failed" | "retired";
+  sentAt: string | null;
+  /** When it is tried next; once failed or retired, when it ended. */
+  nextAttemptAt: string;
+  lastError: string | null;
+}
+
 export class DeliveryStore {
   constructor(private readonly sql: SqlSession) {}
 
@@ -45,14 +58,14 @@ export class DeliveryStore {
   }
 
   /** The messages of this kind whose key starts with `prefix` (a day's morning reports: the
-   * day and a space), each with its recipient. */
-  async recordedWithPrefix(
-    kind: DeliveryKind,
-    prefix: string,
-  ): Promise<{ key: string; channel: string; recipient: string }[]> {
+   * day and a space), each with its recipient and where it stands, oldest first. */
+  async recordedWithPrefix(kind: DeliveryKind, prefix: string): Promise<RecordedDelivery[]> {
     return this.sql.all(
-      `SELECT key, channel, recipient FROM deliveries
-       WHERE kind = ${this.p(1)} AND substr(key, 1, ${this.p(3)}) = ${this.p(2)}`,
+      `SELECT id, key, channel, recipient, status, sent_at AS "sentAt",
+         next_attempt_at AS "nextAttemptAt", last_error AS "lastError"
+       FROM deliveries
+       WHERE kind = ${this.p(1)} AND substr(key, 1, ${this.p(3)}) = ${this.p(2)}
+       ORDER BY id`,
       [kind, prefix, prefix.length],
     );
   }
@@ -75,13 +88,14 @@ export class DeliveryStore {
     return recorded;
   }
 
-  /** Waiting messages whose next attempt is due, oldest first. */
-  due(now: Date, limit: number): Promise<WaitingDelivery[]> {
+  /** Waiting messages whose next attempt is due, oldest first, from after the message
+   * `afterId` (a page of the outbox). */
+  due(now: Date, limit: number, afterId = 0): Promise<WaitingDelivery[]> {
     return this.sql.all(
       `SELECT id, kind, key, channel, recipient, subject, body, attempts FROM deliveries
-       WHERE status = 'waiting' AND next_attempt_at <= ${this.p(1)}
+       WHERE status = 'waiting' AND next_attempt_at <= ${this.p(1)} AND id > ${this.p(3)}
        ORDER BY id LIMIT ${this.p(2)}`,
-      [now.toISOString(), limit],
+      [now.toISOString(), limit, afterId],
     );
   }
 
