@@ -101,12 +101,12 @@ export const BOOKKEEPING_TABLES: Record<string, TableDoc> = {
   deliveries: {
     record: null,
     meaning:
-      "What the daemon sends people, one row per message and recipient: the morning report of a day and clock, an alert opening or closing. A row is the record that the message is owed (never twice: one per kind, key, channel and recipient, whatever restarts or workers do) and, while waiting, the outbox.",
+      "What the daemon sends people, one row per message and recipient: the morning report of a day for some locations, an alert opening or closing. A row is the record that the message is owed (never twice: one per kind, key, channel and recipient, whatever restarts or workers do) and, while waiting, the outbox.",
     columns: {
       id: derived("Row number (auto-increment)."),
       kind: derived("morning report, or alert."),
       key: derived(
-        "Which one: a report's day and clock (2026-11-28 Europe/Paris, or UTC+01:00 for a location without a time zone), an alert's id and state (12 opened, 12 closed).",
+        "Which one: a report's day and the ids of the locations it covers (2026-11-28 of <id>,<id>; a report sent again by report --resend adds resent and the time), an alert's id and state (12 opened, 12 closed). Never the clock: a report is owed once per recipient and day, whatever the clock does.",
       ),
       channel: derived("e-mail or webhook."),
       recipient: derived(

@@ -12,8 +12,8 @@ export const deliveries = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     /** morning report, or alert. */
     kind: text("kind").notNull(),
-    /** Which one: the report's day and clock (`2026-11-28 Europe/Paris`), an alert's id and
-     * state (`12 opened`). */
+    /** Which one: the report's day and its locations (`2026-11-28 of <id>,<id>`, never the
+     * clock: delivery/message-keys.ts), an alert's id and state (`12 opened`). */
     key: text("key").notNull(),
     /** e-mail or webhook. */
     channel: text("channel").notNull(),
