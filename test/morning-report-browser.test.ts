@@ -3,7 +3,6 @@
  * would show it: it loads nothing, raises no error, shows every location with its exceptions
  * first, and fits a phone's width. A screenshot is saved for a person to look at.
  */
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -12,7 +11,12 @@ import { loadConfig } from "../src/config/config.js";
 import { addDays } from "../src/dates.js";
 import { reportHtml } from "../src/morning-report/html.js";
 import { collectMorningReport, type MorningReport } from "../src/morning-report/morning-report.js";
-import { describeWithBrowser, launchChromium, watchPage } from "./helpers/browser.js";
+import {
+  describeWithBrowser,
+  launchChromium,
+  screenshotDir,
+  watchPage,
+} from "./helpers/browser.js";
 import { useDestinations } from "./helpers/destinations.js";
 import { useSimulator } from "./helpers/simulator.js";
 import { syncInto } from "./helpers/sync.js";
@@ -20,7 +24,7 @@ import { syncInto } from "./helpers/sync.js";
 const sim = useSimulator({ changeRate: 4, seed: 73 });
 const destinations = useDestinations();
 const PAGE_OVERFLOW = "document.documentElement.scrollWidth - window.innerWidth";
-const SCREENSHOT_DIR = process.env.POS_TEST_SCREENSHOT_DIR ?? tmpdir();
+const SCREENSHOT_DIR = screenshotDir();
 
 describeWithBrowser("the morning report's HTML part in Chromium", () => {
   let browser: Browser;

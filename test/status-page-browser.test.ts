@@ -5,7 +5,6 @@
  * the failed run's message, fits a phone's width, and a screenshot is saved.
  */
 import { readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -14,6 +13,7 @@ import {
   describeWithBrowser,
   launchChromium,
   type PageWatch,
+  screenshotDir,
   watchPage,
 } from "./helpers/browser.js";
 import { useTempDir } from "./helpers/db.js";
@@ -34,7 +34,7 @@ declare const getComputedStyle: (element: unknown) => { fill: string };
 const PAGE_OVERFLOW = "document.documentElement.scrollWidth - window.innerWidth";
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** Where the screenshots go: kept after the run, for a person to look at. */
-const SCREENSHOT_DIR = process.env.POS_TEST_SCREENSHOT_DIR ?? tmpdir();
+const SCREENSHOT_DIR = screenshotDir();
 
 describeWithBrowser("the status page in Chromium", () => {
   let daemon: TroubledDaemon;

@@ -3,12 +3,27 @@
  * Chromium, driven through playwright-core: Playwright's own browser builds cannot be downloaded
  * here, and playwright-core never tries to.
  */
-import { accessSync, constants } from "node:fs";
+import { accessSync, constants, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { type Browser, chromium, type Page, type Request } from "playwright-core";
 import { describe } from "vitest";
 import { isFaketimeSetting } from "./cli.js";
 
 /** POS_TEST_CHROMIUM points the tests at another build (a developer's own Chrome, say). */
+/**
+ * Where the browser tests leave their screenshots, to look at after a run: POS_TEST_SCREENSHOT_DIR,
+ * else a folder of the user's own in the temporary folder. Not the temporary folder itself: a
+ * file another user's run left there cannot be replaced, and the run would fail on it.
+ */
+export function screenshotDir(): string {
+  const given = process.env.POS_TEST_SCREENSHOT_DIR;
+  if (given) return given;
+  const dir = join(tmpdir(), `pos-sync-screenshots-${process.getuid?.() ?? "user"}`);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return dir;
+}
+
 export const CHROMIUM_PATH = process.env.POS_TEST_CHROMIUM ?? "/usr/bin/chromium";
 
 /** Why the browser tests cannot run here, or null when they can. */
