@@ -3,7 +3,10 @@
 # libfaketime (Debian's `faketime` package), to show that no test depends on the day it runs:
 # a Monday, each daylight-saving change of Europe/Paris and America/New_York (half an hour
 # before it, so that a run crosses it), a month's end, the year's end just before midnight UTC,
-# and 29 February. The clock starts at the date given and runs on from there.
+# and 29 February. The clock is shifted, not stopped: it shows the date given when the run
+# starts and runs on from there, the same in every process the run starts (an absolute
+# FAKETIME="@…" would start each child process at that moment again, and a command started
+# later would read an earlier time than one before it).
 #
 #   scripts/test-on-dates.sh                          # the whole suite on every date
 #   scripts/test-on-dates.sh test/verify.test.ts      # one file on every date
@@ -38,7 +41,8 @@ npm run build >/dev/null
 failed=()
 for date in "${dates[@]}"; do
   echo "== $date UTC"
-  if ! TZ=UTC FAKETIME="@$date" FAKETIME_DONT_FAKE_MONOTONIC=1 LD_PRELOAD=$lib \
+  shift_seconds=$(($(date -ud "$date" +%s) - $(date -u +%s)))
+  if ! TZ=UTC FAKETIME="$(printf '%+d' "$shift_seconds")" FAKETIME_DONT_FAKE_MONOTONIC=1 LD_PRELOAD=$lib \
     npx vitest run "$@"; then
     failed+=("$date")
   fi
