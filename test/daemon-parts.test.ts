@@ -7,9 +7,10 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { syncFailing } from "../src/alerts/alert-rules.js";
 import { HealthTracker } from "../src/daemon/health.js";
-import { isLoopbackBind, pageClosed } from "../src/daemon/page-access.js";
+import { pageClosed } from "../src/daemon/page-access.js";
 import { Scheduler } from "../src/daemon/scheduler.js";
 import { WriterBusyError, WriterLease } from "../src/db/sqlite/writer-lease.js";
+import { isLoopbackHost } from "../src/loopback.js";
 import { openTestDb, scalar, useTempDir } from "./helpers/db.js";
 import { captureLogs } from "./helpers/logs.js";
 import { until } from "./helpers/wait.js";
@@ -165,9 +166,9 @@ describe("health after a restart", () => {
 describe("the status page's address", () => {
   it("counts only loopback addresses as this machine's, and closes the page elsewhere without a token", () => {
     for (const host of ["127.0.0.1", "127.0.0.53", "::1", "localhost", "::ffff:127.0.0.1"])
-      expect([host, isLoopbackBind(host)]).toEqual([host, true]);
+      expect([host, isLoopbackHost(host)]).toEqual([host, true]);
     for (const host of ["0.0.0.0", "::", "192.168.1.20", "pos.example"])
-      expect([host, isLoopbackBind(host)]).toEqual([host, false]);
+      expect([host, isLoopbackHost(host)]).toEqual([host, false]);
     expect(pageClosed("0.0.0.0", undefined)).toBe(true);
     expect(pageClosed("0.0.0.0", "a-token-of-sixteen+")).toBe(false);
     expect(pageClosed("127.0.0.1", undefined)).toBe(false);

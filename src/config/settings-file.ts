@@ -3,10 +3,10 @@
  * against the settings it may hold, each wrong value named by its key. config.ts merges what it
  * gives with the environment and the flags.
  */
-import { closeSync, openSync, readSync } from "node:fs";
 import { z } from "zod";
 import type { ApiPaths } from "../api/paths.js";
 import { ConfigError } from "../errors.js";
+import { readBounded } from "../read-bounded.js";
 import { type RawValues, SETTINGS, type Setting } from "./settings.js";
 
 /** A location of the configuration: its key, and what a settings file may say of it. */
@@ -80,26 +80,12 @@ const fileSchema = z.strictObject({
 /** A config file larger than this is not one: a device (/dev/zero, /dev/urandom) or a mistake. */
 const MAX_CONFIG_BYTES = 1024 * 1024;
 
-/** The file's text, read no further than MAX_CONFIG_BYTES: a device never ends, and a pipe
- * (`--config <(…)`) is as good a file as any. */
+/** The file's text, read no further than MAX_CONFIG_BYTES (read-bounded.ts). */
 function readConfigText(path: string): string {
-  const fd = openSync(path, "r");
-  try {
-    const buffer = Buffer.alloc(MAX_CONFIG_BYTES + 1);
-    let length = 0;
-    while (length < buffer.length) {
-      const read = readSync(fd, buffer, length, buffer.length - length, null);
-      if (read === 0) break;
-      length += read;
-    }
-    if (length > MAX_CONFIG_BYTES)
-      throw new ConfigError(
-        `the config file ${path} is larger than 1 MB: it is not a settings file`,
-      );
-    return buffer.toString("utf8", 0, length);
-  } finally {
-    closeSync(fd);
-  }
+  const bytes = readBounded(path, MAX_CONFIG_BYTES);
+  if (bytes.length > MAX_CONFIG_BYTES)
+    throw new ConfigError(`the config file ${path} is larger than 1 MB: it is not a settings file`);
+  return bytes.toString("utf8");
 }
 
 /** The settings a JSON config file gives; unknown settings are refused, so typos show. */

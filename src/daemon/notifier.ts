@@ -171,11 +171,13 @@ export class Notifier {
     const reader = this.options.storage.readable();
     const now = this.now();
     // Every location stored, configured or not: an alert's end may be told after its key left.
-    const locations = await reader.knownLocations();
+    // Read only for a message to make: most passes have none.
+    let locations: ReturnType<ReadableDestination["knownLocations"]> | undefined;
     const record = async (key: string, alert: AlertEvent) => {
       const missing = await this.unrecorded("alert", key);
       if (missing.length > 0) {
-        const message = alertMessage({ ...alert, about: alertAbout(alert, locations) });
+        locations ??= reader.knownLocations();
+        const message = alertMessage({ ...alert, about: alertAbout(alert, await locations) });
         await this.record("alert", key, message, missing);
       }
     };

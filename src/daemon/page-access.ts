@@ -8,6 +8,7 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import { isLoopbackHost } from "../loopback.js";
 
 /** granted; unauthorized: the token is missing or wrong; closed: no token is set and the port
  * is reachable from elsewhere; misdirected: a loopback page asked for by another name. */
@@ -29,18 +30,10 @@ function carriesToken(request: IncomingMessage, url: URL, token: string): boolea
   return presented !== undefined && timingSafeEqual(digest(presented), digest(token));
 }
 
-const LOOPBACK_NAMES = new Set(["::1", "localhost"]);
-
-/** Whether an address to bind is one only this machine can reach. */
-export function isLoopbackBind(bindHost: string): boolean {
-  const host = bindHost.toLowerCase().replace(/^::ffff:/, "");
-  return LOOPBACK_NAMES.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
-
 /** Whether the page is closed to everyone: without a token, a daemon reachable from elsewhere
  * would show the sales figures to whoever finds the port. */
 export function pageClosed(bindHost: string, token: string | undefined): boolean {
-  return token === undefined && !isLoopbackBind(bindHost);
+  return token === undefined && !isLoopbackHost(bindHost);
 }
 
 /** The host part of a Host header: `[::1]:9464` → `[::1]`, `localhost:9464` → `localhost`. */
@@ -51,8 +44,7 @@ function hostName(header: string): string {
 }
 
 function namesLoopback(request: IncomingMessage): boolean {
-  const host = hostName(request.headers.host ?? "");
-  return host === "localhost" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
+  return isLoopbackHost(hostName(request.headers.host ?? ""));
 }
 
 /** Whether a request may read the page (see the header comment). */

@@ -1,20 +1,13 @@
 /** Which mail server's certificate pos-sync trusts, and when it insists on TLS: the TLS policy
  * mail.ts hands to nodemailer. */
-import { isIP } from "node:net";
 import type { ConnectionOptions } from "node:tls";
+import { isLoopbackHost } from "../loopback.js";
 import type { SmtpServer } from "./delivery.js";
-
-/** A server on this machine: what is sent to it crosses no network. */
-export function isLoopback(host: string): boolean {
-  if (host === "localhost" || host.endsWith(".localhost")) return true;
-  if (isIP(host) === 4) return host.startsWith("127.");
-  return host === "::1";
-}
 
 /** smtp:// with a password to another machine must upgrade with STARTTLS, whatever the server
  * offers: a password is not sent in clear over a network. */
 export function mustUseTls(server: SmtpServer): boolean {
-  return server.auth !== undefined && !server.secure && !isLoopback(server.host);
+  return server.auth !== undefined && !server.secure && !isLoopbackHost(server.host);
 }
 
 /**
@@ -26,6 +19,6 @@ export function mustUseTls(server: SmtpServer): boolean {
  */
 export function mailTlsOptions(server: SmtpServer, ca: string | undefined): ConnectionOptions {
   if (ca !== undefined) return { ca };
-  if (isLoopback(server.host)) return { rejectUnauthorized: false };
+  if (isLoopbackHost(server.host)) return { rejectUnauthorized: false };
   return {};
 }

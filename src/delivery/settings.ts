@@ -1,9 +1,9 @@
 /** The delivery settings checked at the edge (POS_REPORT_SMTP_URL, POS_REPORT_FROM, POS_REPORT_TO,
  * POS_REPORT_WEBHOOK_URL, POS_REPORT_AT): one clear line naming the setting, never a password. */
 import { ConfigError } from "../errors.js";
+import { isLoopbackHost } from "../loopback.js";
 import { terminalSafeJson, visible } from "../terminal-text.js";
 import { describeWebhookUrl, type MailSettings, parseSmtpUrl, SMTP_URL_FORM } from "./delivery.js";
-import { isLoopback } from "./mail-tls.js";
 import { formatMailbox, parseMailboxList } from "./mailbox-list.js";
 import { hasCredentials } from "./webhook-credentials.js";
 
@@ -101,8 +101,7 @@ export function checkWebhookUrl(url: string | undefined): string {
     );
   }
   // A password is not sent in clear over a network, as for the mail server (mail-tls.ts).
-  const host = parsed.hostname.replace(/^\[|\]$/g, "");
-  if (parsed.protocol === "http:" && hasCredentials(parsed) && !isLoopback(host)) {
+  if (parsed.protocol === "http:" && hasCredentials(parsed) && !isLoopbackHost(parsed.hostname)) {
     throw new ConfigError(
       `POS_REPORT_WEBHOOK_URL holds credentials for ${describeWebhookUrl(trimmed)}, which would cross the network in clear: use https://`,
     );

@@ -1,8 +1,8 @@
 /** POS_REPORT_SMTP_CA: the certificates to trust for the mail server, read once at start so that
  * a wrong path stops the command there (exit 2) rather than failing every message later. */
 import { X509Certificate } from "node:crypto";
-import { closeSync, openSync, readSync } from "node:fs";
 import { ConfigError } from "../errors.js";
+import { readBounded } from "../read-bounded.js";
 import { visible } from "../terminal-text.js";
 
 /** Larger than any CA bundle (a system's whole is about 200 kB); a device never ends. */
@@ -12,23 +12,6 @@ const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE---
 
 const EXPECTED =
   "expected a PEM file (-----BEGIN CERTIFICATE-----) of the mail server's own certificate or of the CA that signed it";
-
-/** The file's first LARGEST_CA_FILE bytes and one more, to tell a file too large. */
-function readBounded(path: string): Buffer {
-  const fd = openSync(path, "r");
-  try {
-    const buffer = Buffer.alloc(LARGEST_CA_FILE + 1);
-    let length = 0;
-    while (length < buffer.length) {
-      const read = readSync(fd, buffer, length, buffer.length - length, null);
-      if (read === 0) break;
-      length += read;
-    }
-    return buffer.subarray(0, length);
-  } finally {
-    closeSync(fd);
-  }
-}
 
 const UNREADABLE: Record<string, string> = {
   ENOENT: "names no file",
@@ -46,7 +29,7 @@ export function readSmtpCa(path: string, setting: string): string {
   const shown = JSON.stringify(visible(path));
   let bytes: Buffer;
   try {
-    bytes = readBounded(path);
+    bytes = readBounded(path, LARGEST_CA_FILE);
   } catch (error) {
     const code = (error as { code?: string }).code ?? "unreadable";
     const why = UNREADABLE[code] ?? `cannot be read (${code})`;

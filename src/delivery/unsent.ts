@@ -26,15 +26,9 @@ export function afterFailure(
   now: Date,
   waitScale: number,
 ): AfterFailure {
-  if (error instanceof DeliveryError) {
-    if (!error.retryable) return { ends: true, why: error.message };
-    return { ends: false, why: error.message, retryAt: retryAt(attempt, now, waitScale) };
-  }
-  return { ends: false, why: messageOf(error), retryAt: retryAt(attempt, now, waitScale) };
-}
-
-function retryAt(attempt: number, now: Date, waitScale: number): Date {
-  return new Date(now.getTime() + retryDelayMs(attempt) * waitScale);
+  if (error instanceof DeliveryError && !error.retryable) return { ends: true, why: error.message };
+  const retryAt = new Date(now.getTime() + retryDelayMs(attempt) * waitScale);
+  return { ends: false, why: messageOf(error), retryAt };
 }
 
 /** Why a message waiting for this recipient is retired, or undefined while the settings still

@@ -5,6 +5,7 @@
  * made visible (terminal-text.ts). What the subject and headline may claim is completeness.ts's.
  */
 
+import { plural } from "../plural.js";
 import { visible } from "../terminal-text.js";
 import { type Coverage, coverageOf, isRead } from "./completeness.js";
 import type { DayFigures } from "./figures.js";
@@ -75,8 +76,6 @@ export function figuresLine(
   return `sales ${amount(figures.sales)}${read ? "" : " so far"}${against}, ${figures.orders} orders, ${figures.guests} guests${average}`;
 }
 
-const locationsWord = (n: number) => `location${n === 1 ? "" : "s"}`;
-
 /** Whom the headline's figures are of: "All 2 location(s)", "1 of 2 locations read", or null
  * when no location's day is read and there are no figures to headline. */
 export function headlineScope(coverage: Coverage<LocationReport>): string | null {
@@ -84,7 +83,7 @@ export function headlineScope(coverage: Coverage<LocationReport>): string | null
   if (coverage.whole)
     return `All ${of} location(s)${unproved.length > 0 ? `, ${unproved.length} not yet proved` : ""}`;
   if (read.length === 0) return null;
-  return `${read.length} of ${of} ${locationsWord(of)} read`;
+  return `${read.length} of ${of} ${plural("location", of)} read`;
 }
 
 /** The headline's second line when some location's day is not read: which, and that their
@@ -94,7 +93,7 @@ export function notReadLine(coverage: Coverage<LocationReport>): string | null {
   if (partial.length === 0) return null;
   const names = partial.map((l) => l.name).join(", ");
   return read.length === 0
-    ? `No location's day is read in full (${of} ${locationsWord(of)}): no figures for the day yet, only what was read so far, below.`
+    ? `No location's day is read in full (${of} ${plural("location", of)}): no figures for the day yet, only what was read so far, below.`
     : `Not read in full, so not in these figures: ${names}; what was read so far is below.`;
 }
 
@@ -160,12 +159,12 @@ export function subjectOf(report: MorningReport): string {
   const { of, read, unproved } = coverage;
   if (!coverage.whole) {
     const found = exceptions === 0 ? "" : `; ${exceptions} exception(s) so far`;
-    return `Morning report, ${days}, incomplete: ${read.length} of ${of} ${locationsWord(of)} read${found}`;
+    return `Morning report, ${days}, incomplete: ${read.length} of ${of} ${plural("location", of)} read${found}`;
   }
   const found = exceptions === 0 ? "no exceptions" : `${exceptions} exception(s)`;
   const proof = coverage.proved
     ? ""
-    : ` (not yet proved: ${unproved.length} of ${of} ${locationsWord(of)})`;
+    : ` (not yet proved: ${unproved.length} of ${of} ${plural("location", of)})`;
   return `Morning report, ${days}: ${found}${proof}`;
 }
 
