@@ -116,3 +116,76 @@ describe("planAudit", () => {
     expect(planAudit([], { now: NOW, periodDays: 30, cursor, since }).due).toEqual([]);
   });
 });
+
+describe("planAudit at its edges", () => {
+  const PERIOD = 30 * DAY_MS;
+  const window = (day: string, provedAt: string | null): ProvedWindow => ({
+    stream: "orders",
+    day,
+    provedAt,
+  });
+  const fresh = (count: number) =>
+    Array.from({ length: count }, (_, i) =>
+      window(`2026-05-${String(i + 1).padStart(2, "0")}`, ago(DAY_MS)),
+    );
+
+  it.each<[name: string, windows: ProvedWindow[], since: string, dueDays: string[]]>([
+    [
+      "a window never proved is due once the pace has run a period",
+      [window("2026-01-01", null), ...fresh(2)],
+      ago(PERIOD),
+      ["2026-01-01"],
+    ],
+    [
+      "a window proved exactly a period ago is due",
+      [window("2026-01-01", ago(PERIOD)), ...fresh(2)],
+      ago(PERIOD),
+      ["2026-01-01"],
+    ],
+    [
+      "a window proved a moment less than a period ago is not",
+      [window("2026-01-01", ago(PERIOD - 1)), ...fresh(2)],
+      ago(PERIOD),
+      [],
+    ],
+    [
+      "nothing is due before the pace has run a whole period",
+      [window("2026-01-01", null), window("2026-01-02", ago(2 * PERIOD))],
+      ago(PERIOD - 1),
+      [],
+    ],
+  ])("%s", (_name, windows, since, dueDays) => {
+    const plan = planAudit(windows, { now: NOW, periodDays: 30, cursor: NOW.toISOString(), since });
+    expect(plan.due.map((w) => w.day)).toEqual(dueDays);
+  });
+
+  it.each<[name: string, windows: number, periodDays: number]>([
+    ["the audit off", 10, 0],
+    ["nothing stored", 0, 30],
+  ])(
+    "takes nothing, due or paced, and keeps the cursor at now, with %s",
+    (_name, count, periodDays) => {
+      const plan = planAudit(
+        Array.from({ length: count }, () => window("2026-01-01", null)),
+        { now: NOW, periodDays, cursor: ago(2 * PERIOD), since: ago(2 * PERIOD) },
+      );
+      expect([plan.due, plan.paced]).toEqual([[], []]);
+      expect(plan.cursorAfter(0)).toBe(NOW.toISOString());
+    },
+  );
+
+  it.each<[name: string, cursor: string, proved: number, after: string]>([
+    ["moves the cursor by a window's share of the period", ago(10 * DAY_MS), 1, ago(7 * DAY_MS)],
+    [
+      "moves a cursor left behind by more than a period from a period ago",
+      ago(3 * PERIOD),
+      1,
+      ago(27 * DAY_MS),
+    ],
+    ["never moves the cursor past now", ago(DAY_MS), 5, NOW.toISOString()],
+  ])("%s", (_name, cursor, proved, after) => {
+    // Ten windows in a 30-day period: three days of pace each.
+    const plan = planAudit(fresh(10), { now: NOW, periodDays: 30, cursor, since: ago(2 * PERIOD) });
+    expect(plan.cursorAfter(proved)).toBe(after);
+  });
+});
