@@ -10,38 +10,16 @@ import type { ReadableDestination } from "../db/destination.js";
 import type {
   DayExceptionRows,
   DiscountRow,
-  ExceptionRow,
   UnreconciledReportRow,
 } from "../db/reads/morning-report.js";
 import { localMoment } from "../read-models/changes.js";
 import { locationNamed } from "../read-models/location-named.js";
 import { coverageOf } from "./completeness.js";
+import { type ExceptionRows, exceptionsOf, type ReportException } from "./exceptions.js";
 import { type DayFigures, figuresOf, priorWeekdays, usualOf, WEEKS_COMPARED } from "./figures.js";
 
+export type { ExceptionKind, ReportException } from "./exceptions.js";
 export type { DayFigures } from "./figures.js";
-
-export type ExceptionKind =
-  | "cancelled after payment"
-  | "item voided after close"
-  | "discounts above usual"
-  | "paid short"
-  | "training order paid"
-  | "changed after the report"
-  | "report does not reconcile";
-
-export interface ReportException {
-  kind: ExceptionKind;
-  /** The employee: who cancelled, voided, discounted, served. */
-  employee: string | null;
-  /** The order's number as the POS shows it, or the report's. */
-  orderNumber: string | null;
-  amount: number;
-  /** HH:MM on the location's clock when the exception has a moment on the report's day;
-   * `YYYY-MM-DD HH:MM` when on another (cancelled after midnight, changed days later). */
-  time: string | null;
-  /** What the kind adds, in words: the item voided, the reason, the usual share. */
-  detail: string | null;
-}
 
 export interface DataHealth {
   /** Every window of the day (orders, reports) read complete. */
@@ -95,17 +73,6 @@ export interface MorningReportOptions {
   now?: Date;
 }
 
-/** Discounts are flagged when their share of the day is over twice the operator's usual share of
- * the four weeks before (and five points over it), or over 10 % for one without history. */
-const DISCOUNT_FACTOR = 2;
-const DISCOUNT_MARGIN = 0.05;
-const DISCOUNT_NEW_OPERATOR = 0.1;
-
-const share = (row: DiscountRow) =>
-  row.sales + row.discounts > 0 ? row.discounts / (row.sales + row.discounts) : 0;
-const percent = (value: number) => `${(value * 100).toFixed(1)} %`;
-const cents = (value: number) => Math.round(value * 100) / 100;
-
 /** What the views say of a day at several locations, read once for all of them. */
 interface DayRows {
   exceptions: DayExceptionRows;
@@ -132,19 +99,17 @@ async function dayRows(
   return { exceptions, discountsOfDay, discountsBefore, reports };
 }
 
-/** The rows of one location. */
-function rowsOf(all: DayRows, locationId: string) {
+/** The rows of one location, as its exceptions are decided from them. */
+function rowsOf(all: DayRows, locationId: string): ExceptionRows {
   const mine = <T extends { locationId: string }>(rows: readonly T[]) =>
     rows.filter((row) => row.locationId === locationId);
   const e = all.exceptions;
   return {
-    rows: {
-      cancelledAfterPayment: mine(e.cancelledAfterPayment),
-      voidedAfterClose: mine(e.voidedAfterClose),
-      paymentsShort: mine(e.paymentsShort),
-      trainingWithPayments: mine(e.trainingWithPayments),
-      changedAfterReport: mine(e.changedAfterReport),
-    },
+    cancelledAfterPayment: mine(e.cancelledAfterPayment),
+    voidedAfterClose: mine(e.voidedAfterClose),
+    paymentsShort: mine(e.paymentsShort),
+    trainingWithPayments: mine(e.trainingWithPayments),
+    changedAfterReport: mine(e.changedAfterReport),
     discountsOfDay: mine(all.discountsOfDay),
     discountsBefore: mine(all.discountsBefore),
     reports: mine(all.reports),
@@ -164,7 +129,7 @@ async function locationReport(
   all: DayRows,
 ): Promise<LocationReport> {
   const weeksBefore = priorWeekdays(day);
-  const { rows, discountsOfDay, discountsBefore, reports } = rowsOf(all, location.id);
+  const rows = rowsOf(all, location.id);
   const [sales, health, offsets, country] = await Promise.all([
     destination.salesOnDays(location.id, [day, ...weeksBefore]),
     destination.dayHealth(location.id, day),
@@ -173,41 +138,6 @@ async function locationReport(
   ]);
   const time = (at: string | null) =>
     at === null ? null : timeOnDay(localMoment(at, offsets(new Date(at))), day);
-  const listed = (kind: ExceptionKind, found: readonly ExceptionRow[]): ReportException[] =>
-    found.map((row) => ({
-      kind,
-      employee: row.operatorName,
-      orderNumber: row.orderNumber,
-      amount: row.amount,
-      time: time(row.at),
-      detail:
-        kind === "paid short" && row.paid !== null
-          ? `total ${row.amount.toFixed(2)}, paid ${row.paid.toFixed(2)}`
-          : kind === "changed after the report" && row.detail !== null
-            ? `${row.detail} min after the report`
-            : row.detail,
-    }));
-  const usualShare = new Map(discountsBefore.map((row) => [row.operatorId, share(row)]));
-  const discounts: ReportException[] = discountsOfDay
-    .filter((row) => {
-      const usual = usualShare.get(row.operatorId);
-      const now = share(row);
-      if (row.discounts <= 0) return false;
-      return usual === undefined
-        ? now > DISCOUNT_NEW_OPERATOR
-        : now > usual * DISCOUNT_FACTOR && now > usual + DISCOUNT_MARGIN;
-    })
-    .map((row) => {
-      const usual = usualShare.get(row.operatorId);
-      return {
-        kind: "discounts above usual" as const,
-        employee: row.operatorName,
-        orderNumber: null,
-        amount: cents(row.discounts),
-        time: null,
-        detail: `${percent(share(row))} of sales${usual === undefined ? ", no history" : `, usually ${percent(usual)}`}`,
-      };
-    });
   const usual = usualOf(day, sales);
   const gaps = ["orders", "reports"].flatMap((stream) => {
     const window = health.windows.find((w) => w.stream === stream);
@@ -221,23 +151,7 @@ async function locationReport(
     figures: figuresOf(sales.filter((row) => row.day === day)),
     usual: usual.usual,
     usualWeeks: usual.weeks,
-    exceptions: [
-      ...listed("cancelled after payment", rows.cancelledAfterPayment),
-      ...listed("item voided after close", rows.voidedAfterClose),
-      ...discounts,
-      ...listed("paid short", rows.paymentsShort),
-      ...listed("training order paid", rows.trainingWithPayments),
-      ...listed("changed after the report", rows.changedAfterReport),
-      ...reports.map((report) => ({
-        kind: "report does not reconcile" as const,
-        employee: null,
-        orderNumber: `report ${report.reportNumber}`,
-        amount: report.difference,
-        time: null,
-        detail:
-          report.ordersMissing > 0 ? `${report.ordersMissing} order(s) missing` : report.status,
-      })),
-    ],
+    exceptions: exceptionsOf(rows, time),
     health: {
       complete: gaps.length === 0,
       proved: gaps.length === 0 && health.windows.every((w) => w.provedAt !== null),
