@@ -269,6 +269,18 @@ describe("planPage", () => {
       earlierDays: [],
     },
     {
+      name: "a stored record twice in a page, moved to another day by its second entry, names the day it was stored under",
+      records: [
+        incoming("o-1", { business_date: "2026-11-27", updated_at: LATER, content_hash: 2 }),
+        incoming("o-1", { updated_at: "2026-11-28T14:00:00.000Z", content_hash: 3 }),
+      ],
+      stored: [stored("o-1", { business_date: "2026-11-27" })],
+      counts: { inserted: 0, updated: 2, unchanged: 0 },
+      writes: [["o-1", NOON]],
+      rewrites: [],
+      earlierDays: ["2026-11-27"],
+    },
+    {
       name: "a record twice in a page, the second older than the first, keeps the first",
       records: [
         incoming("o-1", { updated_at: LATER, content_hash: 2 }),

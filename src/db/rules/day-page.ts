@@ -120,7 +120,9 @@ export function planPage(
     // Written once: a later entry replaces what the first replaced, the version stored before.
     const first = writes.get(parent.id);
     const replaces = first ? first.replaces : stored.get(parent.id);
-    if (!first && replaces && replaces.business_date !== parent.business_date)
+    // Checked at every entry: the one that moves the record off the day it was stored under
+    // may be the second.
+    if (replaces && replaces.business_date !== parent.business_date)
       earlierDays.add(replaces.business_date);
     writes.set(parent.id, { record, replaces });
     current.set(parent.id, { ...parent, deleted_at: null });
