@@ -7,7 +7,7 @@
  */
 import type { ServerResponse } from "node:http";
 import { beforeAll, describe, expect, it } from "vitest";
-import { chatText } from "../src/delivery/chat-text.js";
+import { chatText } from "../src/messages/compose/chat-text.js";
 import { simulatorToday } from "../src/simulator/clock.js";
 import { hostileName } from "../src/simulator/hostile.js";
 import { visible } from "../src/terminal-text.js";

@@ -14,18 +14,18 @@ import {
 } from "../src/alerts/alert-rules.js";
 import { syncVerdict } from "../src/alerts/sync-failing.js";
 import type { RecordedDelivery } from "../src/db/deliveries/deliveries.js";
-import { retryDelayMs } from "../src/delivery/backoff.js";
-import { type Channels, DeliveryError } from "../src/delivery/delivery.js";
+import { LocalClock } from "../src/local-clock.js";
 import {
   locationsOfKey,
   morningReportKey,
   resentKey,
   shownMessageKey,
-} from "../src/delivery/message-keys.js";
-import { delivered, sendOutcome } from "../src/delivery/send-outcome.js";
-import { minutesOfDay } from "../src/delivery/settings.js";
-import { afterFailure, whyRetired } from "../src/delivery/unsent.js";
-import { LocalClock } from "../src/local-clock.js";
+} from "../src/messages/message-keys.js";
+import { retryDelayMs } from "../src/messages/outbox/backoff.js";
+import { delivered, sendOutcome } from "../src/messages/outbox/send-outcome.js";
+import { afterFailure, whyRetired } from "../src/messages/outbox/settle.js";
+import { minutesOfDay } from "../src/messages/transports/settings.js";
+import { type Channels, DeliveryError } from "../src/messages/transports/transport.js";
 import {
   type DueReport,
   dueReports,

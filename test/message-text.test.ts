@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { alertMessage } from "../src/alerts/alert-message.js";
-import { chatText } from "../src/delivery/chat-text.js";
-import { deliveriesOf } from "../src/delivery/outbox.js";
-import type { Recipient } from "../src/delivery/recipients.js";
+import { chatText } from "../src/messages/compose/chat-text.js";
+import { deliveriesOf } from "../src/messages/outbox/outbox.js";
+import type { Recipient } from "../src/messages/recipients.js";
 import type { MorningReport } from "../src/morning-report/morning-report.js";
 import { reportMessage } from "../src/morning-report/report-message.js";
 import { expectNoTerminalControls } from "./helpers/terminal.js";

@@ -11,9 +11,9 @@ import { DeliveryStore, type NewDelivery } from "../src/db/deliveries/deliveries
 import { lending } from "../src/db/pg/connect.js";
 import { openPostgres } from "../src/db/pg/open.js";
 import { pgSession } from "../src/db/pg/reader.js";
-import { deliverWaiting } from "../src/delivery/outbox.js";
-import { recipientsOf } from "../src/delivery/recipients.js";
 import { silentLogger } from "../src/log.js";
+import { deliverWaiting } from "../src/messages/outbox/outbox.js";
+import { recipientsOf } from "../src/messages/recipients.js";
 import { startMailServer } from "./helpers/mail-server.js";
 import { refusedForGood, retiredWhenUnset } from "./helpers/outbox.js";
 import { usePostgres } from "./helpers/postgres.js";

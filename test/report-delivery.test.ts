@@ -16,6 +16,11 @@ import type { AddressObject } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/config.js";
+import { ConfigError } from "../src/errors.js";
+import { sendMail } from "../src/messages/transports/mail.js";
+import { mailTlsOptions, mustUseTls } from "../src/messages/transports/mail-tls.js";
+import { checkMailSettings, checkWebhookUrl } from "../src/messages/transports/settings.js";
+import { readSmtpCa } from "../src/messages/transports/smtp-ca.js";
 import {
   DeliveryError,
   describeSmtpUrl,
@@ -23,13 +28,8 @@ import {
   type MailSettings,
   type OutgoingMail,
   parseSmtpUrl,
-} from "../src/delivery/delivery.js";
-import { sendMail } from "../src/delivery/mail.js";
-import { mailTlsOptions, mustUseTls } from "../src/delivery/mail-tls.js";
-import { checkMailSettings, checkWebhookUrl } from "../src/delivery/settings.js";
-import { readSmtpCa } from "../src/delivery/smtp-ca.js";
-import { postWebhook } from "../src/delivery/webhook.js";
-import { ConfigError } from "../src/errors.js";
+} from "../src/messages/transports/transport.js";
+import { postWebhook } from "../src/messages/transports/webhook.js";
 import { closedPort } from "./helpers/closed-port.js";
 import { startMailServer } from "./helpers/mail-server.js";
 import { startWebhookReceiver } from "./helpers/webhook-receiver.js";

@@ -1,11 +1,12 @@
 /**
  * An alert as it is sent: when it opens, what was found and what to do; when it closes, that it
- * ended and how long it lasted. The same words by e-mail (text, and HTML without images) and in
- * a webhook's Slack-style `text`.
+ * ended and how long it lasted. The same words by e-mail (text, and HTML in the e-mail's page,
+ * messages/compose/email-page.ts) and in a webhook's Slack-style `text`.
  */
-import type { Message } from "../delivery/message.js";
+import { emailPage } from "../messages/compose/email-page.js";
+import { htmlTemplate, joinHtml } from "../messages/compose/html-template.js";
+import type { Message } from "../messages/message.js";
 import { visible } from "../terminal-text.js";
-import { escapeHtml, visibleHtml } from "../ui/status-page/html.js";
 import { utcMinute } from "../ui/text.js";
 
 export interface AlertEvent {
@@ -50,6 +51,9 @@ function lasted(from: string, to: string): string {
   return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
 }
 
+/** A line of the e-mail's words below its heading. */
+const paragraph = htmlTemplate<{ line: string }>("<p><%= it.line %></p>");
+
 /** Where to look, per kind. */
 const NEXT_STEP: Record<string, string> = {
   "sync failing": "Run pos-sync status on the server, or read the daemon's log, for why.",
@@ -77,17 +81,16 @@ export function alertMessage(alert: AlertEvent): Message {
         `From ${utcMinute(alert.openedAt)} to ${utcMinute(closedAt)}.`,
       ];
   const text = `${lines.filter((line, i) => line !== "" || i === 1).join("\n")}\n`;
-  const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
-<body style="font-family:Arial,Helvetica,sans-serif;color:#222;max-width:760px;margin:0 auto;padding:12px">
-<h1 style="font-size:20px;color:${opened ? "#b00020" : "#2e7d32"}">${escapeHtml(subject)}</h1>
-${lines
-  .slice(2)
-  .filter((line) => line !== "")
-  .map((line) => `<p>${visibleHtml(line)}</p>`)
-  .join("\n")}
-</body></html>
-`;
+  const html = emailPage({
+    subject,
+    accent: opened ? "#b00020" : "#2e7d32",
+    content: joinHtml(
+      lines
+        .slice(2)
+        .filter((line) => line !== "")
+        .map((line) => paragraph({ line })),
+    ),
+  });
   return {
     subject,
     text,

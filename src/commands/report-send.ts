@@ -8,11 +8,11 @@
  * retires nobody's messages: a cron line's settings may name fewer than the daemon's.
  */
 import type { Config } from "../config/config.js";
-import { deliverWaiting } from "../delivery/outbox.js";
-import { recipientsOf } from "../delivery/recipients.js";
-import { delivered, sendOutcome } from "../delivery/send-outcome.js";
 import { ConfigError, EXIT } from "../errors.js";
 import { type Logger, silentLogger } from "../log.js";
+import { deliverWaiting } from "../messages/outbox/outbox.js";
+import { delivered, sendOutcome } from "../messages/outbox/send-outcome.js";
+import { recipientsOf } from "../messages/recipients.js";
 import { reportedLocations } from "../morning-report/morning-report.js";
 import { recordOwedReport } from "../morning-report/record-report.js";
 import { testWaitScale } from "../test-waits.js";

@@ -5,12 +5,16 @@
  */
 import { type ApiPaths, DEFAULT_API_PATHS } from "../api/paths.js";
 import { isCalendarDay } from "../dates.js";
-import type { Channels } from "../delivery/delivery.js";
-import { checkMailSettings, checkWebhookUrl, minutesOfDay } from "../delivery/settings.js";
-import { readSmtpCa } from "../delivery/smtp-ca.js";
 import { ConfigError } from "../errors.js";
 import { canonicalTimeZone } from "../local-clock.js";
 import { isLogLevel, type LogLevel } from "../log.js";
+import {
+  checkMailSettings,
+  checkWebhookUrl,
+  minutesOfDay,
+} from "../messages/transports/settings.js";
+import { readSmtpCa } from "../messages/transports/smtp-ca.js";
+import type { Channels } from "../messages/transports/transport.js";
 import {
   SETTINGS,
   type SettingKey,

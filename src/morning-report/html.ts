@@ -1,13 +1,14 @@
 /**
  * The morning report as one self-contained HTML page: the e-mail's HTML part and `report --html`.
- * Inline styles only and no image or outside request, so that a mail client shows it whole
- * without loading anything; every value from the API escaped, its control characters made visible
- * as in the plain text.
+ * The e-mail's page (messages/compose/email-page.ts) around the report's own templates, which
+ * escape every value and make its control characters visible as in the plain text
+ * (messages/compose/html-template.ts): nothing here escapes by hand.
  */
 
-import { escapeHtml, visibleHtml } from "../ui/status-page/html.js";
+import { emailPage } from "../messages/compose/email-page.js";
+import { htmlTemplate, joinHtml, type SafeHtml } from "../messages/compose/html-template.js";
 import { coverageOf, isRead } from "./completeness.js";
-import type { LocationReport, MorningReport } from "./morning-report.js";
+import type { LocationReport, MorningReport, ReportException } from "./morning-report.js";
 import {
   againstUsual,
   amountFormat,
@@ -22,62 +23,126 @@ import {
 
 const CELL = "padding:4px 8px;border-bottom:1px solid #ddd;text-align:left;vertical-align:top";
 const HEAD = `${CELL};background:#f3f3f3`;
+const NOT_READ = "#b00020";
 
-function locationSection(location: LocationReport): string {
+/** A location's section as the template lays it out: its words made, its amounts formatted. */
+interface LocationView {
+  id: string;
+  name: string;
+  day: string;
+  read: boolean;
+  sales: string;
+  /** " so far" while the day is not read whole, and the comparison with the usual. */
+  salesNote: string;
+  orders: number;
+  guests: number;
+  averageOrder: string | null;
+  health: string;
+  healthColor: string;
+  exceptions: ExceptionView[];
+}
+
+interface ExceptionView {
+  kind: string;
+  orderNumber: string;
+  employee: string;
+  amount: string;
+  time: string;
+  detail: string;
+}
+
+// The exceptions' table scrolls alone on a narrow screen, so that the page itself never does.
+const locationSection = htmlTemplate<LocationView>(`<section data-location="<%= it.id %>">
+<h2 style="font-size:18px;margin:24px 0 4px"><%= it.name %>, <%= it.day %><% if (!it.read) { %>: <span style="color:${NOT_READ}">NOT read in full</span><% } %></h2>
+<p style="margin:4px 0">Sales <b><%= it.sales %></b><%= it.salesNote %>, <%= it.orders %> orders, <%= it.guests %> guests<% if (it.averageOrder !== null) { %>, average order <%= it.averageOrder %><% } %></p>
+<p style="margin:4px 0;color:<%= it.healthColor %>"><%= it.health %></p>
+<% if (it.exceptions.length === 0) { %><p><%= it.read ? "No exceptions." : "No exceptions in what was read so far." %></p>
+<% } else { %><div style="overflow-x:auto;max-width:100%"><table style="border-collapse:collapse;font-size:14px">
+<tr><th style="${HEAD}">exception</th><th style="${HEAD}">order</th><th style="${HEAD}">employee</th><th style="${HEAD}">amount</th><th style="${HEAD}">time</th><th style="${HEAD}">detail</th></tr>
+<% for (const e of it.exceptions) { %><tr><td style="${CELL}"><%= e.kind %></td><td style="${CELL}"><%= e.orderNumber %></td><td style="${CELL}"><%= e.employee %></td><td style="${CELL};text-align:right"><%= e.amount %></td><td style="${CELL}"><%= e.time %></td><td style="${CELL}"><%= e.detail %></td></tr>
+<% } %></table></div>
+<% } %></section>`);
+
+interface HeadlineView {
+  /** Whom the figures are of; null when no location's day is read. */
+  scope: string | null;
+  sales: string;
+  salesNote: string;
+  orders: number;
+  guests: number;
+  notRead: string | null;
+}
+
+const headline = htmlTemplate<HeadlineView>(
+  `<% if (it.scope !== null) { %><p><%= it.scope %>: sales <b><%= it.sales %></b><%= it.salesNote %>, <%= it.orders %> orders, <%= it.guests %> guests.</p>
+<% } %><% if (it.notRead !== null) { %><p style="color:${NOT_READ}"><%= it.notRead %></p>
+<% } %>`,
+);
+
+const body = htmlTemplate<{ headline: SafeHtml; sections: SafeHtml; lastSync: string }>(
+  `<%= it.headline %><%= it.sections %>
+<p style="color:#666;font-size:12px;margin-top:24px">Last successful sync: <%= it.lastSync %>. Sent by pos-sync.</p>`,
+);
+
+function exceptionView(e: ReportException, amount: (value: number) => string): ExceptionView {
+  return {
+    kind: e.kind,
+    orderNumber: e.orderNumber ?? "",
+    employee: e.employee ?? "",
+    amount: amount(e.amount),
+    time: e.time ?? "",
+    detail: e.detail ?? "",
+  };
+}
+
+function locationView(location: LocationReport): LocationView {
   const amount = amountFormat(location.country);
   const { figures, usual } = location;
   const read = isRead(location);
-  const warn = location.health.proved
-    ? "#2e7d32"
-    : location.health.complete
-      ? "#8a6d00"
-      : "#b00020";
-  const exceptions =
-    location.exceptions.length === 0
-      ? `<p>${read ? "No exceptions." : "No exceptions in what was read so far."}</p>`
-      : // Scrolls alone on a narrow screen, so that the page itself never does.
-        `<div style="overflow-x:auto;max-width:100%"><table style="border-collapse:collapse;font-size:14px">
-<tr><th style="${HEAD}">exception</th><th style="${HEAD}">order</th><th style="${HEAD}">employee</th><th style="${HEAD}">amount</th><th style="${HEAD}">time</th><th style="${HEAD}">detail</th></tr>
-${location.exceptions
-  .map(
-    (e) =>
-      `<tr><td style="${CELL}">${escapeHtml(e.kind)}</td><td style="${CELL}">${visibleHtml(e.orderNumber ?? "")}</td><td style="${CELL}">${visibleHtml(e.employee ?? "")}</td><td style="${CELL};text-align:right">${escapeHtml(amount(e.amount))}</td><td style="${CELL}">${escapeHtml(e.time ?? "")}</td><td style="${CELL}">${visibleHtml(e.detail ?? "")}</td></tr>`,
-  )
-  .join("\n")}
-</table></div>`;
-  return `<section data-location="${visibleHtml(location.locationId)}">
-<h2 style="font-size:18px;margin:24px 0 4px">${visibleHtml(location.name)}, ${escapeHtml(longDay(location.day))}${read ? "" : `: <span style="color:#b00020">NOT read in full</span>`}</h2>
-<p style="margin:4px 0">Sales <b>${escapeHtml(amount(figures.sales))}</b>${read ? "" : " so far"}${escapeHtml(againstUsual(figures, usual, location.day, amount, read))}, ${figures.orders} orders, ${figures.guests} guests${figures.averageOrder === null ? "" : `, average order ${escapeHtml(amount(figures.averageOrder))}`}</p>
-<p style="margin:4px 0;color:${warn}">${escapeHtml(healthLine(location.health))}</p>
-${exceptions}
-</section>`;
+  return {
+    id: location.locationId,
+    name: location.name,
+    day: longDay(location.day),
+    read,
+    sales: amount(figures.sales),
+    salesNote: `${read ? "" : " so far"}${againstUsual(figures, usual, location.day, amount, read)}`,
+    orders: figures.orders,
+    guests: figures.guests,
+    averageOrder: figures.averageOrder === null ? null : amount(figures.averageOrder),
+    health: healthLine(location.health),
+    healthColor: location.health.proved
+      ? "#2e7d32"
+      : location.health.complete
+        ? "#8a6d00"
+        : NOT_READ,
+    exceptions: location.exceptions.map((e) => exceptionView(e, amount)),
+  };
 }
 
-function headline(report: MorningReport): string {
+function headlineView(report: MorningReport): HeadlineView {
   const amount = amountFormat(report.locations[0]?.country ?? null);
   const coverage = coverageOf(report.locations);
-  const scope = headlineScope(coverage);
   const { figures, usual } = coverage;
-  const notRead = notReadLine(coverage);
-  return [
-    scope === null || figures === null
-      ? ""
-      : `<p>${escapeHtml(scope)}: sales <b>${escapeHtml(amount(figures.sales))}</b>${escapeHtml(againstUsual(figures, usual, report.days[0] ?? "", amount, true))}, ${figures.orders} orders, ${figures.guests} guests.</p>`,
-    notRead === null ? "" : `<p style="color:#b00020">${visibleHtml(notRead)}</p>`,
-  ]
-    .filter(Boolean)
-    .join("\n");
+  const scope = figures === null ? null : headlineScope(coverage);
+  return {
+    scope,
+    sales: figures === null ? "" : amount(figures.sales),
+    salesNote:
+      figures === null ? "" : againstUsual(figures, usual, report.days[0] ?? "", amount, true),
+    orders: figures?.orders ?? 0,
+    guests: figures?.guests ?? 0,
+    notRead: notReadLine(coverage),
+  };
 }
 
 export function reportHtml(report: MorningReport): string {
   const { blocks, quiet } = inReportOrder(report.locations);
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subjectOf(report))}</title></head>
-<body style="font-family:Arial,Helvetica,sans-serif;color:#222;max-width:760px;margin:0 auto;padding:12px">
-<h1 style="font-size:22px">${escapeHtml(subjectOf(report))}</h1>
-${headline(report)}
-${[...blocks, ...quiet].map(locationSection).join("\n")}
-<p style="color:#666;font-size:12px;margin-top:24px">Last successful sync: ${escapeHtml(lastSync(report))}. Sent by pos-sync.</p>
-</body></html>
-`;
+  return emailPage({
+    subject: subjectOf(report),
+    content: body({
+      headline: headline(headlineView(report)),
+      sections: joinHtml([...blocks, ...quiet].map((l) => locationSection(locationView(l)))),
+      lastSync: lastSync(report),
+    }),
+  });
 }

@@ -1,13 +1,13 @@
 /**
  * Recording a day's morning report for the recipients owed it: the one way the daemon's reports
  * and `report --send` are recorded, so that neither sends anyone a location's day that the other,
- * or an earlier run, recorded for them. What is recorded, the outbox sends (delivery/outbox.ts).
+ * or an earlier run, recorded for them. What is recorded, the outbox sends (messages/outbox/).
  */
 import type { DeliveryStore } from "../db/deliveries/deliveries.js";
 import type { ReadableDestination } from "../db/destination.js";
-import { morningReportKey, resentKey } from "../delivery/message-keys.js";
-import { deliveriesOf } from "../delivery/outbox.js";
-import { type Recipient, sameRecipient } from "../delivery/recipients.js";
+import { morningReportKey, resentKey } from "../messages/message-keys.js";
+import { deliveriesOf } from "../messages/outbox/outbox.js";
+import { type Recipient, sameRecipient } from "../messages/recipients.js";
 import { collectMorningReport } from "./morning-report.js";
 import { owedReports } from "./report-due.js";
 import { reportMessage } from "./report-message.js";

@@ -5,10 +5,10 @@
  * once every location of it has its day complete and proved, or, at the latest,
  * LATEST_AFTER_MINUTES after the hour, saying what is missing.
  *
- * Its key names the day and the locations (delivery/message-keys.ts), never the clock.
+ * Its key names the day and the locations (messages/message-keys.ts), never the clock.
  */
 import { addDays, today, toEpochDay } from "../dates.js";
-import { locationsOfKey, morningReportKey } from "../delivery/message-keys.js";
+import { locationsOfKey, morningReportKey } from "../messages/message-keys.js";
 
 const MS_PER_MINUTE = 60_000;
 const MS_PER_DAY = 86_400_000;

@@ -1,6 +1,6 @@
 /** The morning report as a message: its words by e-mail and webhook (text.ts, html.ts) and, for a
  * webhook, its figures as data. Made the same for the daemon and for `report --send`. */
-import type { Message } from "../delivery/message.js";
+import type { Message } from "../messages/message.js";
 import { reportHtml } from "./html.js";
 import type { MorningReport } from "./morning-report.js";
 import { reportText, subjectOf } from "./text.js";

@@ -8,7 +8,7 @@
  * Apart from those, hostile names: every location, operator and product named with what would
  * take over a terminal that printed it raw, or a chat that posted it as markup, for proving that
  * pos-sync's terminal output shows such text visibly (terminal-text.ts) and that its webhooks
- * post it as plain words (delivery/chat-text.ts).
+ * post it as plain words (messages/compose/chat-text.ts).
  */
 import type { Order, OrderItem, Product } from "../api/schemas.js";
 import type { SimLocation } from "./location.js";

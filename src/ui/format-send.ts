@@ -2,9 +2,10 @@
  * standard error, what is left to do when something did not go. It promises no retry of its own:
  * the command runs once, so what waits is tried again by the daemon if one runs, or by the next
  * `report --send`. */
-import type { DeliveryChannel } from "../delivery/delivery.js";
-import type { Recipient } from "../delivery/recipients.js";
-import type { SendOutcome } from "../delivery/send-outcome.js";
+
+import type { SendOutcome } from "../messages/outbox/send-outcome.js";
+import type { Recipient } from "../messages/recipients.js";
+import type { DeliveryChannel } from "../messages/transports/transport.js";
 import { plural } from "../plural.js";
 import { visible } from "../terminal-text.js";
 import { utcMinute } from "./text.js";

@@ -1,7 +1,7 @@
 /** `pos-sync status` as text: per location and stream, what is complete, open or missing. */
 import { daysBetween } from "../dates.js";
 import { type DeliveryState, UNDELIVERED_DAYS } from "../db/reads/deliveries.js";
-import { shownMessageKey } from "../delivery/message-keys.js";
+import { shownMessageKey } from "../messages/message-keys.js";
 import { plural } from "../plural.js";
 import type {
   AuditProgress,

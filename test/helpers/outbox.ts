@@ -8,9 +8,9 @@ import type { Config } from "../../src/config/config.js";
 import { DeliveryStore, type NewDelivery } from "../../src/db/deliveries/deliveries.js";
 import { SqlReader } from "../../src/db/reads/reader.js";
 import type { SqlSession } from "../../src/db/sql/dialect.js";
-import { deliverWaiting } from "../../src/delivery/outbox.js";
-import { recipientsOf } from "../../src/delivery/recipients.js";
 import { silentLogger } from "../../src/log.js";
+import { deliverWaiting } from "../../src/messages/outbox/outbox.js";
+import { recipientsOf } from "../../src/messages/recipients.js";
 import { type MailServer, startMailServer } from "./mail-server.js";
 import { startWebhookReceiver, type WebhookReceiver } from "./webhook-receiver.js";
 

@@ -13,7 +13,7 @@ export const deliveries = sqliteTable(
     /** morning report, or alert. */
     kind: text("kind").notNull(),
     /** Which one: the report's day and its locations (`2026-11-28 of <id>,<id>`, never the
-     * clock: delivery/message-keys.ts), an alert's id and state (`12 opened`). */
+     * clock: messages/message-keys.ts), an alert's id and state (`12 opened`). */
     key: text("key").notNull(),
     /** e-mail or webhook. */
     channel: text("channel").notNull(),

@@ -1,10 +1,11 @@
 /** The morning report and alerts by e-mail: one multipart message through an SMTP server, with
- * nodemailer; each failure a DeliveryError (delivery.ts). */
+ * nodemailer; each failure a DeliveryError (transport.ts). */
 import { PassThrough, pipeline } from "node:stream";
 import type { NodemailerError } from "nodemailer";
 import nodemailer from "nodemailer";
-import { networkOutcome } from "../api/retry-policy.js";
-import { visible } from "../terminal-text.js";
+import { networkOutcome } from "../../api/retry-policy.js";
+import { visible } from "../../terminal-text.js";
+import { mailTlsOptions, mustUseTls } from "./mail-tls.js";
 import {
   DEFAULT_DELIVERY_TIMEOUT_MS,
   DeliveryError,
@@ -17,8 +18,7 @@ import {
   parseSmtpUrl,
   type SmtpServer,
   seconds,
-} from "./delivery.js";
-import { mailTlsOptions, mustUseTls } from "./mail-tls.js";
+} from "./transport.js";
 
 // ---------------------------------------------------------------------------------------------
 // E-mail

@@ -5,9 +5,9 @@
  * (morning-report/report-due.ts), so that the command says "already sent" exactly when nothing
  * was owed.
  */
-import type { RecordedDelivery } from "../db/deliveries/deliveries.js";
-import { locationsOfKey } from "./message-keys.js";
-import { type Recipient, sameRecipient } from "./recipients.js";
+import type { RecordedDelivery } from "../../db/deliveries/deliveries.js";
+import { locationsOfKey } from "../message-keys.js";
+import { type Recipient, sameRecipient } from "../recipients.js";
 
 export type SendOutcome =
   /** Sent by this run. */

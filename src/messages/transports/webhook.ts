@@ -1,16 +1,16 @@
 /** The morning report and alerts to a webhook: a JSON POST with undici; each failure a
- * DeliveryError (delivery.ts). */
+ * DeliveryError (transport.ts). */
 import { STATUS_CODES } from "node:http";
 import { Agent, request } from "undici";
-import { errorCode } from "../api/error-details.js";
-import { networkOutcome } from "../api/retry-policy.js";
+import { errorCode } from "../../api/error-details.js";
+import { networkOutcome } from "../../api/retry-policy.js";
 import {
   DEFAULT_DELIVERY_TIMEOUT_MS,
   DeliveryError,
   type DeliveryOptions,
   describeWebhookUrl,
   seconds,
-} from "./delivery.js";
+} from "./transport.js";
 import { webhookTarget } from "./webhook-credentials.js";
 // ---------------------------------------------------------------------------------------------
 // Webhook

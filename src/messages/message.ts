@@ -3,7 +3,7 @@
  * of it: the same words by e-mail and by webhook, each made safe for where it is shown. Every
  * way a message leaves (the outbox, `report --send`) takes its bodies from here.
  */
-import { chatText } from "./chat-text.js";
+import { chatText } from "./compose/chat-text.js";
 
 /** What an e-mail's body holds. */
 export interface MailBody {

@@ -12,8 +12,8 @@
  * may pass says "for now" and promises nothing: what happens next is the caller's to say (the
  * daemon's outbox keeps it waiting; `report --send` says who may try it again).
  */
-import { ConfigError, EXIT, PosSyncError } from "../errors.js";
-import { visible } from "../terminal-text.js";
+import { ConfigError, EXIT, PosSyncError } from "../../errors.js";
+import { visible } from "../../terminal-text.js";
 
 export interface MailSettings {
   /** `smtp://` or `smtps://user:password@host:port`, as POS_REPORT_SMTP_URL. */

@@ -1,7 +1,7 @@
 /**
  * The outbox: sends the waiting messages that are due, each to its one recipient, and records
  * each attempt; a failed one waits (backoff.ts) with why, unless it was refused for good, which
- * ends it as failed (unsent.ts). A message is taken before it is sent (DeliveryStore.claim), so
+ * ends it as failed (settle.ts). A message is taken before it is sent (DeliveryStore.claim), so
  * that several processes sharing the database never send it twice. Messages for a recipient no
  * longer in the settings are retired first, so that the outbox empties: status shows them.
  */
@@ -11,22 +11,22 @@ import type {
   DeliveryStore,
   NewDelivery,
   WaitingDelivery,
-} from "../db/deliveries/deliveries.js";
-import { messageOf } from "../errors.js";
-import type { Logger } from "../log.js";
-import { plural } from "../plural.js";
+} from "../../db/deliveries/deliveries.js";
+import { messageOf } from "../../errors.js";
+import type { Logger } from "../../log.js";
+import { plural } from "../../plural.js";
+import { type MailBody, type Message, mailBody, webhookBody } from "../message.js";
+import type { Recipient } from "../recipients.js";
+import { sendMail } from "../transports/mail.js";
 import {
   type Channels,
   DEFAULT_DELIVERY_TIMEOUT_MS,
   DeliveryError,
   LONGEST_DELIVERY_MS,
   type OutgoingMail,
-} from "./delivery.js";
-import { sendMail } from "./mail.js";
-import { type MailBody, type Message, mailBody, webhookBody } from "./message.js";
-import type { Recipient } from "./recipients.js";
-import { afterFailure, whyRetired } from "./unsent.js";
-import { postWebhook } from "./webhook.js";
+} from "../transports/transport.js";
+import { postWebhook } from "../transports/webhook.js";
+import { afterFailure, whyRetired } from "./settle.js";
 
 /** The message's record for each recipient, with the body its channel sends. */
 export function deliveriesOf(

@@ -6,10 +6,10 @@
  * never empty. A message whose recipient left the settings is retired: nothing would ever try it
  * again, and the settings are what the user changed to stop it.
  */
-import { messageOf } from "../errors.js";
+import { messageOf } from "../../errors.js";
+import { recipientsOf, sameRecipient } from "../recipients.js";
+import { type Channels, DeliveryError } from "../transports/transport.js";
 import { retryDelayMs } from "./backoff.js";
-import { type Channels, DeliveryError } from "./delivery.js";
-import { recipientsOf, sameRecipient } from "./recipients.js";
 
 export type AfterFailure =
   /** Refused for good: not tried again. */
