@@ -22,8 +22,9 @@ import {
   shownMessageKey,
 } from "../src/messages/message-keys.js";
 import { retryDelayMs } from "../src/messages/outbox/backoff.js";
+import { whyRetired } from "../src/messages/outbox/retire.js";
 import { delivered, sendOutcome } from "../src/messages/outbox/send-outcome.js";
-import { afterFailure, whyRetired } from "../src/messages/outbox/settle.js";
+import { afterFailure } from "../src/messages/outbox/settle.js";
 import { minutesOfDay } from "../src/messages/transports/settings.js";
 import { type Channels, DeliveryError } from "../src/messages/transports/transport.js";
 import {

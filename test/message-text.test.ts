@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { alertMessage } from "../src/alerts/alert-message.js";
 import { chatText } from "../src/messages/compose/chat-text.js";
-import { deliveriesOf } from "../src/messages/outbox/outbox.js";
+import { compose } from "../src/messages/compose/compose.js";
 import type { Recipient } from "../src/messages/recipients.js";
 import type { MorningReport } from "../src/morning-report/morning-report.js";
 import { reportMessage } from "../src/morning-report/report-message.js";
@@ -80,8 +80,8 @@ describe("messages built from hostile names", () => {
     { channel: "e-mail", recipient: "owner@example.com" },
     { channel: "webhook", recipient: "https://hooks.example/…" },
   ];
-  const bodies = (message: Parameters<typeof deliveriesOf>[2]) => {
-    const [mail, webhook] = deliveriesOf("alert", "1 opened", message, recipients).map(
+  const bodies = (message: Parameters<typeof compose>[2]) => {
+    const [mail, webhook] = compose("alert", "1 opened", message, recipients).map(
       (d) => JSON.parse(d.body) as Record<string, unknown>,
     );
     return {

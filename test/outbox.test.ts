@@ -2,8 +2,9 @@
  * The outbox on a real SQLite file, against a real SMTP server and webhook receiver: a refusal
  * for good ends a message as failed rather than rescheduling it for good, a message whose
  * recipient left the settings is retired rather than waiting for good, and status shows both
- * apart from what waits; `report --send` drains the whole outbox in its one run and retires
- * nobody's. (postgres-deliveries.test.ts runs the first two on PostgreSQL.)
+ * apart from what waits; a lock left by a process that died mid-send expires; `report --send`
+ * drains the whole outbox in its one run and retires nobody's. (postgres-deliveries.test.ts runs
+ * the first three on PostgreSQL.)
  */
 import { describe, expect, it } from "vitest";
 import { DeliveryStore } from "../src/db/deliveries/deliveries.js";
@@ -11,11 +12,18 @@ import type { DeliveryState } from "../src/db/reads/deliveries.js";
 import { SqlReader } from "../src/db/reads/reader.js";
 import { sqliteSession } from "../src/db/sqlite/reader.js";
 import { silentLogger } from "../src/log.js";
+import { claim, lockExpiredBefore } from "../src/messages/outbox/claim.js";
 import { deliverWaiting } from "../src/messages/outbox/outbox.js";
 import { messageLines } from "../src/ui/format-status.js";
 import { openTestDb, useTempDir } from "./helpers/db.js";
 import { startMailServer } from "./helpers/mail-server.js";
-import { KEPT, owed, refusedForGood, retiredWhenUnset } from "./helpers/outbox.js";
+import {
+  KEPT,
+  lockLeftByDeadProcess,
+  owed,
+  refusedForGood,
+  retiredWhenUnset,
+} from "./helpers/outbox.js";
 
 const tempPath = useTempDir();
 
@@ -42,6 +50,11 @@ describe("the outbox on SQLite", () => {
   );
 
   it(
+    "sends a message a process took and died with once its lock expired, and once",
+    withSession(lockLeftByDeadProcess),
+  );
+
+  it(
     "shows the messages that ended unsent for 7 days, then no more",
     withSession(async (session) => {
       const store = new DeliveryStore(session);
@@ -51,9 +64,16 @@ describe("the outbox on SQLite", () => {
         atMinutes: 420,
       };
       await store.record(owed(report, "2026-11-28 of loc-a,loc-b"), new Date());
-      const [message] = await store.due(new Date(), 10);
+      const now = new Date();
+      const [message] = await store.due(now, lockExpiredBefore(now), 10);
       if (!message) throw new Error("the message was not recorded");
-      await store.failedForGood(message.id, new Date("2026-11-29T06:00:00Z"), "e-mail: refused");
+      await claim(store, message.id, "test", now);
+      await store.failedForGood(
+        message.id,
+        "test",
+        new Date("2026-11-29T06:00:00Z"),
+        "e-mail: refused",
+      );
       const reader = new SqlReader(session, "test");
       const within = await reader.deliveryState(new Date("2026-12-06T05:59:00Z"));
       expect(within.failed).toBe(1);

@@ -2,7 +2,8 @@
  * Two workers sharing a PostgreSQL database owe the same messages at the same moment: each is
  * recorded once, sent once to each recipient (a real SMTP server and a webhook receiver), and an
  * alert opens and closes once. A refusal for good ends a message, and one whose recipient left the
- * settings is retired, as on SQLite (outbox.test.ts).
+ * settings is retired, and a lock left by a process that died expires, as on SQLite
+ * (outbox.test.ts).
  */
 import { describe, expect, it } from "vitest";
 import type { Config } from "../src/config/config.js";
@@ -15,7 +16,7 @@ import { silentLogger } from "../src/log.js";
 import { deliverWaiting } from "../src/messages/outbox/outbox.js";
 import { recipientsOf } from "../src/messages/recipients.js";
 import { startMailServer } from "./helpers/mail-server.js";
-import { refusedForGood, retiredWhenUnset } from "./helpers/outbox.js";
+import { lockLeftByDeadProcess, refusedForGood, retiredWhenUnset } from "./helpers/outbox.js";
 import { usePostgres } from "./helpers/postgres.js";
 import { startWebhookReceiver } from "./helpers/webhook-receiver.js";
 
@@ -129,6 +130,17 @@ describe("messages shared by PostgreSQL workers", () => {
     const w = await worker(pg.target());
     try {
       await retiredWhenUnset(w.session);
+    } finally {
+      await w.close();
+    }
+  });
+});
+
+describe("the outbox's lock on PostgreSQL", () => {
+  it("sends a message a process took and died with once its lock expired, and once", async () => {
+    const w = await worker(pg.target());
+    try {
+      await lockLeftByDeadProcess(w.session);
     } finally {
       await w.close();
     }

@@ -24,7 +24,8 @@ import type { ReadableDestination } from "../db/destination.js";
 import { messageOf } from "../errors.js";
 import type { Logger } from "../log.js";
 import type { Message } from "../messages/message.js";
-import { deliveriesOf, deliverWaiting } from "../messages/outbox/outbox.js";
+import { deliverWaiting } from "../messages/outbox/outbox.js";
+import { recordMessage } from "../messages/outbox/record.js";
 import { type Recipient, recipientsOf, sameRecipient } from "../messages/recipients.js";
 import { recordOwedReport } from "../morning-report/record-report.js";
 import { dueReports, type LocationClock } from "../morning-report/report-due.js";
@@ -201,7 +202,7 @@ export class Notifier {
     recipients: readonly Recipient[],
   ): Promise<void> {
     const { deliveries } = this.options.storage.messages();
-    await deliveries.record(deliveriesOf(kind, key, message, recipients), this.now());
+    await recordMessage(deliveries, { kind, key, message, recipients }, this.now());
   }
 
   private async recordDueReports(): Promise<void> {

@@ -4,6 +4,7 @@
  * offset the API's timestamps carry moves at a daylight-saving change) and may be set later
  * (POS_TIME_ZONE), and neither may make a day's report a new one for someone who had it.
  */
+import { createHash } from "node:crypto";
 import { plural } from "../plural.js";
 
 /** The deliveries' key of a day's report of these locations: `2026-11-28 of <id>,<id>`. */
@@ -41,4 +42,18 @@ export function shownMessageKey(kind: string, key: string): string {
   if (!named) return key;
   const locations = (named[2] as string).split(",").length;
   return `${named[1]} (${locations} ${plural("location", locations)})${named[3] ? ", resent" : ""}`;
+}
+
+/** One id per message and recipient, whatever the attempt: an e-mail's Message-ID, a webhook's
+ * Idempotency-Key, by which a receiver may tell a message sent twice. A resend's key is its own,
+ * and so is its id. */
+export function stableMessageId(delivery: {
+  kind: string;
+  key: string;
+  recipient: string;
+}): string {
+  return createHash("sha256")
+    .update(`${delivery.kind}\n${delivery.key}\n${delivery.recipient}`)
+    .digest("hex")
+    .slice(0, 32);
 }

@@ -1,12 +1,13 @@
 /**
  * Recording a day's morning report for the recipients owed it: the one way the daemon's reports
  * and `report --send` are recorded, so that neither sends anyone a location's day that the other,
- * or an earlier run, recorded for them. What is recorded, the outbox sends (messages/outbox/).
+ * or an earlier run, recorded for them. What is recorded, the outbox sends
+ * (messages/outbox/outbox.ts).
  */
 import type { DeliveryStore } from "../db/deliveries/deliveries.js";
 import type { ReadableDestination } from "../db/destination.js";
 import { morningReportKey, resentKey } from "../messages/message-keys.js";
-import { deliveriesOf } from "../messages/outbox/outbox.js";
+import { recordMessage } from "../messages/outbox/record.js";
 import { type Recipient, sameRecipient } from "../messages/recipients.js";
 import { collectMorningReport } from "./morning-report.js";
 import { owedReports } from "./report-due.js";
@@ -56,7 +57,7 @@ export async function recordOwedReport(
     const first = morningReportKey(what.day, locationIds);
     const key = what.resend ? resentKey(first, what.now) : first;
     const message = reportMessage(report);
-    await deliveries.record(deliveriesOf("morning report", key, message, recipients), what.now);
+    await recordMessage(deliveries, { kind: "morning report", key, message, recipients }, what.now);
     recorded.push({ key, locationIds, recipients, proved });
   }
   return recorded;

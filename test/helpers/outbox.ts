@@ -1,7 +1,8 @@
 /**
  * The outbox driven directly on a database, either one: a real SMTP server that refuses one
  * recipient with 550, a webhook receiver answering 404, and messages recorded as the daemon
- * records them. What ends and why is asserted through status' read of the outbox.
+ * records them. What ends and why is asserted through status' read of the outbox; a lock left by
+ * a process that died mid-send, through the rows.
  */
 import { expect } from "vitest";
 import type { Config } from "../../src/config/config.js";
@@ -9,6 +10,7 @@ import { DeliveryStore, type NewDelivery } from "../../src/db/deliveries/deliver
 import { SqlReader } from "../../src/db/reads/reader.js";
 import type { SqlSession } from "../../src/db/sql/dialect.js";
 import { silentLogger } from "../../src/log.js";
+import { claim, LOCK_MS } from "../../src/messages/outbox/claim.js";
 import { deliverWaiting } from "../../src/messages/outbox/outbox.js";
 import { recipientsOf } from "../../src/messages/recipients.js";
 import { type MailServer, startMailServer } from "./mail-server.js";
@@ -160,5 +162,71 @@ export async function retiredWhenUnset(session: SqlSession): Promise<void> {
     ]);
   } finally {
     await servers.close();
+  }
+}
+
+/** A message's row as the outbox left it. */
+async function rowOf(session: SqlSession, id: number) {
+  const [row] = await session.all<{ status: string; attempts: number | string; lockedBy: string }>(
+    `SELECT status, attempts, locked_by AS "lockedBy" FROM deliveries WHERE id = ${session.dialect.param(1)}`,
+    [id],
+  );
+  return row === undefined ? undefined : { ...row, attempts: Number(row.attempts) };
+}
+
+/** A process takes a message and dies before it settles it: no other process sends it while
+ * its lock holds, one sends it once the lock expired, once, and the dead process's late word
+ * changes nothing. */
+export async function lockLeftByDeadProcess(session: SqlSession): Promise<void> {
+  const store = new DeliveryStore(session);
+  const mail = await startMailServer();
+  try {
+    const report: Config["report"] = {
+      mail: { smtpUrl: mail.url, from: "reports@example.com", to: [KEPT] },
+      webhookUrl: undefined,
+      atMinutes: 420,
+    };
+    const took = new Date();
+    await store.record(owed(report, "2026-11-28 of loc-a"), took);
+    const [message] = await store.due(took, took, 10);
+    if (!message) throw new Error("the message was not recorded");
+    expect(await claim(store, message.id, "dead", took)).toBe(1);
+    // Taken: no one else takes it, not even the same owner twice.
+    expect(await claim(store, message.id, "alive", took)).toBeUndefined();
+    expect(await claim(store, message.id, "dead", took)).toBeUndefined();
+
+    const passAt = (ms: number) =>
+      deliverWaiting(store, {
+        report,
+        logger: silentLogger(),
+        waitScale: 1,
+        owner: "alive",
+        now: () => new Date(took.getTime() + ms),
+      });
+    expect(await passAt(60_000)).toEqual({ sent: 0, failed: 0, retired: 0 });
+    expect(await passAt(LOCK_MS)).toEqual({ sent: 0, failed: 0, retired: 0 });
+    expect(mail.envelopes).toHaveLength(0);
+    expect(await rowOf(session, message.id)).toEqual({
+      status: "waiting",
+      attempts: 1,
+      lockedBy: "dead",
+    });
+
+    expect(await passAt(LOCK_MS + 1_000)).toEqual({ sent: 1, failed: 0, retired: 0 });
+    expect(mail.envelopes.map((e) => e.to)).toEqual([[KEPT]]);
+    expect(await rowOf(session, message.id)).toEqual({
+      status: "sent",
+      attempts: 2,
+      lockedBy: null,
+    });
+
+    // Sent once: a later pass, and the dead process's late failure, change nothing.
+    expect(await passAt(2 * LOCK_MS)).toEqual({ sent: 0, failed: 0, retired: 0 });
+    await store.retryLater(message.id, "dead", new Date(took.getTime() + 3 * LOCK_MS), "late");
+    await store.failedForGood(message.id, "dead", new Date(), "late");
+    expect(await rowOf(session, message.id)).toMatchObject({ status: "sent", attempts: 2 });
+    expect(mail.envelopes).toHaveLength(1);
+  } finally {
+    await mail.close();
   }
 }

@@ -123,6 +123,13 @@ export const BOOKKEEPING_TABLES: Record<string, TableDoc> = {
       next_attempt_at: utc(
         "When the outbox tries it (again): a minute after a failure that may pass, then twice as long each time, at most an hour apart; for a failed or retired message, when it ended",
       ),
+      locked_at: utc(
+        "When a process took it for sending: no other sends it meanwhile. A lock older than the longest a sending may last (6 minutes) has expired, so that a process that died mid-send holds it no longer",
+        "null when no process holds it",
+      ),
+      locked_by: derived(
+        "Which process holds it: its host, process id and a random part; null when none does.",
+      ),
       last_error: derived(
         "Why the last attempt failed, in one line (the server's answer), or why the message was retired; null once sent.",
       ),

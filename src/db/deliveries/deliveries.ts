@@ -1,11 +1,13 @@
 /**
- * The deliveries table as the daemon writes it, on either database (one SQL text, sql/dialect.ts):
+ * The deliveries table as the outbox writes it, on either database (one SQL text, sql/dialect.ts):
  * a message owed to a recipient is recorded once (the unique key of kind, key, channel and
  * recipient), and waits there, the outbox, until it is sent. Several processes may share it
  * (PostgreSQL's workers): recording twice inserts nothing the second time, and a waiting message
- * is sent by the one process whose claim changed its row. A message ends sent, failed (refused
- * for good) or retired (its recipient left the settings); an ended one's next_attempt_at is when
- * it ended.
+ * is sent by the one process whose claim locked its row (locked_at, locked_by), as
+ * graphile-worker's jobs are: next_attempt_at is when it is due, the lock who sends it now, and a
+ * lock expires (messages/outbox/claim.ts). A message ends sent, failed (refused for good) or
+ * retired (its recipient left the settings), unlocked; an ended one's next_attempt_at is when it
+ * ended.
  */
 import type { SqlSession } from "../sql/dialect.js";
 
@@ -88,59 +90,72 @@ export class DeliveryStore {
     return recorded;
   }
 
-  /** Waiting messages whose next attempt is due, oldest first, from after the message
+  /** Waiting messages whose next attempt is due and that no process holds (none took them, or
+   * its lock was taken before `lockExpiredBefore`), oldest first, from after the message
    * `afterId` (a page of the outbox). */
-  due(now: Date, limit: number, afterId = 0): Promise<WaitingDelivery[]> {
+  due(now: Date, lockExpiredBefore: Date, limit: number, afterId = 0): Promise<WaitingDelivery[]> {
     return this.sql.all(
       `SELECT id, kind, key, channel, recipient, subject, body, attempts FROM deliveries
        WHERE status = 'waiting' AND next_attempt_at <= ${this.p(1)} AND id > ${this.p(3)}
+         AND (locked_at IS NULL OR locked_at < ${this.p(4)})
        ORDER BY id LIMIT ${this.p(2)}`,
-      [now.toISOString(), limit, afterId],
+      [now.toISOString(), limit, afterId, lockExpiredBefore.toISOString()],
     );
   }
 
   /**
-   * Takes a due message for sending: counts the attempt and moves its next one to `until`, so
-   * that no other process sends it meanwhile, nor this one again should it stop mid-send. False
-   * when another process took it first.
+   * Takes a due message for sending: locks it for `owner` at `now` and counts the attempt, unless
+   * another process holds it (a lock taken at or after `lockExpiredBefore`), it ended, or its
+   * next attempt is not due. Answers the attempt's number, or undefined when it was not taken.
+   * One statement: of two processes taking the same message, one changes its row.
    */
-  async claim(delivery: WaitingDelivery, now: Date, until: Date): Promise<boolean> {
-    const rows = await this.sql.all(
-      `UPDATE deliveries SET attempts = attempts + 1, next_attempt_at = ${this.p(1)}
-       WHERE id = ${this.p(2)} AND status = 'waiting' AND attempts = ${this.p(3)}
-         AND next_attempt_at <= ${this.p(4)}
-       RETURNING id`,
-      [until.toISOString(), delivery.id, delivery.attempts, now.toISOString()],
+  async claim(
+    id: number,
+    owner: string,
+    now: Date,
+    lockExpiredBefore: Date,
+  ): Promise<number | undefined> {
+    const rows = await this.sql.all<{ attempts: number }>(
+      `UPDATE deliveries SET attempts = attempts + 1, locked_at = ${this.p(1)},
+         locked_by = ${this.p(2)}
+       WHERE id = ${this.p(3)} AND status = 'waiting' AND next_attempt_at <= ${this.p(1)}
+         AND (locked_at IS NULL OR locked_at < ${this.p(4)})
+       RETURNING attempts`,
+      [now.toISOString(), owner, id, lockExpiredBefore.toISOString()],
     );
-    return rows.length === 1;
+    return rows[0] === undefined ? undefined : Number(rows[0].attempts);
   }
 
+  /** The message went: it ends sent, unlocked, whoever holds it now (it went all the same). */
   async sent(id: number, now: Date): Promise<void> {
     await this.sql.all(
-      `UPDATE deliveries SET status = 'sent', sent_at = ${this.p(1)}, last_error = NULL
+      `UPDATE deliveries SET status = 'sent', sent_at = ${this.p(1)}, last_error = NULL,
+         locked_at = NULL, locked_by = NULL
        WHERE id = ${this.p(2)} RETURNING id`,
       [now.toISOString(), id],
     );
   }
 
-  /** An attempt failed in a way that may pass: the message waits for `retryAt`, with why. A
-   * message retired meanwhile stays so. */
-  async retryLater(id: number, retryAt: Date, error: string): Promise<void> {
+  /** An attempt failed in a way that may pass: the message waits for `retryAt`, with why, and
+   * is unlocked. Only while `owner` holds it: once its lock expired and another process took
+   * it, that one's attempt decides. A message retired meanwhile stays so. */
+  async retryLater(id: number, owner: string, retryAt: Date, error: string): Promise<void> {
     await this.sql.all(
-      `UPDATE deliveries SET next_attempt_at = ${this.p(1)}, last_error = ${this.p(2)}
-       WHERE id = ${this.p(3)} AND status = 'waiting' RETURNING id`,
-      [retryAt.toISOString(), error, id],
+      `UPDATE deliveries SET next_attempt_at = ${this.p(1)}, last_error = ${this.p(2)},
+         locked_at = NULL, locked_by = NULL
+       WHERE id = ${this.p(3)} AND status = 'waiting' AND locked_by = ${this.p(4)} RETURNING id`,
+      [retryAt.toISOString(), error, id, owner],
     );
   }
 
   /** An attempt was refused for good: the message ends as failed at `now`, with why; it is not
-   * tried again. */
-  async failedForGood(id: number, now: Date, error: string): Promise<void> {
+   * tried again. Only while `owner` holds it, as retryLater. */
+  async failedForGood(id: number, owner: string, now: Date, error: string): Promise<void> {
     await this.sql.all(
       `UPDATE deliveries SET status = 'failed', next_attempt_at = ${this.p(1)},
-         last_error = ${this.p(2)}
-       WHERE id = ${this.p(3)} AND status = 'waiting' RETURNING id`,
-      [now.toISOString(), error, id],
+         last_error = ${this.p(2)}, locked_at = NULL, locked_by = NULL
+       WHERE id = ${this.p(3)} AND status = 'waiting' AND locked_by = ${this.p(4)} RETURNING id`,
+      [now.toISOString(), error, id, owner],
     );
   }
 
@@ -161,7 +176,7 @@ export class DeliveryStore {
   ): Promise<number> {
     const rows = await this.sql.all(
       `UPDATE deliveries SET status = 'retired', next_attempt_at = ${this.p(1)},
-         last_error = ${this.p(2)}
+         last_error = ${this.p(2)}, locked_at = NULL, locked_by = NULL
        WHERE status = 'waiting' AND channel = ${this.p(3)} AND recipient = ${this.p(4)}
        RETURNING id`,
       [now.toISOString(), why, recipient.channel, recipient.recipient],

@@ -28,9 +28,14 @@ export const deliveries = sqliteTable(
      * the settings). Free text: a new ending needs no migration. */
     status: text("status").notNull(),
     attempts: integer("attempts").notNull(),
-    /** When the outbox tries it next; while one process sends it, a little later than then;
-     * once failed or retired, when it ended. */
+    /** When the outbox tries it next; once failed or retired, when it ended. */
     next_attempt_at: text("next_attempt_at").notNull(),
+    /** When a process took it for sending, null when none holds it: the outbox's lock. A lock
+     * older than the longest a sending may last is expired, so that a process that died
+     * mid-send holds no message for good (messages/outbox/claim.ts). */
+    locked_at: text("locked_at"),
+    /** Which process holds it (host, process id and a random part), null when none does. */
+    locked_by: text("locked_by"),
     /** Why the last attempt failed, in one line without credentials, or why it was retired. */
     last_error: text("last_error"),
     created_at: text("created_at").notNull(),

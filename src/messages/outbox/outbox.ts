@@ -1,49 +1,20 @@
 /**
- * The outbox: sends the waiting messages that are due, each to its one recipient, and records
- * each attempt; a failed one waits (backoff.ts) with why, unless it was refused for good, which
- * ends it as failed (settle.ts). A message is taken before it is sent (DeliveryStore.claim), so
- * that several processes sharing the database never send it twice. Messages for a recipient no
- * longer in the settings are retired first, so that the outbox empties: status shows them.
+ * The outbox's pass, the one way a message leaves: messages recorded (record.ts) wait here until
+ * a pass sends them, whoever recorded them (the daemon's alerts and reports, `report --send`) and
+ * whoever runs the pass (the daemon every minute, `report --send` once). Each due message goes
+ * through the stages in turn: claim (claim.ts: one process locks it), send (transports/send.ts:
+ * SMTP or a webhook), settle (settle.ts: sent, tried again later, or failed for good). Messages
+ * for a recipient no longer in the settings are retired first (retire.ts), so that the outbox
+ * empties: status shows them.
  */
-import { createHash } from "node:crypto";
-import type {
-  DeliveryKind,
-  DeliveryStore,
-  NewDelivery,
-  WaitingDelivery,
-} from "../../db/deliveries/deliveries.js";
+import type { DeliveryStore, WaitingDelivery } from "../../db/deliveries/deliveries.js";
 import { messageOf } from "../../errors.js";
 import type { Logger } from "../../log.js";
-import { plural } from "../../plural.js";
-import { type MailBody, type Message, mailBody, webhookBody } from "../message.js";
-import type { Recipient } from "../recipients.js";
-import { sendMail } from "../transports/mail.js";
-import {
-  type Channels,
-  DEFAULT_DELIVERY_TIMEOUT_MS,
-  DeliveryError,
-  LONGEST_DELIVERY_MS,
-  type OutgoingMail,
-} from "../transports/transport.js";
-import { postWebhook } from "../transports/webhook.js";
-import { afterFailure, whyRetired } from "./settle.js";
-
-/** The message's record for each recipient, with the body its channel sends. */
-export function deliveriesOf(
-  kind: DeliveryKind,
-  key: string,
-  message: Message,
-  recipients: readonly Recipient[],
-): NewDelivery[] {
-  return recipients.map((r) => ({
-    kind,
-    key,
-    channel: r.channel,
-    recipient: r.recipient,
-    subject: message.subject,
-    body: JSON.stringify(r.channel === "e-mail" ? mailBody(message) : webhookBody(message)),
-  }));
-}
+import { send } from "../transports/send.js";
+import { type Channels, DeliveryError } from "../transports/transport.js";
+import { claim, lockExpiredBefore, outboxOwner } from "./claim.js";
+import { retireUnconfigured, whyRetired } from "./retire.js";
+import { afterFailure, type Outcome, settle } from "./settle.js";
 
 export interface OutboxOptions {
   report: Channels;
@@ -51,6 +22,8 @@ export interface OutboxOptions {
   /** The waits between attempts, as a share of the real ones (POS_TEST_WAIT_SCALE). */
   waitScale: number;
   now?: () => Date;
+  /** Who takes the messages (claim.ts); this process by default. */
+  owner?: string;
   /** Told of each attempt. */
   onAttempt?: (delivery: WaitingDelivery, outcome: "sent" | "failed") => void;
   signal?: AbortSignal;
@@ -65,67 +38,6 @@ export interface OutboxOptions {
 /** The most messages one pass sends: a long outbox drains over a few passes, not in one burst. */
 const PASS_LIMIT = 50;
 
-/** How long a message taken for sending is left to its sender before another may take it: longer
- * than the longest a delivery may last. */
-const CLAIM_MS = LONGEST_DELIVERY_MS + 4 * DEFAULT_DELIVERY_TIMEOUT_MS;
-
-/** One id per message and recipient, whatever the attempt: an e-mail's Message-ID, a webhook's
- * Idempotency-Key, by which a receiver may tell a message sent twice. */
-function idOf(delivery: WaitingDelivery): string {
-  return createHash("sha256")
-    .update(`${delivery.kind}\n${delivery.key}\n${delivery.recipient}`)
-    .digest("hex")
-    .slice(0, 32);
-}
-
-async function send(delivery: WaitingDelivery, report: Channels): Promise<void> {
-  if (delivery.channel === "e-mail" && report.mail !== undefined) {
-    const body = JSON.parse(delivery.body) as MailBody;
-    const mail: OutgoingMail = {
-      subject: delivery.subject,
-      text: body.text,
-      html: body.html,
-      messageId: `<${idOf(delivery)}@pos-sync>`,
-    };
-    const receipt = await sendMail({ ...report.mail, to: [delivery.recipient] }, mail);
-    if (receipt.rejected.length > 0) {
-      throw new DeliveryError(
-        "e-mail",
-        false,
-        delivery.recipient,
-        `the mail server refused ${delivery.recipient}: check POS_REPORT_TO`,
-      );
-    }
-    return;
-  }
-  if (delivery.channel === "webhook" && report.webhookUrl !== undefined) {
-    await postWebhook(report.webhookUrl, JSON.parse(delivery.body), {
-      idempotencyKey: idOf(delivery),
-    });
-    return;
-  }
-  throw new Error(`no ${delivery.channel} is configured`);
-}
-
-/** Retires the messages waiting for a recipient the settings no longer name; answers how many. */
-async function retireUnconfigured(store: DeliveryStore, options: OutboxOptions): Promise<number> {
-  const now = options.now ?? (() => new Date());
-  let retired = 0;
-  for (const recipient of await store.waitingRecipients()) {
-    const why = whyRetired(recipient, options.report);
-    if (why === undefined) continue;
-    const count = await store.retire(recipient, now(), why);
-    retired += count;
-    if (count > 0) {
-      options.logger.warn(
-        { ...recipient, messages: count, reason: why },
-        `retired ${count} ${plural("message", count)} waiting for a recipient no longer in the settings: ${why}`,
-      );
-    }
-  }
-  return retired;
-}
-
 /** Sends what is due (PASS_LIMIT of it, or all of it with `drain`), after retiring what no
  * setting names any more; answers how many were sent, how many attempts failed and how many
  * messages were retired. Stops early when `signal` aborts (the daemon stopping), and leaves a
@@ -136,12 +48,15 @@ export async function deliverWaiting(
   options: OutboxOptions,
 ): Promise<{ sent: number; failed: number; retired: number }> {
   const now = options.now ?? (() => new Date());
-  const retired = options.leaveUnconfigured ? 0 : await retireUnconfigured(store, options);
+  const retired = options.leaveUnconfigured
+    ? 0
+    : await retireUnconfigured(store, options.report, options.logger, now());
   const down = new Set<string>();
   const tally = { sent: 0, failed: 0 };
   let after = 0;
   for (;;) {
-    const due = await store.due(now(), PASS_LIMIT, after);
+    const at = now();
+    const due = await store.due(at, lockExpiredBefore(at), PASS_LIMIT, after);
     for (const delivery of due) {
       if (options.signal?.aborted) break;
       after = delivery.id;
@@ -154,8 +69,7 @@ export async function deliverWaiting(
   return { ...tally, retired };
 }
 
-/** One attempt at one message: claimed, sent, and its outcome recorded. A channel found down
- * joins `down`. */
+/** One message through claim, send and settle. A channel found down joins `down`. */
 async function deliverOne(
   store: DeliveryStore,
   delivery: WaitingDelivery,
@@ -164,9 +78,9 @@ async function deliverOne(
   tally: { sent: number; failed: number },
 ): Promise<void> {
   const now = options.now ?? (() => new Date());
-  const started = now();
-  if (!(await store.claim(delivery, started, new Date(started.getTime() + CLAIM_MS)))) return;
-  const attempt = delivery.attempts + 1;
+  const owner = options.owner ?? outboxOwner();
+  const attempt = await claim(store, delivery.id, owner, now());
+  if (attempt === undefined) return;
   const about = {
     kind: delivery.kind,
     key: delivery.key,
@@ -174,40 +88,40 @@ async function deliverOne(
     recipient: delivery.recipient,
     attempt,
   };
+  let outcome: Outcome;
   try {
     await send(delivery, options.report);
+    outcome = { sent: true };
   } catch (error) {
-    const after = afterFailure(error, attempt, now(), options.waitScale);
-    tally.failed++;
-    options.onAttempt?.(delivery, "failed");
-    if (after.ends) {
-      await store.failedForGood(delivery.id, now(), after.why);
-      options.logger.warn(
-        { ...about, error: after.why },
-        `could not send the ${delivery.kind} by ${delivery.channel}: refused for good, it is not tried again`,
-      );
-      return;
-    }
+    outcome = { sent: false, ...afterFailure(error, attempt, now(), options.waitScale) };
     // A record that cannot be read says nothing of the channel's server.
-    if (error instanceof DeliveryError) down.add(delivery.channel);
-    await store.retryLater(delivery.id, after.retryAt, after.why);
-    options.logger.warn(
-      { ...about, retryAt: after.retryAt.toISOString(), error: after.why },
-      `could not send the ${delivery.kind} by ${delivery.channel}; it waits in the outbox`,
-    );
-    return;
+    if (!outcome.ends && error instanceof DeliveryError) down.add(delivery.channel);
   }
-  tally.sent++;
-  options.onAttempt?.(delivery, "sent");
+  tally[outcome.sent ? "sent" : "failed"]++;
+  options.onAttempt?.(delivery, outcome.sent ? "sent" : "failed");
   try {
-    await store.sent(delivery.id, now());
-    options.logger.info(about, `sent the ${delivery.kind} by ${delivery.channel}`);
+    await settle(store, delivery.id, owner, outcome, now());
   } catch (error) {
-    // Sent, not recorded: it is taken again once its claim ends, and sent a second time (an
+    if (!outcome.sent) throw error;
+    // Sent, not recorded: it is taken again once its lock expires, and sent a second time (an
     // e-mail with the same Message-ID, a webhook with the same Idempotency-Key).
     options.logger.error(
       { ...about, error: messageOf(error) },
       `sent the ${delivery.kind} by ${delivery.channel}, but could not record it: it may be sent again`,
+    );
+    return;
+  }
+  if (outcome.sent) {
+    options.logger.info(about, `sent the ${delivery.kind} by ${delivery.channel}`);
+  } else if (outcome.ends) {
+    options.logger.warn(
+      { ...about, error: outcome.why },
+      `could not send the ${delivery.kind} by ${delivery.channel}: refused for good, it is not tried again`,
+    );
+  } else {
+    options.logger.warn(
+      { ...about, retryAt: outcome.retryAt.toISOString(), error: outcome.why },
+      `could not send the ${delivery.kind} by ${delivery.channel}; it waits in the outbox`,
     );
   }
 }

@@ -1,0 +1,5 @@
+-- The outbox's own lock: who took a message for sending and when, instead of its next attempt
+-- moved ahead. Existing rows start unlocked: a message an earlier version took has its next
+-- attempt moved ahead by that claim, and is tried then, as it would have been.
+ALTER TABLE "deliveries" ADD COLUMN "locked_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "deliveries" ADD COLUMN "locked_by" text;
