@@ -25,7 +25,6 @@ export interface NewDelivery {
 
 export interface WaitingDelivery extends NewDelivery {
   id: number;
-  attempts: number;
 }
 
 /** A message as recorded, and where it stands. */
@@ -95,7 +94,7 @@ export class DeliveryStore {
    * `afterId` (a page of the outbox). */
   due(now: Date, lockExpiredBefore: Date, limit: number, afterId = 0): Promise<WaitingDelivery[]> {
     return this.sql.all(
-      `SELECT id, kind, key, channel, recipient, subject, body, attempts FROM deliveries
+      `SELECT id, kind, key, channel, recipient, subject, body FROM deliveries
        WHERE status = 'waiting' AND next_attempt_at <= ${this.p(1)} AND id > ${this.p(3)}
          AND (locked_at IS NULL OR locked_at < ${this.p(4)})
        ORDER BY id LIMIT ${this.p(2)}`,

@@ -7,7 +7,7 @@
  *
  * pos-sync's own text holds no intended markup, so the whole text is escaped, never value by
  * value: a value missed cannot slip through. Applied once, where a webhook's body is made
- * (../message.ts); the e-mail's plain text and the terminal get the text as it is.
+ * (compose.ts); the e-mail's plain text and the terminal get the text as it is.
  */
 
 /** Slack's escaping, which Mattermost reads the same: `&` first, so that no escape is escaped. */

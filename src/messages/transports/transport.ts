@@ -1,7 +1,8 @@
 /**
- * Delivery of the messages that leave the machine (the morning report, health alerts): what they
- * are, how an address may be shown, and how they fail. mail.ts sends e-mail through an SMTP
- * server (nodemailer), webhook.ts posts JSON (undici), settings.ts checks the settings.
+ * The transports the messages leave by (the morning report, health alerts): their settings, how
+ * an address may be shown, and how they fail. mail.ts sends e-mail through an SMTP server
+ * (nodemailer), webhook.ts posts JSON (undici), settings.ts checks the settings, send.ts picks
+ * the one a recorded message goes by.
  *
  * Each attempt is bounded in time, so a server that is unreachable or silent fails rather than
  * hangs the daemon; each failure is a DeliveryError that says whether the same message may go

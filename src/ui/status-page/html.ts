@@ -4,7 +4,7 @@ import { formatOffset } from "../../dates.js";
 import { escapeHtml } from "../../html-text.js";
 import { utcMinute } from "../text.js";
 
-export { escapeHtml, visibleHtml } from "../../html-text.js";
+export { escapeHtml } from "../../html-text.js";
 
 export const money = new Intl.NumberFormat("en-US", {
   minimumFractionDigits: 2,
