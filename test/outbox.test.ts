@@ -2,8 +2,9 @@
  * The outbox on a real SQLite file, against a real SMTP server and webhook receiver: a refusal
  * for good ends a message as failed rather than rescheduling it for good, a message whose
  * recipient left the settings is retired rather than waiting for good, and status shows both
- * apart from what waits; a lock left by a process that died mid-send expires; `report --send`
- * drains the whole outbox in its one run and retires nobody's. (postgres-deliveries.test.ts runs
+ * apart from what waits; a lock left by a process that died mid-send expires, and the messages of
+ * a database an earlier version wrote start unlocked; `report --send` drains the whole outbox in
+ * its one run and retires nobody's. (postgres-deliveries.test.ts runs
  * the first three on PostgreSQL.)
  */
 import { describe, expect, it } from "vitest";
@@ -15,8 +16,9 @@ import { silentLogger } from "../src/log.js";
 import { claim, lockExpiredBefore } from "../src/messages/outbox/claim.js";
 import { deliverWaiting } from "../src/messages/outbox/outbox.js";
 import { messageLines } from "../src/ui/format-status.js";
-import { openTestDb, useTempDir } from "./helpers/db.js";
+import { openTestDb, rows, useTempDir } from "./helpers/db.js";
 import { startMailServer } from "./helpers/mail-server.js";
+import { createOlderDatabase, migrationsFrom } from "./helpers/older-schema.js";
 import {
   KEPT,
   lockLeftByDeadProcess,
@@ -85,6 +87,54 @@ describe("the outbox on SQLite", () => {
       expect(after.lastUndelivered).toEqual([]);
     }),
   );
+});
+
+describe("the outbox's lock on a database an earlier version wrote", () => {
+  it("starts every message unlocked: one due is sent, one an earlier version took is sent when its claim ends", async () => {
+    const path = tempPath();
+    createOlderDatabase(path, migrationsFrom("0022_outbox_lock"));
+    const now = new Date();
+    const claimEnds = new Date(now.getTime() + 6 * 60_000);
+    const older = openTestDb(path, { migrate: false });
+    const insert = older.sqlite.prepare(
+      `INSERT INTO deliveries (kind, key, channel, recipient, subject, body, status, attempts,
+         next_attempt_at, created_at)
+       VALUES ('alert', ?, 'e-mail', ?, 'pos-sync alert', ?, 'waiting', ?, ?, ?)`,
+    );
+    const body = JSON.stringify({ text: "the alert", html: "<p>the alert</p>" });
+    insert.run("1 opened", KEPT, body, 0, now.toISOString(), now.toISOString());
+    // Taken by the earlier version's claim, which moved its next attempt ahead.
+    insert.run("2 opened", KEPT, body, 1, claimEnds.toISOString(), now.toISOString());
+    older.close();
+
+    const db = openTestDb(path);
+    const mail = await startMailServer();
+    try {
+      expect(rows(db, "SELECT locked_at, locked_by FROM deliveries")).toEqual([
+        { locked_at: null, locked_by: null },
+        { locked_at: null, locked_by: null },
+      ]);
+      const store = new DeliveryStore(sqliteSession(db.sqlite));
+      const report = {
+        mail: { smtpUrl: mail.url, from: "reports@example.com", to: [KEPT] },
+        webhookUrl: undefined,
+        atMinutes: 420,
+      };
+      const passAt = (at: Date) =>
+        deliverWaiting(store, { report, logger: silentLogger(), waitScale: 1, now: () => at });
+      expect(await passAt(now)).toMatchObject({ sent: 1 });
+      expect(await passAt(new Date(claimEnds.getTime() - 1_000))).toMatchObject({ sent: 0 });
+      expect(await passAt(claimEnds)).toMatchObject({ sent: 1 });
+      expect(mail.envelopes).toHaveLength(2);
+      expect(rows(db, "SELECT key, status, attempts FROM deliveries ORDER BY id")).toEqual([
+        { key: "1 opened", status: "sent", attempts: 1 },
+        { key: "2 opened", status: "sent", attempts: 2 },
+      ]);
+    } finally {
+      await mail.close();
+      db.close();
+    }
+  });
 });
 
 describe("the outbox as report --send runs it", () => {
