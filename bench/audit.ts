@@ -69,7 +69,7 @@ async function proofCost(simulator: Simulator, path: string): Promise<AuditResul
     const proving = process.cpuUsage();
     for (const { client, locationId, day } of days)
       for (const stream of DAY_STREAM_DESCRIPTIONS)
-        await proveDay(reader, client, stream, locationId, day);
+        await proveDay(reader.reads, client, stream, locationId, day);
     const provingMs = cpuMs(proving);
     const n = days.length * DAY_STREAM_DESCRIPTIONS.length;
     return { days: n, listingMs: listingMs / n, proofMs: (provingMs - listingMs) / n };
@@ -167,7 +167,7 @@ export async function benchAudit(options: {
     const reader = SqliteDestination.open(path);
     const verified = await runVerify({
       config,
-      destination: reader,
+      destination: reader.reads,
       logger: createLogger({ level: "silent" }),
       now: () => noon,
     }).finally(() => reader.close());

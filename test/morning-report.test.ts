@@ -4,7 +4,7 @@ import type { Order } from "../src/api/schemas.js";
 import { openReadableDestination } from "../src/commands/common.js";
 import { loadConfig } from "../src/config/config.js";
 import { addDays, eachDay } from "../src/dates.js";
-import type { ReadableDestination } from "../src/db/destination.js";
+import type { Reader } from "../src/db/reads/reader.js";
 import {
   collectMorningReport,
   type ExceptionKind,
@@ -28,8 +28,8 @@ const tempPath = useTempDir();
 let simulator: Simulator;
 let into: TestDestination;
 let onPostgres: TestDestination;
-let reader: ReadableDestination;
-let postgres: ReadableDestination | undefined;
+let reader: Reader;
+let postgres: Reader | undefined;
 const served = new ServedVersions();
 
 const isSale = (o: Order) => !o.isCanceled && o.isTraining !== true && !o.isTransferred;
@@ -68,7 +68,7 @@ afterAll(async () => {
 });
 
 /** The PostgreSQL copy's reader, opened once. */
-async function postgresReader(): Promise<ReadableDestination> {
+async function postgresReader(): Promise<Reader> {
   postgres ??= await openReadableDestination(loadConfig({ env: onPostgres.env, needsApi: false }));
   return postgres;
 }
@@ -189,14 +189,14 @@ describe("the morning report", () => {
     const report = await collectMorningReport(reader, { day });
     expect(report.locations).toHaveLength(simulator.dataset.locations.length);
     for (const location of report.locations) {
-      const [row] = await reader.salesOnDays(location.locationId, [day]);
+      const [row] = await reader.report.salesOnDays(location.locationId, [day]);
       expect(location.figures).toMatchObject({
         sales: row?.sales,
         orders: row?.orders,
         guests: row?.guests,
       });
       const weeks = (
-        await reader.salesOnDays(
+        await reader.report.salesOnDays(
           location.locationId,
           [1, 2, 3, 4].map((w) => addDays(day, -7 * w)),
         )
@@ -245,7 +245,7 @@ describe("the morning report", () => {
     if (chosen === undefined || chosen.usualWeeks === 0) throw new Error("no day has a usual");
     const { locationId, day } = chosen;
     const weeks = (
-      await reader.salesOnDays(
+      await reader.report.salesOnDays(
         locationId,
         [1, 2, 3, 4].map((w) => addDays(day, -7 * w)),
       )

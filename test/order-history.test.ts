@@ -184,7 +184,7 @@ describe("order history", () => {
       [1, []],
       [2, ["is_canceled", "cancel_reason"]],
     ]);
-    const report = await collectChanges(destination, { sinceDay: "2000-01-01" });
+    const report = await collectChanges(destination.reads, { sinceDay: "2000-01-01" });
     expect(report.changes.map((c) => [c.orderId, c.kinds])).toEqual([[first.id, ["cancelled"]]]);
   });
 

@@ -10,7 +10,8 @@
 import { describe, expect, it } from "vitest";
 import { DeliveryStore } from "../src/db/deliveries/deliveries.js";
 import type { DeliveryState } from "../src/db/reads/deliveries.js";
-import { SqlReader } from "../src/db/reads/reader.js";
+import { composeReader } from "../src/db/reads/reader.js";
+import { ReadSession } from "../src/db/reads/session.js";
 import { sqliteSession } from "../src/db/sqlite/reader.js";
 import { silentLogger } from "../src/log.js";
 import { claim, lockExpiredBefore } from "../src/messages/outbox/claim.js";
@@ -76,13 +77,13 @@ describe("the outbox on SQLite", () => {
         new Date("2026-11-29T06:00:00Z"),
         "e-mail: refused",
       );
-      const reader = new SqlReader(session, "test");
-      const within = await reader.deliveryState(new Date("2026-12-06T05:59:00Z"));
+      const reader = composeReader(new ReadSession(session, "test"));
+      const within = await reader.messages.deliveryState(new Date("2026-12-06T05:59:00Z"));
       expect(within.failed).toBe(1);
       expect(within.lastUndelivered).toMatchObject([
         { recipient: KEPT, reason: "e-mail: refused" },
       ]);
-      const after = await reader.deliveryState(new Date("2026-12-06T06:01:00Z"));
+      const after = await reader.messages.deliveryState(new Date("2026-12-06T06:01:00Z"));
       expect(after.failed).toBe(0);
       expect(after.lastUndelivered).toEqual([]);
     }),
@@ -142,7 +143,7 @@ describe("the outbox as report --send runs it", () => {
     "sends every page of the outbox in one run, and leaves what waits for a recipient it does not name as it is",
     withSession(async (session) => {
       const store = new DeliveryStore(session);
-      const reader = new SqlReader(session, "test");
+      const reader = composeReader(new ReadSession(session, "test"));
       const mail = await startMailServer();
       try {
         // More than one pass's worth, and one recipient only the daemon's settings name.
@@ -163,7 +164,7 @@ describe("the outbox as report --send runs it", () => {
         });
         expect(pass).toEqual({ sent: 51, failed: 0, retired: 0 });
         expect(mail.envelopes).toHaveLength(51);
-        const state = await reader.deliveryState();
+        const state = await reader.messages.deliveryState();
         expect(state.waiting).toBe(1);
         expect(state.firstWaiting[0]).toMatchObject({ recipient: KEPT, attempts: 0 });
       } finally {

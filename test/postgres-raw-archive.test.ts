@@ -9,7 +9,7 @@ import { utcOffsetOf } from "../src/dates.js";
 import { openPool } from "../src/db/pg/connect.js";
 import { PgDestination } from "../src/db/pg/destination.js";
 import { PgRawArchive } from "../src/db/pg/raw-archive.js";
-import { PgReader } from "../src/db/pg/reader.js";
+import { openPgRawDocuments } from "../src/db/pg/reader.js";
 import { readRawRecords } from "../src/db/sqlite/raw-archive.js";
 import { startSimulator } from "../src/simulator/server.js";
 import { runCli } from "./helpers/cli.js";
@@ -50,12 +50,12 @@ describe("the raw archive on PostgreSQL", () => {
       // SQLite's archive holds the text as received: PostgreSQL's must read back the same.
       const archived = rows(db, "SELECT table_name, id, location_id FROM raw_records");
       expect(archived.length).toBeGreaterThan(100);
-      const reader = await PgReader.open(target);
+      const reader = await openPgRawDocuments(target);
       const differing: string[] = [];
       try {
         for (const { table_name: table, id, location_id: locationId } of archived) {
           const [sent] = readRawRecords(db.sqlite, table, id, locationId).map((d) => d.json);
-          const kept = await reader.rawDocuments(table, id, locationId);
+          const kept = await reader.documents(table, id, locationId);
           if (sent === undefined || kept.length !== 1 || kept[0] !== withoutNul(sent))
             differing.push(`${table} ${id}`);
         }

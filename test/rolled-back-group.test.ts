@@ -162,7 +162,7 @@ describe.each(["in-process", "across the port"] as const)(
       expect(["failed", "interrupted", undefined]).toContain(countedWindow?.status);
       const verified = await runVerify({
         config: simulatorConfig(sim.current),
-        destination: new SqliteDestination(db, { keepRaw: true }),
+        destination: new SqliteDestination(db, { keepRaw: true }).reads,
         logger: captureLogs("warn").logger,
         range: RANGE,
         now: simulatorNow(sim.current),

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openReadableDestination } from "../src/commands/common.js";
 import { loadConfig } from "../src/config/config.js";
 import { addDays, eachDay, toEpochDay } from "../src/dates.js";
-import type { ReadableDestination } from "../src/db/destination.js";
+import type { Reader } from "../src/db/reads/reader.js";
 import { type CoverageWindow, coverageCalendar } from "../src/read-models/coverage.js";
 import {
   collectStatusPage,
@@ -137,9 +137,7 @@ async function readPage(
   now: Date,
   schedule = "*/15 * * * *",
 ): Promise<StatusPageData> {
-  const reader: ReadableDestination = await openReadableDestination(
-    loadConfig({ env, needsApi: false }),
-  );
+  const reader: Reader = await openReadableDestination(loadConfig({ env, needsApi: false }));
   try {
     return await collectStatusPage(reader, { schedule, now });
   } finally {

@@ -112,15 +112,19 @@ describe("a sixth catalog list", () => {
       ),
     );
 
-    const status = await collectStatus(new SqliteDestination(db), simulatorNow(sim.current)(), {
-      streams: {
-        ...ALL_STATUS_STREAMS,
-        snapshots: [
-          { stream: "location", lists: [DEVICES] },
-          { stream: "catalog", lists: [...CATALOG_LISTS, CATEGORY_COPIES] },
-        ],
+    const status = await collectStatus(
+      new SqliteDestination(db).reads,
+      simulatorNow(sim.current)(),
+      {
+        streams: {
+          ...ALL_STATUS_STREAMS,
+          snapshots: [
+            { stream: "location", lists: [DEVICES] },
+            { stream: "catalog", lists: [...CATALOG_LISTS, CATEGORY_COPIES] },
+          ],
+        },
       },
-    });
+    );
     for (const location of status.locations) {
       const catalogStatus = location.snapshots.find((s) => s.stream === "catalog");
       expect(catalogStatus?.tables.category_copies?.live).toBe(

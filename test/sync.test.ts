@@ -406,7 +406,7 @@ describe("verify", () => {
     await syncOnce(sim.current, db);
     const options = {
       config: simulatorConfig(sim.current),
-      destination: new SqliteDestination(db),
+      destination: new SqliteDestination(db).reads,
       logger: captureLogs().logger,
       now: () => new Date(`${TEST_TODAY}T12:00:00Z`),
     };

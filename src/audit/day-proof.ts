@@ -9,8 +9,8 @@
 import type { PosApiClient } from "../api/client.js";
 import { contentHash } from "../content-hash.js";
 import type { RecordRows } from "../db/reads/comparable-rows.js";
-import type { StoredVersionOfDay } from "../db/reads/day-facts.js";
-import type { SqlReader } from "../db/reads/reader.js";
+import type { DayFactReads, StoredVersionOfDay } from "../db/reads/day-facts.js";
+import type { LocationReads } from "../db/reads/locations.js";
 import { LocalClock } from "../local-clock.js";
 import { type DayStreamDescription, readDays } from "../streams/index.js";
 import type { ContentDifference, DayAccount } from "./agreement.js";
@@ -28,10 +28,11 @@ export interface DayProof extends DayAccount {
   requests: number;
 }
 
-type ProofReads = Pick<
-  SqlReader,
-  "storedForDay" | "storedVersionsOfDay" | "ordersListedByLiveReport" | "timeZoneOf"
->;
+/** The stores a proof reads: the location's clock, and what is stored of the day. */
+interface ProofReads {
+  locations: Pick<LocationReads, "timeZoneOf">;
+  days: Pick<DayFactReads, "storedForDay" | "storedVersionsOfDay" | "ordersListedByLiveReport">;
+}
 
 /** The listed records' content hashes and rows against the stored ones. */
 export function compareContent(
@@ -68,7 +69,7 @@ export async function proveDay(
   const context = {
     locationId,
     businessDate: day,
-    clock: LocalClock.of(await reads.timeZoneOf(locationId)),
+    clock: LocalClock.of(await reads.locations.timeZoneOf(locationId)),
     syncedAt: "",
   };
   const walk = readDays(stream, client, { since: day, until: day });
@@ -79,11 +80,11 @@ export async function proveDay(
       rows.set(record.id, stream.toRows(record, raw, context, recordHash));
     }
   const [stored, counts] = await Promise.all([
-    reads.storedVersionsOfDay(stream, locationId, day, rows),
-    reads.storedForDay(stream, locationId, day),
+    reads.days.storedVersionsOfDay(stream, locationId, day, rows),
+    reads.days.storedForDay(stream, locationId, day),
   ]);
   const unlisted = stored.filter((v) => !listed.has(v.id)).map((v) => v.id);
-  const { kept, requests } = await sortUnlisted(reads, client, stream, locationId, unlisted);
+  const { kept, requests } = await sortUnlisted(reads.days, client, stream, locationId, unlisted);
   const { rewrite, ...content } = compareContent(
     listed,
     stored.filter((v) => !kept.has(v.id)),

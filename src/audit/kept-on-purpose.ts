@@ -7,7 +7,7 @@
  * unlisted record is gone.
  */
 import type { PosApiClient } from "../api/client.js";
-import type { SqlReader } from "../db/reads/reader.js";
+import type { DayFactReads } from "../db/reads/day-facts.js";
 import type { DayStreamDescription } from "../streams/index.js";
 
 export interface UnlistedRecords {
@@ -25,7 +25,7 @@ export interface UnlistedRecords {
  * it the failure is thrown.
  */
 export async function sortUnlisted(
-  reads: Pick<SqlReader, "ordersListedByLiveReport">,
+  reads: Pick<DayFactReads, "ordersListedByLiveReport">,
   client: PosApiClient,
   stream: DayStreamDescription,
   locationId: string,

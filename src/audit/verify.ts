@@ -10,7 +10,7 @@ import { discoverStart } from "../api/first-day.js";
 import { HttpTransport, type TransportOptions } from "../api/transport.js";
 import type { Config } from "../config/config.js";
 import { eachDay, today } from "../dates.js";
-import type { ReadableDestination } from "../db/destination.js";
+import type { Reader } from "../db/reads/reader.js";
 import { messageOf } from "../errors.js";
 import type { Logger } from "../log.js";
 import { locationNamed } from "../read-models/location-named.js";
@@ -20,6 +20,9 @@ import { countDays, DAY_STREAM_DESCRIPTIONS, type DayStreamDescription } from ".
 import type { DayStream, RepairDays, RepairFinding } from "../vocabulary.js";
 import { accountedFor, type DayAccount, dayAgrees } from "./agreement.js";
 import { proveDay } from "./day-proof.js";
+
+/** The stores of reads this module reads. */
+export type VerifyReads = Pick<Reader, "locations" | "checkpoints" | "days">;
 
 export interface DayCheck extends DayAccount {
   stream: DayStream;
@@ -68,7 +71,7 @@ export interface VerifyResult {
 
 export interface VerifyOptions {
   config: Config;
-  destination: ReadableDestination;
+  destination: VerifyReads;
   logger: Logger;
   /** The day streams whose counts are checked (default: all of them). */
   dayStreams?: readonly DayStreamDescription[];
@@ -88,11 +91,11 @@ export interface VerifyOptions {
 
 /** The stored location of a key: from the fingerprint a sync recorded, else from the API. */
 async function locationOf(
-  destination: ReadableDestination,
+  destination: VerifyReads,
   client: PosApiClient,
   apiKey: string,
 ): Promise<{ id: string; name: string | null }> {
-  const stored = await destination.storedLocationOfKey(keyFingerprint(apiKey));
+  const stored = await destination.locations.storedLocationOfKey(keyFingerprint(apiKey));
   if (stored) return stored;
   const result = await client.location();
   if (!result.ok) throw new Error(`the location record breaks the spec: ${result.reject.reason}`);
@@ -107,9 +110,9 @@ async function reconciliationProblems(
 ): Promise<ReconciliationProblem[]> {
   const { destination } = options;
   const problems: ReconciliationProblem[] = [];
-  for (const problem of await destination.reconciliationProblems(locationId, since, until)) {
+  for (const problem of await destination.days.reconciliationProblems(locationId, since, until)) {
     const ordersRejected =
-      problem.ordersMissing > 0 ? await destination.rejectedReportOrders(problem.reportId) : 0;
+      problem.ordersMissing > 0 ? await destination.days.rejectedReportOrders(problem.reportId) : 0;
     const explained = problem.ordersMissing > 0 && ordersRejected === problem.ordersMissing;
     problems.push({ ...problem, ordersRejected, allowed: explained && !!options.allowRejected });
   }
@@ -127,10 +130,10 @@ async function firstDayChecked(
 ): Promise<string | undefined> {
   const { destination } = options;
   const since = options.range?.since;
-  if (since === undefined) return destination.firstRecordedDay(locationId);
+  if (since === undefined) return destination.checkpoints.firstRecordedDay(locationId);
   // As the sync learned it, else from the reports (read here, not stored: verify only reads).
   const firstDay =
-    (await destination.startDate(locationId)) ??
+    (await destination.locations.startDate(locationId)) ??
     (await discoverStart(client, locationToday)).firstDay;
   const { startDate, skipped } = startDateOf(since, firstDay, locationToday);
   if (skipped) result.notice = skippedNotice("--since", skipped);
@@ -165,7 +168,7 @@ async function verifyLocation(
     if (only !== undefined && location.id !== only) return undefined;
     Object.assign(result, { locationId: location.id, name: location.name });
     const now = options.now?.() ?? new Date();
-    const offset = await destination.utcOffsetMinutes(location.id, now);
+    const offset = await destination.locations.utcOffsetMinutes(location.id, now);
     const locationToday = today(now, offset ?? 0);
     const since = await firstDayChecked(options, client, location.id, locationToday, result);
     const until = options.range?.until ?? locationToday;
@@ -185,7 +188,7 @@ async function verifyLocation(
             const check = { stream: stream.name, day };
             if (!options.content) {
               const apiCount = await countDays(stream, client, { since: day, until: day });
-              const { records: stored, rejected } = await destination.storedForDay(
+              const { records: stored, rejected } = await destination.days.storedForDay(
                 stream,
                 location.id,
                 day,

@@ -2,7 +2,7 @@
 import { existsSync, statSync } from "node:fs";
 import type { WriteStream } from "node:tty";
 import { type Config, databaseFlag, loadConfig, type RawSettings } from "../config/config.js";
-import type { ReadableDestination } from "../db/destination.js";
+import type { Reader } from "../db/reads/reader.js";
 import { migrationState } from "../db/sqlite/migration-state.js";
 import { type Db, openDatabase } from "../db/sqlite/open.js";
 import { sqliteReader } from "../db/sqlite/reader.js";
@@ -76,11 +76,11 @@ export function openConfiguredDatabase(
 }
 
 /** For status and verify: either destination, opened for reading only (see below). */
-export async function openReadableDestination(config: Config): Promise<ReadableDestination> {
+export async function openReadableDestination(config: Config): Promise<Reader> {
   if (config.postgres) {
     // Loaded only here: a SQLite command spares PostgreSQL's modules their start-up CPU.
-    const { PgReader } = await import("../db/pg/reader.js");
-    return PgReader.open(config.postgres);
+    const { openPgReader } = await import("../db/pg/reader.js");
+    return openPgReader(config.postgres);
   }
   return sqliteReader(openDatabaseForReading(config));
 }

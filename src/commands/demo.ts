@@ -152,7 +152,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   let simulator: Simulator | undefined;
   try {
     lease = acquireWriterLease(destination.db, { command: "demo", logger, stop });
-    const completeDays = await completeOrderDays(destination);
+    const completeDays = await completeOrderDays(destination.reads);
     // A first run syncs the API as it was a few days ago, then once a day up to today, as a
     // daemon would have: the orders changed in between (cancelled, voided, discounted after the
     // fact) land in order history.
@@ -206,11 +206,11 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
       io.stdout.write(`${dailyRunLine(simulator.dataset.today, result)}\n`);
     }
     if (daysLater > 0) io.stdout.write("\n");
-    const summary = await summarizeDatabase(destination);
+    const summary = await summarizeDatabase(destination.reads);
     io.stdout.write(`${formatDatabaseSummary(summary, settings.dbPath)}\n`);
-    io.stdout.write(`${await formatExampleQueries(destination)}\n`);
+    io.stdout.write(`${await formatExampleQueries(destination.reads)}\n`);
     const changes = await collectChanges(
-      destination,
+      destination.reads,
       daysLater > 0 ? { sinceInstant: dailyRunsFrom } : {},
     );
     // The daily runs read a week of the API's past in seconds: counted by run, not by when.

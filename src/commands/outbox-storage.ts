@@ -9,13 +9,13 @@
  */
 import type { Config } from "../config/config.js";
 import { DeliveryStore } from "../db/deliveries/deliveries.js";
-import type { ReadableDestination } from "../db/destination.js";
+import type { Reader } from "../db/reads/reader.js";
 import { openDatabase } from "../db/sqlite/open.js";
 import { sqliteReader, sqliteSession } from "../db/sqlite/reader.js";
 import { openDatabaseForReading } from "./common.js";
 
 export interface OutboxStorage {
-  reader: ReadableDestination;
+  reader: Reader;
   deliveries: DeliveryStore;
   close(): Promise<void>;
 }
@@ -24,12 +24,13 @@ export async function openOutboxStorage(config: Config): Promise<OutboxStorage> 
   if (config.postgres) {
     const target = config.postgres;
     // Loaded only here: a SQLite command spares PostgreSQL's modules their start-up CPU.
-    const [{ PgReader, pgSession }, { lending, openPool }, { postgresError }] = await Promise.all([
-      import("../db/pg/reader.js"),
-      import("../db/pg/connect.js"),
-      import("../db/pg/errors.js"),
-    ]);
-    const reader = await PgReader.open(target);
+    const [{ openPgReader, pgSession }, { lending, openPool }, { postgresError }] =
+      await Promise.all([
+        import("../db/pg/reader.js"),
+        import("../db/pg/connect.js"),
+        import("../db/pg/errors.js"),
+      ]);
+    const reader = await openPgReader(target);
     const writer = openPool(target, 1);
     const session = pgSession(lending(writer, target, (e) => postgresError(e, target, "write")));
     return {

@@ -59,12 +59,9 @@ async function archivedJson(
   locationId: string | undefined,
 ): Promise<{ documents: string[]; close: () => Promise<void> }> {
   if (config.postgres) {
-    const { PgReader } = await import("../db/pg/reader.js");
-    const reader = await PgReader.open(config.postgres);
-    return {
-      documents: await reader.rawDocuments(table, id, locationId),
-      close: () => reader.close(),
-    };
+    const { openPgRawDocuments } = await import("../db/pg/reader.js");
+    const archive = await openPgRawDocuments(config.postgres);
+    return { documents: await archive.documents(table, id, locationId), close: archive.close };
   }
   const db = openDatabaseForReading(config);
   return {

@@ -62,8 +62,8 @@ async function recallRuns(
   try {
     const reader = storage.readable();
     const [runs, lastSuccessAt] = await Promise.all([
-      reader.recentRunOutcomes(RUNS_DECIDED_ON),
-      reader.lastSuccessAt(),
+      reader.messages.recentRunOutcomes(RUNS_DECIDED_ON),
+      reader.checkpoints.lastSuccessAt(),
     ]);
     health.recall(runs, lastSuccessAt);
   } catch (error) {

@@ -20,7 +20,7 @@ import { RUNS_DECIDED_ON } from "../alerts/sync-failing.js";
 import type { Config } from "../config/config.js";
 import type { AlertStore } from "../db/deliveries/alerts.js";
 import type { DeliveryKind, DeliveryStore } from "../db/deliveries/deliveries.js";
-import type { ReadableDestination } from "../db/destination.js";
+import type { Reader } from "../db/reads/reader.js";
 import { messageOf } from "../errors.js";
 import type { Logger } from "../log.js";
 import type { Message } from "../messages/message.js";
@@ -35,7 +35,7 @@ import type { DaemonMetrics } from "./metrics.js";
 
 /** Where the notifier reads and records, on the daemon's database. */
 export interface NotifierStorage {
-  readable(): ReadableDestination;
+  readable(): Reader;
   messages(): { deliveries: DeliveryStore; alerts: AlertStore };
 }
 
@@ -88,7 +88,7 @@ export class Notifier {
     await this.guard("send the outbox", () => this.deliver());
     await this.guard("read the outbox", async () =>
       this.options.metrics.deliveriesRead(
-        await this.options.storage.readable().deliveryState(this.now()),
+        await this.options.storage.readable().messages.deliveryState(this.now()),
       ),
     );
   }
@@ -105,8 +105,8 @@ export class Notifier {
   }
 
   /** The locations of the configured keys, as stored. */
-  private async configuredLocations(reader: ReadableDestination) {
-    return (await reader.knownLocations()).filter(
+  private async configuredLocations(reader: Reader) {
+    return (await reader.locations.knownLocations()).filter(
       (l) => l.read && l.key !== null && this.configuredKeys.has(l.key),
     );
   }
@@ -118,10 +118,10 @@ export class Notifier {
     const { alerts } = this.options.storage.messages();
     const now = this.now();
     const [runs, readAt, locations, open] = await Promise.all([
-      reader.recentRunOutcomes(RUNS_DECIDED_ON),
-      reader.lastOrdersReadAt(),
+      reader.messages.recentRunOutcomes(RUNS_DECIDED_ON),
+      reader.messages.lastOrdersReadAt(),
       this.configuredLocations(reader),
-      reader.openAlerts(),
+      reader.messages.openAlerts(),
     ]);
     const lastRead = new Map(readAt.map((row) => [row.locationId, row.at]));
     const findings: Finding[] = [
@@ -173,16 +173,17 @@ export class Notifier {
     const now = this.now();
     // Every location stored, configured or not: an alert's end may be told after its key left.
     // Read only for a message to make: most passes have none.
-    let locations: ReturnType<ReadableDestination["knownLocations"]> | undefined;
+    let locations: ReturnType<Reader["locations"]["knownLocations"]> | undefined;
     const record = async (key: string, alert: AlertEvent) => {
       const missing = await this.unrecorded("alert", key);
       if (missing.length > 0) {
-        locations ??= reader.knownLocations();
+        locations ??= reader.locations.knownLocations();
         const message = alertMessage({ ...alert, about: alertAbout(alert, await locations) });
         await this.record("alert", key, message, missing);
       }
     };
-    for (const alert of await reader.openAlerts()) await record(`${alert.id} opened`, alert);
+    for (const alert of await reader.messages.openAlerts())
+      await record(`${alert.id} opened`, alert);
     for (const alert of await alerts.closedSince(new Date(now.getTime() - CLOSED_RECENTLY_MS)))
       await record(`${alert.id} closed`, alert);
   }
@@ -211,10 +212,10 @@ export class Notifier {
     const now = this.now();
     const clocks: LocationClock[] = [];
     for (const location of await this.configuredLocations(reader)) {
-      const offsets = await reader.utcOffsets(location.id);
+      const offsets = await reader.locations.utcOffsets(location.id);
       clocks.push({
         id: location.id,
-        timeZone: await reader.timeZoneOf(location.id),
+        timeZone: await reader.locations.timeZoneOf(location.id),
         offsetAt: (epochMs) => offsets(new Date(epochMs)) ?? 0,
       });
     }

@@ -8,7 +8,8 @@ import { DeliveryStore } from "../db/deliveries/deliveries.js";
 import { lending, openPool, type PgPool } from "../db/pg/connect.js";
 import { postgresError } from "../db/pg/errors.js";
 import { openPostgres } from "../db/pg/open.js";
-import { PgReader, pgSession } from "../db/pg/reader.js";
+import { openPgReader, pgSession } from "../db/pg/reader.js";
+import type { Reader } from "../db/reads/reader.js";
 import { collectStatusPage } from "../read-models/status-page.js";
 import { renderStatusPage } from "../ui/status-page/page.js";
 import type { DaemonStorage, PageRequest } from "./storage.js";
@@ -21,7 +22,7 @@ export class PostgresDaemonStorage implements DaemonStorage {
 
   private constructor(
     target: PostgresTarget,
-    private readonly reader: PgReader,
+    private readonly reader: Reader,
     private readonly writer: PgPool,
   ) {
     this.name = `${describePostgresUrl(target.url)} (schema ${target.schema})`;
@@ -33,7 +34,7 @@ export class PostgresDaemonStorage implements DaemonStorage {
   static async open(target: PostgresTarget): Promise<PostgresDaemonStorage> {
     const { pool } = await openPostgres(target, 1);
     await pool.end();
-    return new PostgresDaemonStorage(target, await PgReader.open(target), openPool(target, 1));
+    return new PostgresDaemonStorage(target, await openPgReader(target), openPool(target, 1));
   }
 
   beforeRun() {

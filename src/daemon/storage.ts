@@ -6,7 +6,7 @@
 
 import type { AlertStore } from "../db/deliveries/alerts.js";
 import type { DeliveryStore } from "../db/deliveries/deliveries.js";
-import type { ReadableDestination } from "../db/destination.js";
+import type { Reader } from "../db/reads/reader.js";
 import type { Db } from "../db/sqlite/open.js";
 
 /** What the status page is rendered for. */
@@ -25,7 +25,7 @@ export interface DaemonStorage {
   /** After a run: a failed one leaves a connection that is opened afresh. */
   afterRun(failed: boolean): void;
   /** What status and the metrics read. */
-  readable(): ReadableDestination;
+  readable(): Reader;
   /** Where the daemon records what it sends (notifier.ts): between runs, never during one. */
   messages(): { deliveries: DeliveryStore; alerts: AlertStore };
   /** The status page, read without holding up the runs' writes: SQLite renders it in a worker

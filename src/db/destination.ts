@@ -1,9 +1,11 @@
 /**
- * The destination: everything the sync engine, status, verify and the demo ask of the database
- * they write to and read from, and nothing else. SQLite (sqlite/destination.ts) and PostgreSQL
- * (pg/destination.ts) implement it; both read through the same SqlReader (reader.ts), which
- * is also what status, verify and the demo open to read alone. Every method answers with a
- * promise, so that a destination on another thread or server fits without a change to callers.
+ * The destination: everything the sync engine asks of the database it writes to and reads from,
+ * and nothing else, as one flat port that crosses to another thread by its methods' names
+ * (runner/remote-destination.ts). SQLite (sqlite/destination.ts) and PostgreSQL
+ * (pg/destination.ts) implement it (sql-destination.ts holds what they share); the sync's reads
+ * go to the stores of reads (reads/reader.ts), which status, verify and the demo open alone.
+ * Every method answers with a promise, so that a destination on another thread or server fits
+ * without a change to callers.
  *
  * A failure of the storage itself (a full disk, a broken file, a lost server) surfaces from the
  * sync's methods as a DatabaseError (db/errors.ts), which stops the run; anything else is a
@@ -16,15 +18,18 @@ import type { ListContext } from "./list-snapshot.js";
 import type { PageHeader } from "./normalize/page.js";
 import type { DayStreamTables, Identified, SnapshotListTables } from "./normalize/stream-tables.js";
 import type { ArchiveTerms } from "./raw/terms.js";
-import type { LocationState } from "./reads/base.js";
-import type { SqlReader } from "./reads/reader.js";
+import type { CheckpointReads } from "./reads/checkpoints.js";
+import type { DayFactReads } from "./reads/day-facts.js";
+import type { LocationReads } from "./reads/locations.js";
+import type { Reader } from "./reads/reader.js";
+import type { LocationState } from "./reads/session.js";
 import type { IncomingRecord, WriteCounts } from "./rules/day-page.js";
 import type { SnapshotCounts } from "./rules/snapshot.js";
 import type { TimeZoneChange } from "./rules/time-zone-change.js";
 import type { RepairRecord, RunEnd, WindowRecord } from "./sql/checkpoints.js";
 
 export type { ListContext } from "./list-snapshot.js";
-export type { LocationTurn } from "./reads/reader.js";
+export type { LocationTurn, Reader } from "./reads/reader.js";
 export type { RunEnd, WindowRecord } from "./sql/checkpoints.js";
 
 export type PageCounts = WriteCounts & { rejected: number };
@@ -73,26 +78,22 @@ export interface LocationClaims {
   release(claimId: number, end: ClaimEnd): Promise<void>;
 }
 
-/** The reads the sync makes (reader.ts says what each answers). */
-type SyncReads = Pick<
-  SqlReader,
-  | "windows"
-  | "startDate"
-  | "utcOffsetMinutes"
-  | "firstRecordedDay"
-  | "storedLocationOfKey"
-  | "missingReportOrders"
-  | "ordersListedByLiveReport"
-  | "isLocationStored"
-  | "countStored"
-  | "unlistedRecords"
-  | "storedForDay"
-  | "storedVersionsOfDay"
-  | "rejectedInRun"
-  | "timeZoneOf"
-  | "provedWindows"
-  | "auditPace"
->;
+/** The reads the sync makes (each store in reads/ says what each answers). */
+export type SyncReads = Pick<
+  LocationReads,
+  "startDate" | "utcOffsetMinutes" | "storedLocationOfKey" | "isLocationStored" | "timeZoneOf"
+> &
+  Pick<CheckpointReads, "windows" | "firstRecordedDay" | "provedWindows" | "auditPace"> &
+  Pick<
+    DayFactReads,
+    | "missingReportOrders"
+    | "ordersListedByLiveReport"
+    | "countStored"
+    | "unlistedRecords"
+    | "storedForDay"
+    | "storedVersionsOfDay"
+    | "rejectedInRun"
+  >;
 
 /** What a sync needs of its destination: the run log and checkpoints, the writes (each call one
  * transaction), and the reads above. */
@@ -159,8 +160,5 @@ export interface SyncDestination extends SyncReads {
   ): Promise<void>;
 }
 
-/** What status, verify and the demo read: either destination's reader (reader.ts). */
-export type ReadableDestination = SqlReader;
-
-/** A destination that the sync writes and that reads as a reader does. */
-export type Destination = SyncDestination & SqlReader;
+/** A destination that the sync writes, carrying the reader of the same connection. */
+export type Destination = SyncDestination & { readonly reads: Reader };

@@ -2,7 +2,8 @@
  * The sync's writes of records, written once for both databases: a page of a day stream, a
  * whole list, the location, records marked deleted, rejects and the values remembered per
  * location. Each is a sequence of steps on the database's store (write-store.ts), which the
- * destination runs as one write: a write of SQLite's group commit, a PostgreSQL transaction.
+ * destination runs as one write (its `perform`): a write of SQLite's group commit, a PostgreSQL
+ * transaction.
  */
 import type { Location } from "../api/schemas.js";
 import {
@@ -22,15 +23,14 @@ import { type ListContext, listSnapshot } from "./list-snapshot.js";
 import { normalizeLocation } from "./normalize/catalog.js";
 import { type PageHeader, rewriteOf } from "./normalize/page.js";
 import type { DayStreamTables, Identified, SnapshotListTables } from "./normalize/stream-tables.js";
-import type { LocationState } from "./reads/base.js";
-import { SqlReader } from "./reads/reader.js";
+import type { LocationState } from "./reads/session.js";
 import { listRejectContext, locationRejectContext, pageRejectContext } from "./reject-rows.js";
 import type { IncomingRecord } from "./rules/day-page.js";
 import type { SnapshotCounts } from "./rules/snapshot.js";
 import { DaysToSettle, summariesToMark } from "./sql/rollups.js";
 import { ask, type Steps } from "./write-store.js";
 
-type RecordWrites = Pick<
+type RecordWritesPort = Pick<
   SyncDestination,
   | "writePage"
   | "writeList"
@@ -42,12 +42,14 @@ type RecordWrites = Pick<
   | "saveState"
 >;
 
-export abstract class SyncWrites extends SqlReader implements RecordWrites {
-  /** Which streams' writes marked days, so that recording a window sums its day. */
-  protected readonly daysToSettle = new DaysToSettle();
+/** Runs a write's steps as one write of the database. */
+export type Perform = <T>(steps: Steps<T>) => Promise<T>;
 
-  /** Runs a write's steps as one write of the database. */
-  protected abstract perform<T>(steps: Steps<T>): Promise<T>;
+export class RecordWrites implements RecordWritesPort {
+  /** Which streams' writes marked days, so that recording a window sums its day. */
+  readonly daysToSettle = new DaysToSettle();
+
+  constructor(private readonly perform: Perform) {}
 
   /** Stores a page of a day stream, its records normalized, and its rejects. */
   writePage(

@@ -8,7 +8,7 @@
 import type { RejectedRecord } from "../api/validate.js";
 import type { LocationDay } from "../vocabulary.js";
 import type { DayStreamTables, SnapshotListTables } from "./normalize/stream-tables.js";
-import type { LocationState } from "./reads/base.js";
+import type { LocationState } from "./reads/session.js";
 import type { RejectContext } from "./reject-rows.js";
 import type { IncomingRecord, WriteOutcome } from "./rules/day-page.js";
 import type { Snapshot, SnapshotCounts } from "./rules/snapshot.js";

@@ -1,9 +1,12 @@
 /** What a synced database holds, in a few lines: rows per table, the days each location covers,
  * and whether the reports add up with the stored orders. */
-import type { ReadableDestination } from "../db/destination.js";
+import type { Reader } from "../db/reads/reader.js";
 import { visible } from "../terminal-text.js";
 import { number } from "../ui/text.js";
 import { formatTable } from "../ui/text-table.js";
+
+/** The stores of reads this module reads. */
+type QueryReader = Pick<Reader, "queries">;
 
 /** The tables a newcomer recognizes; the child tables of orders and reports follow them. */
 const SUMMARY_TABLES = [
@@ -47,15 +50,15 @@ export interface DatabaseSummary {
 }
 
 /** The rows of an analyst's query as objects, counts as numbers (whatever the database's). */
-async function rowsOf(facts: ReadableDestination, sql: string): Promise<Record<string, unknown>[]> {
-  const { columns, rows } = await facts.runQuery(sql);
+async function rowsOf(facts: QueryReader, sql: string): Promise<Record<string, unknown>[]> {
+  const { columns, rows } = await facts.queries.runQuery(sql);
   return rows.map((row) => Object.fromEntries(columns.map((column, i) => [column, row[i]])));
 }
 
 const text = (value: unknown) => (value === null || value === undefined ? null : String(value));
 
 /** The windows of the orders stream read completely, all locations. */
-export async function completeOrderDays(facts: ReadableDestination): Promise<number> {
+export async function completeOrderDays(facts: QueryReader): Promise<number> {
   const [row] = await rowsOf(
     facts,
     "SELECT COUNT(*) AS n FROM sync_windows WHERE stream = 'orders' AND status = 'complete'",
@@ -63,7 +66,7 @@ export async function completeOrderDays(facts: ReadableDestination): Promise<num
   return Number(row?.n ?? 0);
 }
 
-async function daysCovered(facts: ReadableDestination): Promise<DaysCovered[]> {
+async function daysCovered(facts: QueryReader): Promise<DaysCovered[]> {
   const rows = await rowsOf(
     facts,
     `SELECT l.id AS "locationId", COALESCE(l.name, l.id) AS name,
@@ -86,7 +89,7 @@ async function daysCovered(facts: ReadableDestination): Promise<DaysCovered[]> {
   }));
 }
 
-export async function summarizeDatabase(facts: ReadableDestination): Promise<DatabaseSummary> {
+export async function summarizeDatabase(facts: QueryReader): Promise<DatabaseSummary> {
   const rows: DatabaseSummary["rows"] = [];
   for (const table of SUMMARY_TABLES) {
     const [count] = await rowsOf(facts, `SELECT COUNT(*) AS n FROM "${table}"`);

@@ -2,9 +2,12 @@
  * prints them with their results, and docs/database.md shows more like them. The SQL is the
  * same on SQLite and PostgreSQL (test/docs-sql.test.ts runs it on both), so that it can be
  * copied to either. */
-import type { ReadableDestination } from "../db/destination.js";
+import type { Reader } from "../db/reads/reader.js";
 import type { QueryResult } from "../db/sql/dialect.js";
 import { formatTable } from "../ui/text-table.js";
+
+/** The stores of reads this module reads. */
+type QueryReader = Pick<Reader, "queries">;
 
 export interface ExampleQuery {
   title: string;
@@ -86,10 +89,10 @@ export function formatQueryResult(result: QueryResult): string[] {
 }
 
 /** Each query: its title, its SQL, its result, indented under the title. */
-export async function formatExampleQueries(facts: ReadableDestination): Promise<string> {
+export async function formatExampleQueries(facts: QueryReader): Promise<string> {
   const blocks: string[] = [];
   for (const [index, query] of EXAMPLE_QUERIES.entries()) {
-    const result = formatQueryResult(await facts.runQuery(query.sql));
+    const result = formatQueryResult(await facts.queries.runQuery(query.sql));
     blocks.push(
       [
         `${index + 1}. ${query.title}`,

@@ -6,12 +6,12 @@
  */
 
 import { addDays, today } from "../dates.js";
-import type { ReadableDestination } from "../db/destination.js";
 import type {
   DayExceptionRows,
   DiscountRow,
   UnreconciledReportRow,
 } from "../db/reads/morning-report.js";
+import type { Reader } from "../db/reads/reader.js";
 import { localMoment } from "../read-models/changes.js";
 import { locationNamed } from "../read-models/location-named.js";
 import { coverageOf } from "./completeness.js";
@@ -19,6 +19,10 @@ import { type ExceptionRows, exceptionsOf, type ReportException } from "./except
 import { type DayFigures, figuresOf, priorWeekdays, usualOf, WEEKS_COMPARED } from "./figures.js";
 
 export type { ExceptionKind, ReportException } from "./exceptions.js";
+
+/** The stores of reads this module reads. */
+export type ReportReader = Pick<Reader, "report" | "locations" | "checkpoints">;
+
 export type { DayFigures } from "./figures.js";
 
 export interface DataHealth {
@@ -82,19 +86,19 @@ interface DayRows {
 }
 
 async function dayRows(
-  destination: ReadableDestination,
+  destination: ReportReader,
   locationIds: readonly string[],
   day: string,
 ): Promise<DayRows> {
   const [exceptions, discountsOfDay, discountsBefore, reports] = await Promise.all([
-    destination.dayExceptions(locationIds, day),
-    destination.discountsByOperator(locationIds, day, day),
-    destination.discountsByOperator(
+    destination.report.dayExceptions(locationIds, day),
+    destination.report.discountsByOperator(locationIds, day, day),
+    destination.report.discountsByOperator(
       locationIds,
       addDays(day, -7 * WEEKS_COMPARED),
       addDays(day, -1),
     ),
-    destination.unreconciledReports(locationIds, day),
+    destination.report.unreconciledReports(locationIds, day),
   ]);
   return { exceptions, discountsOfDay, discountsBefore, reports };
 }
@@ -123,7 +127,7 @@ export function timeOnDay(moment: { day: string; time: string }, day: string): s
 }
 
 async function locationReport(
-  destination: ReadableDestination,
+  destination: ReportReader,
   location: { id: string; name: string },
   day: string,
   all: DayRows,
@@ -131,10 +135,10 @@ async function locationReport(
   const weeksBefore = priorWeekdays(day);
   const rows = rowsOf(all, location.id);
   const [sales, health, offsets, country] = await Promise.all([
-    destination.salesOnDays(location.id, [day, ...weeksBefore]),
-    destination.dayHealth(location.id, day),
-    destination.utcOffsets(location.id),
-    destination.countryOf(location.id),
+    destination.report.salesOnDays(location.id, [day, ...weeksBefore]),
+    destination.report.dayHealth(location.id, day),
+    destination.locations.utcOffsets(location.id),
+    destination.locations.countryOf(location.id),
   ]);
   const time = (at: string | null) =>
     at === null ? null : timeOnDay(localMoment(at, offsets(new Date(at))), day);
@@ -165,11 +169,11 @@ async function locationReport(
 /** The locations a report covers, in the order they are known, each with the day it reports:
  * the day asked for, or the location's yesterday on its clock. */
 export async function reportedLocations(
-  destination: ReadableDestination,
+  destination: ReportReader,
   options: MorningReportOptions = {},
 ): Promise<{ id: string; name: string; day: string }[]> {
   const now = options.now ?? new Date();
-  const known = (await destination.knownLocations()).filter((l) => l.read);
+  const known = (await destination.locations.knownLocations()).filter((l) => l.read);
   const wanted =
     options.location === undefined ? undefined : await locationNamed(destination, options.location);
   const locations = known.filter(
@@ -179,7 +183,7 @@ export async function reportedLocations(
   );
   const reported: { id: string; name: string; day: string }[] = [];
   for (const location of locations) {
-    const offset = await destination.utcOffsetMinutes(location.id, now);
+    const offset = await destination.locations.utcOffsetMinutes(location.id, now);
     const day = options.day ?? addDays(today(now, offset ?? 0), -1);
     reported.push({ id: location.id, name: location.name ?? location.id, day });
   }
@@ -187,7 +191,7 @@ export async function reportedLocations(
 }
 
 export async function collectMorningReport(
-  destination: ReadableDestination,
+  destination: ReportReader,
   options: MorningReportOptions = {},
 ): Promise<MorningReport> {
   const now = options.now ?? new Date();
@@ -217,6 +221,6 @@ export async function collectMorningReport(
       usual: coverage.usual,
       exceptions: reports.reduce((total, r) => total + r.exceptions.length, 0),
     },
-    lastSuccessAt: await destination.lastSuccessAt(),
+    lastSuccessAt: await destination.checkpoints.lastSuccessAt(),
   };
 }

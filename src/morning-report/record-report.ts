@@ -5,11 +5,10 @@
  * (messages/outbox/outbox.ts).
  */
 import type { DeliveryStore } from "../db/deliveries/deliveries.js";
-import type { ReadableDestination } from "../db/destination.js";
 import { morningReportKey, resentKey } from "../messages/message-keys.js";
 import { recordMessage } from "../messages/outbox/record.js";
 import { type Recipient, sameRecipient } from "../messages/recipients.js";
-import { collectMorningReport } from "./morning-report.js";
+import { collectMorningReport, type ReportReader } from "./morning-report.js";
 import { owedReports } from "./report-due.js";
 import { reportMessage } from "./report-message.js";
 
@@ -38,7 +37,7 @@ export interface RecordedReport {
  * was recorded; a message another process recorded meanwhile is left as it is.
  */
 export async function recordOwedReport(
-  reader: ReadableDestination,
+  reader: ReportReader,
   deliveries: DeliveryStore,
   what: ReportToRecord,
 ): Promise<RecordedReport[]> {

@@ -5,9 +5,12 @@
  */
 
 import { utcOffsetOf } from "../dates.js";
-import type { ReadableDestination } from "../db/destination.js";
 import type { OrderChangeRow, StoredItem } from "../db/reads/changes.js";
+import type { Reader } from "../db/reads/reader.js";
 import { locationNamed } from "./location-named.js";
+
+/** The stores of reads this module reads. */
+export type ChangesReader = Pick<Reader, "changes" | "checkpoints" | "locations">;
 
 export type ChangeKind =
   | "cancelled"
@@ -142,25 +145,25 @@ export function localMoment(timestamp: string, offsetMinutes: number | undefined
 }
 
 async function sinceInstant(
-  destination: ReadableDestination,
+  destination: ChangesReader,
   { sinceDay, sinceInstant }: ChangesOptions,
 ): Promise<Pick<ChangesReport, "since" | "sinceFrom">> {
   if (sinceInstant !== undefined)
     return { since: new Date(sinceInstant).toISOString(), sinceFrom: "instant" };
   if (sinceDay !== undefined) return { since: `${sinceDay}T00:00:00.000Z`, sinceFrom: "date" };
-  const run = await destination.lastRun();
+  const run = await destination.checkpoints.lastRun();
   if (run) return { since: new Date(run.startedAt).toISOString(), sinceFrom: "last run" };
   return { since: new Date(0).toISOString(), sinceFrom: "everything" };
 }
 
 export async function collectChanges(
-  destination: ReadableDestination,
+  destination: ChangesReader,
   options: ChangesOptions = {},
 ): Promise<ChangesReport> {
   const { since, sinceFrom } = await sinceInstant(destination, options);
   const locationId =
     options.location === undefined ? null : await locationNamed(destination, options.location);
-  const rows = await destination.orderChanges({
+  const rows = await destination.changes.orderChanges({
     seenSince: since,
     ...(locationId === null ? {} : { locationId }),
   });
@@ -169,7 +172,7 @@ export async function collectChanges(
   const clockAt = async (locationId: string, timestamp: string): Promise<LocalMoment> => {
     let offsetAt = offsets.get(locationId);
     if (!offsetAt) {
-      offsetAt = await destination.utcOffsets(locationId);
+      offsetAt = await destination.locations.utcOffsets(locationId);
       offsets.set(locationId, offsetAt);
     }
     return localMoment(timestamp, offsetAt(new Date(timestamp)));

@@ -1,14 +1,14 @@
 /** Finding the location a `--location` value names, for the commands that take one (changes,
  * verify). */
-import type { ReadableDestination } from "../db/destination.js";
+import type { Reader } from "../db/reads/reader.js";
 import { UsageError } from "../errors.js";
 
+/** The stores of reads this module reads. */
+type LocationsReader = Pick<Reader, "locations">;
+
 /** The location a --location value names (its id, or its name in any case). */
-export async function locationNamed(
-  destination: ReadableDestination,
-  wanted: string,
-): Promise<string> {
-  const known = await destination.knownLocations();
+export async function locationNamed(destination: LocationsReader, wanted: string): Promise<string> {
+  const known = await destination.locations.knownLocations();
   const lower = wanted.toLowerCase();
   const found =
     known.find((l) => l.id === wanted) ?? known.find((l) => l.name?.toLowerCase() === lower);

@@ -5,7 +5,6 @@
  * and the locations' clock for the times shown. Read from the database only.
  */
 import { addDays, eachDay } from "../dates.js";
-import type { ReadableDestination } from "../db/destination.js";
 import type { RunLocationOutcome } from "../db/reads/checkpoints.js";
 import type { DailySalesRow, ReportStateRow } from "../db/reads/status.js";
 import { scheduledTimesBetween } from "../schedule-times.js";
@@ -14,6 +13,7 @@ import {
   collectStatus,
   type LocationStatus,
   type RunSummary,
+  type StatusReader,
   type StatusReport,
   summarizeRun,
 } from "./status.js";
@@ -126,7 +126,7 @@ function salesDays(
 }
 
 async function locationPage(
-  destination: ReadableDestination,
+  destination: StatusReader,
   location: LocationStatus,
   failure: KeyFailure | null,
 ): Promise<LocationPage> {
@@ -138,8 +138,8 @@ async function locationPage(
     (orders?.calendar ?? []).filter((cell) => isIn(cell.coverage)).map((cell) => cell.day),
   );
   const [rows, reports] = await Promise.all([
-    destination.dailySales(location.id, from, today),
-    destination.reportStates(location.id, from, today),
+    destination.status.dailySales(location.id, from, today),
+    destination.status.reportStates(location.id, from, today),
   ]);
   const sales = salesDays(rows, ordersIn, orders?.firstDay ?? null, today);
   return { location, sales, reports, failure };
@@ -180,11 +180,11 @@ function placeFailures(
  * wall, not UTC. None when they are on different clocks at one of them (the page then keeps
  * UTC), or one's is not known. */
 async function localOffsets(
-  destination: ReadableDestination,
+  destination: StatusReader,
   locations: readonly LocationStatus[],
   instants: readonly string[],
 ): Promise<Record<string, number>> {
-  const clocks = await Promise.all(locations.map((l) => destination.utcOffsets(l.id)));
+  const clocks = await Promise.all(locations.map((l) => destination.locations.utcOffsets(l.id)));
   const offsets: Record<string, number> = {};
   for (const instant of new Set(instants)) {
     const each = clocks.map((offsetAt) => offsetAt(new Date(instant)));
@@ -206,21 +206,26 @@ function pageRun(run: RunSummary): PageRun {
 }
 
 export async function collectStatusPage(
-  destination: ReadableDestination,
+  destination: StatusReader,
   options: { schedule: string; now?: Date },
 ): Promise<StatusPageData> {
   const now = options.now ?? new Date();
   // Every day of each calendar: the page draws the whole synced range.
   const status = await collectStatus(destination, now, { calendarDays: Number.POSITIVE_INFINITY });
-  const runs = (await destination.recentRuns(PAGE_RUNS)).map((run) => pageRun(summarizeRun(run)));
-  const failures = placeFailures(status.locations, await destination.lastRunLocations());
+  const runs = (await destination.checkpoints.recentRuns(PAGE_RUNS)).map((run) =>
+    pageRun(summarizeRun(run)),
+  );
+  const failures = placeFailures(
+    status.locations,
+    await destination.checkpoints.lastRunLocations(),
+  );
   const locations = await Promise.all(
     status.locations.map((location) =>
       locationPage(destination, location, failures.byLocation.get(location.id) ?? null),
     ),
   );
   const generatedAt = now.toISOString();
-  const lastSuccessAt = await destination.lastSuccessAt();
+  const lastSuccessAt = await destination.checkpoints.lastSuccessAt();
   const instants = [generatedAt, ...(lastSuccessAt ? [lastSuccessAt] : [])];
   for (const run of runs) instants.push(run.startedAt);
   return {

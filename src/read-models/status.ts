@@ -1,9 +1,10 @@
 /** What the database holds, per location and stream: read from the checkpoints, no API call. */
 
 import { addDays, today } from "../dates.js";
-import type { LocationTurn, ReadableDestination } from "../db/destination.js";
-import type { AuditCoverage, KnownLocation, RunRow, WindowRow } from "../db/reads/checkpoints.js";
+import type { AuditCoverage, RunRow, WindowRow } from "../db/reads/checkpoints.js";
 import type { DeliveryState } from "../db/reads/deliveries.js";
+import type { KnownLocation } from "../db/reads/locations.js";
+import type { LocationTurn, Reader } from "../db/reads/reader.js";
 import type { RowCounts } from "../db/reads/status.js";
 import {
   CATALOG_LISTS,
@@ -22,6 +23,12 @@ import {
   isIn,
 } from "./coverage.js";
 import { checkRunProcess, effectiveRunStatus, type ProcessCheck } from "./run-liveness.js";
+
+/** The stores of reads this module reads. */
+export type StatusReader = Pick<
+  Reader,
+  "where" | "locations" | "checkpoints" | "status" | "messages" | "turns"
+>;
 
 export interface Gap {
   from: string;
@@ -154,27 +161,27 @@ function unbrokenThrough(windows: WindowRow[], counts: (status: string) => boole
 }
 
 async function calendarOf(
-  destination: ReadableDestination,
+  destination: StatusReader,
   locationId: string,
   stream: DayStreamDescription,
   windows: WindowRow[],
   todayDay: string,
 ): Promise<CalendarDay[]> {
-  const rejects = await destination.rejectedByDay(stream, locationId);
+  const rejects = await destination.status.rejectedByDay(stream, locationId);
   const rejectedByDay = new Map(rejects.map((r) => [r.day, r.count]));
   return coverageCalendar(stream.name, windows, rejectedByDay, todayDay).days;
 }
 
 async function dayStreamStatus(
-  destination: ReadableDestination,
+  destination: StatusReader,
   locationId: string,
   stream: DayStreamDescription,
   todayDay: string,
   calendarDays: number,
 ): Promise<DayStreamStatus> {
-  const all = await destination.windowRows(locationId, stream.name);
+  const all = await destination.checkpoints.windowRows(locationId, stream.name);
   const windows = all.filter((w) => w.day <= todayDay);
-  const rows = (await destination.rowCounts(stream, locationId)).counts;
+  const rows = (await destination.status.rowCounts(stream, locationId)).counts;
   const calendar = await calendarOf(destination, locationId, stream, windows, todayDay);
   return {
     stream: stream.name,
@@ -192,7 +199,7 @@ async function dayStreamStatus(
     futureDays: all.filter((w) => w.day > todayDay).map((w) => w.day),
     rows: rows.live,
     deleted: rows.deleted,
-    rejected: await destination.rejectedCount(stream, locationId),
+    rejected: await destination.status.rejectedCount(stream, locationId),
     calendar: calendar.slice(Math.max(0, calendar.length - calendarDays)),
   };
 }
@@ -212,15 +219,15 @@ export const ALL_STATUS_STREAMS: StatusStreams = {
 };
 
 async function snapshotStatus(
-  destination: ReadableDestination,
+  destination: StatusReader,
   locationId: string,
   stream: SnapshotStatus["stream"],
   lists: readonly SnapshotListDescription[],
 ): Promise<SnapshotStatus> {
-  const window = await destination.latestWindow(locationId, stream);
+  const window = await destination.checkpoints.latestWindow(locationId, stream);
   const tables: SnapshotStatus["tables"] = {};
   for (const list of lists) {
-    const { table, counts } = await destination.rowCounts(list, locationId);
+    const { table, counts } = await destination.status.rowCounts(list, locationId);
     tables[table] = counts;
   }
   return {
@@ -244,8 +251,8 @@ export function summarizeRun(run: RunRow): RunSummary {
   };
 }
 
-async function lastRun(destination: ReadableDestination): Promise<RunSummary | null> {
-  const run = await destination.lastRun();
+async function lastRun(destination: StatusReader): Promise<RunSummary | null> {
+  const run = await destination.checkpoints.lastRun();
   return run ? summarizeRun(run) : null;
 }
 
@@ -260,7 +267,7 @@ export const DEFAULT_CALENDAR_DAYS = 56;
 
 /** One location's status: its day streams, snapshots, worker turn and audit coverage. */
 async function locationStatus(
-  destination: ReadableDestination,
+  destination: StatusReader,
   location: KnownLocation,
   turns: ReadonlyMap<string, Omit<LocationTurn, "key">>,
   now: Date,
@@ -270,7 +277,7 @@ async function locationStatus(
   const calendarDays = options.calendarDays ?? DEFAULT_CALENDAR_DAYS;
   // A location's day is its own calendar's: its time zone's, or its stored orders' offset, else
   // UTC's.
-  const offset = await destination.utcOffsetMinutes(location.id, now);
+  const offset = await destination.locations.utcOffsetMinutes(location.id, now);
   const locationToday = today(now, offset ?? 0);
   const dayStreams: DayStreamStatus[] = [];
   for (const stream of streams.dayStreams)
@@ -283,24 +290,24 @@ async function locationStatus(
   const turn = location.key === null ? undefined : turns.get(location.key);
   const repairsSince = new Date(now.getTime() - REPAIRS_SPAN_DAYS * 86_400_000).toISOString();
   const history = {
-    ...(await destination.auditCoverage(location.id, locationToday, repairsSince)),
+    ...(await destination.checkpoints.auditCoverage(location.id, locationToday, repairsSince)),
     repairsSince,
   };
   return { ...location, streams: dayStreams, snapshots, ...(turn ? { turn } : {}), history };
 }
 
 export async function collectStatus(
-  destination: ReadableDestination,
+  destination: StatusReader,
   now: Date = new Date(),
   options: StatusOptions = {},
 ): Promise<StatusReport> {
   const turns = new Map(
-    (await destination.locationTurns?.())?.map(({ key, ...turn }) => [key, turn]) ?? [],
+    (await destination.turns?.locationTurns())?.map(({ key, ...turn }) => [key, turn]) ?? [],
   );
   // The locations read at once: on PostgreSQL each read is a round trip, which a chain's
   // locations then share the waits of (the reader's pool bounds them).
   const locations = await Promise.all(
-    (await destination.knownLocations()).map((location) =>
+    (await destination.locations.knownLocations()).map((location) =>
       locationStatus(destination, location, turns, now, options),
     ),
   );
@@ -309,6 +316,6 @@ export async function collectStatus(
     today: today(now),
     lastRun: await lastRun(destination),
     locations,
-    messages: await destination.deliveryState(),
+    messages: await destination.messages.deliveryState(),
   };
 }

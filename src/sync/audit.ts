@@ -53,7 +53,13 @@ export async function auditLocation(
     if (!stream) return;
     let proof: DayProof;
     try {
-      proof = await proveDay(destination, client, stream, locationId, window.day);
+      proof = await proveDay(
+        { locations: destination, days: destination },
+        client,
+        stream,
+        locationId,
+        window.day,
+      );
     } catch (error) {
       // A day that could not be proved now stays as it was proved before: the next run tries.
       const reason = escalateOrDescribe(error);

@@ -7,7 +7,8 @@
 import { expect } from "vitest";
 import type { Config } from "../../src/config/config.js";
 import { DeliveryStore, type NewDelivery } from "../../src/db/deliveries/deliveries.js";
-import { SqlReader } from "../../src/db/reads/reader.js";
+import { composeReader } from "../../src/db/reads/reader.js";
+import { ReadSession } from "../../src/db/reads/session.js";
 import type { SqlSession } from "../../src/db/sql/dialect.js";
 import { silentLogger } from "../../src/log.js";
 import { claim, LOCK_MS } from "../../src/messages/outbox/claim.js";
@@ -66,7 +67,7 @@ const options = (report: Config["report"]) => ({ report, logger: silentLogger(),
  * answer; the other recipient gets its e-mail; a second pass sends nothing, and nothing waits. */
 export async function refusedForGood(session: SqlSession): Promise<void> {
   const store = new DeliveryStore(session);
-  const reader = new SqlReader(session, "test");
+  const reader = composeReader(new ReadSession(session, "test"));
   const servers = await refusingServers();
   try {
     await store.record(owed(servers.report, "2026-11-28 of loc-a,loc-b"), new Date());
@@ -75,7 +76,7 @@ export async function refusedForGood(session: SqlSession): Promise<void> {
     expect(servers.mail.envelopes.map((e) => e.to)).toEqual([[KEPT]]);
     expect(servers.hook.received).toHaveLength(1);
 
-    const state = await reader.deliveryState();
+    const state = await reader.messages.deliveryState();
     expect(state.waiting).toBe(0);
     expect(state.failed).toBe(2);
     expect(state.retired).toBe(0);
@@ -114,11 +115,11 @@ export async function refusedForGood(session: SqlSession): Promise<void> {
  * changed, are retired at the next pass, each saying why; nothing waits after it. */
 export async function retiredWhenUnset(session: SqlSession): Promise<void> {
   const store = new DeliveryStore(session);
-  const reader = new SqlReader(session, "test");
+  const reader = composeReader(new ReadSession(session, "test"));
   const servers = await refusingServers();
   try {
     await store.record(owed(servers.report, "2026-11-28 of loc-a,loc-b"), new Date());
-    expect((await reader.deliveryState()).waiting).toBe(3);
+    expect((await reader.messages.deliveryState()).waiting).toBe(3);
 
     const report: Config["report"] = {
       ...servers.report,
@@ -129,7 +130,7 @@ export async function retiredWhenUnset(session: SqlSession): Promise<void> {
     expect(servers.mail.envelopes.map((e) => e.to)).toEqual([[KEPT]]);
     expect(servers.hook.received).toHaveLength(0);
 
-    const state = await reader.deliveryState();
+    const state = await reader.messages.deliveryState();
     expect(state.waiting).toBe(0);
     expect(state.retired).toBe(2);
     expect(state.failed).toBe(0);

@@ -7,17 +7,17 @@
  * Rows come normalized by the sync (sync/normalize-page.ts, the streams' toRows). The writes of
  * records are written once for both databases (sync-writes.ts) and run here on a store bound to
  * the write's transaction, whose writers carry out the rules' plans set-based (day-writer.ts,
- * snapshot-writer.ts).
+ * snapshot-writer.ts). Reads are the stores of reads (../reads/), on the same pool.
  */
 import type { ValidatedRecords } from "../../api/validate.js";
-import { describePostgresUrl, type PostgresTarget } from "../../config/config.js";
+import type { PostgresTarget } from "../../config/config.js";
 import type { DayStream, RunTrigger } from "../../vocabulary.js";
 import type {
+  Destination,
   KeptBesideRows,
   ListCounts,
   PageCounts,
   RunEnd,
-  SyncDestination,
 } from "../destination.js";
 import type { ListContext } from "../list-snapshot.js";
 import type { PageHeader } from "../normalize/page.js";
@@ -28,6 +28,8 @@ import {
   type SnapshotListTables,
 } from "../normalize/stream-tables.js";
 import type { ArchiveTerms } from "../raw/terms.js";
+import { composeReader, type Reader } from "../reads/reader.js";
+import { ReadSession } from "../reads/session.js";
 import type { IncomingRecord } from "../rules/day-page.js";
 import { locations, relationName } from "../schema/index.js";
 import {
@@ -44,7 +46,7 @@ import {
 } from "../sql/checkpoints.js";
 import { POSTGRES_DIALECT } from "../sql/dialect.js";
 import { columnNames, tableName } from "../sql/table.js";
-import { SyncWrites } from "../sync-writes.js";
+import { SqlDestination } from "../sql-destination.js";
 import { runAwaiting, type Steps, type StoredLocation, type WriteStore } from "../write-store.js";
 import { PgApiIds } from "./api-ids.js";
 import * as checkpoints from "./checkpoints.js";
@@ -56,13 +58,14 @@ import { PgVersionHistory } from "./history.js";
 import { PgLocationClocks } from "./location-clocks.js";
 import { openPostgres } from "./open.js";
 import { PgRawArchive } from "./raw-archive.js";
-import { pgSession } from "./reader.js";
+import { pgSession, pgWhere } from "./reader.js";
 import { keepOnlyRejects, recordRejects, resolveStoredRejects } from "./rejects.js";
 import { markDays, markReports, settle } from "./rollups.js";
 import { RowsInserter } from "./rows.js";
 import { LockSession } from "./session.js";
 import { PgSnapshotWriter } from "./snapshot-writer.js";
 import { inTransaction } from "./transaction.js";
+import { PgTurnReads } from "./turns.js";
 
 // The time zone is a setting, applied by useTimeZone alone.
 const UPSERT_LOCATION = RowsInserter.of(
@@ -96,8 +99,9 @@ async function guarded<T>(target: PostgresTarget, work: () => Promise<T>): Promi
   }
 }
 
-/** Writes, and reads as every destination reads (SqlReader). */
-export class PgDestination extends SyncWrites implements SyncDestination {
+/** Writes, and reads through the stores of reads (`reads`) on the same pool. */
+export class PgDestination extends SqlDestination implements Destination {
+  readonly reads: Reader;
   private readonly archive: PgRawArchive;
   private readonly keepHistory: boolean;
   private readonly clocks = new PgLocationClocks();
@@ -128,8 +132,14 @@ export class PgDestination extends SyncWrites implements SyncDestination {
     const read = lending(pool, target, (error) =>
       isPostgresStorageFailure(error) ? postgresError(error, target, "write to") : error,
     );
-    super(pgSession(read), `${describePostgresUrl(target.url)} (schema ${target.schema})`);
+    super();
     this.read = read;
+    // The time zones come from the clocks the writes keep (location-clocks.ts).
+    this.reads = composeReader(new ReadSession(pgSession(read), pgWhere(target)), {
+      timeZoneOf: (locationId) =>
+        this.read(async (client) => (await this.clocks.clockOf(client, locationId)).timeZone),
+      turns: (session) => new PgTurnReads(session),
+    });
     this.archive = new PgRawArchive(options.keepRaw);
     this.keepHistory = options.keepHistory ?? true;
     this.claims = new PgLocationClaims(session, (work) => this.read(work));
@@ -148,7 +158,7 @@ export class PgDestination extends SyncWrites implements SyncDestination {
     }
   }
 
-  override async close(): Promise<void> {
+  async close(): Promise<void> {
     this.session.release();
     await this.pool.end();
   }
@@ -186,7 +196,7 @@ export class PgDestination extends SyncWrites implements SyncDestination {
   /** Records a window, and sums its day (DaysToSettle) and the location's marked reports. */
   recordWindow(window: WindowRecord, now: string) {
     return this.transaction(async (client) => {
-      await settle(client, window.locationId, this.daysToSettle.of(window));
+      await settle(client, window.locationId, this.records.daysToSettle.of(window));
       await execute(client, recordWindowSql(PG), recordWindowParams(window, now));
     });
   }
@@ -209,9 +219,6 @@ export class PgDestination extends SyncWrites implements SyncDestination {
     );
   }
 
-  override timeZoneOf(locationId: string) {
-    return this.read(async (client) => (await this.clocks.clockOf(client, locationId)).timeZone);
-  }
   /** The archive keeps the text as it came: no dictionary to compress it with. */
   archiveTerms(_stream: DayStreamTables): Promise<ArchiveTerms> {
     return Promise.resolve(this.archive.keep ? { keep: true, dictionary: null } : { keep: false });

@@ -1,7 +1,7 @@
 /** What `changes` reads: the order changes pos-sync saw, each with the items of the version that
  * replaced it. */
 
-import { StatusReads } from "./status.js";
+import type { ReadSession } from "./session.js";
 
 /** Which changes `changes` reads: those pos-sync saw from an instant on, of one location or all. */
 export interface OrderChangeFilter {
@@ -54,12 +54,15 @@ type OrderChangeQueryRow = Omit<OrderChangeRow, "nextItems"> & {
 
 type ItemOfOrder = StoredItem & { order_id: string };
 
-export class ChangeReads extends StatusReads {
+export class ChangeReads {
+  constructor(private readonly db: ReadSession) {}
+
   /** The order changes pos-sync saw (v_order_changes), oldest first, each with the items of the
    * version that replaced it: a later history row's content, or the current order's items. */
   async orderChanges(filter: OrderChangeFilter): Promise<OrderChangeRow[]> {
-    const ofLocation = filter.locationId === undefined ? "" : ` AND c.location_id = ${this.p(2)}`;
-    const rows = await this.all<OrderChangeQueryRow>(
+    const ofLocation =
+      filter.locationId === undefined ? "" : ` AND c.location_id = ${this.db.p(2)}`;
+    const rows = await this.db.all<OrderChangeQueryRow>(
       `SELECT c.order_id AS "orderId", c.location_id AS "locationId",
          c.location_name AS "locationName", c.business_date AS "businessDate",
          c.order_number AS "orderNumber", c.from_version AS "fromVersion", c.change,
@@ -71,7 +74,7 @@ export class ChangeReads extends StatusReads {
        FROM v_order_changes c
        JOIN order_versions h ON h.order_id = c.order_id AND h.version = c.from_version
        LEFT JOIN order_versions n ON n.order_id = c.order_id AND n.version = c.from_version + 1
-       WHERE c.seen_at >= ${this.p(1)}${ofLocation}
+       WHERE c.seen_at >= ${this.db.p(1)}${ofLocation}
        ORDER BY c.seen_at, c.location_id, c.order_number, c.from_version`,
       filter.locationId === undefined ? [filter.seenSince] : [filter.seenSince, filter.locationId],
     );
@@ -80,9 +83,9 @@ export class ChangeReads extends StatusReads {
     const items =
       ids.length === 0
         ? []
-        : await this.all<ItemOfOrder>(
+        : await this.db.all<ItemOfOrder>(
             `SELECT order_id, position, item_catalog_id, description, total, is_canceled
-             FROM order_items WHERE ${this.sql.dialect.inList("order_id", 1)}
+             FROM order_items WHERE ${this.db.dialect.inList("order_id", 1)}
              ORDER BY order_id, position`,
             [ids],
           );

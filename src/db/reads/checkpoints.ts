@@ -1,8 +1,8 @@
-/** What the checkpoints say: the locations known, each day window's state and proof, the runs
+/** What the checkpoints and the run log say: each day window's state and proof, the runs
  * recorded and how far the audit has gone. */
 
 import { DAY_STREAMS, type DayStream, type Stream, type WindowStatus } from "../../vocabulary.js";
-import { DayFactReads } from "./day-facts.js";
+import type { ReadSession } from "./session.js";
 
 /** A proved window of a day stream, as the audit picks what to re-prove. */
 export interface ProvedWindow {
@@ -69,15 +69,6 @@ export interface RunLocationOutcome {
   keyRejected: boolean;
 }
 
-/** A location known to the database: read from the API, or only named by its windows. */
-export interface KnownLocation {
-  id: string;
-  name: string | null;
-  /** Whether its location record was read (its name may still be null). */
-  read: boolean;
-  key: string | null;
-}
-
 const textOrNull = (value: unknown) => (typeof value === "string" ? value : null);
 
 /** The locations of a run's stats (JSON text from SQLite, a parsed document from PostgreSQL);
@@ -99,30 +90,13 @@ function runLocationOutcomes(run: { id: number; stats: unknown }): RunLocationOu
     }));
 }
 
-export class CheckpointReads extends DayFactReads {
-  /** The stored locations, and those only windows name (their location record never read). The
-   * windows' locations are found by skipping from one to the next on their key's index: a few
-   * lookups a location, not a read of every window of a chain's years. */
-  async knownLocations(): Promise<KnownLocation[]> {
-    const rows = await this.all<Omit<KnownLocation, "read"> & { read: number }>(
-      `WITH RECURSIVE windowed(id) AS (
-         SELECT MIN(location_id) FROM sync_windows
-         UNION ALL
-         SELECT (SELECT MIN(w.location_id) FROM sync_windows w WHERE w.location_id > windowed.id)
-         FROM windowed WHERE windowed.id IS NOT NULL
-       )
-       SELECT id, name, 1 AS read, api_key_fingerprint AS key FROM locations
-       UNION SELECT id, NULL, 0, NULL FROM windowed
-         WHERE id IS NOT NULL AND id NOT IN (SELECT id FROM locations)
-       ORDER BY name NULLS FIRST`,
-    );
-    return rows.map((row) => ({ ...row, read: row.read === 1 }));
-  }
+export class CheckpointReads {
+  constructor(private readonly db: ReadSession) {}
 
   /** Status of every recorded day of one location and stream. */
   async windows(locationId: string, stream: Stream): Promise<Map<string, WindowStatus>> {
-    const rows = await this.all<{ day: string; status: WindowStatus }>(
-      `SELECT day, status FROM sync_windows WHERE location_id = ${this.p(1)} AND stream = ${this.p(2)}`,
+    const rows = await this.db.all<{ day: string; status: WindowStatus }>(
+      `SELECT day, status FROM sync_windows WHERE location_id = ${this.db.p(1)} AND stream = ${this.db.p(2)}`,
       [locationId, stream],
     );
     return new Map(rows.map((r) => [r.day, r.status]));
@@ -130,9 +104,9 @@ export class CheckpointReads extends DayFactReads {
 
   /** The first day ever recorded for a location's day streams, if any. */
   async firstRecordedDay(locationId: string): Promise<string | undefined> {
-    const row = await this.one<{ first: string | null }>(
+    const row = await this.db.one<{ first: string | null }>(
       `SELECT MIN(day) AS first FROM sync_windows
-       WHERE location_id = ${this.p(1)} AND ${this.sql.dialect.inList("stream", 2)}`,
+       WHERE location_id = ${this.db.p(1)} AND ${this.db.dialect.inList("stream", 2)}`,
       [locationId, [...DAY_STREAMS]],
     );
     return row?.first ?? undefined;
@@ -140,18 +114,18 @@ export class CheckpointReads extends DayFactReads {
 
   /** Every recorded window of a location and stream, oldest first. */
   windowRows(locationId: string, stream: Stream): Promise<WindowRow[]> {
-    return this.all(
+    return this.db.all(
       `SELECT day, status, last_error, synced_at, api_total_count, stored_count FROM sync_windows
-       WHERE location_id = ${this.p(1)} AND stream = ${this.p(2)} ORDER BY day`,
+       WHERE location_id = ${this.db.p(1)} AND stream = ${this.db.p(2)} ORDER BY day`,
       [locationId, stream],
     );
   }
 
   /** The latest window of a location and stream (a snapshot stream records one per day). */
   latestWindow(locationId: string, stream: Stream): Promise<LatestWindow | undefined> {
-    return this.one(
+    return this.db.one(
       `SELECT status, last_error, synced_at FROM sync_windows
-       WHERE location_id = ${this.p(1)} AND stream = ${this.p(2)} ORDER BY day DESC LIMIT 1`,
+       WHERE location_id = ${this.db.p(1)} AND stream = ${this.db.p(2)} ORDER BY day DESC LIMIT 1`,
       [locationId, stream],
     );
   }
@@ -162,18 +136,18 @@ export class CheckpointReads extends DayFactReads {
 
   /** The latest runs, newest first. */
   recentRuns(limit: number): Promise<RunRow[]> {
-    const { statsField } = this.sql.dialect;
-    return this.all(
+    const { statsField } = this.db.dialect;
+    return this.db.all(
       `SELECT id, started_at AS "startedAt", finished_at AS "finishedAt", status, "trigger",
          requests, ${statsField("retries")} AS retries,
          ${statsField("rateLimited")} AS "rateLimited", error, pid, hostname
-       FROM sync_runs ORDER BY id DESC LIMIT ${this.p(1)}`,
+       FROM sync_runs ORDER BY id DESC LIMIT ${this.db.p(1)}`,
       [limit],
     );
   }
 
   async lastSuccessAt(): Promise<string | null> {
-    const row = await this.one<{ at: string | null }>(
+    const row = await this.db.one<{ at: string | null }>(
       "SELECT MAX(finished_at) AS at FROM sync_runs WHERE status = 'succeeded'",
     );
     return row?.at ?? null;
@@ -182,7 +156,7 @@ export class CheckpointReads extends DayFactReads {
   /** Each location's outcome in the latest run that ended of itself (an interrupted one
    * reached only some locations). */
   async lastRunLocations(): Promise<RunLocationOutcome[]> {
-    const run = await this.one<{ id: number; stats: unknown }>(
+    const run = await this.db.one<{ id: number; stats: unknown }>(
       `SELECT id, stats FROM sync_runs
        WHERE stats IS NOT NULL AND status IN ('succeeded', 'partial', 'failed')
        ORDER BY id DESC LIMIT 1`,
@@ -192,15 +166,15 @@ export class CheckpointReads extends DayFactReads {
 
   /** The audit's pace for a location as audit.ts saved it, or undefined before its first. */
   auditPace(locationId: string): Promise<string | undefined> {
-    return this.state(locationId, "audit_pace");
+    return this.db.state(locationId, "audit_pace");
   }
 
   /** The complete windows of the day streams before `before`, least recently proved first. */
   async provedWindows(locationId: string, before: string): Promise<ProvedWindow[]> {
-    const rows = await this.all<{ stream: DayStream; day: string; proved_at: string | null }>(
+    const rows = await this.db.all<{ stream: DayStream; day: string; proved_at: string | null }>(
       `SELECT stream, day, proved_at FROM sync_windows
-       WHERE location_id = ${this.p(1)} AND ${this.sql.dialect.inList("stream", 3)} AND status = 'complete'
-         AND day < ${this.p(2)}
+       WHERE location_id = ${this.db.p(1)} AND ${this.db.dialect.inList("stream", 3)} AND status = 'complete'
+         AND day < ${this.db.p(2)}
        ORDER BY proved_at IS NOT NULL, proved_at, day, stream`,
       [locationId, before, [...DAY_STREAMS]],
     );
@@ -214,7 +188,7 @@ export class CheckpointReads extends DayFactReads {
     before: string,
     repairsSince: string,
   ): Promise<AuditCoverage> {
-    const windows = await this.one<{
+    const windows = await this.db.one<{
       n: unknown;
       proved: unknown;
       since: string | null;
@@ -223,20 +197,20 @@ export class CheckpointReads extends DayFactReads {
       `SELECT COUNT(*) AS n, COUNT(proved_at) AS proved, MIN(proved_at) AS since,
          SUM(CASE WHEN proved_by = 'audit' THEN 1 ELSE 0 END) AS audited
        FROM sync_windows
-       WHERE location_id = ${this.p(1)} AND ${this.sql.dialect.inList("stream", 3)} AND status = 'complete'
-         AND day < ${this.p(2)}`,
+       WHERE location_id = ${this.db.p(1)} AND ${this.db.dialect.inList("stream", 3)} AND status = 'complete'
+         AND day < ${this.db.p(2)}`,
       [locationId, before, [...DAY_STREAMS]],
     );
     // A failed repair a later run mended is no longer one to worry about; a read again that
     // wrote nothing repaired nothing.
-    const repairs = await this.one<{ n: unknown; failed: unknown }>(
+    const repairs = await this.db.one<{ n: unknown; failed: unknown }>(
       `SELECT SUM(CASE WHEN h.outcome <> 'unchanged' THEN 1 ELSE 0 END) AS n,
          SUM(CASE WHEN h.outcome = 'failed' AND COALESCE(w.status, '') NOT IN ('complete', 'open')
            THEN 1 ELSE 0 END) AS failed
        FROM history_repairs h
        LEFT JOIN sync_windows w
          ON w.location_id = h.location_id AND w.stream = h.stream AND w.day = h.day
-       WHERE h.location_id = ${this.p(1)} AND h.found_at >= ${this.p(2)}`,
+       WHERE h.location_id = ${this.db.p(1)} AND h.found_at >= ${this.db.p(2)}`,
       [locationId, repairsSince],
     );
     const count = Number(windows?.n ?? 0);

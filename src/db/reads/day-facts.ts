@@ -1,15 +1,16 @@
-/** What the sync reads of the records stored, across streams: a key's location, a location's
- * clock, the records of a day as a proof compares them, the rejects set aside, and the orders
- * reports list that no window returned. */
+/** The facts of stored days that the sync and verify compare with the API: the records of a day
+ * as a count or a proof compares them, the rejects set aside, the orders reports list that no
+ * window returned, and the reports that do not agree with their orders. */
 
-import { utcOffsetOf } from "../../dates.js";
-import { LocalClock } from "../../local-clock.js";
 import type { DayStreamTables } from "../normalize/stream-tables.js";
 import type { Row } from "../schema/columns.js";
 import { relationName } from "../schema/relations.js";
-import { ReaderBase } from "./base.js";
+import { SALE } from "../sql/rollups.js";
 import { comparableRows, type RecordRows } from "./comparable-rows.js";
 import { storedRecordsOfDay } from "./day-rows.js";
+import type { LocationReads } from "./locations.js";
+import { distinctRejectsSql } from "./rejects-sql.js";
+import type { ReadSession } from "./session.js";
 
 export interface StoredCounts {
   records: number;
@@ -24,26 +25,27 @@ export interface StoredVersionOfDay {
   rowsDiffer: boolean;
 }
 
-export class DayFactReads extends ReaderBase {
-  /** The stored location a key reads (by the key's fingerprint), if a run stored it. */
-  storedLocationOfKey(fingerprint: string) {
-    return this.one<{ id: string; name: string | null }>(
-      `SELECT id, name FROM locations WHERE api_key_fingerprint = ${this.p(1)}`,
-      [fingerprint],
-    );
-  }
+/** A report that does not agree with its stored orders. */
+export interface ReconciliationRow {
+  reportId: string;
+  reportNumber: number;
+  businessDate: string;
+  difference: number;
+  ordersMissing: number;
+  status: string;
+}
 
-  /** Whether a run stored this location already. */
-  async isLocationStored(locationId: string): Promise<boolean> {
-    const sql = `SELECT 1 AS found FROM locations WHERE id = ${this.p(1)}`;
-    return (await this.one(sql, [locationId])) !== undefined;
-  }
+export class DayFactReads {
+  constructor(
+    private readonly db: ReadSession,
+    private readonly locations: Pick<LocationReads, "utcOffsetMinutes">,
+  ) {}
 
   /** How many of these records of a day stream are stored now, live or not. */
   async countStored(stream: DayStreamTables, ids: readonly string[]): Promise<number> {
     if (ids.length === 0) return 0;
-    return this.count(
-      `SELECT COUNT(*) AS n FROM ${relationName(stream.table)} WHERE ${this.sql.dialect.inList("id", 1)}`,
+    return this.db.count(
+      `SELECT COUNT(*) AS n FROM ${relationName(stream.table)} WHERE ${this.db.dialect.inList("id", 1)}`,
       [[...ids]],
     );
   }
@@ -56,54 +58,12 @@ export class DayFactReads extends ReaderBase {
     day: string,
     listedIds: readonly string[],
   ): Promise<{ live: number; unlisted: string[] }> {
-    const rows = await this.all<{ id: string; listed: unknown }>(
-      `SELECT id, ${this.sql.dialect.inList("id", 3)} AS listed FROM ${relationName(stream.table)}
-       WHERE location_id = ${this.p(1)} AND business_date = ${this.p(2)} AND deleted_at IS NULL`,
+    const rows = await this.db.all<{ id: string; listed: unknown }>(
+      `SELECT id, ${this.db.dialect.inList("id", 3)} AS listed FROM ${relationName(stream.table)}
+       WHERE location_id = ${this.db.p(1)} AND business_date = ${this.db.p(2)} AND deleted_at IS NULL`,
       [locationId, day, [...listedIds]],
     );
     return { live: rows.length, unlisted: rows.filter((r) => !r.listed).map((r) => r.id) };
-  }
-
-  /**
-   * The UTC offset of a location at an instant, in minutes: its applied time zone setting's, else
-   * the one its latest stored order was sent with, else the one the first run learned from its
-   * reports. Every part of pos-sync that asks for a location's today (the plan, status, verify)
-   * asks here, so that they agree.
-   */
-  async utcOffsetMinutes(locationId: string, at: Date): Promise<number | undefined> {
-    return (await this.utcOffsets(locationId))(at);
-  }
-
-  /** The same rule, read once for many instants (a page's times, a list of changes). */
-  async utcOffsets(locationId: string): Promise<(at: Date) => number | undefined> {
-    const zone = await this.timeZoneOf(locationId);
-    if (zone !== null) {
-      const clock = LocalClock.of(zone);
-      return (at) => clock.offsetMinutesAt(at.getTime());
-    }
-    const latest = await this.one<{ sent: string | null }>(this.sql.dialect.newestOrderSent, [
-      locationId,
-    ]);
-    const fromOrders = latest?.sent ? utcOffsetOf(latest.sent) : undefined;
-    if (fromOrders !== undefined) return () => fromOrders;
-    const learned = await this.state(locationId, "utc_offset_minutes");
-    const offset = learned === undefined ? undefined : Number(learned);
-    return () => offset;
-  }
-
-  /** The first day the location's API holds, as a run learned it from its reports. */
-  startDate(locationId: string): Promise<string | undefined> {
-    return this.state(locationId, "start_date");
-  }
-
-  /** The time zone a location's rows are stamped on (locations.time_zone); null: the hours as
-   * the API writes them. */
-  async timeZoneOf(locationId: string): Promise<string | null> {
-    const zone = await this.one<{ time_zone: string | null }>(
-      `SELECT time_zone FROM locations WHERE id = ${this.p(1)}`,
-      [locationId],
-    );
-    return zone?.time_zone ?? null;
   }
 
   /** Records stored live for one day of a stream (not those marked deleted), and the distinct
@@ -113,16 +73,15 @@ export class DayFactReads extends ReaderBase {
     locationId: string,
     day: string,
   ): Promise<StoredCounts> {
-    const records = await this.count(
+    const records = await this.db.count(
       `SELECT COUNT(*) AS n FROM "${relationName(stream.table)}"
-       WHERE location_id = ${this.p(1)} AND business_date = ${this.p(2)} AND deleted_at IS NULL`,
+       WHERE location_id = ${this.db.p(1)} AND business_date = ${this.db.p(2)} AND deleted_at IS NULL`,
       [locationId, day],
     );
-    const rejected = await this.count(this.distinctRejectsSql(stream, `rr.day = ${this.p(3)}`), [
-      locationId,
-      stream.name,
-      day,
-    ]);
+    const rejected = await this.db.count(
+      distinctRejectsSql(this.db.dialect, stream, `rr.day = ${this.db.p(3)}`),
+      [locationId, stream.name, day],
+    );
     return { records, rejected };
   }
 
@@ -135,8 +94,8 @@ export class DayFactReads extends ReaderBase {
     day: string,
     listed: ReadonlyMap<string, RecordRows>,
   ): Promise<StoredVersionOfDay[]> {
-    const query = (sql: string, params: readonly unknown[]) => this.all<Row>(sql, params);
-    const { dialect } = this.sql;
+    const query = (sql: string, params: readonly unknown[]) => this.db.all<Row>(sql, params);
+    const { dialect } = this.db;
     const stored = await storedRecordsOfDay(query, dialect, stream, locationId, day);
     return [...stored].map(([id, { contentHash, rows }]) => {
       const own = listed.get(id);
@@ -146,21 +105,6 @@ export class DayFactReads extends ReaderBase {
     });
   }
 
-  /**
-   * Rejects counted once per record (a record set aside twice under two keys, by a window read
-   * and by a read by id, is one record), leaving out those whose record is stored live now.
-   * Parameters: location, stream, then the caller's; `by` groups them (a column of rr).
-   */
-  protected distinctRejectsSql(stream: DayStreamTables, where: string, by?: string): string {
-    return `SELECT ${by ? `${by}, ` : ""}COUNT(DISTINCT COALESCE(rr.record_id, rr.record_key)) AS n
-      FROM rejected_records rr
-      WHERE rr.location_id = ${this.p(1)} AND rr.stream = ${this.p(2)} AND ${where}
-        AND NOT EXISTS (
-          SELECT 1 FROM "${relationName(stream.table)}" t
-          WHERE t.id = rr.record_id AND t.location_id = rr.location_id AND t.deleted_at IS NULL
-        )${by ? ` GROUP BY ${by}` : ""}`;
-  }
-
   /** Whether a run set this record aside already (by its reject key: rejectKey). */
   async rejectedInRun(
     locationId: string,
@@ -168,9 +112,9 @@ export class DayFactReads extends ReaderBase {
     recordKey: string,
     runId: number,
   ): Promise<boolean> {
-    const row = await this.one(
-      `SELECT 1 AS found FROM rejected_records WHERE location_id = ${this.p(1)}
-         AND stream = ${this.p(2)} AND record_key = ${this.p(3)} AND run_id = ${this.p(4)}`,
+    const row = await this.db.one(
+      `SELECT 1 AS found FROM rejected_records WHERE location_id = ${this.db.p(1)}
+         AND stream = ${this.db.p(2)} AND record_key = ${this.db.p(3)} AND run_id = ${this.db.p(4)}`,
       [locationId, stream, recordKey, runId],
     );
     return row !== undefined;
@@ -186,15 +130,15 @@ export class DayFactReads extends ReaderBase {
    * report was 3 s a run on a location of a million orders, 1 ms this way.
    */
   async missingReportOrders(locationId: string, limit: number): Promise<string[]> {
-    const { dialect } = this.sql;
+    const { dialect } = this.db;
     const windowComplete = (column: string) => `EXISTS (
       SELECT 1 FROM sync_windows w
       WHERE w.location_id = r.location_id AND w.stream = 'orders' AND w.status = 'complete'
         AND w.day = ${dialect.sentDay(`r.${column}`, 3)})`;
-    const offset = (await this.utcOffsetMinutes(locationId, new Date())) ?? 0;
-    const rows = await this.all<{ order_id: string }>(
+    const offset = (await this.locations.utcOffsetMinutes(locationId, new Date())) ?? 0;
+    const rows = await this.db.all<{ order_id: string }>(
       `SELECT DISTINCT ro.order_id FROM report_order_rows ro JOIN reports r ON r.key = ro.report_key
-       WHERE r.location_id = ${this.p(1)}
+       WHERE r.location_id = ${this.db.p(1)}
          AND (NOT EXISTS (
                 SELECT 1 FROM report_order_sums s WHERE s.report_id = r.id AND s.orders_missing = 0)
               OR EXISTS (
@@ -206,7 +150,7 @@ export class DayFactReads extends ReaderBase {
            SELECT 1 FROM rejected_records rr
            WHERE rr.location_id = r.location_id AND rr.stream = 'orders' AND rr.record_id = ro.order_id
          )
-       LIMIT ${this.p(2)}`,
+       LIMIT ${this.db.p(2)}`,
       [locationId, limit, offset],
     );
     return rows.map((row) => row.order_id);
@@ -218,10 +162,10 @@ export class DayFactReads extends ReaderBase {
     orderIds: readonly string[],
   ): Promise<string[]> {
     if (orderIds.length === 0) return [];
-    const rows = await this.all<{ order_id: string }>(
+    const rows = await this.db.all<{ order_id: string }>(
       `SELECT DISTINCT ro.order_id FROM report_order_rows ro JOIN reports r ON r.key = ro.report_key
-       WHERE r.location_id = ${this.p(1)} AND r.deleted_at IS NULL
-         AND ${this.sql.dialect.inList("ro.order_id", 2)}`,
+       WHERE r.location_id = ${this.db.p(1)} AND r.deleted_at IS NULL
+         AND ${this.db.dialect.inList("ro.order_id", 2)}`,
       [locationId, orderIds],
     );
     return rows.map((row) => row.order_id);
@@ -229,15 +173,47 @@ export class DayFactReads extends ReaderBase {
 
   /** Of a report's orders that are not stored live, how many were set aside as rejected. */
   rejectedReportOrders(reportId: string): Promise<number> {
-    return this.count(
+    return this.db.count(
       `SELECT COUNT(*) AS n FROM report_order_rows ro JOIN reports r ON r.key = ro.report_key
-       WHERE r.id = ${this.p(1)}
+       WHERE r.id = ${this.db.p(1)}
          AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.id = ro.order_id AND o.deleted_at IS NULL)
          AND EXISTS (
            SELECT 1 FROM rejected_records rr
            WHERE rr.location_id = r.location_id AND rr.stream = 'orders' AND rr.record_id = ro.order_id
          )`,
       [reportId],
+    );
+  }
+
+  /** The reports of a location's days, both included, whose totals or orders do not agree with
+   * the orders stored. */
+  reconciliationProblems(
+    locationId: string,
+    since: string,
+    until: string,
+  ): Promise<ReconciliationRow[]> {
+    // Computed from the order tables rather than read from v_report_reconciliation: a check must
+    // not trust the summary it would check (report_order_sums only follows pos-sync's own writes).
+    return this.db.all(
+      `SELECT "reportId", "reportNumber", "businessDate", difference, "ordersMissing",
+              CASE WHEN "ordersMissing" > 0 THEN 'orders missing' ELSE 'totals differ' END AS status
+       FROM (
+         SELECT r.id AS "reportId", r.report_number AS "reportNumber",
+           r.business_date AS "businessDate",
+           ROUND(r.total_sales - (
+             SELECT ROUND(COALESCE(SUM(o.total), 0), 2) FROM orders o
+             WHERE o.report_id = r.id AND o.deleted_at IS NULL AND ${SALE}
+           ), 2) AS difference,
+           (SELECT COUNT(*) FROM report_order_rows ro WHERE ro.report_key = r.key
+              AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.id = ro.order_id AND o.deleted_at IS NULL)
+           ) AS "ordersMissing"
+         FROM reports r
+         WHERE r.location_id = ${this.db.p(1)} AND r.business_date BETWEEN ${this.db.p(2)} AND ${this.db.p(3)}
+           AND r.deleted_at IS NULL
+       ) checked
+       WHERE "ordersMissing" > 0 OR difference <> 0
+       ORDER BY "businessDate"`,
+      [locationId, since, until],
     );
   }
 }

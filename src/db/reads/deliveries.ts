@@ -4,7 +4,7 @@
  * runs, when each location's orders were last read).
  */
 import type { OpenAlert } from "../deliveries/alerts.js";
-import { MorningReportReads } from "./morning-report.js";
+import type { ReadSession } from "./session.js";
 
 export interface WaitingMessage {
   kind: string;
@@ -65,33 +65,35 @@ const WAITING_SHOWN = 5;
 export const UNDELIVERED_DAYS = 7;
 const UNDELIVERED_SHOWN = 5;
 
-export class DeliveryReads extends MorningReportReads {
+export class MessageReads {
+  constructor(private readonly db: ReadSession) {}
+
   async deliveryState(now: Date = new Date()): Promise<DeliveryState> {
     // An ended message's next_attempt_at is when it ended (DeliveryStore).
     const since = new Date(now.getTime() - UNDELIVERED_DAYS * 86_400_000).toISOString();
     const [last, waiting, firstWaiting, ended, lastUndelivered, openAlerts] = await Promise.all([
-      this.one<{ key: string; sentAt: string }>(
+      this.db.one<{ key: string; sentAt: string }>(
         `SELECT key, sent_at AS "sentAt" FROM deliveries
          WHERE kind = 'morning report' AND status = 'sent'
          ORDER BY sent_at DESC, id DESC LIMIT 1`,
       ),
-      this.count(`SELECT COUNT(*) AS n FROM deliveries WHERE status = 'waiting'`),
-      this.all<WaitingMessage>(
+      this.db.count(`SELECT COUNT(*) AS n FROM deliveries WHERE status = 'waiting'`),
+      this.db.all<WaitingMessage>(
         `SELECT kind, key, channel, recipient, attempts, next_attempt_at AS "nextAttemptAt",
            last_error AS "lastError", created_at AS "createdAt"
          FROM deliveries WHERE status = 'waiting' ORDER BY id LIMIT ${WAITING_SHOWN}`,
       ),
-      this.all<{ status: string; n: number }>(
+      this.db.all<{ status: string; n: number }>(
         `SELECT status, COUNT(*) AS n FROM deliveries
-         WHERE status IN ('failed', 'retired') AND next_attempt_at >= ${this.p(1)}
+         WHERE status IN ('failed', 'retired') AND next_attempt_at >= ${this.db.p(1)}
          GROUP BY status`,
         [since],
       ),
-      this.all<UndeliveredMessage>(
+      this.db.all<UndeliveredMessage>(
         `SELECT kind, key, channel, recipient, status, attempts, next_attempt_at AS "endedAt",
            last_error AS reason
          FROM deliveries
-         WHERE status IN ('failed', 'retired') AND next_attempt_at >= ${this.p(1)}
+         WHERE status IN ('failed', 'retired') AND next_attempt_at >= ${this.db.p(1)}
          ORDER BY next_attempt_at DESC, id DESC LIMIT ${UNDELIVERED_SHOWN}`,
         [since],
       ),
@@ -101,9 +103,9 @@ export class DeliveryReads extends MorningReportReads {
     const recipients =
       last === undefined
         ? []
-        : await this.all<{ recipient: string }>(
+        : await this.db.all<{ recipient: string }>(
             `SELECT recipient FROM deliveries
-             WHERE kind = 'morning report' AND key = ${this.p(1)} AND status = 'sent'
+             WHERE kind = 'morning report' AND key = ${this.db.p(1)} AND status = 'sent'
              ORDER BY channel, recipient`,
             [last.key],
           );
@@ -121,7 +123,7 @@ export class DeliveryReads extends MorningReportReads {
 
   /** The alerts open, oldest first. */
   openAlerts(): Promise<OpenAlert[]> {
-    return this.all(
+    return this.db.all(
       `SELECT id, kind, subject, detail, opened_at AS "openedAt" FROM alerts
        WHERE closed_at IS NULL ORDER BY opened_at, id`,
     );
@@ -130,16 +132,16 @@ export class DeliveryReads extends MorningReportReads {
   /** The latest runs, newest first; which count is the sync-failing rule's
    * (alerts/sync-failing.ts). */
   recentRunOutcomes(limit: number): Promise<RunOutcome[]> {
-    return this.all(
+    return this.db.all(
       `SELECT status, started_at AS "startedAt", error FROM sync_runs
-       ORDER BY id DESC LIMIT ${this.p(1)}`,
+       ORDER BY id DESC LIMIT ${this.db.p(1)}`,
       [limit],
     );
   }
 
   /** Per location, when a run last read a day of its orders completely. */
   lastOrdersReadAt(): Promise<{ locationId: string; at: string }[]> {
-    return this.all(
+    return this.db.all(
       `SELECT location_id AS "locationId", MAX(synced_at) AS at FROM sync_windows
        WHERE stream = 'orders' AND status IN ('complete', 'open') GROUP BY location_id`,
     );

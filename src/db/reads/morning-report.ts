@@ -4,7 +4,7 @@
  * read of them costs about the same for one location as for a chain (their sums of payments and
  * discounts cover the whole table), measured on a year of 20 locations. */
 
-import { ChangeReads } from "./changes.js";
+import type { ReadSession } from "./session.js";
 
 export interface DaySalesRow {
   day: string;
@@ -65,22 +65,15 @@ export interface DayHealthRows {
   rejects: number;
 }
 
-export class MorningReportReads extends ChangeReads {
-  /** The location's country as its record gives it (an ISO 3166 code), for its number format. */
-  async countryOf(locationId: string): Promise<string | null> {
-    const row = await this.one<{ country: string | null }>(
-      `SELECT country FROM locations WHERE id = ${this.p(1)}`,
-      [locationId],
-    );
-    return row?.country ?? null;
-  }
+export class MorningReportReads {
+  constructor(private readonly db: ReadSession) {}
 
   /** The location's sales, orders and guests on each of `days` that has any. */
   salesOnDays(locationId: string, days: readonly string[]): Promise<DaySalesRow[]> {
-    return this.all(
+    return this.db.all(
       `SELECT CAST(business_date AS TEXT) AS day, orders, guests, total_sales AS sales
        FROM daily_sales
-       WHERE location_id = ${this.p(1)} AND ${this.sql.dialect.inList("CAST(business_date AS TEXT)", 2)}`,
+       WHERE location_id = ${this.db.p(1)} AND ${this.db.dialect.inList("CAST(business_date AS TEXT)", 2)}`,
       [locationId, days],
     );
   }
@@ -88,10 +81,10 @@ export class MorningReportReads extends ChangeReads {
   /** The day's orders of each kind of exception at these locations, costliest first. */
   async dayExceptions(locationIds: readonly string[], day: string): Promise<DayExceptionRows> {
     const list = (select: string, from: string, extra = "") =>
-      this.all<ExceptionRow>(
+      this.db.all<ExceptionRow>(
         `SELECT x.location_id AS "locationId", x.order_number AS "orderNumber", ${select}
          FROM ${from}
-         WHERE ${this.sql.dialect.inList("x.location_id", 1)} AND x.business_date = ${this.p(2)}${extra}
+         WHERE ${this.db.dialect.inList("x.location_id", 1)} AND x.business_date = ${this.db.p(2)}${extra}
          ORDER BY "amount" DESC, "orderNumber"`,
         [locationIds, day],
       );
@@ -143,12 +136,12 @@ export class MorningReportReads extends ChangeReads {
     since: string,
     until: string,
   ): Promise<DiscountRow[]> {
-    return this.all(
+    return this.db.all(
       `SELECT location_id AS "locationId", operator_id AS "operatorId",
          MAX(operator_name) AS "operatorName", SUM(discounts) AS discounts, SUM(sales) AS sales
        FROM v_discounts_by_operator
-       WHERE ${this.sql.dialect.inList("location_id", 1)}
-         AND business_date BETWEEN ${this.p(2)} AND ${this.p(3)}
+       WHERE ${this.db.dialect.inList("location_id", 1)}
+         AND business_date BETWEEN ${this.db.p(2)} AND ${this.db.p(3)}
        GROUP BY location_id, operator_id`,
       [locationIds, since, until],
     );
@@ -160,11 +153,11 @@ export class MorningReportReads extends ChangeReads {
     locationIds: readonly string[],
     day: string,
   ): Promise<UnreconciledReportRow[]> {
-    return this.all(
+    return this.db.all(
       `SELECT location_id AS "locationId", report_number AS "reportNumber", difference,
          orders_missing AS "ordersMissing", status
        FROM v_report_reconciliation
-       WHERE ${this.sql.dialect.inList("location_id", 1)} AND business_date = ${this.p(2)}
+       WHERE ${this.db.dialect.inList("location_id", 1)} AND business_date = ${this.db.p(2)}
          AND status <> 'ok'
        ORDER BY report_number`,
       [locationIds, day],
@@ -175,20 +168,20 @@ export class MorningReportReads extends ChangeReads {
   async dayHealth(locationId: string, day: string): Promise<DayHealthRows> {
     const params = [locationId, day];
     const [windows, repairs, rejects] = await Promise.all([
-      this.all<DayWindowRow>(
+      this.db.all<DayWindowRow>(
         `SELECT stream, status, proved_at AS "provedAt" FROM sync_windows
-         WHERE location_id = ${this.p(1)} AND day = ${this.p(2)} AND stream IN ('orders', 'reports')
+         WHERE location_id = ${this.db.p(1)} AND day = ${this.db.p(2)} AND stream IN ('orders', 'reports')
          ORDER BY stream`,
         params,
       ),
-      this.count(
+      this.db.count(
         `SELECT COUNT(*) AS n FROM history_repairs
-         WHERE location_id = ${this.p(1)} AND day = ${this.p(2)} AND outcome = 'repaired'`,
+         WHERE location_id = ${this.db.p(1)} AND day = ${this.db.p(2)} AND outcome = 'repaired'`,
         params,
       ),
-      this.count(
+      this.db.count(
         `SELECT COUNT(*) AS n FROM rejected_records
-         WHERE location_id = ${this.p(1)} AND day = ${this.p(2)}`,
+         WHERE location_id = ${this.db.p(1)} AND day = ${this.db.p(2)}`,
         params,
       ),
     ]);

@@ -1,8 +1,11 @@
+/** What status and the status page read of the stored data: each table's rows, the records set
+ * aside, the daily sales and each report's reconciliation. */
+
 import { DAY_STREAMS } from "../../vocabulary.js";
 import type { DayStreamTables, SnapshotListTables } from "../normalize/stream-tables.js";
 import { relationName } from "../schema/relations.js";
-import { SALE } from "../sql/rollups.js";
-import { CheckpointReads } from "./checkpoints.js";
+import { distinctRejectsSql } from "./rejects-sql.js";
+import type { ReadSession } from "./session.js";
 
 export interface RowCounts {
   /** Rows the API lists now: the ones every view counts. */
@@ -38,30 +41,22 @@ export interface ReportStateRow {
   ordersMissing: number;
 }
 
-/** A report that does not agree with its stored orders. */
-export interface ReconciliationRow {
-  reportId: string;
-  reportNumber: number;
-  businessDate: string;
-  difference: number;
-  ordersMissing: number;
-  status: string;
-}
+export class StatusReads {
+  constructor(private readonly db: ReadSession) {}
 
-export class StatusReads extends CheckpointReads {
   /** Rows of a day stream or list table for one location, live and marked deleted: a day
    * stream's as the triggers on its table keep them (location_row_counts: two numbers, however
    * long the history), a list's counted (a catalog is no history). */
   async rowCounts(owner: DayStreamTables | SnapshotListTables, locationId: string) {
     const table = relationName(owner.table);
     const kept = (DAY_STREAMS as readonly string[]).includes(owner.name);
-    const counts = await this.one<RowCounts>(
+    const counts = await this.db.one<RowCounts>(
       kept
         ? `SELECT live, deleted FROM location_row_counts
-           WHERE location_id = ${this.p(1)} AND relation = ${this.p(2)}`
+           WHERE location_id = ${this.db.p(1)} AND relation = ${this.db.p(2)}`
         : `SELECT COUNT(*) FILTER (WHERE deleted_at IS NULL) AS live,
                   COUNT(*) FILTER (WHERE deleted_at IS NOT NULL) AS deleted
-           FROM "${table}" WHERE location_id = ${this.p(1)}`,
+           FROM "${table}" WHERE location_id = ${this.db.p(1)}`,
       kept ? [locationId, table] : [locationId],
     );
     return { table, counts: { live: counts?.live ?? 0, deleted: counts?.deleted ?? 0 } };
@@ -69,13 +64,16 @@ export class StatusReads extends CheckpointReads {
 
   /** The distinct records of a stream set aside, for the whole history of a location. */
   rejectedCount(stream: DayStreamTables, locationId: string): Promise<number> {
-    return this.count(this.distinctRejectsSql(stream, "1 = 1"), [locationId, stream.name]);
+    return this.db.count(distinctRejectsSql(this.db.dialect, stream, "1 = 1"), [
+      locationId,
+      stream.name,
+    ]);
   }
 
   /** Distinct records set aside per day (those stored live since left out). */
   async rejectedByDay(stream: DayStreamTables, locationId: string): Promise<RejectedOnDay[]> {
-    const rows = await this.all<{ day: string; n: number }>(
-      this.distinctRejectsSql(stream, "rr.day IS NOT NULL", "rr.day"),
+    const rows = await this.db.all<{ day: string; n: number }>(
+      distinctRejectsSql(this.db.dialect, stream, "rr.day IS NOT NULL", "rr.day"),
       [locationId, stream.name],
     );
     return rows.map(({ day, n }) => ({ day, count: n }));
@@ -83,12 +81,12 @@ export class StatusReads extends CheckpointReads {
 
   /** A location's sales per business day, both days included (days without orders absent). */
   dailySales(locationId: string, since: string, until: string): Promise<DailySalesRow[]> {
-    return this.all(
+    return this.db.all(
       `SELECT business_date AS day, orders, total_sales AS sales,
          cancelled_orders AS "cancelledOrders", cancelled_total AS "cancelledTotal",
          transferred_orders AS "transferredOrders", transferred_sales AS "transferredSales"
        FROM daily_sales
-       WHERE location_id = ${this.p(1)} AND business_date BETWEEN ${this.p(2)} AND ${this.p(3)}
+       WHERE location_id = ${this.db.p(1)} AND business_date BETWEEN ${this.db.p(2)} AND ${this.db.p(3)}
        ORDER BY business_date`,
       [locationId, since, until],
     );
@@ -96,42 +94,12 @@ export class StatusReads extends CheckpointReads {
 
   /** Each report's reconciliation with its stored orders, both days included. */
   reportStates(locationId: string, since: string, until: string): Promise<ReportStateRow[]> {
-    return this.all(
+    return this.db.all(
       `SELECT business_date AS day, report_number AS "reportNumber", status, difference,
          orders_missing AS "ordersMissing"
        FROM v_report_reconciliation
-       WHERE location_id = ${this.p(1)} AND business_date BETWEEN ${this.p(2)} AND ${this.p(3)}
+       WHERE location_id = ${this.db.p(1)} AND business_date BETWEEN ${this.db.p(2)} AND ${this.db.p(3)}
        ORDER BY business_date, report_number`,
-      [locationId, since, until],
-    );
-  }
-
-  reconciliationProblems(
-    locationId: string,
-    since: string,
-    until: string,
-  ): Promise<ReconciliationRow[]> {
-    // Computed from the order tables rather than read from v_report_reconciliation: a check must
-    // not trust the summary it would check (report_order_sums only follows pos-sync's own writes).
-    return this.all(
-      `SELECT "reportId", "reportNumber", "businessDate", difference, "ordersMissing",
-              CASE WHEN "ordersMissing" > 0 THEN 'orders missing' ELSE 'totals differ' END AS status
-       FROM (
-         SELECT r.id AS "reportId", r.report_number AS "reportNumber",
-           r.business_date AS "businessDate",
-           ROUND(r.total_sales - (
-             SELECT ROUND(COALESCE(SUM(o.total), 0), 2) FROM orders o
-             WHERE o.report_id = r.id AND o.deleted_at IS NULL AND ${SALE}
-           ), 2) AS difference,
-           (SELECT COUNT(*) FROM report_order_rows ro WHERE ro.report_key = r.key
-              AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.id = ro.order_id AND o.deleted_at IS NULL)
-           ) AS "ordersMissing"
-         FROM reports r
-         WHERE r.location_id = ${this.p(1)} AND r.business_date BETWEEN ${this.p(2)} AND ${this.p(3)}
-           AND r.deleted_at IS NULL
-       ) checked
-       WHERE "ordersMissing" > 0 OR difference <> 0
-       ORDER BY "businessDate"`,
       [locationId, since, until],
     );
   }

@@ -4,8 +4,8 @@
  * of statements prepared once per stream or list (day-writer.ts, snapshot-writer.ts), each write
  * part of the group of writes that commit together, all or none (group-commit.ts). Records' JSON
  * is archived apart (raw-archive.ts); the days and reports a write changed are marked, and summed
- * when their window is recorded (rollups.ts). Reads are the reader's (../reads/), on the same
- * connection. SQLite answers synchronously; the promises only keep the port's shape.
+ * when their window is recorded (rollups.ts). Reads are the stores of reads (../reads/), on the
+ * same connection. SQLite answers synchronously; the promises only keep the port's shape.
  */
 import type { DayStream, RunTrigger } from "../../vocabulary.js";
 import type { Destination, KeptBesideRows, RunEnd } from "../destination.js";
@@ -15,11 +15,13 @@ import {
   type SnapshotListTables,
 } from "../normalize/stream-tables.js";
 import type { ArchiveTerms } from "../raw/terms.js";
+import { composeReader, type Reader } from "../reads/reader.js";
+import { ReadSession } from "../reads/session.js";
 import type { Row } from "../schema/columns.js";
 import { locations, relationName } from "../schema/index.js";
 import type { RepairRecord } from "../sql/checkpoints.js";
 import { tableName } from "../sql/table.js";
-import { SyncWrites } from "../sync-writes.js";
+import { SqlDestination } from "../sql-destination.js";
 import { runNow, type Steps, type StoredLocation, type WriteStore } from "../write-store.js";
 import { ApiIds } from "./api-ids.js";
 import { Checkpoints, type WindowRecord } from "./checkpoints.js";
@@ -133,8 +135,9 @@ function prepareStore(sqlite: Db["sqlite"], w: Omit<Writers, "store">): WriteSto
 
 type Writers = ReturnType<typeof prepareWriters> & { store: WriteStore };
 
-/** Writes, and reads as every destination reads (SqlReader) through the same connection. */
-export class SqliteDestination extends SyncWrites implements Destination {
+/** Writes, and reads through the stores of reads (`reads`) on the same connection. */
+export class SqliteDestination extends SqlDestination implements Destination {
+  readonly reads: Reader;
   private prepared: Writers | undefined;
   private readonly group: GroupCommit;
   /** The error that lost a group of this run's writes (group-commit.ts), if one did. */
@@ -144,7 +147,13 @@ export class SqliteDestination extends SyncWrites implements Destination {
     readonly db: Db,
     private readonly options: SqliteDestinationOptions = { keepRaw: true, keepHistory: true },
   ) {
-    super(sqliteSession(db.sqlite), db.path);
+    super();
+    // A failed read is told as a failed write is; the time zones come from the clocks the writes
+    // keep (location-clocks.ts).
+    this.reads = composeReader(
+      new ReadSession(sqliteSession(db.sqlite), db.path, (error) => this.failed(error)),
+      { timeZoneOf: (locationId) => this.step((w) => w.clocks.clockOf(locationId).timeZone) },
+    );
     this.group = new GroupCommit(db.sqlite, GROUP_COMMIT_MS, (error) => {
       this.groupLoss = error;
       this.prepared?.forgetUncommitted();
@@ -176,7 +185,7 @@ export class SqliteDestination extends SyncWrites implements Destination {
     }
   }
 
-  protected override failed(error: unknown): unknown {
+  private failed(error: unknown): unknown {
     if (isStorageFailure(error) || error === this.groupLoss)
       return databaseError(error, this.where, "write to the database");
     return error;
@@ -198,7 +207,7 @@ export class SqliteDestination extends SyncWrites implements Destination {
     return this.step(() => this.group.flush());
   }
 
-  override async close(): Promise<void> {
+  async close(): Promise<void> {
     try {
       await this.commit();
     } finally {
@@ -238,7 +247,7 @@ export class SqliteDestination extends SyncWrites implements Destination {
    * After a group of the run was rolled back, a window is recorded failed whatever it proved. */
   recordWindow(window: WindowRecord, now: string) {
     return this.write((w) => {
-      w.rollups.settle(window.locationId, this.daysToSettle.of(window));
+      w.rollups.settle(window.locationId, this.records.daysToSettle.of(window));
       const proven = this.groupLoss === undefined;
       w.checkpoints.recordWindow(proven ? window : unproven(window), now);
     });
@@ -255,13 +264,10 @@ export class SqliteDestination extends SyncWrites implements Destination {
     return this.write((w) => w.checkpoints.recordRepair(repair));
   }
 
-  // The records (sync-writes.ts runs their writes through perform).
+  // The records (sync-writes.ts runs their writes through perform); the time zone.
 
   useTimeZone(locationId: string, timeZone: string | null) {
     return this.write((w) => w.clocks.apply(locationId, timeZone));
-  }
-  override timeZoneOf(locationId: string) {
-    return this.step((w) => w.clocks.clockOf(locationId).timeZone);
   }
   archiveTerms(stream: DayStreamTables): Promise<ArchiveTerms> {
     if (!this.options.compressAhead)

@@ -1,9 +1,10 @@
 /**
- * The reader of a SQLite destination (../reader.ts, the same SQL as PostgreSQL's), on one
+ * The reader of a SQLite database (../reads/reader.ts, the same SQL as PostgreSQL's), on one
  * connection: statements prepared once, parameters bound by number.
  */
 import type Database from "better-sqlite3";
-import { SqlReader } from "../reads/reader.js";
+import { composeReader, type Reader } from "../reads/reader.js";
+import { ReadSession } from "../reads/session.js";
 import { SQLITE_DIALECT, type SqlSession } from "../sql/dialect.js";
 import type { Db } from "./open.js";
 
@@ -57,8 +58,10 @@ export function numbered(params: readonly unknown[]): Record<number, unknown> {
 }
 
 /** A reader of a SQLite connection; closing it closes the connection unless it is lent. */
-export function sqliteReader(db: Db, options: { lent?: boolean } = {}): SqlReader {
-  return new SqlReader(sqliteSession(db.sqlite), db.path, async () => {
-    if (!options.lent) db.close();
+export function sqliteReader(db: Db, options: { lent?: boolean } = {}): Reader {
+  return composeReader(new ReadSession(sqliteSession(db.sqlite), db.path), {
+    close: async () => {
+      if (!options.lent) db.close();
+    },
   });
 }
