@@ -113,7 +113,7 @@ export async function benchStatusPage(options: {
   )) as typeof import("../src/daemon/status-page-thread.js");
   const inWorker = await measure(() =>
     renderStatusPageInThread({
-      dbPath: path,
+      database: { dbPath: path, postgres: undefined },
       schedule: SCHEDULE,
       now: now.toISOString(),
       refreshSeconds: 60,

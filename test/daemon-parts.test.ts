@@ -328,7 +328,7 @@ describe("the status page's thread", () => {
     const dbPath = tempPath();
     openTestDb(dbPath).close();
     const request = {
-      dbPath,
+      database: { dbPath, postgres: undefined },
       schedule: "0 * * * *",
       now: new Date().toISOString(),
       refreshSeconds: 60,

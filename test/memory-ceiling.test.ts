@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "../src/db/sqlite/open.js";
+import { heldDatabase } from "../src/db/sqlite/run-hold.js";
 import type { WorkerInput } from "../src/runner/worker-protocol.js";
 import { useTempDir } from "./helpers/db.js";
 import { useSimulator } from "./helpers/simulator.js";
@@ -35,7 +36,9 @@ describe("a sync thread out of heap", () => {
       reportAttempts: false,
     };
     try {
-      await expect(runSyncInWorker({ input, db, heapMb: TOO_LITTLE_MB })).rejects.toThrow(
+      await expect(
+        runSyncInWorker({ input, held: heldDatabase(db), heapMb: TOO_LITTLE_MB }),
+      ).rejects.toThrow(
         `the sync needed more than ${TOO_LITTLE_MB} MB of heap; raise POS_MEMORY_MB`,
       );
       expect(db.sqlite.prepare("SELECT status, error, finished_at FROM sync_runs").all()).toEqual([

@@ -1,12 +1,9 @@
 /** What the commands that read configuration share: flags, config, logger, database, signals. */
-import { existsSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import type { WriteStream } from "node:tty";
 import { type Config, databaseFlag, loadConfig, type RawSettings } from "../config/config.js";
+import { databaseFile, databaseFor } from "../db/choose.js";
 import type { Reader } from "../db/reads/reader.js";
-import { migrationState } from "../db/sqlite/migration-state.js";
-import { type Db, openDatabase } from "../db/sqlite/open.js";
-import { sqliteReader } from "../db/sqlite/reader.js";
-import { pendingUpgrades, type UpgradeProgress } from "../db/sqlite/upgrades/index.js";
 import { ConfigError } from "../errors.js";
 import { createLogger, type Logger, type LogLevel } from "../log.js";
 import type { CommandIo } from "./command.js";
@@ -34,9 +31,10 @@ export function commandConfig(
     needsApi,
   });
   // SQLite's own answer for a directory names an I/O error: say what is wrong instead.
-  if (config.postgres === undefined && isDirectory(config.dbPath)) {
+  const file = databaseFile(config);
+  if (file !== undefined && isDirectory(file)) {
     throw new ConfigError(
-      `${config.dbPath} is a directory: give --db (or POS_DB_PATH) the path of a database file`,
+      `${file} is a directory: give --db (or POS_DB_PATH) the path of a database file`,
     );
   }
   return config;
@@ -66,56 +64,10 @@ export function commandLogger(config: Config, io: CommandIo): Logger {
   return createLogger({ level: commandLogLevel(config, io) });
 }
 
-/** Opens the database for writing, migrating it first; a long upgrade of its stored data shows
- * through `onUpgradeProgress`. */
-export function openConfiguredDatabase(
-  config: Config,
-  onUpgradeProgress?: (progress: UpgradeProgress) => void,
-): Db {
-  return openDatabase(config.dbPath, onUpgradeProgress ? { onUpgradeProgress } : {});
-}
-
-/** For status and verify: either destination, opened for reading only (see below). */
+/** For status, verify and the other commands that only read: either database, which must
+ * exist at this version's schema, opened for reading only, never created nor migrated. */
 export async function openReadableDestination(config: Config): Promise<Reader> {
-  if (config.postgres) {
-    // Loaded only here: a SQLite command spares PostgreSQL's modules their start-up CPU.
-    const { openPgReader } = await import("../db/pg/reader.js");
-    return openPgReader(config.postgres);
-  }
-  return sqliteReader(openDatabaseForReading(config));
-}
-
-/**
- * For commands that only read: the file must already be a pos-sync database, is opened
- * read-only (so a directory this user may not write to is fine), and is never created nor
- * migrated. A schema older than this version's is refused rather than half read: the queries
- * would fail on the columns it lacks.
- */
-export function openDatabaseForReading(config: Config): Db {
-  const path = config.dbPath;
-  const notThere = `no pos-sync database at ${path}: check --db or POS_DB_PATH, or create one with pos-sync sync`;
-  if (path === ":memory:" || !existsSync(path)) throw new ConfigError(notThere);
-  const db = openDatabase(path, { readonly: true });
-  try {
-    const state = migrationState(db);
-    if (!state.hasSchema) throw new ConfigError(notThere);
-    if (state.pending > 0) {
-      throw new ConfigError(
-        `the database ${path} lacks ${state.pending} schema migration(s) of this pos-sync version: ` +
-          "run pos-sync migrate (as a user that may write it) first",
-      );
-    }
-    if (pendingUpgrades(db.sqlite).length > 0) {
-      throw new ConfigError(
-        `the upgrade of the database ${path} to this version's layout is not finished: ` +
-          "run pos-sync migrate (as a user that may write it) to finish it",
-      );
-    }
-    return db;
-  } catch (error) {
-    db.close();
-    throw error;
-  }
+  return (await databaseFor(config)).openReader(config);
 }
 
 /**

@@ -5,18 +5,18 @@
  */
 import { loadConfig } from "../config/config.js";
 import { addDays } from "../dates.js";
-import { SqliteDestination } from "../db/sqlite/destination.js";
-import type { WriterLease } from "../db/sqlite/writer-lease.js";
+import { databaseFor } from "../db/choose.js";
+import type { RunHold } from "../db/database.js";
 import {
   completeOrderDays,
   formatDatabaseSummary,
   summarizeDatabase,
 } from "../demo/database-summary.js";
-import { prepareDemoDatabase } from "../demo/demo-database.js";
 import { formatExampleQueries } from "../demo/example-queries.js";
+import { UsageError } from "../errors.js";
 import { createLogger, isLogLevel, type LogLevel } from "../log.js";
 import { collectChanges } from "../read-models/changes.js";
-import { acquireWriterLease, startRun } from "../runner/start-run.js";
+import { startRun } from "../runner/start-run.js";
 import { simulatorToday } from "../simulator/clock.js";
 import { type Simulator, startSimulator } from "../simulator/server.js";
 import { exitCodeFor, type RunResult } from "../sync/run-result.js";
@@ -141,18 +141,23 @@ function closingNotes(result: RunResult, dbPath: string, wasIncremental: boolean
 
 async function run(argv: string[], io: CommandIo): Promise<number> {
   const settings = parseSettings(argv);
+  // Only the demo's own file: a database in the environment must not be used.
+  const file = loadConfig({ env: {}, flags: { dbPath: settings.dbPath }, needsApi: false });
+  const database = await databaseFor(file);
+  if (!database.demoFile) throw new UsageError("the demo writes only a database file of its own");
   // Before anything opens the file for writing: the demo may touch only a database it made.
-  prepareDemoDatabase(settings.dbPath, settings.fresh);
+  await database.demoFile.prepare(settings.dbPath, settings.fresh);
   const logLevel = demoLogLevel(io);
   const logger = createLogger({ level: logLevel });
-  const destination = SqliteDestination.open(settings.dbPath);
   const stop = new AbortController();
   const release = stopOnSignals(stop, logger);
-  let lease: WriterLease | undefined;
+  let hold: RunHold | undefined;
   let simulator: Simulator | undefined;
   try {
-    lease = acquireWriterLease(destination.db, { command: "demo", logger, stop });
-    const completeDays = await completeOrderDays(destination.reads);
+    hold = await database.holdForRuns(file, { command: "demo", logger, stop });
+    const held = hold.held;
+    if (!held) throw new Error("the demo's runs write through the database it holds");
+    const completeDays = await completeOrderDays(held.reads);
     // A first run syncs the API as it was a few days ago, then once a day up to today, as a
     // daemon would have: the orders changed in between (cancelled, voided, discounted after the
     // fact) land in order history.
@@ -182,7 +187,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     const syncNow = (range?: DayRange) =>
       startRun({
         plan: { config, trigger: "cli", ...(range ? { range } : {}) },
-        db: destination.db,
+        held,
         logLevel,
         logTo: "stderr",
         progress: isInteractive(io)
@@ -206,11 +211,11 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
       io.stdout.write(`${dailyRunLine(simulator.dataset.today, result)}\n`);
     }
     if (daysLater > 0) io.stdout.write("\n");
-    const summary = await summarizeDatabase(destination.reads);
+    const summary = await summarizeDatabase(held.reads);
     io.stdout.write(`${formatDatabaseSummary(summary, settings.dbPath)}\n`);
-    io.stdout.write(`${await formatExampleQueries(destination.reads)}\n`);
+    io.stdout.write(`${await formatExampleQueries(held.reads)}\n`);
     const changes = await collectChanges(
-      destination.reads,
+      held.reads,
       daysLater > 0 ? { sinceInstant: dailyRunsFrom } : {},
     );
     // The daily runs read a week of the API's past in seconds: counted by run, not by when.
@@ -226,8 +231,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     return code;
   } finally {
     release();
-    lease?.release();
-    await destination.close();
+    hold?.release();
     await simulator?.close();
   }
 }

@@ -1,18 +1,8 @@
 /** `pos-sync migrate`: applies the database migrations (every command also does at start). */
-import { existsSync } from "node:fs";
-import { describePostgresUrl, type PostgresTarget } from "../config/config.js";
-import type { MigrationOutcome } from "../db/pg/migrate.js";
-import { migrationState } from "../db/sqlite/migration-state.js";
-import { openDatabase } from "../db/sqlite/open.js";
+import { databaseFor } from "../db/choose.js";
 import { upgradeProgressWriter } from "../ui/upgrade-progress.js";
 import { type Command, type CommandIo, parseFlags } from "./command.js";
-import {
-  CONFIG_FLAGS,
-  CONFIG_HELP,
-  commandConfig,
-  isInteractive,
-  openConfiguredDatabase,
-} from "./common.js";
+import { CONFIG_FLAGS, CONFIG_HELP, commandConfig, isInteractive } from "./common.js";
 
 const HELP = `Usage: pos-sync migrate [--config FILE] [--db PATH|URL]
 
@@ -26,32 +16,6 @@ and views; several processes migrating at once take turns.
 ${CONFIG_HELP}
 `;
 
-/** Migrations the file lacks, read before anything changes it; undefined when there is no file. */
-function pendingBefore(path: string): number | undefined {
-  if (!existsSync(path)) return undefined;
-  const db = openDatabase(path, { readonly: true });
-  try {
-    return migrationState(db).pending;
-  } finally {
-    db.close();
-  }
-}
-
-function outcome(path: string, pending: number | undefined, applied: number): string {
-  if (pending === undefined) return `created the database ${path} (${applied} migrations applied)`;
-  if (pending === 0) return `${path} is already up to date (${applied} migrations applied)`;
-  return `upgraded ${path}: applied ${pending} migration${pending === 1 ? "" : "s"} (${applied} in all)`;
-}
-
-function postgresOutcome(target: PostgresTarget, outcome: MigrationOutcome): string {
-  const where = `the schema ${target.schema} of ${describePostgresUrl(target.url)}`;
-  if (outcome.created) return `created ${where} (${outcome.total} migrations applied)`;
-  if (outcome.applied === 0)
-    return `${where} is already up to date (${outcome.total} migrations applied)`;
-  const plural = outcome.applied === 1 ? "" : "s";
-  return `upgraded ${where}: applied ${outcome.applied} migration${plural} (${outcome.total} in all)`;
-}
-
 /** Progress redrawn on a terminal's standard error, or told line by line on standard output. */
 function progressWriter(io: CommandIo) {
   return isInteractive(io)
@@ -59,27 +23,12 @@ function progressWriter(io: CommandIo) {
     : upgradeProgressWriter(io.stdout, false);
 }
 
-async function migrateToPostgres(target: PostgresTarget, io: CommandIo): Promise<number> {
-  const { openPostgres } = await import("../db/pg/open.js");
-  const { pool, migration } = await openPostgres(target, 1, progressWriter(io));
-  await pool.end();
-  io.stdout.write(`${postgresOutcome(target, migration)}\n`);
-  return 0;
-}
-
 async function run(argv: string[], io: CommandIo): Promise<number> {
   const values = parseFlags(argv, CONFIG_FLAGS, "migrate");
   const config = commandConfig(values, io, false);
-  if (config.postgres) return migrateToPostgres(config.postgres, io);
-  const pending = pendingBefore(config.dbPath);
-  const db = openConfiguredDatabase(config, progressWriter(io));
-  try {
-    const applied = migrationState(db).applied;
-    io.stdout.write(`${outcome(config.dbPath, pending, applied)}\n`);
-    return 0;
-  } finally {
-    db.close();
-  }
+  const database = await databaseFor(config);
+  io.stdout.write(`${await database.migrate(config, progressWriter(io))}\n`);
+  return 0;
 }
 
 export const migrateCommand: Command = {

@@ -1,4 +1,5 @@
 /** `pos-sync probe`: finds what the API's document leaves unshown, and the settings to use. */
+import { databaseFile } from "../db/choose.js";
 import { EXIT } from "../errors.js";
 import { refuseToReplace, SETTINGS_FILE, writeOutputFile } from "../output-file.js";
 import { configUpdate } from "../probe/config-file.js";
@@ -55,7 +56,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const config = commandConfig(values, io, true);
   const file = values["write-config"];
   const inUse = {
-    database: config.postgres ? undefined : config.dbPath,
+    database: databaseFile(config),
     configFile: values.config,
   };
   // Refused before a request is sent: the probe's answers would have nowhere to go.

@@ -1,11 +1,11 @@
 /** `pos-sync raw TABLE ID`: one record's JSON as the API sent it, read back from the archive. */
 
 import type { Config } from "../config/config.js";
+import { databaseFor } from "../db/choose.js";
 import { ARCHIVED_TABLE_NAMES } from "../db/raw/archived-tables.js";
-import { readRawRecords } from "../db/sqlite/raw-archive.js";
 import { EXIT, UsageError } from "../errors.js";
 import { type Command, type CommandIo, parseFlagsAndArguments } from "./command.js";
-import { CONFIG_FLAGS, CONFIG_HELP, commandConfig, openDatabaseForReading } from "./common.js";
+import { CONFIG_FLAGS, CONFIG_HELP, commandConfig } from "./common.js";
 
 const OPTIONS = { location: { type: "string" }, ...CONFIG_FLAGS } as const;
 
@@ -50,7 +50,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   }
 }
 
-/** The record's archived JSON, as received, on either destination (on PostgreSQL an escaped NUL
+/** The record's archived JSON, as received, on either database (on PostgreSQL an escaped NUL
  * reads U+FFFD: text there cannot hold one). */
 async function archivedJson(
   config: Config,
@@ -58,16 +58,13 @@ async function archivedJson(
   id: string,
   locationId: string | undefined,
 ): Promise<{ documents: string[]; close: () => Promise<void> }> {
-  if (config.postgres) {
-    const { openPgRawDocuments } = await import("../db/pg/reader.js");
-    const archive = await openPgRawDocuments(config.postgres);
+  const archive = await (await databaseFor(config)).openRawDocuments(config);
+  try {
     return { documents: await archive.documents(table, id, locationId), close: archive.close };
+  } catch (error) {
+    await archive.close();
+    throw error;
   }
-  const db = openDatabaseForReading(config);
-  return {
-    documents: readRawRecords(db.sqlite, table, id, locationId).map((d) => d.json),
-    close: async () => db.close(),
-  };
 }
 
 export const rawCommand: Command = {

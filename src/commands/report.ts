@@ -2,6 +2,7 @@
  * and webhook. Reads the database only, unless it sends: what it sends is recorded
  * (report-send.ts). */
 
+import { databaseFile } from "../db/choose.js";
 import { UsageError } from "../errors.js";
 import { reportHtml } from "../morning-report/html.js";
 import { collectMorningReport } from "../morning-report/morning-report.js";
@@ -60,7 +61,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const config = commandConfig(values, io, false);
   if (sending) checkChannels(config);
   const inUse = {
-    database: config.postgres ? undefined : config.dbPath,
+    database: databaseFile(config),
     configFile: values.config,
   };
   // Refused before the database is read: nothing is done for a page that cannot be written.

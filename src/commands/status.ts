@@ -1,5 +1,6 @@
 /** `pos-sync status`: what is stored, what is missing, how the last run went. No API call. */
 import type { WriteStream } from "node:tty";
+import { databaseFile } from "../db/choose.js";
 import { UsageError } from "../errors.js";
 import { refuseToReplace, STATUS_PAGE } from "../output-file.js";
 import { collectStatus } from "../read-models/status.js";
@@ -51,7 +52,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     throw new UsageError("status: give --json or --html FILE, not both");
   const config = commandConfig(values, io, false);
   const inUse = {
-    database: config.postgres ? undefined : config.dbPath,
+    database: databaseFile(config),
     configFile: values.config,
   };
   // Refused before the database is read: nothing is done for a page that cannot be written.

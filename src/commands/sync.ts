@@ -2,14 +2,11 @@
 
 import { SETTINGS } from "../config/settings.js";
 import { today } from "../dates.js";
-import type { Db } from "../db/sqlite/open.js";
-import { checkpointAndTruncate } from "../db/sqlite/wal.js";
-import type { WriterLease } from "../db/sqlite/writer-lease.js";
+import { databaseFor } from "../db/choose.js";
 import { UsageError } from "../errors.js";
 import type { Logger } from "../log.js";
-import { acquireWriterLease, type RunRequest, startRun } from "../runner/start-run.js";
+import { type RunRequest, startRun } from "../runner/start-run.js";
 import { SyncWorker } from "../runner/sync-worker.js";
-import { databaseWriter } from "../runner/thread-layout.js";
 import { exitCodeFor, type RunResult } from "../sync/run-result.js";
 import { visible } from "../terminal-text.js";
 import { TerminalProgress } from "../ui/progress-display.js";
@@ -25,7 +22,6 @@ import {
   commandLogger,
   commandLogLevel,
   isInteractive,
-  openConfiguredDatabase,
   stopOnSignals,
 } from "./common.js";
 
@@ -142,7 +138,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   return report(await executeRun(request, logger, io), io);
 }
 
-export type SyncRequest = Omit<RunRequest, "signal" | "db" | "worker">;
+export type SyncRequest = Omit<RunRequest, "signal" | "held" | "worker">;
 
 /** One run into the configured database, stopped cleanly on the first SIGINT or SIGTERM. */
 export async function executeRun(
@@ -154,85 +150,37 @@ export async function executeRun(
   const { config } = request.plan;
   const worker = SyncWorker.start(config.memoryMb);
   try {
-    // The run's thread writes PostgreSQL, which needs no writer lease: its per-location locks
-    // keep workers apart.
-    return await (databaseWriter(config) === "run's thread"
-      ? runWithSignals({ ...request, worker }, logger)
-      : syncIntoSqlite({ ...request, worker }, logger, io));
-  } finally {
-    worker.discard();
-  }
-}
-
-type StartedRequest = SyncRequest & { worker: SyncWorker };
-
-/** Runs the sync in its worker thread, stopping it cleanly on the first SIGINT or SIGTERM. */
-async function runWithSignals(request: StartedRequest, logger: Logger): Promise<RunResult> {
-  const stop = new AbortController();
-  const release = stopOnSignals(stop, logger);
-  try {
-    return await startRun({ ...request, signal: stop.signal });
-  } finally {
-    release();
-  }
-}
-
-/** SQLite: this thread opens the file, holds the writer lease and writes the run's pages. */
-async function syncIntoSqlite(
-  request: StartedRequest,
-  logger: Logger,
-  io: CommandIo,
-): Promise<RunResult> {
-  const db = openConfiguredDatabase(
-    request.plan.config,
-    isInteractive(io)
-      ? upgradeProgressWriter(io.stderr, true)
-      : (progress) => {
-          if (progress.done >= 1) logger.info(progress, "upgraded the layout of a table");
-        },
-  );
-  const stop = new AbortController();
-  let lease: WriterLease;
-  try {
-    lease = acquireWriterLease(db, {
+    const database = await databaseFor(config);
+    const stop = new AbortController();
+    // Held by this thread where it writes the run's pages (with the writer lease that keeps a
+    // second writer out); nothing to hold where the run's thread writes the database itself.
+    const hold = await database.holdForRuns(config, {
       command: request.plan.trigger === "repair" ? "verify --repair" : "sync",
       logger,
       stop,
+      onUpgradeProgress: isInteractive(io)
+        ? upgradeProgressWriter(io.stderr, true)
+        : (progress) => {
+            if (progress.done >= 1) logger.info(progress, "upgraded the layout of a table");
+          },
     });
-  } catch (error) {
-    db.close();
-    throw error;
-  }
-  const release = stopOnSignals(stop, logger);
-  try {
-    // The run itself goes to a worker thread, with a heap ceiling; this thread keeps the lease,
-    // the signals and the terminal.
-    return await startRun({ ...request, db, signal: stop.signal });
+    const release = stopOnSignals(stop, logger);
+    try {
+      // The run itself goes to a worker thread, with a heap ceiling; this thread keeps the
+      // lease, the signals and the terminal.
+      return await startRun({
+        ...request,
+        worker,
+        ...(hold.held ? { held: hold.held } : {}),
+        signal: stop.signal,
+      });
+    } finally {
+      release();
+      hold.release();
+    }
   } finally {
-    release();
-    trimWal(db, logger);
-    lease.release();
-    db.close();
+    worker.discard();
   }
-}
-
-/** Starts the WAL over once the run is done. Only a reader of the file holding an old snapshot
- * (a BI tool's long query) keeps it from that, and then the file stays as large as the run made
- * it until a later run, which the user is told (the daemon tries again while idle by itself). */
-function trimWal(db: Db, logger: Logger): void {
-  let outcome: ReturnType<typeof checkpointAndTruncate>;
-  try {
-    outcome = checkpointAndTruncate(db.sqlite, db.path);
-  } catch {
-    // Whatever kept the checkpoint from the file, the run met it already and said so.
-    return;
-  }
-  if (outcome.truncated || outcome.walBytes === 0) return;
-  const mb = (outcome.walBytes / 1024 ** 2).toFixed(1);
-  logger.warn(
-    { walBytes: outcome.walBytes },
-    `a reader of ${db.path} holds an old snapshot, so its -wal file stays at ${mb} MB: the next run (or the daemon, while idle) cuts it back once that reader is done`,
-  );
 }
 
 function report(result: RunResult, io: CommandIo): number {

@@ -6,12 +6,11 @@
  */
 
 import { RUNS_DECIDED_ON } from "../alerts/sync-failing.js";
-import type { Config, PostgresTarget } from "../config/config.js";
+import type { Config } from "../config/config.js";
 import { messageOf } from "../errors.js";
 import type { Logger } from "../log.js";
 import { collectStatus } from "../read-models/status.js";
 import { startRun } from "../runner/start-run.js";
-import { databaseWriter } from "../runner/thread-layout.js";
 import type { RunResult } from "../sync/run-result.js";
 import { testWaitScale } from "../test-waits.js";
 import { HealthTracker } from "./health.js";
@@ -20,9 +19,8 @@ import { DaemonMetrics } from "./metrics.js";
 import { Notifier } from "./notifier.js";
 import { pageClosed } from "./page-access.js";
 import { Scheduler, type TickReason } from "./scheduler.js";
-import { SqliteDaemonStorage } from "./sqlite-storage.js";
 import { StatusPageSource } from "./status-page-source.js";
-import type { DaemonStorage } from "./storage.js";
+import { type DaemonStorage, openDaemonStorage } from "./storage.js";
 
 export interface DaemonOptions {
   config: Config;
@@ -42,12 +40,6 @@ const WAL_RETRY_MS = 5_000;
 
 /** How often the notifier looks for a report due and messages to send again, between runs. */
 const NOTIFIER_EVERY_MS = 60_000;
-
-/** Loaded only here: a SQLite daemon spares PostgreSQL's modules their start-up CPU. */
-async function openPostgresStorage(target: PostgresTarget): Promise<DaemonStorage> {
-  const { PostgresDaemonStorage } = await import("./postgres-storage.js");
-  return PostgresDaemonStorage.open(target);
-}
 
 /**
  * Health starts from the database's runs, not from nothing: a daemon restarted while one key of
@@ -86,11 +78,12 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   const stop = new AbortController();
   signal.addEventListener("abort", () => stop.abort(), { once: true });
   // A SQLite file is the daemon's to hold, with its writer lease, for the runs it serves their
-  // writes to; the runs write PostgreSQL themselves (thread-layout.ts).
-  const storage: DaemonStorage =
-    databaseWriter(config) === "run's thread" && config.postgres
-      ? await openPostgresStorage(config.postgres)
-      : SqliteDaemonStorage.open(config, logger, stop, options.walRetryMs ?? WAL_RETRY_MS);
+  // writes to; the runs write PostgreSQL themselves (db/database.ts).
+  const storage: DaemonStorage = await openDaemonStorage(config, {
+    logger,
+    stop,
+    walRetryMs: options.walRetryMs ?? WAL_RETRY_MS,
+  });
   const metrics = new DaemonMetrics();
   const health = new HealthTracker();
   await recallRuns(storage, health, logger);
@@ -131,7 +124,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     let finished: RunResult | undefined;
     metrics.runStarted();
     health.runStarted();
-    const { db } = storage.beforeRun();
+    const { held } = storage.beforeRun();
     try {
       const result = await startRun({
         plan: {
@@ -141,7 +134,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
             ? { audit: { periodDays: config.auditPeriodDays, requests: config.auditRequests } }
             : {}),
         },
-        ...(db ? { db } : {}),
+        ...(held ? { held } : {}),
         logLevel: config.logLevel,
         logTo: "stdout",
         onAttempt: (event) => metrics.onAttempt(event),

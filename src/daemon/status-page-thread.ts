@@ -1,14 +1,16 @@
 /**
- * The SQLite daemon's status page, rendered on a thread of its own. better-sqlite3 reads
+ * The SQLite daemon's status page, rendered on a thread of its own (the database's capabilities
+ * say where a page is read: db/database.ts). better-sqlite3 reads
  * synchronously, and the daemon's main thread is where a run's writes land (the sync's thread
  * sends them there): counting a chain's rows and windows there would hold the writer up for as
  * long. On another thread, with a read-only connection of its own (WAL: readers and the writer
  * never wait for each other), the page costs the run nothing.
  */
 import { Worker } from "node:worker_threads";
+import type { DatabaseSettings } from "../db/database.js";
 
 export interface StatusPageRequest {
-  dbPath: string;
+  database: DatabaseSettings;
   schedule: string;
   /** ISO instant: the page's "now". */
   now: string;

@@ -1,17 +1,18 @@
 /**
- * A worker thread's entry: renders the status page from a SQLite file through a read-only
- * connection of its own, answers the HTML and ends. See status-page-thread.ts for why a thread.
+ * A worker thread's entry: renders the status page through a read-only connection of its own,
+ * answers the HTML and ends. See status-page-thread.ts for why a thread.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { openDatabase } from "../db/sqlite/open.js";
-import { sqliteReader } from "../db/sqlite/reader.js";
+import { databaseFor } from "../db/choose.js";
 import { messageOf } from "../errors.js";
 import { collectStatusPage } from "../read-models/status-page.js";
 import { renderStatusPage } from "../ui/status-page/page.js";
 import type { StatusPageAnswer, StatusPageRequest } from "./status-page-thread.js";
 
 async function render(data: StatusPageRequest): Promise<string> {
-  const destination = sqliteReader(openDatabase(data.dbPath, { readonly: true }));
+  // The daemon that asks holds the database migrated: no need to check it again.
+  const database = await databaseFor(data.database);
+  const destination = await database.openReader(data.database, { trusted: true });
   try {
     const page = await collectStatusPage(destination, {
       schedule: data.schedule,

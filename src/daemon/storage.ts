@@ -1,13 +1,16 @@
 /**
- * What the daemon holds of its database between runs, for either destination: SQLite's connection
- * with its writer lease and WAL upkeep (sqlite-storage.ts), or PostgreSQL's reader, where
- * per-location locks replace the lease so that several daemons share one database.
+ * What the daemon holds of its database between runs (db/database.ts: SQLite's connection with
+ * its writer lease and WAL upkeep, or PostgreSQL's reader, where per-location turns replace the
+ * lease so that several daemons share one database), and how its status page is read: on a
+ * thread of its own where the database says so (status-page-thread.ts), else through its reader.
  */
 
-import type { AlertStore } from "../db/deliveries/alerts.js";
-import type { DeliveryStore } from "../db/deliveries/deliveries.js";
-import type { Reader } from "../db/reads/reader.js";
-import type { Db } from "../db/sqlite/open.js";
+import type { Config } from "../config/config.js";
+import { databaseFor } from "../db/choose.js";
+import type { DaemonHold, DaemonHoldOptions } from "../db/database.js";
+import { collectStatusPage } from "../read-models/status-page.js";
+import { renderStatusPage } from "../ui/status-page/page.js";
+import { renderStatusPageInThread } from "./status-page-thread.js";
 
 /** What the status page is rendered for. */
 export interface PageRequest {
@@ -16,25 +19,40 @@ export interface PageRequest {
   refreshSeconds: number;
 }
 
-export interface DaemonStorage {
-  /** For messages: the file, or the server and schema. */
-  readonly name: string;
-  /** Before a run: the connection the run writes through (SQLite), or none (PostgreSQL: the run
-   * connects itself). */
-  beforeRun(): { db?: Db };
-  /** After a run: a failed one leaves a connection that is opened afresh. */
-  afterRun(failed: boolean): void;
-  /** What status and the metrics read. */
-  readable(): Reader;
-  /** Where the daemon records what it sends (notifier.ts): between runs, never during one. */
-  messages(): { deliveries: DeliveryStore; alerts: AlertStore };
-  /** The status page, read without holding up the runs' writes: SQLite renders it in a worker
-   * thread through a read-only connection of its own (status-page-thread.ts); PostgreSQL through
-   * its reader, whose queries wait off the thread. */
+export interface DaemonStorage extends DaemonHold {
+  /** The status page, read without holding up the runs' writes. */
   renderStatusPage(request: PageRequest): Promise<string>;
-  /** While idle: upkeep (SQLite truncates its WAL). */
-  idle(): void;
-  /** Whether another process took the database over (SQLite's lease); the daemon then exits 1. */
-  readonly lost: boolean;
-  close(): Promise<void>;
+}
+
+export async function openDaemonStorage(
+  config: Config,
+  options: DaemonHoldOptions,
+): Promise<DaemonStorage> {
+  const database = await databaseFor(config);
+  const hold = await database.holdForDaemon(config, options);
+  const settings = { dbPath: config.dbPath, postgres: config.postgres };
+  const onThread = database.capabilities.statusPageThread;
+  return {
+    name: hold.name,
+    get lost() {
+      return hold.lost;
+    },
+    beforeRun: () => hold.beforeRun(),
+    afterRun: (failed) => hold.afterRun(failed),
+    readable: () => hold.readable(),
+    messages: () => hold.messages(),
+    idle: () => hold.idle(),
+    close: () => hold.close(),
+    async renderStatusPage(request) {
+      if (onThread)
+        return renderStatusPageInThread({
+          database: settings,
+          schedule: request.schedule,
+          now: request.now.toISOString(),
+          refreshSeconds: request.refreshSeconds,
+        });
+      const page = await collectStatusPage(hold.readable(), request);
+      return renderStatusPage(page, { refreshSeconds: request.refreshSeconds });
+    },
+  };
 }

@@ -9,3 +9,12 @@ export interface UpgradeProgress {
 
 /** The `upgrade` of the schema migrations' progress (migrate.ts, pg/migrate.ts). */
 export const SCHEMA_MIGRATIONS = "schema-migrations";
+
+// The upgrades of SQLite's stored data (sqlite/upgrades/), named here for those who show them.
+
+/** The raw JSON of the typed tables moved into the archive (archive-raw-columns.ts). */
+export const ARCHIVE_RAW_COLUMNS = "archive-raw-columns";
+/** The orders stamped with their closing hour (fill-closed-hours.ts). */
+export const FILL_CLOSED_HOURS = "fill-closed-hours";
+/** The daily summary tables filled (fill-rollups.ts). */
+export const FILL_ROLLUPS = "fill-rollups";

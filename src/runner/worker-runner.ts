@@ -6,38 +6,35 @@
 
 import { MessageChannel } from "node:worker_threads";
 import { SETTINGS } from "../config/settings.js";
-import { SqliteDestination } from "../db/sqlite/destination.js";
-import type { Db } from "../db/sqlite/open.js";
+import type { HeldDatabase } from "../db/database.js";
 import type { RunResult } from "../sync/run-result.js";
 import { methodsOf, serveDestination } from "./remote-destination.js";
 import { SyncWorker, SyncWorkerError, type SyncWorkerRun } from "./sync-worker.js";
-import { databaseWriter } from "./thread-layout.js";
 
 /** A run on its thread, as the thread takes it (SyncWorkerRun), with where its writes go. */
 export interface WorkerRunOptions extends Omit<SyncWorkerRun, "writes"> {
-  /** The connection the run writes through: the command's, which holds the writer lease (its
-   * heartbeat then commits with the run's writes instead of waiting for their lock). Absent for
-   * PostgreSQL, which the worker thread writes to itself. */
-  db?: Db;
+  /** The database the run writes through: the command's, which holds the writer lease (its
+   * heartbeat then commits with the run's writes instead of waiting for their lock). Absent where
+   * the worker thread writes the database itself (db/database.ts). */
+  held?: HeldDatabase;
   /** The thread, started ahead of the run; one is started now otherwise. */
   worker?: SyncWorker;
   heapMb?: number;
 }
 
-/** Runs the sync in a worker that writes through `options.db`, in this thread (SQLite), or to
- * the PostgreSQL server itself. */
+/** Runs the sync in a worker that writes through `options.held`, in this thread, or to the
+ * database itself when none is held. */
 export async function runSyncInWorker(options: WorkerRunOptions): Promise<RunResult> {
   const worker = options.worker ?? SyncWorker.start(options.heapMb ?? SETTINGS.memoryMb.default);
-  if (databaseWriter(options.input.plan.config) === "run's thread") return worker.run(options);
-  if (!options.db) throw new Error("a run its command writes needs the command's connection");
-  const destination = new SqliteDestination(options.db, {
+  if (!options.held) return worker.run(options);
+  const destination = options.held.destinationForRun({
     keepRaw: options.input.plan.config.keepRaw,
     keepHistory: options.input.plan.config.keepHistory,
     compressAhead: true,
   });
   const { port1, port2 } = new MessageChannel();
   const service = serveDestination(port1, destination, () => destination.commit());
-  const shape = { where: options.db.path, methods: methodsOf(destination) };
+  const shape = { where: options.held.where, methods: methodsOf(destination) };
   try {
     return await worker.run({ ...options, writes: { port: port2, shape } });
   } catch (error) {

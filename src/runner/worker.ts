@@ -7,14 +7,14 @@
 
 import { parentPort } from "node:worker_threads";
 import { pino } from "pino";
+import type { Config } from "../config/config.js";
+import { databaseFor } from "../db/choose.js";
 import type { SyncDestination } from "../db/destination.js";
-import { databaseError, isStorageFailure } from "../db/sqlite/errors.js";
 import { messageOf, PosSyncError } from "../errors.js";
 import { createLogger } from "../log.js";
 import type { Progress } from "../sync/progress.js";
 import { runSync } from "../sync/run.js";
 import { connectDestination } from "./remote-destination.js";
-import { databaseWriter } from "./thread-layout.js";
 import type { FromWorker, ToWorker, WorkerInput, WorkerWrites } from "./worker-protocol.js";
 
 type Port = NonNullable<typeof parentPort>;
@@ -75,7 +75,7 @@ async function main(
       result: { ...result, stats: { locations: result.stats.locations } },
     };
   } catch (error) {
-    answer = { type: "failed", message: failureMessage(error, input.plan.config.dbPath) };
+    answer = { type: "failed", message: await failureMessage(error, input.plan.config) };
   }
   // Committed before answering: the command may read, move or delete the files the moment it
   // has the answer (the daemon opens them afresh after a failed run).
@@ -85,31 +85,29 @@ async function main(
   port.close();
 }
 
-/** The database as this thread writes it (thread-layout.ts): itself, with as many connections
- * as requests in flight, or through the port to the command's thread. */
+/** The database as this thread writes it (db/database.ts): through the port to the command's
+ * thread, which holds it, or itself, with as many connections as requests in flight. */
 async function openDestination(
   input: WorkerInput,
   writes: WorkerWrites | undefined,
 ): Promise<SyncDestination> {
+  if (writes) return connectDestination(writes.port, writes.shape);
   const { config } = input.plan;
-  if (databaseWriter(config) === "run's thread" && config.postgres) {
-    // Loaded only here: a SQLite run spares PostgreSQL's modules their start-up CPU.
-    const { PgDestination } = await import("../db/pg/destination.js");
-    return PgDestination.open(config.postgres, {
-      keepRaw: config.keepRaw,
-      keepHistory: config.keepHistory,
-      poolSize: config.concurrency,
-    });
-  }
-  if (!writes) throw new Error("a SQLite run needs the port to the database's thread");
-  return connectDestination(writes.port, writes.shape);
+  const database = await databaseFor(config);
+  if (database.capabilities.writer !== "run's thread")
+    throw new Error("a run its command writes needs the port to the database's thread");
+  return database.openDestination(config, {
+    keepRaw: config.keepRaw,
+    keepHistory: config.keepHistory,
+    poolSize: config.concurrency,
+  });
 }
 
 /** One line the user can act on: a failing disk is named as `sync` names it. */
-function failureMessage(error: unknown, dbPath: string): string {
+async function failureMessage(error: unknown, config: Config): Promise<string> {
   if (error instanceof PosSyncError) return error.message;
-  if (isStorageFailure(error)) return databaseError(error, dbPath, "write to the database").message;
-  return messageOf(error);
+  const database = await databaseFor(config).catch(() => undefined);
+  return database?.failureMessage(error, config) ?? messageOf(error);
 }
 
 /** A failing file may fail its last commit too; the thread ends either way. */

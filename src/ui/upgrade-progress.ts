@@ -1,6 +1,7 @@
 /**
- * How a long upgrade shows (db/sqlite/migrate.ts, db/upgrades/): on a terminal, one line redrawn in
- * place with its percentage; elsewhere, one line when a part is done. Upgrades run
+ * How a long upgrade shows (the schema migrations and data upgrades of either database): on a
+ * terminal, one line redrawn in place with its percentage; elsewhere, one line when a part is
+ * done. Upgrades run
  * synchronously, so the line is drawn from the progress callback itself, at most every 200 ms.
  */
 import {
@@ -9,7 +10,7 @@ import {
   FILL_ROLLUPS,
   SCHEMA_MIGRATIONS,
   type UpgradeProgress,
-} from "../db/sqlite/upgrades/index.js";
+} from "../db/upgrade-progress.js";
 import { number } from "./text.js";
 
 const REDRAW_MS = 200;

@@ -6,6 +6,7 @@
  */
 import { describePostgresUrl, type PostgresTarget } from "../../config/config.js";
 import { ConfigError } from "../../errors.js";
+import type { RawDocuments } from "../database.js";
 import { composeReader, type Reader } from "../reads/reader.js";
 import { ReadSession } from "../reads/session.js";
 import { POSTGRES_DIALECT, type SqlSession } from "../sql/dialect.js";
@@ -78,13 +79,6 @@ export async function openPgReader(target: PostgresTarget): Promise<Reader> {
     close: () => pool.end(),
     turns: (session) => new PgTurnReads(session),
   });
-}
-
-/** The raw archive read back: each record's JSON as received. */
-export interface RawDocuments {
-  /** The archived JSON of a record (of one location, or of every location that has it). */
-  documents(table: string, id: string, locationId?: string): Promise<string[]>;
-  close(): Promise<void>;
 }
 
 /** The raw archive of a schema this version's migrations made, as text. */

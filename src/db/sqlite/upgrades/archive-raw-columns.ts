@@ -12,7 +12,7 @@
 import type Database from "better-sqlite3";
 import { contentHash } from "../../../content-hash.js";
 import { ARCHIVED_TABLES } from "../../raw/archived-tables.js";
-import type { UpgradeProgress } from "../../upgrade-progress.js";
+import { ARCHIVE_RAW_COLUMNS, type UpgradeProgress } from "../../upgrade-progress.js";
 import { RawArchive } from "../raw-archive.js";
 import { writeTransaction } from "../transaction.js";
 
@@ -20,7 +20,7 @@ import { writeTransaction } from "../transaction.js";
  * interruption loses little (about half a megabyte of JSON). */
 const BATCH_ROWS = 200;
 
-export const ARCHIVE_RAW_COLUMNS = "archive-raw-columns";
+export { ARCHIVE_RAW_COLUMNS };
 
 interface RawRow {
   rowid: number;

@@ -7,10 +7,10 @@
  */
 import type Database from "better-sqlite3";
 import { LocalClock } from "../../../local-clock.js";
-import type { UpgradeProgress } from "../../upgrade-progress.js";
+import { FILL_CLOSED_HOURS, type UpgradeProgress } from "../../upgrade-progress.js";
 import { writeTransaction } from "../transaction.js";
 
-export const FILL_CLOSED_HOURS = "fill-closed-hours";
+export { FILL_CLOSED_HOURS };
 
 /** Orders per transaction: an hour is a few bytes, so a batch is cheap to redo. */
 const BATCH_ROWS = 5_000;

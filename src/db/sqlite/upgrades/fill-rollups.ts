@@ -4,11 +4,11 @@
  * summary yet; days a sync summarized meanwhile are already right and are passed over.
  */
 import type Database from "better-sqlite3";
-import type { UpgradeProgress } from "../../upgrade-progress.js";
+import { FILL_ROLLUPS, type UpgradeProgress } from "../../upgrade-progress.js";
 import { Rollups } from "../rollups.js";
 import { writeTransaction } from "../transaction.js";
 
-export const FILL_ROLLUPS = "fill-rollups";
+export { FILL_ROLLUPS };
 
 /** Location days per transaction (a day of a busy location is a few hundred orders). */
 const BATCH_DAYS = 50;

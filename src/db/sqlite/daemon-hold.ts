@@ -1,23 +1,22 @@
 /**
  * The daemon's hold on a SQLite database: its own connection, open for its whole life, with the
  * writer lease that keeps other writers out, opened afresh when its files were replaced or a run
- * failed (connection.ts), and the WAL truncated while idle.
+ * failed (daemon-connection.ts), and the WAL truncated while idle. The status page is read on a
+ * thread of its own, through a read-only connection of that thread's (capabilities).
  */
-import type { Config } from "../config/config.js";
-import { AlertStore } from "../db/deliveries/alerts.js";
-import { DeliveryStore } from "../db/deliveries/deliveries.js";
-import { databaseError } from "../db/sqlite/errors.js";
-import { sqliteReader, sqliteSession } from "../db/sqlite/reader.js";
-import { checkpointAndTruncate } from "../db/sqlite/wal.js";
-import type { WriterLease } from "../db/sqlite/writer-lease.js";
-import { messageOf } from "../errors.js";
-import type { Logger } from "../log.js";
-import { acquireWriterLease } from "../runner/start-run.js";
-import { DaemonConnection } from "./connection.js";
-import { renderStatusPageInThread } from "./status-page-thread.js";
-import type { DaemonStorage, PageRequest } from "./storage.js";
+import { messageOf } from "../../errors.js";
+import type { Logger } from "../../log.js";
+import type { DaemonHold, DaemonHoldOptions } from "../database.js";
+import { AlertStore } from "../deliveries/alerts.js";
+import { DeliveryStore } from "../deliveries/deliveries.js";
+import { DaemonConnection } from "./daemon-connection.js";
+import { databaseError } from "./errors.js";
+import { sqliteReader, sqliteSession } from "./reader.js";
+import { acquireWriterLease, heldDatabase } from "./run-hold.js";
+import { checkpointAndTruncate } from "./wal.js";
+import type { WriterLease } from "./writer-lease.js";
 
-export class SqliteDaemonStorage implements DaemonStorage {
+export class SqliteDaemonHold implements DaemonHold {
   readonly name: string;
   private leaseLost = false;
 
@@ -31,14 +30,9 @@ export class SqliteDaemonStorage implements DaemonStorage {
   }
 
   /** Opens the file and takes its writer lease; losing the lease later aborts `stop`. */
-  static open(
-    config: Config,
-    logger: Logger,
-    stop: AbortController,
-    walRetryMs: number,
-  ): SqliteDaemonStorage {
-    const connection = new DaemonConnection(config.dbPath);
-    let storage: SqliteDaemonStorage | undefined;
+  static open(path: string, { logger, stop, walRetryMs }: DaemonHoldOptions): SqliteDaemonHold {
+    const connection = new DaemonConnection(path);
+    let storage: SqliteDaemonHold | undefined;
     let lease: WriterLease;
     try {
       lease = acquireWriterLease(connection.current, {
@@ -54,7 +48,7 @@ export class SqliteDaemonStorage implements DaemonStorage {
       throw error;
     }
     connection.attach(lease);
-    storage = new SqliteDaemonStorage(
+    storage = new SqliteDaemonHold(
       connection,
       lease,
       new WalTrimmer(connection, logger, walRetryMs),
@@ -70,7 +64,7 @@ export class SqliteDaemonStorage implements DaemonStorage {
   beforeRun() {
     this.wal.pause();
     reopenIfReplaced(this.connection, this.logger);
-    return { db: this.connection.current };
+    return { held: heldDatabase(this.connection.current) };
   }
 
   afterRun(failed: boolean): void {
@@ -86,15 +80,6 @@ export class SqliteDaemonStorage implements DaemonStorage {
   messages() {
     const session = sqliteSession(this.connection.current.sqlite);
     return { deliveries: new DeliveryStore(session), alerts: new AlertStore(session) };
-  }
-
-  renderStatusPage(request: PageRequest): Promise<string> {
-    return renderStatusPageInThread({
-      dbPath: this.connection.path,
-      schedule: request.schedule,
-      now: request.now.toISOString(),
-      refreshSeconds: request.refreshSeconds,
-    });
   }
 
   idle(): void {
@@ -137,7 +122,7 @@ function reopenAfterFailure(connection: DaemonConnection, logger: Logger): void 
 
 /**
  * Truncates the WAL after each run; when a reader's old snapshot blocks that, tries again every
- * few seconds while the daemon is idle, until it succeeds (see db/sqlite/wal.ts).
+ * few seconds while the daemon is idle, until it succeeds (see wal.ts).
  */
 class WalTrimmer {
   private retry: NodeJS.Timeout | undefined;

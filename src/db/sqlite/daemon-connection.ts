@@ -10,9 +10,9 @@
  * after a run that failed, the connection is opened afresh when its files changed.
  */
 import { statSync } from "node:fs";
-import { type Db, openDatabase } from "../db/sqlite/open.js";
-import { touchSharedMemory } from "../db/sqlite/wal.js";
-import type { WriterLease } from "../db/sqlite/writer-lease.js";
+import { type Db, openDatabase } from "./open.js";
+import { touchSharedMemory } from "./wal.js";
+import type { WriterLease } from "./writer-lease.js";
 
 /** The inode of each file, as this connection sees it ("-" for an absent file). */
 function fileIdentity(path: string): string {

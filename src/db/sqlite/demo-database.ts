@@ -5,10 +5,10 @@
  */
 import { mkdirSync, rmSync, statSync } from "node:fs";
 import { dirname } from "node:path";
-import { createMarkedDatabase, type FileKind, kindOfFile } from "../db/sqlite/demo-marker.js";
-import { databaseError } from "../db/sqlite/errors.js";
-import { UsageError } from "../errors.js";
-import { protectedFileReason } from "../output-file.js";
+import { UsageError } from "../../errors.js";
+import { protectedFileReason } from "../../output-file.js";
+import { createMarkedDatabase, type FileKind, kindOfFile } from "./demo-marker.js";
+import { databaseError } from "./errors.js";
 
 const DESCRIPTIONS: Record<Exclude<FileKind, "demo database">, string> = {
   "unmarked SQLite database": "a SQLite database without the demo's mark",
