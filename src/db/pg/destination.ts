@@ -45,6 +45,7 @@ import {
   type WindowRecord,
 } from "../sql/checkpoints.js";
 import { POSTGRES_DIALECT } from "../sql/dialect.js";
+import { storedLocationSql } from "../sql/locations.js";
 import { columnNames, tableName } from "../sql/table.js";
 import { SqlDestination } from "../sql-destination.js";
 import { runAwaiting, type Steps, type StoredLocation, type WriteStore } from "../write-store.js";
@@ -280,12 +281,7 @@ export class PgDestination extends SqlDestination implements Destination {
       keepOnlyRejects: (locationId, stream, day, keys) =>
         keepOnlyRejects(client, locationId, stream, day, keys),
       storedLocation: async (id) =>
-        (
-          await client.query<StoredLocation>(
-            "SELECT content_hash, api_key_fingerprint FROM locations WHERE id = $1",
-            [id],
-          )
-        ).rows[0],
+        (await client.query<StoredLocation>(storedLocationSql(PG), [id])).rows[0],
       putLocation: async (row, raw) => {
         await UPSERT_LOCATION.insert(client, [row]);
         await this.archive.put(

@@ -20,6 +20,8 @@ import { ReadSession } from "../reads/session.js";
 import type { Row } from "../schema/columns.js";
 import { locations, relationName } from "../schema/index.js";
 import type { RepairRecord } from "../sql/checkpoints.js";
+import { SQLITE_DIALECT } from "../sql/dialect.js";
+import { storedLocationSql } from "../sql/locations.js";
 import { tableName } from "../sql/table.js";
 import { SqlDestination } from "../sql-destination.js";
 import { runNow, type Steps, type StoredLocation, type WriteStore } from "../write-store.js";
@@ -105,8 +107,8 @@ function prepareWriters({ sqlite }: Db, options: SqliteDestinationOptions) {
 function prepareStore(sqlite: Db["sqlite"], w: Omit<Writers, "store">): WriteStore {
   // The time zone is a setting, applied by useTimeZone alone.
   const upsertLocation = sqlite.prepare<[Row]>(upsertSql(locations, ["id"], ["time_zone"]));
-  const storedLocation = sqlite.prepare<[string], StoredLocation>(
-    "SELECT content_hash, api_key_fingerprint FROM locations WHERE id = ?",
+  const storedLocation = sqlite.prepare<[Record<number, string>], StoredLocation>(
+    storedLocationSql(SQLITE_DIALECT),
   );
   return {
     writeRecords: (stream, records, syncedAt, repair) =>
@@ -120,7 +122,8 @@ function prepareStore(sqlite: Db["sqlite"], w: Omit<Writers, "store">): WriteSto
       w.rejects.resolveStored(locationId, stream, ids),
     keepOnlyRejects: (locationId, stream, day, keys) =>
       w.rejects.keepOnly(locationId, stream, day, keys),
-    storedLocation: (id) => storedLocation.get(id),
+    // Its SQL numbers its parameter (?1), as both databases' text does: bound by number.
+    storedLocation: (id) => storedLocation.get({ 1: id }),
     putLocation(row, raw) {
       upsertLocation.run(row);
       const { id, synced_at: syncedAt } = row;

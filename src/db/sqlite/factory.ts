@@ -45,9 +45,8 @@ export const sqliteDatabase: Database = {
     return migrateFile(dbPath, onProgress);
   },
 
-  // Checked as the commands that read check it, then opened for writing: a report from cron is
-  // no time to upgrade a database a daemon of another version may be using, and the deliveries
-  // are made for several processes, so a daemon running meanwhile is no reason to refuse.
+  // Checked as the commands that read check it, then opened for writing, unmigrated and without
+  // the lease (database.ts).
   async openOutbox({ dbPath }) {
     const [{ openDatabaseForReading }, { openDatabase }, { sqliteReader, sqliteSession }, ds] =
       await Promise.all([
