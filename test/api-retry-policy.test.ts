@@ -8,7 +8,7 @@ import {
 } from "../src/api/retry-policy.js";
 import { orderSchema } from "../src/api/schemas.js";
 import { describeIssues } from "../src/api/validate.js";
-import { scaledWait, testWaitScale } from "../src/test-waits.js";
+import { scaledWait, testWaitScale } from "../src/clock/waits.js";
 
 describe("status outcomes", () => {
   it.each([

@@ -2,7 +2,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { describe, expect, it } from "vitest";
-import { addDays, today } from "../src/dates.js";
+import { addDays } from "../src/clock/days.js";
+import { today } from "../src/clock/today.js";
 import { simulatorToday } from "../src/simulator/clock.js";
 import { startSimulator } from "../src/simulator/server.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";

@@ -13,6 +13,8 @@ import {
   syncFailing,
 } from "../src/alerts/alert-rules.js";
 import { syncVerdict } from "../src/alerts/sync-failing.js";
+import { LocalClock } from "../src/clock/local-clock.js";
+import { offsetText } from "../src/clock/offsets.js";
 import type { RecordedDelivery } from "../src/db/deliveries/deliveries.js";
 import { retryDelayMs } from "../src/delivery/backoff.js";
 import { type Channels, DeliveryError } from "../src/delivery/delivery.js";
@@ -25,12 +27,10 @@ import {
 import { delivered, sendOutcome } from "../src/delivery/send-outcome.js";
 import { minutesOfDay } from "../src/delivery/settings.js";
 import { afterFailure, whyRetired } from "../src/delivery/unsent.js";
-import { LocalClock } from "../src/local-clock.js";
 import {
   type DueReport,
   dueReports,
   type LocationClock,
-  offsetClock,
   owedReports,
 } from "../src/morning-report/report-due.js";
 import type { LocationStats } from "../src/sync/stats.js";
@@ -162,7 +162,7 @@ describe("when the morning report is due", () => {
   });
 
   it("names a clock without a time zone by its offset", () => {
-    expect([offsetClock(60), offsetClock(-330), offsetClock(0)]).toEqual([
+    expect([offsetText(60, "clock"), offsetText(-330, "clock"), offsetText(0, "clock")]).toEqual([
       "UTC+01:00",
       "UTC-05:30",
       "UTC",

@@ -3,10 +3,11 @@
  * ended and how long it lasted. The same words by e-mail (text, and HTML without images) and in
  * a webhook's Slack-style `text`.
  */
+import { durationBetween } from "../clock/durations.js";
+import { utcMinute } from "../clock/local-moment.js";
 import type { Message } from "../delivery/message.js";
 import { visible } from "../terminal-text.js";
 import { escapeHtml, visibleHtml } from "../ui/status-page/html.js";
-import { utcMinute } from "../ui/text.js";
 
 export interface AlertEvent {
   id: number;
@@ -43,13 +44,6 @@ function aboutWords(alert: AlertEvent): string {
   return ` ${alert.kind === "key rejected" ? "for" : "at"} ${visible(alert.about)}`;
 }
 
-function lasted(from: string, to: string): string {
-  const minutes = Math.max(0, Math.round((Date.parse(to) - Date.parse(from)) / 60_000));
-  if (minutes < 60) return `${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
-}
-
 /** Where to look, per kind. */
 const NEXT_STEP: Record<string, string> = {
   "sync failing": "Run pos-sync status on the server, or read the daemon's log, for why.",
@@ -66,7 +60,7 @@ export function alertMessage(alert: AlertEvent): Message {
   const what = `${alert.kind}${aboutWords(alert)}`;
   const subject = opened
     ? `pos-sync alert: ${what}`
-    : `pos-sync resolved: ${what}, after ${lasted(alert.openedAt, closedAt)}`;
+    : `pos-sync resolved: ${what}, after ${durationBetween(alert.openedAt, closedAt, "minutes")}`;
   const lines = opened
     ? [subject, "", detail, `Since ${utcMinute(alert.openedAt)}.`, NEXT_STEP[alert.kind] ?? ""]
     : [

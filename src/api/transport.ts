@@ -7,10 +7,11 @@
 import pLimit, { type LimitFunction } from "p-limit";
 import pRetry from "p-retry";
 import { Agent, request } from "undici";
+import { durationText } from "../clock/durations.js";
+import { scaledWait, testWaitScale } from "../clock/waits.js";
 import { CpuLane, PAGE_STEP } from "../cpu-lane.js";
 import type { Logger } from "../log.js";
 import { scrubSecrets } from "../secrets.js";
-import { scaledWait, testWaitScale } from "../test-waits.js";
 import { askedAuthScheme } from "./auth-challenge.js";
 import { errorCode, firstHeaderValue, serverMessage } from "./error-details.js";
 import {
@@ -23,7 +24,6 @@ import {
   ApiResponseError,
   ApiServerError,
   ApiStatusError,
-  formatSeconds,
   type RequestDescription,
 } from "./errors.js";
 import { RateGate } from "./rate-gate.js";
@@ -364,7 +364,7 @@ export class HttpTransport {
           requestedMs,
           capped,
         },
-        `GET ${description.target} was rate limited: waiting ${formatSeconds(waitMs)} s before retrying (the server asked for ${formatSeconds(requestedMs)} s${capped ? ", capped" : ""})`,
+        `GET ${description.target} was rate limited: waiting ${durationText(waitMs, "seconds")} before retrying (the server asked for ${durationText(requestedMs, "seconds")}${capped ? ", capped" : ""})`,
       );
     }
     return waitMs === undefined ? undefined : scaledWait(waitMs, this.waitScale);

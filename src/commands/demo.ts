@@ -3,8 +3,9 @@
  * data/demo.sqlite with the same engine as `sync`, then shows what the database holds and three
  * example queries. A second run finds the days already complete and reads only what is new.
  */
+
+import { addDays } from "../clock/days.js";
 import { loadConfig } from "../config/config.js";
-import { addDays } from "../dates.js";
 import { SqliteDestination } from "../db/sqlite/destination.js";
 import type { WriterLease } from "../db/sqlite/writer-lease.js";
 import {

@@ -7,6 +7,8 @@
  * what an earlier run left waiting. Only to the recipients its settings name, though, and it
  * retires nobody's messages: a cron line's settings may name fewer than the daemon's.
  */
+
+import { testWaitScale } from "../clock/waits.js";
 import type { Config } from "../config/config.js";
 import { deliverWaiting } from "../delivery/outbox.js";
 import { recipientsOf } from "../delivery/recipients.js";
@@ -15,7 +17,6 @@ import { ConfigError, EXIT } from "../errors.js";
 import { type Logger, silentLogger } from "../log.js";
 import { reportedLocations } from "../morning-report/morning-report.js";
 import { recordOwedReport } from "../morning-report/record-report.js";
-import { testWaitScale } from "../test-waits.js";
 import { type DaySent, formatSend } from "../ui/format-send.js";
 import type { CommandIo } from "./command.js";
 import { commandLogger } from "./common.js";

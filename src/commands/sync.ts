@@ -1,7 +1,7 @@
 /** `pos-sync sync`: one run, incremental or over explicit days. */
 
+import { today } from "../clock/today.js";
 import { SETTINGS } from "../config/settings.js";
-import { today } from "../dates.js";
 import type { Db } from "../db/sqlite/open.js";
 import { checkpointAndTruncate } from "../db/sqlite/wal.js";
 import type { WriterLease } from "../db/sqlite/writer-lease.js";

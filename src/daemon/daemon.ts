@@ -6,6 +6,7 @@
  */
 
 import { RUNS_DECIDED_ON } from "../alerts/sync-failing.js";
+import { testWaitScale } from "../clock/waits.js";
 import type { Config, PostgresTarget } from "../config/config.js";
 import { messageOf } from "../errors.js";
 import type { Logger } from "../log.js";
@@ -13,7 +14,6 @@ import { collectStatus } from "../read-models/status.js";
 import { startRun } from "../runner/start-run.js";
 import { databaseWriter } from "../runner/thread-layout.js";
 import type { RunResult } from "../sync/run-result.js";
-import { testWaitScale } from "../test-waits.js";
 import { HealthTracker } from "./health.js";
 import { startStatusServer } from "./http.js";
 import { DaemonMetrics } from "./metrics.js";

@@ -5,6 +5,7 @@
  * as in the plain text.
  */
 
+import { longDay } from "../clock/day-names.js";
 import { escapeHtml, visibleHtml } from "../ui/status-page/html.js";
 import { coverageOf, isRead } from "./completeness.js";
 import type { LocationReport, MorningReport } from "./morning-report.js";
@@ -15,7 +16,6 @@ import {
   healthLine,
   inReportOrder,
   lastSync,
-  longDay,
   notReadLine,
   subjectOf,
 } from "./text.js";

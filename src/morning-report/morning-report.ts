@@ -5,7 +5,9 @@
  * them is complete. Read from the views and the bookkeeping; no API call.
  */
 
-import { addDays, today } from "../dates.js";
+import { addDays } from "../clock/days.js";
+import { localMoment } from "../clock/local-moment.js";
+import { today } from "../clock/today.js";
 import type { ReadableDestination } from "../db/destination.js";
 import type {
   DayExceptionRows,
@@ -13,7 +15,6 @@ import type {
   ExceptionRow,
   UnreconciledReportRow,
 } from "../db/reads/morning-report.js";
-import { localMoment } from "../read-models/changes.js";
 import { locationNamed } from "../read-models/location-named.js";
 import { coverageOf } from "./completeness.js";
 import { type DayFigures, figuresOf, priorWeekdays, usualOf, WEEKS_COMPARED } from "./figures.js";

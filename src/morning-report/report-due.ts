@@ -7,7 +7,10 @@
  *
  * Its key names the day and the locations (delivery/message-keys.ts), never the clock.
  */
-import { addDays, today, toEpochDay } from "../dates.js";
+
+import { addDays, toEpochDay } from "../clock/days.js";
+import { offsetText } from "../clock/offsets.js";
+import { today } from "../clock/today.js";
 import { locationsOfKey, morningReportKey } from "../delivery/message-keys.js";
 
 const MS_PER_MINUTE = 60_000;
@@ -33,15 +36,6 @@ export interface DueReport {
 
 /** How long after POS_REPORT_AT a report waits for its day to be proved. */
 export const LATEST_AFTER_MINUTES = 180;
-
-/** `UTC+01:00`, `UTC-05:30`, `UTC`. */
-export function offsetClock(minutes: number): string {
-  if (minutes === 0) return "UTC";
-  const sign = minutes < 0 ? "-" : "+";
-  const abs = Math.abs(minutes);
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `UTC${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
-}
 
 /**
  * The instant a clock shows `minutes` after midnight on `day`: that day's offset, not today's, so
@@ -73,7 +67,7 @@ export function dueReports(
     for (const day of [addDays(localToday, -2), addDays(localToday, -1)]) {
       const from = instantOnClock(addDays(day, 1), atMinutes, location);
       if (nowMs < from || nowMs >= from + MS_PER_DAY) continue;
-      const clock = location.timeZone ?? offsetClock(location.offsetAt(from));
+      const clock = location.timeZone ?? offsetText(location.offsetAt(from), "clock");
       const group = `${day} ${clock}`;
       const report = reports.get(group) ?? { day, clock, locationIds: [], late: false };
       report.locationIds.push(location.id);

@@ -8,7 +8,7 @@ import { Agent, request } from "undici";
 import { errorCode, firstHeaderValue, serverMessage } from "../api/error-details.js";
 import { shownRedirectTarget } from "../api/redirect-target.js";
 import { describeTarget } from "../api/transport.js";
-import { scaledWait, testWaitScale } from "../test-waits.js";
+import { scaledWait, testWaitScale } from "../clock/waits.js";
 import {
   announcesLimit,
   type RateLimitHeaders,

@@ -2,12 +2,12 @@
  * standard error, what is left to do when something did not go. It promises no retry of its own:
  * the command runs once, so what waits is tried again by the daemon if one runs, or by the next
  * `report --send`. */
+import { utcMinute } from "../clock/local-moment.js";
 import type { DeliveryChannel } from "../delivery/delivery.js";
 import type { Recipient } from "../delivery/recipients.js";
 import type { SendOutcome } from "../delivery/send-outcome.js";
 import { plural } from "../plural.js";
 import { visible } from "../terminal-text.js";
-import { utcMinute } from "./text.js";
 
 export interface DaySent {
   day: string;

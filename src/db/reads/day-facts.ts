@@ -2,8 +2,8 @@
  * clock, the records of a day as a proof compares them, the rejects set aside, and the orders
  * reports list that no window returned. */
 
-import { utcOffsetOf } from "../../dates.js";
-import { LocalClock } from "../../local-clock.js";
+import { LocalClock } from "../../clock/local-clock.js";
+import { utcOffsetOf } from "../../clock/offsets.js";
 import type { DayStreamTables } from "../normalize/stream-tables.js";
 import type { Row } from "../schema/columns.js";
 import { relationName } from "../schema/relations.js";
