@@ -33,6 +33,7 @@ describe("a sync thread out of heap", () => {
       logFd: 2,
       progress: "log",
       reportAttempts: false,
+      waitScale: 1,
     };
     try {
       await expect(runSyncInWorker({ input, db, heapMb: TOO_LITTLE_MB })).rejects.toThrow(

@@ -190,6 +190,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
           ? new TerminalProgress(io.stderr)
           : new MilestoneProgress(io.stderr),
         signal: stop.signal,
+        waitScale: io.waitScale,
       });
     const { dataset } = simulator;
     let result = await syncNow(

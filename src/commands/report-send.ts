@@ -8,7 +8,6 @@
  * retires nobody's messages: a cron line's settings may name fewer than the daemon's.
  */
 
-import { testWaitScale } from "../clock/waits.js";
 import type { Config } from "../config/config.js";
 import { deliverWaiting } from "../delivery/outbox.js";
 import { recipientsOf } from "../delivery/recipients.js";
@@ -81,7 +80,7 @@ export async function sendReport(
   await deliverWaiting(storage.deliveries, {
     report: config.report,
     logger: outboxLogger(config, io),
-    waitScale: testWaitScale(io.env),
+    waitScale: io.waitScale,
     drain: true,
     leaveUnconfigured: true,
     onAttempt: (delivery, outcome) => {

@@ -142,7 +142,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   return report(await executeRun(request, logger, io), io);
 }
 
-export type SyncRequest = Omit<RunRequest, "signal" | "db" | "worker">;
+export type SyncRequest = Omit<RunRequest, "signal" | "db" | "worker" | "waitScale">;
 
 /** One run into the configured database, stopped cleanly on the first SIGINT or SIGTERM. */
 export async function executeRun(
@@ -156,15 +156,16 @@ export async function executeRun(
   try {
     // The run's thread writes PostgreSQL, which needs no writer lease: its per-location locks
     // keep workers apart.
+    const started = { ...request, worker, waitScale: io.waitScale };
     return await (databaseWriter(config) === "run's thread"
-      ? runWithSignals({ ...request, worker }, logger)
-      : syncIntoSqlite({ ...request, worker }, logger, io));
+      ? runWithSignals(started, logger)
+      : syncIntoSqlite(started, logger, io));
   } finally {
     worker.discard();
   }
 }
 
-type StartedRequest = SyncRequest & { worker: SyncWorker };
+type StartedRequest = SyncRequest & { worker: SyncWorker; waitScale: number };
 
 /** Runs the sync in its worker thread, stopping it cleanly on the first SIGINT or SIGTERM. */
 async function runWithSignals(request: StartedRequest, logger: Logger): Promise<RunResult> {

@@ -6,7 +6,6 @@
  */
 
 import { RUNS_DECIDED_ON } from "../alerts/sync-failing.js";
-import { testWaitScale } from "../clock/waits.js";
 import type { Config, PostgresTarget } from "../config/config.js";
 import { messageOf } from "../errors.js";
 import type { Logger } from "../log.js";
@@ -36,6 +35,9 @@ export interface DaemonOptions {
   onListening?: (url: string) => void;
   /** How often a WAL truncation that a reader blocked is tried again (default 5 s). */
   walRetryMs?: number;
+  /** The share of the waits the daemon waits: the outbox's retries, how often it looks, and
+   * its runs' back-off (clock/waits.ts). */
+  waitScale: number;
 }
 
 const WAL_RETRY_MS = 5_000;
@@ -117,7 +119,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     options.onListening?.(server.url);
   }
 
-  const waitScale = testWaitScale();
+  const { waitScale } = options;
   const notifier = new Notifier({
     config,
     storage,
@@ -144,6 +146,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
         ...(db ? { db } : {}),
         logLevel: config.logLevel,
         logTo: "stdout",
+        waitScale,
         onAttempt: (event) => metrics.onAttempt(event),
         signal: stop.signal,
       });

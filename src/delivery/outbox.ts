@@ -48,7 +48,7 @@ export function deliveriesOf(
 export interface OutboxOptions {
   report: Channels;
   logger: Logger;
-  /** The waits between attempts, as a share of the real ones (POS_TEST_WAIT_SCALE). */
+  /** The waits between attempts, as a share of the real ones (clock/waits.ts). */
   waitScale: number;
   now?: () => Date;
   /** Told of each attempt. */
