@@ -23,8 +23,8 @@ export function canonicalTimeZone(name: string): string | undefined {
 }
 
 /**
- * A zone's offset from UTC at an instant, in minutes, to the minute: the wall clock Intl shows
- * then, less the instant. `timeZone` must be one the runtime knows (canonicalTimeZone). Each call
+ * A zone's offset from UTC at an instant, in minutes: the wall clock Intl shows then, less the
+ * instant. `timeZone` must be one the runtime knows (canonicalTimeZone). Each call
  * formats a date (a few microseconds): LocalClock remembers what it read.
  */
 export function zoneOffsetReader(timeZone: string): (epochMs: number) => number {
@@ -38,8 +38,11 @@ export function zoneOffsetReader(timeZone: string): (epochMs: number) => number 
     minute: "numeric",
   });
   return (epochMs) => {
+    // The parts stop at the minute: the instant is taken at its minute's start, so that its
+    // seconds do not count against the wall clock.
+    const minute = Math.floor(epochMs / MS_PER_MINUTE) * MS_PER_MINUTE;
     const field: Partial<Record<Intl.DateTimeFormatPartTypes, number>> = {};
-    for (const part of parts.formatToParts(epochMs)) field[part.type] = Number(part.value);
+    for (const part of parts.formatToParts(minute)) field[part.type] = Number(part.value);
     const wall = Date.UTC(
       field.year ?? 1970,
       (field.month ?? 1) - 1,
@@ -47,6 +50,6 @@ export function zoneOffsetReader(timeZone: string): (epochMs: number) => number 
       field.hour ?? 0,
       field.minute ?? 0,
     );
-    return Math.round((wall - epochMs) / MS_PER_MINUTE);
+    return Math.round((wall - minute) / MS_PER_MINUTE);
   };
 }
