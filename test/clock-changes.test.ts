@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { LocalClock } from "../src/clock/local-clock.js";
-import { localMoment } from "../src/clock/local-moment.js";
+import { instantOnClock, localMoment } from "../src/clock/local-moment.js";
 import { today } from "../src/clock/today.js";
 import { zoneOffsetReader } from "../src/clock/zones.js";
 
@@ -94,5 +94,37 @@ describe("a moment on a location's clock", () => {
     ["2026-12-31T23:30:00Z", 0, "2026-12-31", "23:30", true],
   ])("%s with offset %j is %s %s", (timestamp, offset, day, time, local) => {
     expect(localMoment(timestamp, offset)).toEqual({ day, time, local });
+  });
+});
+
+describe("the instant a zone's clock shows a time of day", () => {
+  const zoneClock = (zone: string) => ({
+    offsetAt: (epochMs: number) => LocalClock.of(zone).offsetMinutesAt(epochMs) ?? 0,
+  });
+  it.each([
+    // [zone, day, HH:MM, instant]: that day's offset, not today's.
+    ["Europe/Paris", "2026-03-28", "07:00", "2026-03-28T06:00:00.000Z"],
+    ["Europe/Paris", "2026-03-29", "07:00", "2026-03-29T05:00:00.000Z"],
+    // Skipped by the change: the instant an hour later on the new clock (03:30).
+    ["Europe/Paris", "2026-03-29", "02:30", "2026-03-29T01:30:00.000Z"],
+    ["Europe/Paris", "2026-10-25", "07:00", "2026-10-25T06:00:00.000Z"],
+    ["Europe/Paris", "2027-01-01", "00:00", "2026-12-31T23:00:00.000Z"],
+    ["America/New_York", "2026-03-08", "07:00", "2026-03-08T11:00:00.000Z"],
+    ["America/New_York", "2026-03-07", "07:00", "2026-03-07T12:00:00.000Z"],
+    // Seen twice: the first time, on summer time.
+    ["America/New_York", "2026-11-01", "01:30", "2026-11-01T05:30:00.000Z"],
+    ["America/New_York", "2026-11-01", "07:00", "2026-11-01T12:00:00.000Z"],
+    ["America/New_York", "2026-12-31", "23:00", "2027-01-01T04:00:00.000Z"],
+  ])("in %s on %s at %s is %s", (zone, day, hhmm, instant) => {
+    const [hours = 0, minutes = 0] = hhmm.split(":").map(Number);
+    const epochMs = instantOnClock(day, hours * 60 + minutes, zoneClock(zone));
+    expect(new Date(epochMs).toISOString()).toBe(instant);
+  });
+
+  it("on a clock known by a fixed offset is that offset away", () => {
+    const learned = { offsetAt: () => 330 };
+    expect(new Date(instantOnClock("2026-02-28", 7 * 60, learned)).toISOString()).toBe(
+      "2026-02-28T01:30:00.000Z",
+    );
   });
 });

@@ -1,11 +1,20 @@
 /**
  * A moment on a location's clock when the clock is known by its offset at that moment (learned
  * from the API's timestamps or from its time zone): what `changes`, the morning report and the
- * status page show.
+ * status page show, and, the other way, the instant a clock shows a time of day.
  */
+import { toEpochDay } from "./days.js";
 import { utcOffsetOf } from "./offsets.js";
 
 const MS_PER_MINUTE = 60_000;
+const MS_PER_DAY = 86_400_000;
+
+/** A clock known by its offset from UTC at each instant: a zone's, or one learned from the API's
+ * timestamps. */
+export interface OffsetClock {
+  /** Its offset from UTC at an instant, in minutes. */
+  offsetAt(epochMs: number): number;
+}
 
 /** A moment on the location's clock: its day, and its time of day (HH:MM). */
 export interface LocalMoment {
@@ -40,4 +49,15 @@ export function minuteAt(epochMs: number, offsetMinutes: number): string {
     .toISOString()
     .slice(0, 16)
     .replace("T", " ");
+}
+
+/**
+ * The instant a clock shows `minutes` after midnight on `day`: that day's offset, not today's, so
+ * that 07:00 is 07:00 on the morning after a change too. A time that the change skips (02:30 on a
+ * spring-forward night) is the instant an hour later on the new clock.
+ */
+export function instantOnClock(day: string, minutes: number, clock: OffsetClock): number {
+  const wall = toEpochDay(day) * MS_PER_DAY + minutes * MS_PER_MINUTE;
+  const guess = wall - clock.offsetAt(wall) * MS_PER_MINUTE;
+  return wall - clock.offsetAt(guess) * MS_PER_MINUTE;
 }

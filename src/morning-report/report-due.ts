@@ -8,7 +8,8 @@
  * Its key names the day and the locations (delivery/message-keys.ts), never the clock.
  */
 
-import { addDays, toEpochDay } from "../clock/days.js";
+import { addDays } from "../clock/days.js";
+import { instantOnClock, type OffsetClock } from "../clock/local-moment.js";
 import { offsetText } from "../clock/offsets.js";
 import { today } from "../clock/today.js";
 import { locationsOfKey, morningReportKey } from "../delivery/message-keys.js";
@@ -16,13 +17,11 @@ import { locationsOfKey, morningReportKey } from "../delivery/message-keys.js";
 const MS_PER_MINUTE = 60_000;
 const MS_PER_DAY = 86_400_000;
 
-export interface LocationClock {
+export interface LocationClock extends OffsetClock {
   id: string;
   /** Its time zone's name, or null when it has none: then its offset is the one learned from
    * the API's timestamps. */
   timeZone: string | null;
-  /** Its offset from UTC at an instant, in minutes. */
-  offsetAt(epochMs: number): number;
 }
 
 export interface DueReport {
@@ -36,17 +35,6 @@ export interface DueReport {
 
 /** How long after POS_REPORT_AT a report waits for its day to be proved. */
 export const LATEST_AFTER_MINUTES = 180;
-
-/**
- * The instant a clock shows `minutes` after midnight on `day`: that day's offset, not today's, so
- * that 07:00 is 07:00 on the morning after a change too. A time that the change skips (02:30 on a
- * spring-forward night) is the instant an hour later on the new clock.
- */
-export function instantOnClock(day: string, minutes: number, clock: LocationClock): number {
-  const wall = toEpochDay(day) * MS_PER_DAY + minutes * MS_PER_MINUTE;
-  const guess = wall - clock.offsetAt(wall) * MS_PER_MINUTE;
-  return wall - clock.offsetAt(guess) * MS_PER_MINUTE;
-}
 
 /**
  * The reports due now, one per day and clock: the report of a day may go from the next day's
