@@ -36,7 +36,9 @@ import {
   reportSchema,
   taxSchema,
 } from "../dist/api/schemas.js";
-import { addDays, eachDay, today, utcOffsetOf } from "../dist/dates.js";
+import { addDays, eachDay } from "../dist/clock/days.js";
+import { utcOffsetOf } from "../dist/clock/offsets.js";
+import { today } from "../dist/clock/today.js";
 import {
   normalizeCategory,
   normalizeDevice,

@@ -13,7 +13,7 @@
 import { rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { addDays } from "../src/dates.js";
+import { addDays } from "../src/clock/days.js";
 import { type Simulator, startSimulator } from "../src/simulator/server.js";
 import { dec, int, log } from "./lib.js";
 import { syncSimulator } from "./simulator-sync.js";

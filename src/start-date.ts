@@ -4,7 +4,7 @@
  * or an earlier --since, the days before it are not read: they hold nothing. Pure, and below
  * both the engine and verify, which start there alike.
  */
-import { addDays } from "./dates.js";
+import { addDays } from "./clock/days.js";
 
 /** How far back to start when the API has no report at all. */
 export const FALLBACK_START_DAYS = 90;

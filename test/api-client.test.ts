@@ -2,7 +2,7 @@
 
 import { afterEach, describe, expect, it } from "vitest";
 import { ApiEndpointNotFoundError } from "../src/api/errors.js";
-import { addDays, toEpochDay } from "../src/dates.js";
+import { addDays, toEpochDay } from "../src/clock/days.js";
 import { CATALOG_LISTS, countDays, ORDERS } from "../src/streams/index.js";
 import { readCatalogList, testClient } from "./helpers/client.js";
 import { TEST_TODAY, useSimulator } from "./helpers/simulator.js";

@@ -1,4 +1,4 @@
-/** The table of what is retried, and Retry-After parsing. */
+/** The table of what is retried, Retry-After parsing, and the share of the waits waited. */
 import { describe, expect, it } from "vitest";
 import {
   networkOutcome,
@@ -7,8 +7,11 @@ import {
   statusOutcome,
 } from "../src/api/retry-policy.js";
 import { orderSchema } from "../src/api/schemas.js";
+import { HttpTransport } from "../src/api/transport.js";
 import { describeIssues } from "../src/api/validate.js";
-import { scaledWait, testWaitScale } from "../src/test-waits.js";
+import { DESIGNED_WAITS, scaledWait } from "../src/clock/waits.js";
+import { silentLogger } from "../src/log.js";
+import { withServer } from "./helpers/plain-server.js";
 
 describe("status outcomes", () => {
   it.each([
@@ -92,11 +95,46 @@ describe("validation messages", () => {
   });
 });
 
-describe("the tests' wait scale (POS_TEST_WAIT_SCALE)", () => {
-  it("shortens waits by a factor from 0 to 1, and leaves them whole otherwise", () => {
-    expect(scaledWait(250, testWaitScale({ POS_TEST_WAIT_SCALE: "0.01" }))).toBe(3);
-    expect(scaledWait(250, testWaitScale({ POS_TEST_WAIT_SCALE: "0" }))).toBe(0);
-    for (const ignored of [undefined, "", "2", "-1", "fast", "NaN"])
-      expect(testWaitScale({ POS_TEST_WAIT_SCALE: ignored })).toBe(1);
+describe("the share of the waits a program waits (clock/waits.ts)", () => {
+  it("shortens waits by a factor from 0 to 1, and leaves them whole as designed", () => {
+    expect(scaledWait(250, 0.01)).toBe(3);
+    expect(scaledWait(250, 0)).toBe(0);
+    expect(scaledWait(250, DESIGNED_WAITS)).toBe(250);
+  });
+
+  /** How long a GET takes whose first answer is a 429 asking for a second's wait. */
+  async function retriedAfterASecond(waitScale?: number): Promise<number> {
+    let answered = 0;
+    let took = 0;
+    await withServer(
+      (_request, response) => {
+        if (answered++ === 0) response.writeHead(429, { "retry-after": "1" }).end();
+        else response.writeHead(200, { "content-type": "application/json" }).end("{}");
+      },
+      async (url) => {
+        const transport = new HttpTransport({
+          baseUrl: url,
+          concurrency: 1,
+          logger: silentLogger(),
+          ...(waitScale === undefined ? {} : { waitScale }),
+        });
+        const started = performance.now();
+        await transport.getJson({
+          operation: "test",
+          path: "/",
+          authorization: "",
+          secrets: [],
+          keyLabel: "no key",
+        });
+        took = performance.now() - started;
+        await transport.close();
+      },
+    );
+    return took;
+  }
+
+  it("is given to a transport: a Retry-After waited whole unless told otherwise", async () => {
+    expect(await retriedAfterASecond()).toBeGreaterThanOrEqual(950);
+    expect(await retriedAfterASecond(0.01)).toBeLessThan(500);
   });
 });

@@ -74,6 +74,17 @@ describe("the layers of src/", () => {
     expect(modules.get("vocabulary.ts")?.imports).toEqual([]);
   });
 
+  it("keep the clock at the bottom, and zone and locale arithmetic in it alone", () => {
+    const clock = [...modules.values()].filter((m) => folder(m.name) === "clock");
+    expect(clock.length).toBeGreaterThan(5);
+    expect(clock.flatMap((m) => m.imports.filter((i) => folder(i) !== "clock"))).toEqual([]);
+    const elsewhere = [...modules.values()]
+      .filter((m) => folder(m.name) !== "clock")
+      .filter((m) => /Intl\.DateTimeFormat|formatToParts|toLocale\w*String/.test(m.text))
+      .map((m) => m.name);
+    expect(elsewhere).toEqual([]);
+  });
+
   it("keep storage below the engine, the streams and everything that uses them", () => {
     const above = [
       "sync",

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { CLI_PATH, childEnv } from "./helpers/cli.js";
+import { childEnv, SHIPPED_CLI_PATH } from "./helpers/cli.js";
 
 const TRACE = fileURLToPath(new URL("./helpers/loaded-modules.mjs", import.meta.url));
 /** The sources each file of the bundled command line holds (scripts/bundle.mjs). */
@@ -10,7 +10,7 @@ const BUNDLED_SOURCES = new URL("../dist/bin/modules.json", import.meta.url);
 
 /** The source modules a command line loads: those of each file of dist/bin/ it loads. */
 function modulesLoadedBy(args: string[]): string[] {
-  const run = spawnSync(process.execPath, ["--import", TRACE, CLI_PATH, ...args], {
+  const run = spawnSync(process.execPath, ["--import", TRACE, SHIPPED_CLI_PATH, ...args], {
     env: childEnv({}),
     encoding: "utf8",
   });

@@ -2,7 +2,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { describe, expect, it } from "vitest";
-import { addDays, today } from "../src/dates.js";
+import { addDays } from "../src/clock/days.js";
+import { today } from "../src/clock/today.js";
 import { simulatorToday } from "../src/simulator/clock.js";
 import { startSimulator } from "../src/simulator/server.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";
@@ -143,7 +144,7 @@ describe("pos-sync sync", () => {
     }
   });
 
-  // Retried with the back-off shortened for tests (POS_TEST_WAIT_SCALE), then given up.
+  // Retried with the back-off shortened for tests (helpers/short-waits-cli.ts), then given up.
   it("exits 1 with a clear line when the API cannot be reached", async () => {
     const dbPath = tempPath();
     const result = await runCli(["sync"], env(dbPath, { POS_API_URL: "http://127.0.0.1:9" }));

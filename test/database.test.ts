@@ -8,7 +8,7 @@ import { join, relative } from "node:path";
 import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { beforeAll, describe, expect, it } from "vitest";
-import { addDays } from "../src/dates.js";
+import { addDays } from "../src/clock/days.js";
 import { DatabaseError } from "../src/db/errors.js";
 import { VIEWS } from "../src/db/sql/views.js";
 import { SqliteDestination } from "../src/db/sqlite/destination.js";

@@ -9,7 +9,7 @@ import {
   matchesApiDayPattern,
   toEpochDay,
   weekdayOf,
-} from "../src/dates.js";
+} from "../src/clock/days.js";
 
 describe("days", () => {
   it("places a day in its week, Monday first, across the epoch and leap days", () => {

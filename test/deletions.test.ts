@@ -1,7 +1,7 @@
 /** Orders that vanish upstream: marked deleted (kept for audit, out of every view), back when
  * they come back, and never mass-deleted on a read that suddenly lists far fewer. */
 import { afterEach, describe, expect, it } from "vitest";
-import { addDays } from "../src/dates.js";
+import { addDays } from "../src/clock/days.js";
 import { judgeDisappearance } from "../src/sync/deletion-guard.js";
 import { openTestDb, rows, scalar, useTempDir } from "./helpers/db.js";
 import { useSimulator } from "./helpers/simulator.js";

@@ -6,7 +6,7 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { orderSchema } from "../src/api/schemas.js";
-import { addDays } from "../src/dates.js";
+import { addDays } from "../src/clock/days.js";
 import { CHILD_RELATIONS } from "../src/db/schema/relations.js";
 import { tableName } from "../src/db/sql/table.js";
 import { simulatorToday } from "../src/simulator/clock.js";

@@ -1,7 +1,7 @@
 /** `sync --since D` with no `--until` reads each location through its own today, not through
  * the day UTC is on; a `--since` before the API's first day, on sync and verify, starts there. */
 import { describe, expect, it } from "vitest";
-import { addDays, eachDay } from "../src/dates.js";
+import { addDays, eachDay } from "../src/clock/days.js";
 import { simulatorToday } from "../src/simulator/clock.js";
 import { FALLBACK_START_DAYS, skippedNotice, startDateOf } from "../src/start-date.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";

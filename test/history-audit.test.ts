@@ -4,7 +4,7 @@
  * in the same run and recorded in history_repairs.
  */
 import { describe, expect, it } from "vitest";
-import { addDays } from "../src/dates.js";
+import { addDays } from "../src/clock/days.js";
 import { simulatorToday } from "../src/simulator/clock.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";
 import { localToday } from "./helpers/clock.js";

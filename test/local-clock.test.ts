@@ -1,6 +1,7 @@
 /** A location's wall clock: which hour a timestamp of the API shows there. */
 import { describe, expect, it } from "vitest";
-import { canonicalTimeZone, LocalClock } from "../src/local-clock.js";
+import { LocalClock } from "../src/clock/local-clock.js";
+import { canonicalTimeZone } from "../src/clock/zones.js";
 
 const paris = new LocalClock("Europe/Paris");
 

@@ -1,7 +1,7 @@
 /** A location's UTC offset, learned from its reports before any order is stored, so that its
  * today is its own from the first run on; a refinement that never stops a run. */
 import { describe, expect, it } from "vitest";
-import { addDays } from "../src/dates.js";
+import { addDays } from "../src/clock/days.js";
 import { openTestDb, scalar, useTempDir } from "./helpers/db.js";
 import { TEST_TODAY, useSimulator } from "./helpers/simulator.js";
 import { syncOnce } from "./helpers/sync.js";

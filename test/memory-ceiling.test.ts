@@ -34,6 +34,7 @@ describe("a sync thread out of heap", () => {
       logFd: 2,
       progress: "log",
       reportAttempts: false,
+      waitScale: 1,
     };
     try {
       await expect(

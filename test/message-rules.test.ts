@@ -13,8 +13,9 @@ import {
   syncFailing,
 } from "../src/alerts/alert-rules.js";
 import { syncVerdict } from "../src/alerts/sync-failing.js";
+import { LocalClock } from "../src/clock/local-clock.js";
+import { offsetText } from "../src/clock/offsets.js";
 import type { RecordedDelivery } from "../src/db/deliveries/deliveries.js";
-import { LocalClock } from "../src/local-clock.js";
 import {
   locationsOfKey,
   morningReportKey,
@@ -31,7 +32,6 @@ import {
   type DueReport,
   dueReports,
   type LocationClock,
-  offsetClock,
   owedReports,
 } from "../src/morning-report/report-due.js";
 import type { LocationStats } from "../src/sync/stats.js";
@@ -163,7 +163,7 @@ describe("when the morning report is due", () => {
   });
 
   it("names a clock without a time zone by its offset", () => {
-    expect([offsetClock(60), offsetClock(-330), offsetClock(0)]).toEqual([
+    expect([offsetText(60, "clock"), offsetText(-330, "clock"), offsetText(0, "clock")]).toEqual([
       "UTC+01:00",
       "UTC-05:30",
       "UTC",

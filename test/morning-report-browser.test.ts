@@ -6,9 +6,9 @@
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { addDays } from "../src/clock/days.js";
 import { openReadableDestination } from "../src/commands/common.js";
 import { loadConfig } from "../src/config/config.js";
-import { addDays } from "../src/dates.js";
 import { reportHtml } from "../src/morning-report/html.js";
 import { collectMorningReport, type MorningReport } from "../src/morning-report/morning-report.js";
 import {

@@ -1,7 +1,7 @@
 /** When an exception happened, as the morning report shows it. */
 import { describe, expect, it } from "vitest";
+import { localMoment } from "../src/clock/local-moment.js";
 import { timeOnDay } from "../src/morning-report/morning-report.js";
-import { localMoment } from "../src/read-models/changes.js";
 
 describe("an exception's time in the morning report", () => {
   it("is the time alone on the report's day", () => {

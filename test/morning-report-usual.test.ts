@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addDays } from "../src/dates.js";
+import { addDays } from "../src/clock/days.js";
 import { priorWeekdays, type SalesRow, usualOf } from "../src/morning-report/figures.js";
 
 const DAY = "2026-12-07";

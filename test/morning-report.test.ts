@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Order } from "../src/api/schemas.js";
+import { longDay } from "../src/clock/day-names.js";
+import { addDays, eachDay } from "../src/clock/days.js";
 import { openReadableDestination } from "../src/commands/common.js";
 import { loadConfig } from "../src/config/config.js";
-import { addDays, eachDay } from "../src/dates.js";
 import type { Reader } from "../src/db/reads/reader.js";
 import {
   collectMorningReport,
@@ -11,7 +12,6 @@ import {
   type MorningReport,
 } from "../src/morning-report/morning-report.js";
 import { reportMessage } from "../src/morning-report/report-message.js";
-import { longDay } from "../src/morning-report/text.js";
 import { type Simulator, startSimulator } from "../src/simulator/server.js";
 import { runCli } from "./helpers/cli.js";
 import { closedPort } from "./helpers/closed-port.js";

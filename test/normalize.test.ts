@@ -1,6 +1,7 @@
 /** The pure normalizers: one API record in, rows out, no database involved. */
 import { describe, expect, it } from "vitest";
 import type { Order, Report } from "../src/api/schemas.js";
+import { LocalClock } from "../src/clock/local-clock.js";
 import { contentHash } from "../src/content-hash.js";
 import {
   normalizeDevice,
@@ -10,7 +11,6 @@ import {
 } from "../src/db/normalize/catalog.js";
 import { normalizeOrder } from "../src/db/normalize/order.js";
 import { normalizeReport } from "../src/db/normalize/report.js";
-import { LocalClock } from "../src/local-clock.js";
 import { Dataset } from "../src/simulator/dataset.js";
 
 const dataset = new Dataset({

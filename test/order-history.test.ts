@@ -3,7 +3,7 @@
  * HTTP to the simulator, real SQLite files. (Both destinations: destinations.test.ts.) */
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Order } from "../src/api/schemas.js";
-import { addDays } from "../src/dates.js";
+import { addDays } from "../src/clock/days.js";
 import { SqliteDestination } from "../src/db/sqlite/destination.js";
 import type { Db } from "../src/db/sqlite/open.js";
 import { collectChanges } from "../src/read-models/changes.js";

@@ -1,6 +1,6 @@
 /** Which day windows a run reads. */
 import { describe, expect, it } from "vitest";
-import { eachDay } from "../src/dates.js";
+import { eachDay } from "../src/clock/days.js";
 import { formatRanges, planDays } from "../src/sync/plan.js";
 import type { WindowStatus } from "../src/vocabulary.js";
 

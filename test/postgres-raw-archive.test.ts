@@ -5,7 +5,7 @@
  * an earlier release made (jsonb documents) migrates in place.
  */
 import { describe, expect, it } from "vitest";
-import { utcOffsetOf } from "../src/dates.js";
+import { utcOffsetOf } from "../src/clock/offsets.js";
 import { openPool } from "../src/db/pg/connect.js";
 import { PgDestination } from "../src/db/pg/destination.js";
 import { PgRawArchive } from "../src/db/pg/raw-archive.js";

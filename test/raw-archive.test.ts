@@ -5,9 +5,10 @@
 import { describe, expect, it } from "vitest";
 import { orderSchema } from "../src/api/schemas.js";
 import { validateRecords } from "../src/api/validate.js";
+import { toEpochDay } from "../src/clock/days.js";
+import { LocalClock } from "../src/clock/local-clock.js";
 import { contentHash } from "../src/content-hash.js";
 import { CpuLane } from "../src/cpu-lane.js";
-import { toEpochDay } from "../src/dates.js";
 import { headerOf, prepareRecord, rowContextOf } from "../src/db/normalize/page.js";
 import {
   buildDictionary,
@@ -19,7 +20,6 @@ import { dictionaryDeflater } from "../src/db/raw/deflater.js";
 import { SqliteDestination } from "../src/db/sqlite/destination.js";
 import type { Db } from "../src/db/sqlite/open.js";
 import { readRawRecords } from "../src/db/sqlite/raw-archive.js";
-import { LocalClock } from "../src/local-clock.js";
 import { ORDERS } from "../src/streams/index.js";
 import { AheadCompressor } from "../src/sync/compress-ahead.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";

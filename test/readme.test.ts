@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { COMMANDS } from "../src/cli/cli.js";
+import { COMMANDS } from "../src/cli/main.js";
 import type { Db } from "../src/db/sqlite/open.js";
 import { openTestDb, useTempDir } from "./helpers/db.js";
 import { useSimulator } from "./helpers/simulator.js";

@@ -6,8 +6,8 @@
  */
 import { MessageChannel, type MessagePort, receiveMessageOnPort } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addDays } from "../src/clock/days.js";
 import type { LocationConfig } from "../src/config/config.js";
-import { addDays } from "../src/dates.js";
 import { DatabaseError } from "../src/db/errors.js";
 import { SqliteDestination } from "../src/db/sqlite/destination.js";
 import { isCrossingPage, packPage, unpackPage } from "../src/runner/page-crossing.js";

@@ -8,10 +8,10 @@
 import { copyFileSync } from "node:fs";
 import type { AddressObject } from "mailparser";
 import { beforeAll, describe, expect, it } from "vitest";
+import { addDays } from "../src/clock/days.js";
 import type { Config } from "../src/config/config.js";
 import { DaemonMetrics } from "../src/daemon/metrics.js";
 import { Notifier } from "../src/daemon/notifier.js";
-import { addDays } from "../src/dates.js";
 import { AlertStore } from "../src/db/deliveries/alerts.js";
 import { DeliveryStore } from "../src/db/deliveries/deliveries.js";
 import { sqliteReader, sqliteSession } from "../src/db/sqlite/reader.js";

@@ -12,7 +12,7 @@
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { runVerify } from "../src/audit/verify.js";
-import { addDays } from "../src/dates.js";
+import { addDays } from "../src/clock/days.js";
 import { DatabaseError } from "../src/db/errors.js";
 import type { PageHeader } from "../src/db/normalize/page.js";
 import type { DayStreamTables } from "../src/db/normalize/stream-tables.js";

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Order } from "../src/api/schemas.js";
-import { addDays, toEpochDay } from "../src/dates.js";
+import { addDays, toEpochDay } from "../src/clock/days.js";
 import { SqliteDestination } from "../src/db/sqlite/destination.js";
 import type { Db } from "../src/db/sqlite/open.js";
 import { ORDERS } from "../src/streams/index.js";

@@ -3,7 +3,7 @@
  * reports. */
 import { describe, expect, it } from "vitest";
 import type { Order, Report } from "../src/api/schemas.js";
-import { toEpochDay } from "../src/dates.js";
+import { toEpochDay } from "../src/clock/days.js";
 import { formatTimestamp } from "../src/simulator/clock.js";
 import { Dataset, type DatasetOptions } from "../src/simulator/dataset.js";
 import type { PlannedChange } from "../src/simulator/ground-truth.js";

@@ -14,7 +14,7 @@ import {
   reportSchema,
   taxSchema,
 } from "../src/api/schemas.js";
-import { addDays } from "../src/dates.js";
+import { addDays } from "../src/clock/days.js";
 import { startSimulator } from "../src/simulator/server.js";
 import {
   apiGet,

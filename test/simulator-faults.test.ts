@@ -1,7 +1,7 @@
 /** The simulator's behaviour switches: each one changes what a client sees, as documented. */
 import { afterEach, describe, expect, it } from "vitest";
 import { orderSchema } from "../src/api/schemas.js";
-import { addDays } from "../src/dates.js";
+import { addDays } from "../src/clock/days.js";
 import { DEFAULT_FAULTS } from "../src/simulator/faults.js";
 import { apiGet, readAllPages, TEST_TODAY, useSimulator } from "./helpers/simulator.js";
 import { until } from "./helpers/wait.js";

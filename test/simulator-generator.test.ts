@@ -2,7 +2,8 @@
  * the spec describes (cancelled, transferred and training orders, optional fields, midnight). */
 import { describe, expect, it } from "vitest";
 import type { Order, Report } from "../src/api/schemas.js";
-import { addDays, today, toEpochDay } from "../src/dates.js";
+import { addDays, toEpochDay } from "../src/clock/days.js";
+import { today } from "../src/clock/today.js";
 import { simulatorToday } from "../src/simulator/clock.js";
 import { Dataset } from "../src/simulator/dataset.js";
 import { decodeRecordId, encodeRecordId } from "../src/simulator/ids.js";

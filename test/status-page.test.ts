@@ -5,9 +5,10 @@
  * Then the page as HTML: escaped, self-contained, with no key on it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addDays, eachDay, toEpochDay } from "../src/clock/days.js";
+import { describeSchedule, scheduledTimesBetween } from "../src/clock/schedule-times.js";
 import { openReadableDestination } from "../src/commands/common.js";
 import { loadConfig } from "../src/config/config.js";
-import { addDays, eachDay, toEpochDay } from "../src/dates.js";
 import type { Reader } from "../src/db/reads/reader.js";
 import { type CoverageWindow, coverageCalendar } from "../src/read-models/coverage.js";
 import {
@@ -16,7 +17,6 @@ import {
   SALES_DAYS,
   type StatusPageData,
 } from "../src/read-models/status-page.js";
-import { describeSchedule, scheduledTimesBetween } from "../src/schedule-times.js";
 import { keyFingerprint } from "../src/secrets.js";
 import { type Simulator, startSimulator } from "../src/simulator/server.js";
 import { renderStatusPage } from "../src/ui/status-page/page.js";

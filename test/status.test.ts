@@ -1,7 +1,7 @@
 /** `pos-sync status` as users run it: what it says about runs, days and rows, read-only. */
 import { hostname } from "node:os";
 import { describe, expect, it } from "vitest";
-import { addDays } from "../src/dates.js";
+import { addDays } from "../src/clock/days.js";
 import { simulatorToday } from "../src/simulator/clock.js";
 import { startSimulator } from "../src/simulator/server.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";

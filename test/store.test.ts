@@ -2,7 +2,7 @@
  * snapshots that mark deletions, rejects kept apart. Real HTTP, real SQLite files. */
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addDays, toEpochDay } from "../src/dates.js";
+import { addDays, toEpochDay } from "../src/clock/days.js";
 import { SqliteDestination } from "../src/db/sqlite/destination.js";
 import type { Db } from "../src/db/sqlite/open.js";
 import { readRawRecords } from "../src/db/sqlite/raw-archive.js";

@@ -1,6 +1,6 @@
 /** The summary that ends a run: its counts are the run's, even where it shows only a few lines. */
 import { describe, expect, it } from "vitest";
-import { addDays } from "../src/dates.js";
+import { addDays } from "../src/clock/days.js";
 import { formatSummary } from "../src/ui/summary.js";
 import { openTestDb, useTempDir } from "./helpers/db.js";
 import { TEST_TODAY, useSimulator } from "./helpers/simulator.js";

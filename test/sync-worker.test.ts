@@ -20,6 +20,7 @@ const input = (): WorkerInput => ({
   logFd: 2,
   progress: "log",
   reportAttempts: false,
+  waitScale: 1,
 });
 
 describe("a sync thread started ahead of its run", () => {

@@ -2,7 +2,7 @@
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { runVerify } from "../src/audit/verify.js";
-import { addDays, eachDay, toEpochDay } from "../src/dates.js";
+import { addDays, eachDay, toEpochDay } from "../src/clock/days.js";
 import { SqliteDestination } from "../src/db/sqlite/destination.js";
 import { databaseError } from "../src/db/sqlite/errors.js";
 import { startSimulator } from "../src/simulator/server.js";

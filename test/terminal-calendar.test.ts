@@ -1,8 +1,8 @@
 /** The coverage calendar of `pos-sync status`: one character a day, the same with or without
  * colour, and colour only where someone watches and has not turned it off. */
 import { describe, expect, it } from "vitest";
+import { addDays, eachDay } from "../src/clock/days.js";
 import { wantsColor } from "../src/commands/status.js";
-import { addDays, eachDay } from "../src/dates.js";
 import type { CalendarDay, DayCoverage } from "../src/read-models/coverage.js";
 import { simulatorToday } from "../src/simulator/clock.js";
 import { calendarLegend, calendarLine, dayCharacter } from "../src/ui/terminal-calendar.js";

@@ -25,7 +25,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
 import { mirror, packageDir } from "../scripts/throwaway-postgres.js";
-import { CLI_PATH } from "./helpers/cli.js";
+import { SHIPPED_CLI_PATH } from "./helpers/cli.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -166,7 +166,7 @@ async function ordinaryUsersCheckout(): Promise<{ dir: string; home: string }> {
     logLevel: "warning",
   });
   mirror(join(ROOT, "package.json"), join(dir, "package.json"));
-  mirror(dirname(CLI_PATH), join(dir, "cli"));
+  mirror(dirname(SHIPPED_CLI_PATH), join(dir, "cli"));
   mirror(join(ROOT, "drizzle"), join(dir, "drizzle"));
   writeFileSync(
     join(dir, "start.mjs"),

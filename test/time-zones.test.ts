@@ -5,8 +5,8 @@
  * stored; and the location's today follows its zone, summer time included.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addDays } from "../src/clock/days.js";
 import type { LocationConfig } from "../src/config/config.js";
-import { addDays } from "../src/dates.js";
 import { SqliteDestination } from "../src/db/sqlite/destination.js";
 import type { Db } from "../src/db/sqlite/open.js";
 import { fixedOffsetZone } from "../src/simulator/clock.js";

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { VerifyResult } from "../src/audit/verify.js";
-import { addDays } from "../src/dates.js";
+import { addDays } from "../src/clock/days.js";
 import { simulatorToday } from "../src/simulator/clock.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";
 import { localToday } from "./helpers/clock.js";

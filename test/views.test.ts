@@ -1,7 +1,7 @@
 /** The BI views agree with sums computed here, independently, from the API's records. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Order } from "../src/api/schemas.js";
-import { addDays, eachDay, toEpochDay } from "../src/dates.js";
+import { addDays, eachDay, toEpochDay } from "../src/clock/days.js";
 import { BI_VIEWS } from "../src/db/sql/bi-views.js";
 import { SqliteDestination } from "../src/db/sqlite/destination.js";
 import type { Db } from "../src/db/sqlite/open.js";

@@ -3,11 +3,13 @@
  * ended and how long it lasted. The same words by e-mail (text, and HTML in the e-mail's page,
  * messages/compose/email-page.ts) and in a webhook's Slack-style `text`.
  */
+
+import { durationBetween } from "../clock/durations.js";
+import { utcMinute } from "../clock/local-moment.js";
 import { emailPage } from "../messages/compose/email-page.js";
 import { htmlTemplate, joinHtml } from "../messages/compose/html-template.js";
 import type { Message } from "../messages/message.js";
 import { visible } from "../terminal-text.js";
-import { utcMinute } from "../ui/text.js";
 
 export interface AlertEvent {
   id: number;
@@ -44,13 +46,6 @@ function aboutWords(alert: AlertEvent): string {
   return ` ${alert.kind === "key rejected" ? "for" : "at"} ${visible(alert.about)}`;
 }
 
-function lasted(from: string, to: string): string {
-  const minutes = Math.max(0, Math.round((Date.parse(to) - Date.parse(from)) / 60_000));
-  if (minutes < 60) return `${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
-}
-
 /** A line of the e-mail's words below its heading. */
 const paragraph = htmlTemplate<{ line: string }>("<p><%= it.line %></p>");
 
@@ -70,7 +65,7 @@ export function alertMessage(alert: AlertEvent): Message {
   const what = `${alert.kind}${aboutWords(alert)}`;
   const subject = opened
     ? `pos-sync alert: ${what}`
-    : `pos-sync resolved: ${what}, after ${lasted(alert.openedAt, closedAt)}`;
+    : `pos-sync resolved: ${what}, after ${durationBetween(alert.openedAt, closedAt, "minutes")}`;
   const lines = opened
     ? [subject, "", detail, `Since ${utcMinute(alert.openedAt)}.`, NEXT_STEP[alert.kind] ?? ""]
     : [

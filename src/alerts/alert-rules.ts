@@ -5,9 +5,10 @@
  * for a day is one alert, not 96. Pure: the facts come from the run and the database
  * (daemon/notifier.ts).
  */
+
+import { utcMinute } from "../clock/local-moment.js";
 import type { RunOutcome } from "../db/reads/deliveries.js";
 import type { LocationStats } from "../sync/stats.js";
-import { utcMinute } from "../ui/text.js";
 import { syncVerdict } from "./sync-failing.js";
 
 export const ALERT_KINDS = [

@@ -3,8 +3,9 @@
  * (daemon/health.ts) both decide by, so that a monitor and a manager are never told two things.
  * docs/service.md#when-the-sync-is-failing states it for people. Pure.
  */
+
+import { utcMinute } from "../clock/local-moment.js";
 import type { RunOutcome } from "../db/reads/deliveries.js";
-import { utcMinute } from "../ui/text.js";
 
 /** Runs in a row that failed before the sync is said to fail: one failed run is often a blip
  * that the next tick mends. */

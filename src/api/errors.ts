@@ -4,6 +4,7 @@
  * because the key was rejected. Messages name the method, the path and the status, never the
  * key (see retry-policy.ts for which condition becomes which error).
  */
+import { durationText } from "../clock/durations.js";
 import { EXIT, PosSyncError } from "../errors.js";
 
 export interface RequestDescription {
@@ -163,15 +164,10 @@ export class ApiDeadlineError extends ApiError {
   constructor(request: RequestDescription, address: string, deadlineMs: number, attempts: number) {
     super(
       request,
-      `GET ${request.target} on ${address} gave up after ${attempts} attempt(s): no answer within the ${formatSeconds(deadlineMs)} s deadline of one request; the next run tries it again`,
+      `GET ${request.target} on ${address} gave up after ${attempts} attempt(s): no answer within the ${durationText(deadlineMs, "seconds")} deadline of one request; the next run tries it again`,
     );
     this.attempts = attempts;
   }
-}
-
-/** "0.3", "15", "120": seconds with at most one decimal. */
-export function formatSeconds(ms: number): string {
-  return String(Math.round(ms / 100) / 10);
 }
 
 /** A 2xx answer pos-sync cannot use: not JSON (retryable: often a truncated body or a proxy

@@ -5,7 +5,8 @@
  * way lists are ordered, so both ends of the reports list are read (one record each) and the
  * earlier wins. Where a run starts from there is start-date.ts.
  */
-import { isCalendarDay, utcOffsetOf } from "../dates.js";
+import { isCalendarDay } from "../clock/days.js";
+import { utcOffsetOf } from "../clock/offsets.js";
 import type { PosApiClient } from "./client.js";
 
 export interface LocationStart {

@@ -7,10 +7,11 @@
 import pLimit, { type LimitFunction } from "p-limit";
 import pRetry from "p-retry";
 import { Agent, request } from "undici";
+import { durationText } from "../clock/durations.js";
+import { DESIGNED_WAITS, scaledWait } from "../clock/waits.js";
 import { CpuLane, PAGE_STEP } from "../cpu-lane.js";
 import type { Logger } from "../log.js";
 import { scrubSecrets } from "../secrets.js";
-import { scaledWait, testWaitScale } from "../test-waits.js";
 import { askedAuthScheme } from "./auth-challenge.js";
 import { errorCode, firstHeaderValue, serverMessage } from "./error-details.js";
 import {
@@ -23,7 +24,6 @@ import {
   ApiResponseError,
   ApiServerError,
   ApiStatusError,
-  formatSeconds,
   type RequestDescription,
 } from "./errors.js";
 import { RateGate } from "./rate-gate.js";
@@ -66,6 +66,8 @@ export interface TransportOptions {
   logger: Logger;
   /** The thread's CPU lane, which parsing bodies takes turns in; a lane of its own otherwise. */
   lane?: CpuLane;
+  /** The share of the back-off and Retry-After waits waited (clock/waits.ts); 1 when absent. */
+  waitScale?: number;
 }
 
 export interface JsonRequest {
@@ -134,14 +136,14 @@ export class HttpTransport {
   private readonly address: string;
   private readonly deadlineMs: number;
   private readonly listeners: ((event: AttemptEvent) => void)[] = [];
-  /** 1 but in the project's tests (POS_TEST_WAIT_SCALE). */
-  private readonly waitScale = testWaitScale();
+  private readonly waitScale: number;
   /** Where the CPU work of its answers takes turns: parsing here, checking and making rows in
    * those who read through it (cpu-lane.ts). */
   readonly lane: CpuLane;
 
   constructor(private readonly options: TransportOptions) {
     this.lane = options.lane ?? new CpuLane();
+    this.waitScale = options.waitScale ?? DESIGNED_WAITS;
     const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     const base = new URL(options.baseUrl);
     this.origin = base.origin;
@@ -364,7 +366,7 @@ export class HttpTransport {
           requestedMs,
           capped,
         },
-        `GET ${description.target} was rate limited: waiting ${formatSeconds(waitMs)} s before retrying (the server asked for ${formatSeconds(requestedMs)} s${capped ? ", capped" : ""})`,
+        `GET ${description.target} was rate limited: waiting ${durationText(waitMs, "seconds")} before retrying (the server asked for ${durationText(requestedMs, "seconds")}${capped ? ", capped" : ""})`,
       );
     }
     return waitMs === undefined ? undefined : scaledWait(waitMs, this.waitScale);

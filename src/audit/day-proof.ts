@@ -7,11 +7,11 @@
  * agreement.ts's rule.
  */
 import type { PosApiClient } from "../api/client.js";
+import { LocalClock } from "../clock/local-clock.js";
 import { contentHash } from "../content-hash.js";
 import type { RecordRows } from "../db/reads/comparable-rows.js";
 import type { DayFactReads, StoredVersionOfDay } from "../db/reads/day-facts.js";
 import type { LocationReads } from "../db/reads/locations.js";
-import { LocalClock } from "../local-clock.js";
 import { type DayStreamDescription, readDays } from "../streams/index.js";
 import type { ContentDifference, DayAccount } from "./agreement.js";
 import { sortUnlisted } from "./kept-on-purpose.js";

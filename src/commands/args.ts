@@ -1,6 +1,7 @@
 /** Parsing and checking command-line values: each failure is a UsageError naming the flag. */
+
+import { isCalendarDay } from "../clock/days.js";
 import { wholeNumberWithin } from "../config/config.js";
-import { isCalendarDay } from "../dates.js";
 import { UsageError } from "../errors.js";
 
 export function integerFlag(

@@ -6,6 +6,9 @@ export interface CommandIo {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   env: NodeJS.ProcessEnv;
+  /** The share of the waits that spare a real API or mail server that this program waits
+   * (clock/waits.ts): the entry's to decide, 1 in the shipped command line. */
+  waitScale: number;
 }
 
 export interface Command {

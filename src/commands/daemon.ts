@@ -80,6 +80,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
         ? {}
         : { http: { host: config.httpHost, port: config.httpPort } }),
       signal: stop.signal,
+      waitScale: io.waitScale,
     });
   } finally {
     release();

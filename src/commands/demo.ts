@@ -3,8 +3,9 @@
  * data/demo.sqlite with the same engine as `sync`, then shows what the database holds and three
  * example queries. A second run finds the days already complete and reads only what is new.
  */
+
+import { addDays } from "../clock/days.js";
 import { loadConfig } from "../config/config.js";
-import { addDays } from "../dates.js";
 import { databaseFor } from "../db/choose.js";
 import type { RunHold } from "../db/database.js";
 import {
@@ -194,6 +195,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
           ? new TerminalProgress(io.stderr)
           : new MilestoneProgress(io.stderr),
         signal: stop.signal,
+        waitScale: io.waitScale,
       });
     const { dataset } = simulator;
     let result = await syncNow(

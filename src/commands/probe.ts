@@ -67,6 +67,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     authScheme: config.authScheme,
     paths: config.paths,
     ...(paceMs === undefined ? {} : { paceMs }),
+    waitScale: io.waitScale,
   });
   io.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatProbe(report));
   if (file !== undefined) {

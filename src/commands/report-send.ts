@@ -7,6 +7,7 @@
  * what an earlier run left waiting. Only to the recipients its settings name, though, and it
  * retires nobody's messages: a cron line's settings may name fewer than the daemon's.
  */
+
 import type { Config } from "../config/config.js";
 import { ConfigError, EXIT } from "../errors.js";
 import { type Logger, silentLogger } from "../log.js";
@@ -15,7 +16,6 @@ import { delivered, sendOutcome } from "../messages/outbox/send-outcome.js";
 import { recipientsOf } from "../messages/recipients.js";
 import { reportedLocations } from "../morning-report/morning-report.js";
 import { recordOwedReport } from "../morning-report/record-report.js";
-import { testWaitScale } from "../test-waits.js";
 import { type DaySent, formatSend } from "../ui/format-send.js";
 import type { CommandIo } from "./command.js";
 import { commandLogger } from "./common.js";
@@ -80,7 +80,7 @@ export async function sendReport(
   await deliverWaiting(storage.deliveries, {
     report: config.report,
     logger: outboxLogger(config, io),
-    waitScale: testWaitScale(io.env),
+    waitScale: io.waitScale,
     drain: true,
     leaveUnconfigured: true,
     onAttempt: (delivery, outcome) => {

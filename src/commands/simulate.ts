@@ -1,6 +1,6 @@
 /** `pos-sync simulate`: serves the POS API simulator on loopback and prints its API keys. */
 
-import { formatOffset } from "../dates.js";
+import { offsetText } from "../clock/offsets.js";
 import { createLogger, isLogLevel } from "../log.js";
 import { CATALOG_KINDS } from "../simulator/catalog-lists.js";
 import { fixedOffsetZone, WESTERNMOST_OFFSET } from "../simulator/clock.js";
@@ -72,7 +72,7 @@ Data:
   --locations N            locations, one API key each (default 1)
   --days N                 days of data ending today (default 30)
   --today YYYY-MM-DD       last day of data; its session is still open (default: today at the
-                           westernmost location, UTC${formatOffset(WESTERNMOST_OFFSET)})
+                           westernmost location, UTC${offsetText(WESTERNMOST_OFFSET, "suffix")})
   --orders-per-day MIN-MAX orders per full day (default 50-200)
   --items-per-order MIN-MAX items per order (default: 1 to 8, following the guests)
   --auth-scheme NAME       expect "authorization: NAME <key>" instead of the bare key
@@ -235,7 +235,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     out(`    API key: ${location.apiKey}`);
     if (location.sendsUtc) {
       const zone = fixedOffsetZone(location.offsetMinutes) ?? "(none fixed)";
-      out(`    local clock: UTC${formatOffset(location.offsetMinutes)}, time zone ${zone}`);
+      out(`    local clock: UTC${offsetText(location.offsetMinutes, "suffix")}, time zone ${zone}`);
     }
   }
   out();

@@ -1,7 +1,7 @@
 /** `pos-sync sync`: one run, incremental or over explicit days. */
 
+import { today } from "../clock/today.js";
 import { SETTINGS } from "../config/settings.js";
-import { today } from "../dates.js";
 import { databaseFor } from "../db/choose.js";
 import { UsageError } from "../errors.js";
 import type { Logger } from "../log.js";
@@ -138,7 +138,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   return report(await executeRun(request, logger, io), io);
 }
 
-export type SyncRequest = Omit<RunRequest, "signal" | "held" | "worker">;
+export type SyncRequest = Omit<RunRequest, "signal" | "held" | "worker" | "waitScale">;
 
 /** One run into the configured database, stopped cleanly on the first SIGINT or SIGTERM. */
 export async function executeRun(
@@ -171,6 +171,7 @@ export async function executeRun(
       return await startRun({
         ...request,
         worker,
+        waitScale: io.waitScale,
         ...(hold.held ? { held: hold.held } : {}),
         signal: stop.signal,
       });

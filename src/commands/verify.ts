@@ -97,6 +97,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     logger,
     allowRejected: values["allow-rejected"] === true,
     content: repair,
+    transport: { waitScale: io.waitScale },
     ...(values.location === undefined ? {} : { location: values.location }),
     range: {
       ...(since === undefined ? {} : { since }),

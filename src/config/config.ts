@@ -4,9 +4,9 @@
  * and a bad one is a ConfigError that names the setting and what it takes, never its secret.
  */
 import { type ApiPaths, DEFAULT_API_PATHS } from "../api/paths.js";
-import { isCalendarDay } from "../dates.js";
+import { isCalendarDay } from "../clock/days.js";
+import { canonicalTimeZone } from "../clock/zones.js";
 import { ConfigError } from "../errors.js";
-import { canonicalTimeZone } from "../local-clock.js";
 import { isLogLevel, type LogLevel } from "../log.js";
 import {
   checkMailSettings,

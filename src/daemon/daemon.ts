@@ -12,7 +12,6 @@ import type { Logger } from "../log.js";
 import { collectStatus } from "../read-models/status.js";
 import { startRun } from "../runner/start-run.js";
 import type { RunResult } from "../sync/run-result.js";
-import { testWaitScale } from "../test-waits.js";
 import { HealthTracker } from "./health.js";
 import { startStatusServer } from "./http.js";
 import { DaemonMetrics } from "./metrics.js";
@@ -34,6 +33,9 @@ export interface DaemonOptions {
   onListening?: (url: string) => void;
   /** How often a WAL truncation that a reader blocked is tried again (default 5 s). */
   walRetryMs?: number;
+  /** The share of the waits the daemon waits: the outbox's retries, how often it looks, and
+   * its runs' back-off (clock/waits.ts). */
+  waitScale: number;
 }
 
 const WAL_RETRY_MS = 5_000;
@@ -110,7 +112,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     options.onListening?.(server.url);
   }
 
-  const waitScale = testWaitScale();
+  const { waitScale } = options;
   const notifier = new Notifier({
     config,
     storage,
@@ -137,6 +139,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
         ...(held ? { held } : {}),
         logLevel: config.logLevel,
         logTo: "stdout",
+        waitScale,
         onAttempt: (event) => metrics.onAttempt(event),
         signal: stop.signal,
       });

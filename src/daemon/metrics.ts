@@ -2,7 +2,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { ALERT_KINDS } from "../alerts/alert-rules.js";
 import type { AttemptEvent } from "../api/transport.js";
-import { daysBetween } from "../dates.js";
+import { daysBetween } from "../clock/days.js";
 import type { DeliveryState } from "../db/reads/deliveries.js";
 import type { StatusReport } from "../read-models/status.js";
 import type { RunResult } from "../sync/run-result.js";

@@ -44,7 +44,7 @@ export interface NotifierOptions {
   storage: NotifierStorage;
   logger: Logger;
   metrics: DaemonMetrics;
-  /** The outbox's waits, as a share of the real ones (POS_TEST_WAIT_SCALE). */
+  /** The outbox's waits, as a share of the real ones (clock/waits.ts). */
   waitScale: number;
   /** Aborted when the daemon stops: no new pass, and the outbox stops between messages. */
   signal?: AbortSignal;

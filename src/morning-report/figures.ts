@@ -4,7 +4,7 @@
  * count is decided (and tested) in one place, whichever database the rows came from.
  */
 
-import { addDays } from "../dates.js";
+import { addDays } from "../clock/days.js";
 
 export interface DayFigures {
   sales: number;

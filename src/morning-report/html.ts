@@ -5,6 +5,7 @@
  * (messages/compose/html-template.ts): nothing here escapes by hand.
  */
 
+import { longDay } from "../clock/day-names.js";
 import { emailPage } from "../messages/compose/email-page.js";
 import { htmlTemplate, joinHtml, type SafeHtml } from "../messages/compose/html-template.js";
 import { coverageOf, isRead } from "./completeness.js";
@@ -16,7 +17,6 @@ import {
   healthLine,
   inReportOrder,
   lastSync,
-  longDay,
   notReadLine,
   subjectOf,
 } from "./text.js";

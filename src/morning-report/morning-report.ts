@@ -5,14 +5,15 @@
  * them is complete. Read from the views and the bookkeeping; no API call.
  */
 
-import { addDays, today } from "../dates.js";
+import { addDays } from "../clock/days.js";
+import { localMoment } from "../clock/local-moment.js";
+import { today } from "../clock/today.js";
 import type {
   DayExceptionRows,
   DiscountRow,
   UnreconciledReportRow,
 } from "../db/reads/morning-report.js";
 import type { Reader } from "../db/reads/reader.js";
-import { localMoment } from "../read-models/changes.js";
 import { locationNamed } from "../read-models/location-named.js";
 import { coverageOf } from "./completeness.js";
 import { type ExceptionRows, exceptionsOf, type ReportException } from "./exceptions.js";

@@ -5,21 +5,23 @@
  * once every location of it has its day complete and proved, or, at the latest,
  * LATEST_AFTER_MINUTES after the hour, saying what is missing.
  *
- * Its key names the day and the locations (messages/message-keys.ts), never the clock.
+ * Its key names the day and the locations (delivery/message-keys.ts), never the clock.
  */
-import { addDays, today, toEpochDay } from "../dates.js";
+
+import { addDays } from "../clock/days.js";
+import { instantOnClock, type OffsetClock } from "../clock/local-moment.js";
+import { offsetText } from "../clock/offsets.js";
+import { today } from "../clock/today.js";
 import { locationsOfKey, morningReportKey } from "../messages/message-keys.js";
 
 const MS_PER_MINUTE = 60_000;
 const MS_PER_DAY = 86_400_000;
 
-export interface LocationClock {
+export interface LocationClock extends OffsetClock {
   id: string;
   /** Its time zone's name, or null when it has none: then its offset is the one learned from
    * the API's timestamps. */
   timeZone: string | null;
-  /** Its offset from UTC at an instant, in minutes. */
-  offsetAt(epochMs: number): number;
 }
 
 export interface DueReport {
@@ -33,26 +35,6 @@ export interface DueReport {
 
 /** How long after POS_REPORT_AT a report waits for its day to be proved. */
 export const LATEST_AFTER_MINUTES = 180;
-
-/** `UTC+01:00`, `UTC-05:30`, `UTC`. */
-export function offsetClock(minutes: number): string {
-  if (minutes === 0) return "UTC";
-  const sign = minutes < 0 ? "-" : "+";
-  const abs = Math.abs(minutes);
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `UTC${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
-}
-
-/**
- * The instant a clock shows `minutes` after midnight on `day`: that day's offset, not today's, so
- * that 07:00 is 07:00 on the morning after a change too. A time that the change skips (02:30 on a
- * spring-forward night) is the instant an hour later on the new clock.
- */
-export function instantOnClock(day: string, minutes: number, clock: LocationClock): number {
-  const wall = toEpochDay(day) * MS_PER_DAY + minutes * MS_PER_MINUTE;
-  const guess = wall - clock.offsetAt(wall) * MS_PER_MINUTE;
-  return wall - clock.offsetAt(guess) * MS_PER_MINUTE;
-}
 
 /**
  * The reports due now, one per day and clock: the report of a day may go from the next day's
@@ -73,7 +55,7 @@ export function dueReports(
     for (const day of [addDays(localToday, -2), addDays(localToday, -1)]) {
       const from = instantOnClock(addDays(day, 1), atMinutes, location);
       if (nowMs < from || nowMs >= from + MS_PER_DAY) continue;
-      const clock = location.timeZone ?? offsetClock(location.offsetAt(from));
+      const clock = location.timeZone ?? offsetText(location.offsetAt(from), "clock");
       const group = `${day} ${clock}`;
       const report = reports.get(group) ?? { day, clock, locationIds: [], late: false };
       report.locationIds.push(location.id);

@@ -5,6 +5,8 @@
  * made visible (terminal-text.ts). What the subject and headline may claim is completeness.ts's.
  */
 
+import { longDay, weekdayName } from "../clock/day-names.js";
+import { utcMinute } from "../clock/local-moment.js";
 import { plural } from "../plural.js";
 import { visible } from "../terminal-text.js";
 import { type Coverage, coverageOf, isRead } from "./completeness.js";
@@ -15,17 +17,6 @@ import type {
   MorningReport,
   ReportException,
 } from "./morning-report.js";
-
-const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
-
-/** "Saturday 28 November 2026". */
-export function longDay(day: string): string {
-  const date = new Date(`${day}T00:00:00Z`);
-  const month = date.toLocaleString("en-GB", { month: "long", timeZone: "UTC" });
-  return `${WEEKDAYS[date.getUTCDay()]} ${date.getUTCDate()} ${month} ${date.getUTCFullYear()}`;
-}
-
-const weekday = (day: string) => WEEKDAYS[new Date(`${day}T00:00:00Z`).getUTCDay()] ?? day;
 
 /** Amounts as a location's country writes them (1 234,50 in France), two decimals. */
 export function amountFormat(country: string | null): (value: number) => string {
@@ -60,7 +51,7 @@ export function againstUsual(
   read: boolean,
 ): string {
   if (!usual) return "";
-  return ` (usual ${weekday(day)} ${amount(usual.sales)}${read ? `, ${change(figures.sales, usual.sales)}` : ""})`;
+  return ` (usual ${weekdayName(day)} ${amount(usual.sales)}${read ? `, ${change(figures.sales, usual.sales)}` : ""})`;
 }
 
 export function figuresLine(
@@ -147,7 +138,7 @@ function locationBlock(location: LocationReport): string[] {
 /** When the last successful sync finished, to the minute, in UTC. */
 export function lastSync(report: MorningReport): string {
   const at = report.lastSuccessAt;
-  return at === null ? "none yet" : `${at.slice(0, 16).replace("T", " ")} UTC`;
+  return at === null ? "none yet" : utcMinute(at);
 }
 
 /** "Morning report, Saturday 5 December 2026: no exceptions"; with a location's day not read,

@@ -8,7 +8,7 @@ import { Agent, request } from "undici";
 import { errorCode, firstHeaderValue, serverMessage } from "../api/error-details.js";
 import { shownRedirectTarget } from "../api/redirect-target.js";
 import { describeTarget } from "../api/transport.js";
-import { scaledWait, testWaitScale } from "../test-waits.js";
+import { DESIGNED_WAITS, scaledWait } from "../clock/waits.js";
 import {
   announcesLimit,
   type RateLimitHeaders,
@@ -73,6 +73,8 @@ export interface ProbeHttpOptions {
   budget?: number;
   /** Strings to scrub from anything the report keeps (the keys). */
   secrets: readonly string[];
+  /** The share of the pacing waited (clock/waits.ts); 1 when absent. */
+  waitScale?: number;
 }
 
 export interface ProbeQuery {
@@ -104,8 +106,7 @@ export class ProbeHttp {
   private readonly origin: string;
   private readonly basePath: string;
   private lastStart = 0;
-  /** 1 but in the project's tests (POS_TEST_WAIT_SCALE). */
-  private readonly waitScale = testWaitScale();
+  private readonly waitScale: number;
 
   constructor(private readonly options: ProbeHttpOptions) {
     const base = new URL(options.baseUrl);
@@ -113,6 +114,7 @@ export class ProbeHttp {
     this.basePath = base.pathname.replace(/\/+$/, "");
     this.budget = options.budget ?? PROBE_BUDGET;
     this.paceMs = options.paceMs ?? DEFAULT_PACE_MS;
+    this.waitScale = options.waitScale ?? DESIGNED_WAITS;
   }
 
   get sent(): number {

@@ -28,6 +28,8 @@ export interface ProbeOptions {
   paths: ApiPaths;
   paceMs?: number;
   budget?: number;
+  /** The share of the pacing waited (clock/waits.ts); 1 when absent. */
+  waitScale?: number;
 }
 
 /** Other keys checked at most, each with one request, as far as the budget goes. */
@@ -151,6 +153,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport> {
     secrets: options.apiKeys,
     ...(options.paceMs === undefined ? {} : { paceMs: options.paceMs }),
     ...(options.budget === undefined ? {} : { budget: options.budget }),
+    ...(options.waitScale === undefined ? {} : { waitScale: options.waitScale }),
   });
   const context: ProbeContext = {
     http,

@@ -4,7 +4,7 @@
  * the location's clock. Reads v_order_changes on either destination; no API call.
  */
 
-import { utcOffsetOf } from "../dates.js";
+import { type LocalMoment, localMoment } from "../clock/local-moment.js";
 import type { OrderChangeRow, StoredItem } from "../db/reads/changes.js";
 import type { Reader } from "../db/reads/reader.js";
 import { locationNamed } from "./location-named.js";
@@ -23,14 +23,6 @@ export type ChangeKind =
 export interface VoidedItem {
   description: string;
   amount: number;
-}
-
-/** A moment on the location's clock: its day, and its time of day (HH:MM). */
-export interface LocalMoment {
-  day: string;
-  time: string;
-  /** False when the location's offset is unknown and the moment is in UTC. */
-  local: boolean;
 }
 
 export interface OrderChange {
@@ -128,20 +120,6 @@ export function changeKinds(
   if (kinds.length === 0)
     kinds.push(Number(row.newTotal) !== Number(row.previousTotal) ? "total changed" : "changed");
   return kinds;
-}
-
-const DATE_TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/;
-
-/** A date-time on the location's clock: as written when it carries the location's offset,
- * shifted by `offsetMinutes` when it is in UTC. */
-export function localMoment(timestamp: string, offsetMinutes: number | undefined): LocalMoment {
-  const written = utcOffsetOf(timestamp) ?? 0;
-  if (written !== 0 || offsetMinutes === undefined) {
-    const [, day = "", time = ""] = DATE_TIME.exec(timestamp) ?? [];
-    return { day, time, local: written !== 0 || offsetMinutes === 0 };
-  }
-  const shifted = new Date(Date.parse(timestamp) + offsetMinutes * 60_000).toISOString();
-  return { day: shifted.slice(0, 10), time: shifted.slice(11, 16), local: true };
 }
 
 async function sinceInstant(

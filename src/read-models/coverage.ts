@@ -3,7 +3,7 @@
  * to the location's today, saying whether the day is in. Pure: built from the checkpoints
  * (sync_windows) and the rejected records per day, read elsewhere.
  */
-import { eachDay } from "../dates.js";
+import { eachDay } from "../clock/days.js";
 import type { DayStream } from "../vocabulary.js";
 
 /**

@@ -4,10 +4,10 @@
  * last 60 days of sales and the reports' reconciliation, the keys the latest run could not use,
  * and the locations' clock for the times shown. Read from the database only.
  */
-import { addDays, eachDay } from "../dates.js";
+import { addDays, eachDay } from "../clock/days.js";
+import { scheduledTimesBetween } from "../clock/schedule-times.js";
 import type { RunLocationOutcome } from "../db/reads/checkpoints.js";
 import type { DailySalesRow, ReportStateRow } from "../db/reads/status.js";
-import { scheduledTimesBetween } from "../schedule-times.js";
 import { isIn } from "./coverage.js";
 import {
   collectStatus,

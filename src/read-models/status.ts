@@ -1,6 +1,7 @@
 /** What the database holds, per location and stream: read from the checkpoints, no API call. */
 
-import { addDays, today } from "../dates.js";
+import { addDays } from "../clock/days.js";
+import { today } from "../clock/today.js";
 import type { AuditCoverage, RunRow, WindowRow } from "../db/reads/checkpoints.js";
 import type { DeliveryState } from "../db/reads/deliveries.js";
 import type { KnownLocation } from "../db/reads/locations.js";

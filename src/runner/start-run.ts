@@ -27,6 +27,8 @@ export interface RunRequest {
   onAttempt?: (event: AttemptEvent) => void;
   /** Stops the run: the page in hand is committed. */
   signal: AbortSignal;
+  /** The share of the waits the run waits (clock/waits.ts). */
+  waitScale: number;
   /** The run's thread, started ahead of it (it loads its modules meanwhile). */
   worker?: SyncWorker;
 }
@@ -42,6 +44,7 @@ export function startRun(request: RunRequest): Promise<RunResult> {
       logFd: request.logTo === "stdout" ? 1 : 2,
       progress: request.progress ? "report" : "log",
       reportAttempts: request.onAttempt !== undefined,
+      waitScale: request.waitScale,
     },
     ...(request.held ? { held: request.held } : {}),
     ...(request.worker ? { worker: request.worker } : {}),

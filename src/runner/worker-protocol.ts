@@ -17,6 +17,9 @@ export interface WorkerInput {
   progress: "report" | "log";
   /** Send every HTTP attempt to the command (metrics). */
   reportAttempts: boolean;
+  /** The share of the back-off and Retry-After waits the run waits: the command's, handed on
+   * (clock/waits.ts). */
+  waitScale: number;
 }
 
 /** The port a SQLite run's writes go through, to the command's thread, which holds the database

@@ -67,6 +67,7 @@ async function main(
       destination,
       logger,
       signal: stop.signal,
+      transport: { waitScale: input.waitScale },
       ...(progress ? { progress } : {}),
       ...(input.reportAttempts ? { onAttempt: (event) => send({ type: "attempt", event }) } : {}),
     });

@@ -1,6 +1,8 @@
 /** Local timestamps: the simulator's locations each have a fixed offset from UTC, and the API
  * sends date-times in that local offset, or in UTC (Z) when the simulator is told to. */
-import { dayFromEpoch, formatOffset, today } from "../dates.js";
+import { dayFromEpoch } from "../clock/days.js";
+import { offsetText } from "../clock/offsets.js";
+import { today } from "../clock/today.js";
 import { VENUES } from "./templates.js";
 
 const MS_PER_DAY = 86_400_000;
@@ -8,7 +10,7 @@ const MS_PER_DAY = 86_400_000;
 /** ISO 8601 with milliseconds in the given offset: 2026-11-21T23:59:58.120+01:00. */
 export function formatLocal(epochMs: number, offsetMinutes: number): string {
   const shifted = new Date(epochMs + offsetMinutes * 60_000).toISOString();
-  return `${shifted.slice(0, 23)}${formatOffset(offsetMinutes)}`;
+  return `${shifted.slice(0, 23)}${offsetText(offsetMinutes, "suffix")}`;
 }
 
 /** The instant of local midnight starting the given epoch day in the given offset. */

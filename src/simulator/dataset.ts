@@ -14,7 +14,7 @@ import type {
   Report,
   Tax,
 } from "../api/schemas.js";
-import { dayFromEpoch, toEpochDay } from "../dates.js";
+import { dayFromEpoch, toEpochDay } from "../clock/days.js";
 import { type CatalogKind, CatalogLists } from "./catalog-lists.js";
 import {
   allOrders,

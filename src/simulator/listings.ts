@@ -5,7 +5,7 @@
  */
 
 import type { Order, Report } from "../api/schemas.js";
-import { dayFromEpoch, epochDayOnOrAfter, epochDayOnOrBefore, toEpochDay } from "../dates.js";
+import { dayFromEpoch, epochDayOnOrAfter, epochDayOnOrBefore, toEpochDay } from "../clock/days.js";
 import type { DayRange } from "../vocabulary.js";
 import { localDayOf, localEpochDay } from "./clock.js";
 import { sortByCreatedAt } from "./creation-order.js";

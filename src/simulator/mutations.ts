@@ -4,7 +4,7 @@
  * Each call draws from its own random stream, numbered in call order, so a run repeats exactly.
  */
 import type { Order } from "../api/schemas.js";
-import { toEpochDay } from "../dates.js";
+import { toEpochDay } from "../clock/days.js";
 import type { CatalogKind, CatalogLists } from "./catalog-lists.js";
 import { formatTimestamp, localDayOf, localMidnight, parseInstant } from "./clock.js";
 import { decodeRecordId } from "./ids.js";

@@ -1,5 +1,5 @@
 /** Query parameters of the list operations, validated with the spec's rules (4.2, 8). */
-import { matchesApiDayPattern } from "../dates.js";
+import { matchesApiDayPattern } from "../clock/days.js";
 import type { OversizePageBehaviour } from "./faults.js";
 
 export const MAX_PAGE_SIZE = 100;

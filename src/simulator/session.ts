@@ -5,7 +5,7 @@
  * orders (and their report) fall on the next calendar day, as they do in real restaurants.
  */
 import type { Order, OrderItem } from "../api/schemas.js";
-import { dayFromEpoch } from "../dates.js";
+import { dayFromEpoch } from "../clock/days.js";
 import { formatTimestamp, localMidnight } from "./clock.js";
 import { encodeRecordId } from "./ids.js";
 import type { SimLocation } from "./location.js";

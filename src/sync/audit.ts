@@ -7,7 +7,7 @@
 import type { PosApiClient } from "../api/client.js";
 import { accountedFor, dayAgrees } from "../audit/agreement.js";
 import { type DayProof, proveDay } from "../audit/day-proof.js";
-import { addDays } from "../dates.js";
+import { addDays } from "../clock/days.js";
 import type { ProvedWindow } from "../db/reads/checkpoints.js";
 import type { DayStreamDescription } from "../streams/index.js";
 import { planAudit } from "./audit-plan.js";

@@ -3,8 +3,8 @@
 import type { PosApiClient } from "../api/client.js";
 import { ApiKeyRejectedError } from "../api/errors.js";
 import { discoverStart, type LocationStart } from "../api/first-day.js";
+import { today } from "../clock/today.js";
 import type { LocationConfig } from "../config/config.js";
-import { today } from "../dates.js";
 import { DatabaseError } from "../db/errors.js";
 import type { RepairRecord } from "../db/sql/checkpoints.js";
 import { messageOf } from "../errors.js";

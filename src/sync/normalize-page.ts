@@ -5,6 +5,7 @@
  * that a destination on another thread is handed rows ready to load.
  */
 import pLimit from "p-limit";
+import { LocalClock } from "../clock/local-clock.js";
 import { CpuLane, PAGE_STEP } from "../cpu-lane.js";
 import type { PageCounts, SyncDestination } from "../db/destination.js";
 import { DatabaseError } from "../db/errors.js";
@@ -12,7 +13,6 @@ import { type DayPage, headerOf, prepareRecord, rowContextOf } from "../db/norma
 import type { DayStreamTables } from "../db/normalize/stream-tables.js";
 import type { ArchiveTerms } from "../db/raw/terms.js";
 import type { IncomingRecord } from "../db/rules/day-page.js";
-import { LocalClock } from "../local-clock.js";
 import type { DayStream } from "../vocabulary.js";
 import { AheadCompressor } from "./compress-ahead.js";
 

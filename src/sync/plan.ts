@@ -2,7 +2,7 @@
  * Which day windows a run reads, per location and stream. Pure: it sees the checkpoints and the
  * calendar, nothing else.
  */
-import { addDays, eachDay } from "../dates.js";
+import { addDays, eachDay } from "../clock/days.js";
 import type { DayRange, WindowStatus } from "../vocabulary.js";
 
 export interface PlanInput {

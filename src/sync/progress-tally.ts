@@ -98,12 +98,3 @@ export class ProgressTally {
     return [streamLine, locationLine];
   }
 }
-
-/** "1 h 02 min", "3 min 05 s", "42 s". */
-export function formatDuration(ms: number): string {
-  const seconds = Math.max(0, Math.round(ms / 1000));
-  if (seconds < 60) return `${seconds} s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes} min ${String(seconds % 60).padStart(2, "0")} s`;
-  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
-}

@@ -4,7 +4,7 @@ import type { PosApiClient } from "../api/client.js";
 import { ApiEndpointNotFoundError } from "../api/errors.js";
 import type { Location } from "../api/schemas.js";
 import type { ValidRecord } from "../api/validate.js";
-import { today } from "../dates.js";
+import { today } from "../clock/today.js";
 import { EXIT, PosSyncError } from "../errors.js";
 import { keyFingerprint } from "../secrets.js";
 import { type CatalogListDescription, DEVICES, devicesOf, readList } from "../streams/index.js";

@@ -1,8 +1,10 @@
 /** `pos-sync changes` as plain language, one line per change, for a daily e-mail or a chat
  * webhook: "order 1042 at Trattoria Aurora, paid 58.40 at 21:12, cancelled at 23:40 by Marco". */
-import type { ChangesReport, LocalMoment, OrderChange } from "../read-models/changes.js";
+
+import type { LocalMoment } from "../clock/local-moment.js";
+import { utcMinute } from "../clock/local-moment.js";
+import type { ChangesReport, OrderChange } from "../read-models/changes.js";
 import { visible } from "../terminal-text.js";
-import { utcMinute } from "./text.js";
 
 const money = (amount: number) => amount.toFixed(2);
 

@@ -1,11 +1,11 @@
 /** `pos-sync probe` as text: what was found and how surely, the spec's contradictions, and the
  * settings to use. */
 
+import { durationText } from "../clock/durations.js";
 import { plural } from "../plural.js";
 import type { Finding, ProbeReport, SettingFinding } from "../probe/report.js";
 import type { Contradiction } from "../probe/spec-conformance.js";
 import { visible } from "../terminal-text.js";
-import { secondsText } from "./text.js";
 import { formatTable } from "./text-table.js";
 
 /** Answers, evidence and advice quote the server (its messages, headers, paths): each made
@@ -79,7 +79,7 @@ function settingLine(setting: SettingFinding): string {
 export function formatProbe(report: ProbeReport): string {
   const { requests } = report;
   const lines = [
-    `Probed ${report.apiUrl} with ${report.key}: ${requests.sent} ${plural("request", requests.sent)} of a budget of ${requests.budget}, ${secondsText(requests.elapsedMs)}`,
+    `Probed ${report.apiUrl} with ${report.key}: ${requests.sent} ${plural("request", requests.sent)} of a budget of ${requests.budget}, ${durationText(requests.elapsedMs, "tenths")}`,
   ];
   if (report.stopped) lines.push(`! stopped early: ${visible(report.stopped.message)}`);
   lines.push("", "What the spec leaves unshown");

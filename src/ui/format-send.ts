@@ -3,12 +3,12 @@
  * the command runs once, so what waits is tried again by the daemon if one runs, or by the next
  * `report --send`. */
 
+import { utcMinute } from "../clock/local-moment.js";
 import type { SendOutcome } from "../messages/outbox/send-outcome.js";
 import type { Recipient } from "../messages/recipients.js";
 import type { DeliveryChannel } from "../messages/transports/transport.js";
 import { plural } from "../plural.js";
 import { visible } from "../terminal-text.js";
-import { utcMinute } from "./text.js";
 
 export interface DaySent {
   day: string;

@@ -1,5 +1,6 @@
 /** `pos-sync status` as text: per location and stream, what is complete, open or missing. */
-import { daysBetween } from "../dates.js";
+import { daysBetween } from "../clock/days.js";
+import { durationBetween } from "../clock/durations.js";
 import { type DeliveryState, UNDELIVERED_DAYS } from "../db/reads/deliveries.js";
 import { shownMessageKey } from "../messages/message-keys.js";
 import { plural } from "../plural.js";
@@ -15,7 +16,7 @@ import type {
 import { formatRanges } from "../sync/plan.js";
 import { visible } from "../terminal-text.js";
 import { type CalendarStyle, calendarLegend, calendarLine } from "./terminal-calendar.js";
-import { number, secondsBetween } from "./text.js";
+import { number } from "./text.js";
 
 export interface FormatStatusOptions {
   /** ANSI colours in the calendars (the characters are the same without them). */
@@ -52,7 +53,7 @@ function runLine(run: RunSummary | null): string {
       ? "running or interrupted"
       : run.status;
   const end = run.finishedAt
-    ? `took ${secondsBetween(run.startedAt, run.finishedAt)}`
+    ? `took ${durationBetween(run.startedAt, run.finishedAt, "tenths")}`
     : unfinishedText(run);
   const requests = run.requests === null ? "" : `, ${number.format(run.requests)} requests`;
   return (

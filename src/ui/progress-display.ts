@@ -6,14 +6,10 @@
  * its windows is done; a location of a few windows, its last line only.
  */
 
+import { durationText } from "../clock/durations.js";
 import { plural } from "../plural.js";
 import type { PlannedEvent, Progress, WindowEvent } from "../sync/progress.js";
-import {
-  formatDuration,
-  type ProgressLine,
-  ProgressTally,
-  paceStart,
-} from "../sync/progress-tally.js";
+import { type ProgressLine, ProgressTally, paceStart } from "../sync/progress-tally.js";
 import { visible } from "../terminal-text.js";
 
 const number = new Intl.NumberFormat("en-US");
@@ -73,7 +69,11 @@ export class TerminalProgress implements Progress {
     const rate = number.format(Math.round(line.records / seconds));
     const eta = this.tally.etaMs(line, now);
     const left =
-      line.done >= line.planned ? "done" : eta === undefined ? "" : `${formatDuration(eta)} left`;
+      line.done >= line.planned
+        ? "done"
+        : eta === undefined
+          ? ""
+          : `${durationText(eta, "left")} left`;
     return `${nameOf(line)} [${bar}] ${line.done}/${line.planned} windows  ${recordsOf(line)}  ${rate}/s  ${left}`.trimEnd();
   }
 
@@ -120,7 +120,7 @@ export class MilestoneProgress implements Progress {
     if (quarter <= (this.quartersShown.get(event.locationId) ?? 0)) return;
     this.quartersShown.set(event.locationId, quarter);
     const eta = this.tally.etaMs(line, this.now());
-    const left = quarter >= 4 || eta === undefined ? "" : `  ${formatDuration(eta)} left`;
+    const left = quarter >= 4 || eta === undefined ? "" : `  ${durationText(eta, "left")} left`;
     this.out.write(
       `${nameOf(line).trimEnd()}  ${line.done}/${line.planned} windows  ${recordsOf(line)}${left}\n`,
     );

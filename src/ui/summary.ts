@@ -1,9 +1,11 @@
 /** The one-screen summary that ends a run. */
+
+import { durationBetween } from "../clock/durations.js";
 import type { RunResult } from "../sync/run-result.js";
 import type { LocationStats, StreamStats } from "../sync/stats.js";
 import { visible } from "../terminal-text.js";
 import { STREAMS } from "../vocabulary.js";
-import { number, secondsBetween } from "./text.js";
+import { number } from "./text.js";
 import { formatTable } from "./text-table.js";
 
 const PROBLEM_LINES = 6;
@@ -52,7 +54,7 @@ function problemCount(stats: StreamStats): number {
 /** The summary of a run, headed by the command that made it. */
 export function formatSummary(result: RunResult, command = "sync"): string {
   const lines = [
-    `pos-sync ${command}: ${result.status} in ${secondsBetween(result.startedAt, result.finishedAt)} ` +
+    `pos-sync ${command}: ${result.status} in ${durationBetween(result.startedAt, result.finishedAt, "tenths")} ` +
       `(run #${result.runId}, ${number.format(result.requests)} requests, ${result.retries} retried, ` +
       `${result.rateLimited} rate-limited)`,
     ...result.notices.map((notice) => `  ${visible(notice)}`),

@@ -3,7 +3,7 @@
  * characters alone carry the state; colour only repeats it, so the line reads the same piped,
  * under NO_COLOR, or to someone who cannot tell the colours apart.
  */
-import { weekdayOf } from "../dates.js";
+import { weekdayOf } from "../clock/days.js";
 import { type CalendarDay, type DayCoverage, isIn } from "../read-models/coverage.js";
 
 /** plain: ASCII only; color: the same characters wrapped in ANSI 16-colour SGR codes. */

@@ -1,10 +1,18 @@
-/** Running the built command line, as it ships (bundled: scripts/bundle.mjs), as a real child
- * process. */
+/** Running the built command line (bundled: scripts/bundle.mjs) as a real child process. */
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { Simulator } from "../../src/simulator/server.js";
 
-export const CLI_PATH = fileURLToPath(new URL("../../dist/bin/cli.js", import.meta.url));
+/** The command line as it ships: what a test of what ships runs (the modules it loads). */
+export const SHIPPED_CLI_PATH = fileURLToPath(new URL("../../dist/bin/cli.js", import.meta.url));
+
+/**
+ * The same program as the tests' children run it (short-waits-cli.ts): retry back-off,
+ * Retry-After waits, the probe's pacing and the outbox's retries a hundredth of the real ones,
+ * so that a child that retries against an unreachable API gives up in a second, not in the 16 s
+ * and more of the real back-off. A test of the waits themselves runs SHIPPED_CLI_PATH.
+ */
+export const CLI_PATH = fileURLToPath(new URL("../../dist/test-bin/cli.js", import.meta.url));
 
 /** The environment that points the command line at a simulator (every key) and a database. */
 export function simulatorEnv(
@@ -21,23 +29,12 @@ export function simulatorEnv(
 }
 
 /**
- * Retry back-off, Retry-After waits and the probe's pacing in a child, as a fraction of the real
- * ones (POS_TEST_WAIT_SCALE, src/test-waits.ts): a child that retries against an unreachable API
- * gives up in a second, not in the 16 s and more of the real back-off. A test of the waits
- * themselves gives `POS_TEST_WAIT_SCALE: "1"`.
- */
-const CHILD_WAIT_SCALE = "0.01";
-
-/**
- * What a child command line inherits besides what a test gives it: the PATH, short waits, and
+ * What a child command line inherits besides what a test gives it: the PATH, and
  * faketime(1)'s settings when the tests run under it, so that the command reads the same shifted
  * clock as the test (`faketime -f +3h npx vitest run` runs the suite as if three hours later).
  */
 export function childEnv(env: Record<string, string>): Record<string, string> {
-  const inherited: Record<string, string> = {
-    PATH: process.env.PATH ?? "",
-    POS_TEST_WAIT_SCALE: CHILD_WAIT_SCALE,
-  };
+  const inherited: Record<string, string> = { PATH: process.env.PATH ?? "" };
   for (const [name, value] of Object.entries(process.env))
     if (value !== undefined && isFaketimeSetting(name)) inherited[name] = value;
   return { ...inherited, ...env };

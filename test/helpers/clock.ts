@@ -4,7 +4,8 @@
  * has yesterday. Tests that run the CLI derive the days they expect from here, so that they pass
  * at any hour.
  */
-import { eachDay, today } from "../../src/dates.js";
+import { eachDay } from "../../src/clock/days.js";
+import { today } from "../../src/clock/today.js";
 import type { Simulator } from "../../src/simulator/server.js";
 
 /** Today at a simulated location, now. */

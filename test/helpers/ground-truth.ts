@@ -19,7 +19,7 @@ import {
   reportSchema,
   taxSchema,
 } from "../../src/api/schemas.js";
-import { toEpochDay } from "../../src/dates.js";
+import { toEpochDay } from "../../src/clock/days.js";
 import { CHILD_RELATIONS } from "../../src/db/schema/relations.js";
 import { tableName } from "../../src/db/sql/table.js";
 import type { Db } from "../../src/db/sqlite/open.js";

@@ -3,7 +3,7 @@
  * without the sync engine: the storage tests need stored data, not scheduling.
  */
 import type { PosApiClient } from "../../src/api/client.js";
-import { eachDay } from "../../src/dates.js";
+import { eachDay } from "../../src/clock/days.js";
 import type { PageCounts } from "../../src/db/destination.js";
 import type { SqliteDestination } from "../../src/db/sqlite/destination.js";
 import { keyFingerprint } from "../../src/secrets.js";

@@ -5,7 +5,7 @@
  * belong in history, the last in the current tables.
  */
 import type { Order } from "../../src/api/schemas.js";
-import { dayFromEpoch, toEpochDay } from "../../src/dates.js";
+import { dayFromEpoch, toEpochDay } from "../../src/clock/days.js";
 import type { Dataset } from "../../src/simulator/dataset.js";
 import type { StoredData, StoredRow } from "./stored-data.js";
 

@@ -4,7 +4,7 @@
  * listed), and a run that failed (a rejected key). Real syncs against the simulator; the test or
  * script gives the destination.
  */
-import { addDays } from "../../src/dates.js";
+import { addDays } from "../../src/clock/days.js";
 import type { SyncDestination } from "../../src/db/destination.js";
 import { SqliteDestination } from "../../src/db/sqlite/destination.js";
 import type { Simulator } from "../../src/simulator/server.js";

@@ -3,7 +3,7 @@
  * pure work, done by the sync (sync/normalize-page.ts) before the page is handed to storage.
  */
 import type { RejectedRecord, ValidRecord } from "../../api/validate.js";
-import type { LocalClock } from "../../local-clock.js";
+import type { LocalClock } from "../../clock/local-clock.js";
 import type { IncomingRecord } from "../rules/day-page.js";
 import { packChildren } from "../rules/record-rows.js";
 import type { DayStreamTables, Identified } from "./stream-tables.js";

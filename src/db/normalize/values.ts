@@ -1,5 +1,5 @@
 /** Small conversions every normalizer shares. */
-import type { LocalClock } from "../../local-clock.js";
+import type { LocalClock } from "../../clock/local-clock.js";
 
 /** SQLite has no booleans: 1, 0, or null when the API left the field out. */
 export function bit(value: boolean): 0 | 1;

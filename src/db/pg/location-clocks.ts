@@ -5,7 +5,7 @@
  * from closed_at as the API wrote it (its archived JSON), since timestamptz keeps the instant
  * and not the offset; with the archive off, from the instant.
  */
-import { LocalClock } from "../../local-clock.js";
+import { LocalClock } from "../../clock/local-clock.js";
 import { type ClosedTime, movedHours, type TimeZoneChange } from "../rules/time-zone-change.js";
 import { HOURLY_SALES } from "../sql/rollups.js";
 import type { PgClient } from "./connect.js";

@@ -1,8 +1,8 @@
 /** What is known of each location: the locations known, the stored location of a key, its
  * clock (time zone, UTC offset), the first day of its history and its country. */
 
-import { utcOffsetOf } from "../../dates.js";
-import { LocalClock } from "../../local-clock.js";
+import { LocalClock } from "../../clock/local-clock.js";
+import { utcOffsetOf } from "../../clock/offsets.js";
 import type { ReadSession } from "./session.js";
 
 /** A location known to the database: read from the API, or only named by its windows. */

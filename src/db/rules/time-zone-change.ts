@@ -1,6 +1,6 @@
 /** Which stored orders' closing hours move when a location's clock changes, and the days whose
  * hourly summary follows them: decided once for both destinations' location-clocks.ts. */
-import type { LocalClock } from "../../local-clock.js";
+import type { LocalClock } from "../../clock/local-clock.js";
 import type { LocationDay } from "../../vocabulary.js";
 
 /** What applying a new time zone setting did. */

@@ -6,7 +6,7 @@
  * location is always on the clock its row names.
  */
 import type Database from "better-sqlite3";
-import { LocalClock } from "../../local-clock.js";
+import { LocalClock } from "../../clock/local-clock.js";
 import { type ClosedTime, movedHours, type TimeZoneChange } from "../rules/time-zone-change.js";
 import { HOURLY_SALES } from "../sql/rollups.js";
 import type { Rollups } from "./rollups.js";

@@ -19,7 +19,7 @@ import { afterFailure, type Outcome, settle } from "./settle.js";
 export interface OutboxOptions {
   report: Channels;
   logger: Logger;
-  /** The waits between attempts, as a share of the real ones (POS_TEST_WAIT_SCALE). */
+  /** The waits between attempts, as a share of the real ones (clock/waits.ts). */
   waitScale: number;
   now?: () => Date;
   /** Who takes the messages (claim.ts); this process by default. */

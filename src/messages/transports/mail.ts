@@ -4,6 +4,7 @@ import { PassThrough, pipeline } from "node:stream";
 import type { NodemailerError } from "nodemailer";
 import nodemailer from "nodemailer";
 import { networkOutcome } from "../../api/retry-policy.js";
+import { durationText } from "../../clock/durations.js";
 import { visible } from "../../terminal-text.js";
 import { mailTlsOptions, mustUseTls } from "./mail-tls.js";
 import {
@@ -17,7 +18,6 @@ import {
   type OutgoingMail,
   parseSmtpUrl,
   type SmtpServer,
-  seconds,
 } from "./transport.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -174,7 +174,7 @@ function mailError(error: NodemailerError, attempt: Attempt): DeliveryError {
     // The message is the server's to keep or lose: sent again, it may arrive twice (with the
     // same Message-ID, which a mail client shows once).
     const why = silent
-      ? `no answer within ${seconds(attempt.deadlinePassed ? LONGEST_DELIVERY_MS : timeoutMs)}`
+      ? `no answer within ${durationText(attempt.deadlinePassed ? LONGEST_DELIVERY_MS : timeoutMs, "seconds")}`
       : original || "the connection closed";
     return fail(
       true,
@@ -184,14 +184,14 @@ function mailError(error: NodemailerError, attempt: Attempt): DeliveryError {
   if (attempt.deadlinePassed) {
     return fail(
       true,
-      `the mail server ${target} answered each step in time but did not finish within ${seconds(LONGEST_DELIVERY_MS)}`,
+      `the mail server ${target} answered each step in time but did not finish within ${durationText(LONGEST_DELIVERY_MS, "seconds")}`,
     );
   }
   if (code === "ETIMEDOUT") {
     const phase = error.timeoutType ? `${TIMEOUT_PHASE[error.timeoutType]} ` : "";
     return fail(
       true,
-      `the mail server ${target} did not answer in time (${phase}within ${seconds(timeoutMs)}): check that it is up and that POS_REPORT_SMTP_URL names its SMTP port`,
+      `the mail server ${target} did not answer in time (${phase}within ${durationText(timeoutMs, "seconds")}): check that it is up and that POS_REPORT_SMTP_URL names its SMTP port`,
     );
   }
   if (code === "ETLS" || TLS_FAILURE.test(original)) return tlsError(error, attempt, fail);

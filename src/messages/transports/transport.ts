@@ -85,11 +85,6 @@ export class DeliveryError extends PosSyncError {
   }
 }
 
-/** A delay in words: "15 s", "0.3 s". */
-export function seconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Addresses, as they may be shown
 

@@ -4,12 +4,12 @@ import { STATUS_CODES } from "node:http";
 import { Agent, request } from "undici";
 import { errorCode } from "../../api/error-details.js";
 import { networkOutcome } from "../../api/retry-policy.js";
+import { durationText } from "../../clock/durations.js";
 import {
   DEFAULT_DELIVERY_TIMEOUT_MS,
   DeliveryError,
   type DeliveryOptions,
   describeWebhookUrl,
-  seconds,
 } from "./transport.js";
 import { webhookTarget } from "./webhook-credentials.js";
 // ---------------------------------------------------------------------------------------------
@@ -65,7 +65,7 @@ export async function postWebhook(
     if (signal.aborted || /TIMEOUT$/.test(code)) {
       throw fail(
         true,
-        `${target} did not answer within ${seconds(timeoutMs)}: check that it is up and that POS_REPORT_WEBHOOK_URL is right`,
+        `${target} did not answer within ${durationText(timeoutMs, "seconds")}: check that it is up and that POS_REPORT_WEBHOOK_URL is right`,
       );
     }
     const outcome = networkOutcome(code);

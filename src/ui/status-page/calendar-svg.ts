@@ -3,7 +3,7 @@
  * top), a cell a day coloured by whether the day is in, its counts and reason in the cell's
  * title (hover on a computer, long press on a phone), a dot on days with rejected records.
  */
-import { weekdayOf } from "../../dates.js";
+import { weekdayOf } from "../../clock/days.js";
 import {
   type CalendarDay,
   type CoverageCalendar,

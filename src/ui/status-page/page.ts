@@ -4,6 +4,9 @@
  * policy forbids every request, so a mailed copy cannot call out either.
  */
 
+import { durationBetween, durationText } from "../../clock/durations.js";
+import { offsetText } from "../../clock/offsets.js";
+import { describeSchedule } from "../../clock/schedule-times.js";
 import type { ReportStateRow } from "../../db/reads/status.js";
 import { plural } from "../../plural.js";
 import { isIn } from "../../read-models/coverage.js";
@@ -16,11 +19,10 @@ import type {
   StatusPageData,
 } from "../../read-models/status-page.js";
 import { LATE_AFTER_RUNS, SALES_DAYS } from "../../read-models/status-page.js";
-import { describeSchedule } from "../../schedule-times.js";
 import { auditProgressText, messageLines } from "../format-status.js";
 import { number } from "../text.js";
 import { calendarLegend, calendarSvg } from "./calendar-svg.js";
-import { escapeHtml, money, offsetText, spanText, timeHtml } from "./html.js";
+import { escapeHtml, money, timeHtml } from "./html.js";
 import { salesChartSvg, salesLegend } from "./sales-chart-svg.js";
 import { STYLE } from "./style.js";
 
@@ -46,7 +48,7 @@ function scheduleText(schedule: string): string {
 
 function freshnessSection(freshness: Freshness, generatedAt: string, offsets: Offsets): string {
   const since = freshness.lastSuccessAt
-    ? `Last successful run ended ${spanText(Date.parse(generatedAt) - Date.parse(freshness.lastSuccessAt))} ago (${timeHtml(freshness.lastSuccessAt, offsets)})`
+    ? `Last successful run ended ${durationBetween(freshness.lastSuccessAt, generatedAt, "span")} ago (${timeHtml(freshness.lastSuccessAt, offsets)})`
     : "No run has succeeded yet";
   const late = freshness.late
     ? ` <strong>: ${LATE_AFTER_RUNS} scheduled runs have passed without a success; see the runs below</strong>`
@@ -60,7 +62,11 @@ function freshnessSection(freshness: Freshness, generatedAt: string, offsets: Of
 function runRow(run: PageRun, offsets: Offsets): string {
   const cell = (value: number | null) => (value === null ? "—" : number.format(value));
   const duration =
-    run.durationMs !== null ? spanText(run.durationMs) : run.status === "running" ? "running" : "—";
+    run.durationMs !== null
+      ? durationText(run.durationMs, "span")
+      : run.status === "running"
+        ? "running"
+        : "—";
   return (
     `<tr class="run ${escapeHtml(run.status)}" data-run="${run.id}"><td>#${run.id}</td><td>${timeHtml(run.startedAt, offsets)}</td>` +
     `<td>${duration}</td><td class="wide">${escapeHtml(run.trigger)}</td><td class="num wide">${cell(run.requests)}</td>` +
@@ -192,7 +198,7 @@ function clockNote(data: StatusPageData): string {
   const offset = data.localOffsets[data.generatedAt];
   if (offset === undefined) return "times in UTC";
   const whose = data.locations.length === 1 ? "the location's" : "the locations'";
-  return `times on ${whose} clock (${offsetText(offset)}; UTC on hover)`;
+  return `times on ${whose} clock (${offsetText(offset, "clock")}; UTC on hover)`;
 }
 
 export function renderStatusPage(data: StatusPageData, options: PageOptions = {}): string {

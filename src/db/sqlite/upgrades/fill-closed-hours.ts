@@ -6,7 +6,7 @@
  * by this column.
  */
 import type Database from "better-sqlite3";
-import { LocalClock } from "../../../local-clock.js";
+import { LocalClock } from "../../../clock/local-clock.js";
 import { FILL_CLOSED_HOURS, type UpgradeProgress } from "../../upgrade-progress.js";
 import { writeTransaction } from "../transaction.js";
 

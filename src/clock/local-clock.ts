@@ -5,7 +5,8 @@
  * one it was written in, unless it was written in UTC and the location has a time zone setting
  * (an IANA name such as Europe/Paris, which knows summer time), in which case it is converted.
  */
-import { utcOffsetOf } from "./dates.js";
+import { utcOffsetOf } from "./offsets.js";
+import { zoneOffsetReader } from "./zones.js";
 
 const MS_PER_MINUTE = 60_000;
 const MS_PER_HOUR = 3_600_000;
@@ -17,23 +18,6 @@ const OFFSET_MEMORY = 40_000;
 
 /** A date-time's date, hour and minute; the hour is captured. */
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ](\d{2}):\d{2}/;
-
-/**
- * A time zone's IANA name as it will be stored, or undefined when this runtime does not know it:
- * spelt as the runtime spells it when only the case differs ("europe/paris" → "Europe/Paris"),
- * as given otherwise, since runtimes disagree on which of two aliases is canonical
- * (Asia/Kolkata and Asia/Calcutta) and the stored name must not change with the runtime.
- */
-export function canonicalTimeZone(name: string): string | undefined {
-  const given = name.trim();
-  try {
-    const resolved = new Intl.DateTimeFormat("en-US", { timeZone: given }).resolvedOptions()
-      .timeZone;
-    return resolved.toLowerCase() === given.toLowerCase() ? resolved : given;
-  } catch {
-    return undefined;
-  }
-}
 
 export class LocalClock {
   /** The clock of a location without a time zone setting: hours as the API wrote them. */
@@ -52,23 +36,13 @@ export class LocalClock {
     return clock;
   }
 
-  private readonly parts: Intl.DateTimeFormat | undefined;
+  /** The zone's offset at an instant, read from Intl (zones.ts); undefined for hours as sent. */
+  private readonly readOffset: ((epochMs: number) => number) | undefined;
   private readonly offsets = new Map<number, number>();
 
   /** `timeZone` must be canonical (canonicalTimeZone), or null for hours as sent. */
   constructor(readonly timeZone: string | null) {
-    this.parts =
-      timeZone === null
-        ? undefined
-        : new Intl.DateTimeFormat("en-US", {
-            timeZone,
-            hourCycle: "h23",
-            year: "numeric",
-            month: "numeric",
-            day: "numeric",
-            hour: "numeric",
-            minute: "numeric",
-          });
+    this.readOffset = timeZone === null ? undefined : zoneOffsetReader(timeZone);
   }
 
   /**
@@ -81,7 +55,7 @@ export class LocalClock {
     if (!match) return null;
     const written = Number(match[1]);
     if (written > 23) return null;
-    if (this.parts === undefined || utcOffsetOf(timestamp) !== 0) return written;
+    if (this.readOffset === undefined || utcOffsetOf(timestamp) !== 0) return written;
     const instant = Date.parse(timestamp);
     if (Number.isNaN(instant)) return null;
     return this.hourAt(instant);
@@ -95,26 +69,13 @@ export class LocalClock {
 
   /** The zone's offset from UTC at an instant, in minutes; undefined when no zone is set. */
   offsetMinutesAt(epochMs: number): number | undefined {
-    if (this.parts === undefined) return undefined;
+    if (this.readOffset === undefined) return undefined;
     const bucket = Math.floor(epochMs / OFFSET_BUCKET_MS);
     const known = this.offsets.get(bucket);
     if (known !== undefined) return known;
-    const offset = this.computeOffset(bucket * OFFSET_BUCKET_MS, this.parts);
+    const offset = this.readOffset(bucket * OFFSET_BUCKET_MS);
     if (this.offsets.size >= OFFSET_MEMORY) this.offsets.clear();
     this.offsets.set(bucket, offset);
     return offset;
-  }
-
-  private computeOffset(epochMs: number, parts: Intl.DateTimeFormat): number {
-    const field: Partial<Record<Intl.DateTimeFormatPartTypes, number>> = {};
-    for (const part of parts.formatToParts(epochMs)) field[part.type] = Number(part.value);
-    const wall = Date.UTC(
-      field.year ?? 1970,
-      (field.month ?? 1) - 1,
-      field.day ?? 1,
-      field.hour ?? 0,
-      field.minute ?? 0,
-    );
-    return Math.round((wall - epochMs) / MS_PER_MINUTE);
   }
 }

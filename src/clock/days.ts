@@ -1,5 +1,5 @@
 /**
- * Calendar days as "YYYY-MM-DD" strings. A day carries no time zone: it is the API's own
+ * Calendar days as "YYYY-MM-DD" strings, and their arithmetic. A day carries no time zone: it is the API's own
  * bucket (the local calendar date of a record's createdAt), so arithmetic is done on plain
  * UTC midnights where no offset can shift it.
  */
@@ -83,28 +83,4 @@ export function eachDay(since: string, until: string): string[] {
   const days: string[] = [];
   for (let d = first; d <= last; d++) days.push(dayFromEpoch(d));
   return days;
-}
-
-/** Today's date in UTC, or in the given offset from UTC in minutes. */
-export function today(now: Date = new Date(), offsetMinutes = 0): string {
-  return new Date(now.getTime() + offsetMinutes * 60_000).toISOString().slice(0, 10);
-}
-
-/** The UTC offset a timestamp carries ("…+01:00" → 60, "…Z" → 0), in minutes; undefined when it
- * carries none. */
-export function utcOffsetOf(timestamp: string): number | undefined {
-  if (timestamp.endsWith("Z")) return 0;
-  const match = /([+-])(\d\d):(\d\d)$/.exec(timestamp);
-  if (!match) return undefined;
-  const minutes = Number(match[2]) * 60 + Number(match[3]);
-  return match[1] === "-" ? -minutes : minutes;
-}
-
-/** An offset in minutes as a timestamp writes it: 60 → "+01:00", -330 → "-05:30". */
-export function formatOffset(offsetMinutes: number): string {
-  const sign = offsetMinutes < 0 ? "-" : "+";
-  const absolute = Math.abs(offsetMinutes);
-  const hours = String(Math.floor(absolute / 60)).padStart(2, "0");
-  const minutes = String(absolute % 60).padStart(2, "0");
-  return `${sign}${hours}:${minutes}`;
 }
