@@ -43,6 +43,13 @@ export type WindowStatus = "complete" | "open" | "incomplete" | "failed" | "susp
 export type RunStatus = "running" | "succeeded" | "partial" | "failed" | "interrupted";
 export type RunTrigger = "cli" | "daemon" | "demo" | "repair";
 
+/** How a run ended, as the rules of the sync's health read the run log (alerts/sync-failing.ts). */
+export interface RunOutcome {
+  status: string;
+  startedAt: string;
+  error: string | null;
+}
+
 /** One business day of one location (YYYY-MM-DD on its clock). */
 export interface LocationDay {
   locationId: string;

@@ -70,6 +70,49 @@ describe("the layers of src/", () => {
     expect(cycles).toEqual([]);
   });
 
+  /**
+   * Every folder of src/, lowest first; "(top)" is the files at the top of src/. A folder imports
+   * only folders below it, so that each stage can be read, tested and replaced without what
+   * stands on it.
+   */
+  const LAYERS = [
+    "clock",
+    "(top)",
+    "api",
+    "config",
+    "db",
+    "streams",
+    "audit",
+    "sync",
+    "read-models",
+    "messages",
+    "alerts",
+    "morning-report",
+    "probe",
+    "simulator",
+    "ui",
+    "runner",
+    "demo",
+    "daemon",
+    "commands",
+    "cli",
+  ];
+  const layerOf = (name: string) => (name.includes("/") ? folder(name) : "(top)");
+
+  it("know every folder of src/ by its layer", () => {
+    const folders = new Set([...modules.keys()].map(layerOf));
+    expect([...folders].sort()).toEqual([...LAYERS].sort());
+  });
+
+  it("import only from the layers below", () => {
+    const upward = [...modules.values()].flatMap((m) =>
+      m.imports
+        .filter((i) => LAYERS.indexOf(layerOf(i)) > LAYERS.indexOf(layerOf(m.name)))
+        .map((i) => `${m.name} → ${i}`),
+    );
+    expect(upward).toEqual([]);
+  });
+
   it("keep the vocabulary at the bottom", () => {
     expect(modules.get("vocabulary.ts")?.imports).toEqual([]);
   });

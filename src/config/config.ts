@@ -8,13 +8,8 @@ import { isCalendarDay } from "../clock/days.js";
 import { canonicalTimeZone } from "../clock/zones.js";
 import { ConfigError } from "../errors.js";
 import { isLogLevel, type LogLevel } from "../log.js";
-import {
-  checkMailSettings,
-  checkWebhookUrl,
-  minutesOfDay,
-} from "../messages/transports/settings.js";
-import { readSmtpCa } from "../messages/transports/smtp-ca.js";
-import type { Channels } from "../messages/transports/transport.js";
+import type { Channels } from "./channel-addresses.js";
+import { checkMailSettings, checkWebhookUrl, minutesOfDay } from "./channel-settings.js";
 import {
   SETTINGS,
   type SettingKey,
@@ -28,6 +23,7 @@ import {
   type RawSettings,
   settingsFromFile,
 } from "./settings-file.js";
+import { readSmtpCa } from "./smtp-ca.js";
 
 export type { LocationConfig, RawSettings };
 

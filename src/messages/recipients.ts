@@ -1,6 +1,7 @@
 /** Who the daemon's messages go to, as the deliveries table names them: each address of
  * POS_REPORT_TO by e-mail, and the webhook shown without its credentials. */
-import { type Channels, type DeliveryChannel, describeWebhookUrl } from "./transports/transport.js";
+import { type Channels, describeWebhookUrl } from "../config/channel-addresses.js";
+import type { DeliveryChannel } from "./transports/transport.js";
 
 export interface Recipient {
   channel: DeliveryChannel;

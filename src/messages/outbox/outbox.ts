@@ -7,11 +7,13 @@
  * for a recipient no longer in the settings are retired first (retire.ts), so that the outbox
  * empties: status shows them.
  */
+
+import type { Channels } from "../../config/channel-addresses.js";
 import type { DeliveryStore, WaitingDelivery } from "../../db/deliveries/deliveries.js";
 import { messageOf } from "../../errors.js";
 import type { Logger } from "../../log.js";
 import { send } from "../transports/send.js";
-import { type Channels, DeliveryError } from "../transports/transport.js";
+import { DeliveryError } from "../transports/transport.js";
 import { claim, lockExpiredBefore, outboxOwner } from "./claim.js";
 import { retireUnconfigured, whyRetired } from "./retire.js";
 import { afterFailure, type Outcome, settle } from "./settle.js";

@@ -3,11 +3,12 @@
  * pass, rather than waiting for good: nothing would ever try it again, and the settings are what
  * the user changed to stop it.
  */
+
+import type { Channels } from "../../config/channel-addresses.js";
 import type { DeliveryStore } from "../../db/deliveries/deliveries.js";
 import type { Logger } from "../../log.js";
 import { plural } from "../../plural.js";
 import { recipientsOf, sameRecipient } from "../recipients.js";
-import type { Channels } from "../transports/transport.js";
 
 /** Why a message waiting for this recipient is retired, or undefined while the settings still
  * name it. */
