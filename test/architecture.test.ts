@@ -82,7 +82,7 @@ describe("the layers of src/", () => {
     "config",
     "db",
     "streams",
-    "audit",
+    "proof",
     "sync",
     "read-models",
     "messages",
@@ -131,7 +131,7 @@ describe("the layers of src/", () => {
   it("keep storage below the engine, the streams and everything that uses them", () => {
     const above = [
       "sync",
-      "audit",
+      "proof",
       "streams",
       "read-models",
       "ui",
@@ -144,8 +144,8 @@ describe("the layers of src/", () => {
     expect(importersOf("db", above)).toEqual([]);
     expect(importersOf("api", ["db", ...above])).toEqual([]);
     expect(importersOf("streams", ["sync", "read-models", "ui", "runner", "commands"])).toEqual([]);
-    // The proof's rules sit below the engine that applies them: the audit imports no run.
-    expect(importersOf("audit", ["sync", "runner", "commands", "daemon"])).toEqual([]);
+    // The proof's rules sit below the engine that applies them: they import no run.
+    expect(importersOf("proof", ["sync", "runner", "commands", "daemon"])).toEqual([]);
   });
 
   it("keep the probe on the API alone: it reads no database and runs no sync", () => {
@@ -154,7 +154,7 @@ describe("the layers of src/", () => {
     const elsewhere = [
       "db",
       "sync",
-      "audit",
+      "proof",
       "streams",
       "runner",
       "daemon",

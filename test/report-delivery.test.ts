@@ -804,8 +804,8 @@ describe("checking the settings", () => {
     };
     const good = file("relay.pem", SELF_SIGNED.cert);
     const config = loadConfig({ env: { ...env, POS_REPORT_SMTP_CA: good }, needsApi: false });
-    expect(config.report.mail?.ca).toBe(SELF_SIGNED.cert.trim());
-    expect(loadConfig({ env, needsApi: false }).report.mail?.ca).toBeUndefined();
+    expect(config.messages.mail?.ca).toBe(SELF_SIGNED.cert.trim());
+    expect(loadConfig({ env, needsApi: false }).messages.mail?.ca).toBeUndefined();
 
     const missing = join(tempFolder(), "gone.pem");
     const error = configErrorOf(

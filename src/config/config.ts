@@ -65,10 +65,11 @@ export interface Config {
   auditPeriodDays: number;
   /** Requests the audit may make per location and run, for days not yet due (POS_AUDIT_REQUESTS). */
   auditRequests: number;
-  /** Where the morning report goes: e-mail when POS_REPORT_SMTP_URL, POS_REPORT_FROM and
-   * POS_REPORT_TO are set (any one set asks for all three, and so does POS_REPORT_SMTP_CA), a
-   * webhook at POS_REPORT_WEBHOOK_URL. */
-  report: Channels & {
+  /** Where the daemon's messages (the morning report, health alerts) and `report --send` go:
+   * e-mail when POS_REPORT_SMTP_URL, POS_REPORT_FROM and POS_REPORT_TO are set (any one set asks
+   * for all three, and so does POS_REPORT_SMTP_CA), a webhook at POS_REPORT_WEBHOOK_URL; and when
+   * the morning report is due. */
+  messages: Channels & {
     /** When the daemon sends it, in minutes after midnight on the locations' clocks
      * (POS_REPORT_AT, HH:MM). */
     atMinutes: number;
@@ -423,7 +424,7 @@ export function loadConfig(options: LoadOptions): Config {
     keepHistory: yesNo("orderHistory"),
     auditPeriodDays: wholeNumber("auditPeriodDays") ?? SETTINGS.auditPeriodDays.default,
     auditRequests: wholeNumber("auditRequests") ?? SETTINGS.auditRequests.default,
-    report: {
+    messages: {
       mail:
         settings.reportSmtpUrl === undefined &&
         settings.reportFrom === undefined &&

@@ -10,12 +10,12 @@ export interface Recipient {
   recipient: string;
 }
 
-export function recipientsOf(report: Channels): Recipient[] {
+export function recipientsOf(channels: Channels): Recipient[] {
   return [
-    ...(report.mail?.to ?? []).map((to) => ({ channel: "e-mail" as const, recipient: to })),
-    ...(report.webhookUrl === undefined
+    ...(channels.mail?.to ?? []).map((to) => ({ channel: "e-mail" as const, recipient: to })),
+    ...(channels.webhookUrl === undefined
       ? []
-      : [{ channel: "webhook" as const, recipient: describeWebhookUrl(report.webhookUrl) }]),
+      : [{ channel: "webhook" as const, recipient: describeWebhookUrl(channels.webhookUrl) }]),
   ];
 }
 
