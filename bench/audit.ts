@@ -11,11 +11,11 @@
 import Database from "better-sqlite3";
 import { PosApiClient } from "../src/api/client.js";
 import { HttpTransport } from "../src/api/transport.js";
-import { proveDay } from "../src/audit/day-proof.js";
-import { runVerify } from "../src/audit/verify.js";
 import { SETTINGS } from "../src/config/settings.js";
 import { SqliteDestination } from "../src/db/sqlite/destination.js";
 import { createLogger } from "../src/log.js";
+import { proveDay } from "../src/proof/day-proof.js";
+import { runVerify } from "../src/proof/verify.js";
 import { keyFingerprint } from "../src/secrets.js";
 import { type Simulator, startSimulator } from "../src/simulator/server.js";
 import { DAY_STREAM_DESCRIPTIONS, readDays } from "../src/streams/index.js";

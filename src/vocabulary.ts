@@ -17,7 +17,15 @@
  *   happens;
  * - day range: days both included (DayRange); the API's filter of a list is a Required one.
  * - report: an end-of-session report of the API (the reports stream); what pos-sync sends a
- *   manager each morning is the morning report (morning-report/, `pos-sync report`).
+ *   manager each morning is the morning report (morning-report/, `pos-sync report`), never a
+ *   bare "report"; what a probe found are its findings (probe/findings.ts);
+ * - message: what leaves the machine for a person (the morning report, an alert), composed,
+ *   recorded in the outbox and sent by a channel (messages/); the channels (e-mail, a webhook)
+ *   are set by POS_REPORT_* and kept as `config.messages`;
+ * - proof: as above; its rules and `verify` live in proof/; the audit is the sync's re-proving
+ *   of stored days on a pace (sync/audit.ts), nothing else;
+ * - clock: a location's today, local moments, zones and offsets, and durations as text, all kept
+ *   in clock/.
  */
 
 /** The streams of a location, in the order a run syncs them (what `--streams` takes). */
@@ -42,6 +50,13 @@ export type WindowStatus = "complete" | "open" | "incomplete" | "failed" | "susp
 
 export type RunStatus = "running" | "succeeded" | "partial" | "failed" | "interrupted";
 export type RunTrigger = "cli" | "daemon" | "demo" | "repair";
+
+/** How a run ended, as the rules of the sync's health read the run log (alerts/sync-failing.ts). */
+export interface RunOutcome {
+  status: string;
+  startedAt: string;
+  error: string | null;
+}
 
 /** One business day of one location (YYYY-MM-DD on its clock). */
 export interface LocationDay {

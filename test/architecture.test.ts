@@ -70,6 +70,49 @@ describe("the layers of src/", () => {
     expect(cycles).toEqual([]);
   });
 
+  /**
+   * Every folder of src/, lowest first; "(top)" is the files at the top of src/. A folder imports
+   * only folders below it, so that each stage can be read, tested and replaced without what
+   * stands on it.
+   */
+  const LAYERS = [
+    "clock",
+    "(top)",
+    "api",
+    "config",
+    "db",
+    "streams",
+    "proof",
+    "sync",
+    "read-models",
+    "messages",
+    "alerts",
+    "morning-report",
+    "probe",
+    "simulator",
+    "ui",
+    "runner",
+    "demo",
+    "daemon",
+    "commands",
+    "cli",
+  ];
+  const layerOf = (name: string) => (name.includes("/") ? folder(name) : "(top)");
+
+  it("know every folder of src/ by its layer", () => {
+    const folders = new Set([...modules.keys()].map(layerOf));
+    expect([...folders].sort()).toEqual([...LAYERS].sort());
+  });
+
+  it("import only from the layers below", () => {
+    const upward = [...modules.values()].flatMap((m) =>
+      m.imports
+        .filter((i) => LAYERS.indexOf(layerOf(i)) > LAYERS.indexOf(layerOf(m.name)))
+        .map((i) => `${m.name} → ${i}`),
+    );
+    expect(upward).toEqual([]);
+  });
+
   it("keep the vocabulary at the bottom", () => {
     expect(modules.get("vocabulary.ts")?.imports).toEqual([]);
   });
@@ -88,7 +131,7 @@ describe("the layers of src/", () => {
   it("keep storage below the engine, the streams and everything that uses them", () => {
     const above = [
       "sync",
-      "audit",
+      "proof",
       "streams",
       "read-models",
       "ui",
@@ -101,8 +144,8 @@ describe("the layers of src/", () => {
     expect(importersOf("db", above)).toEqual([]);
     expect(importersOf("api", ["db", ...above])).toEqual([]);
     expect(importersOf("streams", ["sync", "read-models", "ui", "runner", "commands"])).toEqual([]);
-    // The proof's rules sit below the engine that applies them: the audit imports no run.
-    expect(importersOf("audit", ["sync", "runner", "commands", "daemon"])).toEqual([]);
+    // The proof's rules sit below the engine that applies them: they import no run.
+    expect(importersOf("proof", ["sync", "runner", "commands", "daemon"])).toEqual([]);
   });
 
   it("keep the probe on the API alone: it reads no database and runs no sync", () => {
@@ -111,7 +154,7 @@ describe("the layers of src/", () => {
     const elsewhere = [
       "db",
       "sync",
-      "audit",
+      "proof",
       "streams",
       "runner",
       "daemon",

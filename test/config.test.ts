@@ -41,7 +41,7 @@ describe("the table of settings", () => {
         expect(config[field as keyof typeof config], key).toEqual(setting.default);
     }
     // An hour of the day, kept as minutes after midnight.
-    expect(config.report.atMinutes).toBe(7 * 60);
+    expect(config.messages.atMinutes).toBe(7 * 60);
   });
 });
 

@@ -15,6 +15,8 @@ import {
 import { syncVerdict } from "../src/alerts/sync-failing.js";
 import { LocalClock } from "../src/clock/local-clock.js";
 import { offsetText } from "../src/clock/offsets.js";
+import type { Channels } from "../src/config/channel-addresses.js";
+import { minutesOfDay } from "../src/config/channel-settings.js";
 import type { RecordedDelivery } from "../src/db/deliveries/deliveries.js";
 import {
   locationsOfKey,
@@ -26,8 +28,7 @@ import { retryDelayMs } from "../src/messages/outbox/backoff.js";
 import { whyRetired } from "../src/messages/outbox/retire.js";
 import { delivered, sendOutcome } from "../src/messages/outbox/send-outcome.js";
 import { afterFailure } from "../src/messages/outbox/settle.js";
-import { minutesOfDay } from "../src/messages/transports/settings.js";
-import { type Channels, DeliveryError } from "../src/messages/transports/transport.js";
+import { DeliveryError } from "../src/messages/transports/transport.js";
 import {
   type DueReport,
   dueReports,

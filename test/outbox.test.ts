@@ -122,7 +122,12 @@ describe("the outbox's lock on a database an earlier version wrote", () => {
         atMinutes: 420,
       };
       const passAt = (at: Date) =>
-        deliverWaiting(store, { report, logger: silentLogger(), waitScale: 1, now: () => at });
+        deliverWaiting(store, {
+          channels: report,
+          logger: silentLogger(),
+          waitScale: 1,
+          now: () => at,
+        });
       expect(await passAt(now)).toMatchObject({ sent: 1 });
       expect(await passAt(new Date(claimEnds.getTime() - 1_000))).toMatchObject({ sent: 0 });
       expect(await passAt(claimEnds)).toMatchObject({ sent: 1 });
@@ -156,7 +161,7 @@ describe("the outbox as report --send runs it", () => {
         const daemons = { ...report, mail: { ...report.mail, to: [...named, KEPT] } };
         await store.record(owed(daemons, "2026-11-28 of loc-a"), new Date());
         const pass = await deliverWaiting(store, {
-          report,
+          channels: report,
           logger: silentLogger(),
           waitScale: 1,
           drain: true,

@@ -41,7 +41,7 @@ describe("messages shared by PostgreSQL workers", () => {
     const mail = await startMailServer();
     const hook = await startWebhookReceiver();
     try {
-      const report: Config["report"] = {
+      const report: Config["messages"] = {
         mail: {
           smtpUrl: mail.url,
           from: "reports@example.com",
@@ -69,7 +69,7 @@ describe("messages shared by PostgreSQL workers", () => {
       ]);
       expect(recorded[0] + recorded[1]).toBe(3);
 
-      const options = { report, logger: silentLogger(), waitScale: 1 };
+      const options = { channels: report, logger: silentLogger(), waitScale: 1 };
       const sent = await Promise.all([
         deliverWaiting(a.deliveries, options),
         deliverWaiting(b.deliveries, options),

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { ProbeReport } from "../src/probe/report.js";
+import type { ProbeFindings } from "../src/probe/findings.js";
 import { runCli } from "./helpers/cli.js";
 import { useSimulator } from "./helpers/simulator.js";
 
@@ -44,7 +44,7 @@ describe("pos-sync probe", () => {
   it("prints the report as JSON with --json", async () => {
     const result = await runCli(["probe", "--json", "--pace-ms", "100"], env());
     expect(result.code).toBe(0);
-    const report = JSON.parse(result.stdout) as ProbeReport;
+    const report = JSON.parse(result.stdout) as ProbeFindings;
     expect(report.settings.find((s) => s.name === "POS_PATH_HEALTH")?.value).toBe("/v1/health");
     expect(report.requests.sent).toBe(report.exchanges.length);
     expectNoKey(result.stdout, result.stderr);
@@ -110,7 +110,7 @@ describe("pos-sync probe", () => {
       POS_API_URL: `${sim.current.url}/prefix`,
     });
     expect(result.code).toBe(1);
-    const report = JSON.parse(result.stdout) as ProbeReport;
+    const report = JSON.parse(result.stdout) as ProbeFindings;
     expect(report.stopped?.reason).toBe("base-url");
     expect(report.stopped?.message).toMatch(/answered 404: check POS_API_URL/);
   });

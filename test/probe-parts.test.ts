@@ -9,9 +9,9 @@ import { locationSchema, orderSchema, taxSchema } from "../src/api/schemas.js";
 import { ConfigError } from "../src/errors.js";
 import { CANDIDATE_PATHS, candidatesFor } from "../src/probe/candidates.js";
 import { configUpdate } from "../src/probe/config-file.js";
+import type { ProbeFindings } from "../src/probe/findings.js";
 import { decodePageToken, listDirection } from "../src/probe/lists.js";
 import { readRateLimitHeaders } from "../src/probe/rate-limit-headers.js";
-import type { ProbeReport } from "../src/probe/report.js";
 import { type Contradiction, checkSample, unknownFields } from "../src/probe/spec-conformance.js";
 import { formatProbe, shellAssignment } from "../src/ui/format-probe.js";
 
@@ -153,7 +153,7 @@ describe("the spec check of a sample", () => {
 });
 
 describe("what the report says the sync does with departures", () => {
-  const report = (contradictions: Contradiction[]): ProbeReport => ({
+  const report = (contradictions: Contradiction[]): ProbeFindings => ({
     apiUrl: "http://127.0.0.1:1",
     key: "key#00000000",
     requests: { sent: 3, budget: 40, paceMs: 100, elapsedMs: 300 },
@@ -268,7 +268,7 @@ describe("the config file the probe writes", () => {
       },
       { name: "POS_PATH_HEALTH", value: null, current: "", missing: "not found" },
     ],
-  } as unknown as ProbeReport;
+  } as unknown as ProbeFindings;
   const directory = mkdtempSync(join(tmpdir(), "probe-config-"));
 
   it("writes what was observed into a new file, and leaves what was only inferred", () => {

@@ -4,9 +4,9 @@
  * report. */
 import { describe, expect, it } from "vitest";
 import { DEFAULT_API_PATHS } from "../src/api/paths.js";
+import { isComplete } from "../src/probe/findings.js";
 import { runProbe } from "../src/probe/probe.js";
 import { PROBE_BUDGET } from "../src/probe/probe-http.js";
-import { isComplete } from "../src/probe/report.js";
 import { PAST_END_BEHAVIOURS } from "../src/simulator/faults.js";
 import { type PlainHandler, withServer } from "./helpers/plain-server.js";
 import { findingOf, probeSimulator, settingOf, settingValues } from "./helpers/probe.js";

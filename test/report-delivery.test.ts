@@ -15,20 +15,19 @@ import { inspect } from "node:util";
 import type { AddressObject } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadConfig } from "../src/config/config.js";
-import { ConfigError } from "../src/errors.js";
-import { sendMail } from "../src/messages/transports/mail.js";
-import { mailTlsOptions, mustUseTls } from "../src/messages/transports/mail-tls.js";
-import { checkMailSettings, checkWebhookUrl } from "../src/messages/transports/settings.js";
-import { readSmtpCa } from "../src/messages/transports/smtp-ca.js";
 import {
-  DeliveryError,
   describeSmtpUrl,
   describeWebhookUrl,
   type MailSettings,
-  type OutgoingMail,
   parseSmtpUrl,
-} from "../src/messages/transports/transport.js";
+} from "../src/config/channel-addresses.js";
+import { checkMailSettings, checkWebhookUrl } from "../src/config/channel-settings.js";
+import { loadConfig } from "../src/config/config.js";
+import { readSmtpCa } from "../src/config/smtp-ca.js";
+import { ConfigError } from "../src/errors.js";
+import { sendMail } from "../src/messages/transports/mail.js";
+import { mailTlsOptions, mustUseTls } from "../src/messages/transports/mail-tls.js";
+import { DeliveryError, type OutgoingMail } from "../src/messages/transports/transport.js";
 import { postWebhook } from "../src/messages/transports/webhook.js";
 import { closedPort } from "./helpers/closed-port.js";
 import { startMailServer } from "./helpers/mail-server.js";
@@ -805,8 +804,8 @@ describe("checking the settings", () => {
     };
     const good = file("relay.pem", SELF_SIGNED.cert);
     const config = loadConfig({ env: { ...env, POS_REPORT_SMTP_CA: good }, needsApi: false });
-    expect(config.report.mail?.ca).toBe(SELF_SIGNED.cert.trim());
-    expect(loadConfig({ env, needsApi: false }).report.mail?.ca).toBeUndefined();
+    expect(config.messages.mail?.ca).toBe(SELF_SIGNED.cert.trim());
+    expect(loadConfig({ env, needsApi: false }).messages.mail?.ca).toBeUndefined();
 
     const missing = join(tempFolder(), "gone.pem");
     const error = configErrorOf(

@@ -80,13 +80,13 @@ function deliveries(dbPath: string): { key: string; channel: string; status: str
 async function daemonPass(dbPath: string, mail: MailServer, hook: WebhookReceiver): Promise<void> {
   const db = openTestDb(dbPath);
   const session = sqliteSession(db.sqlite);
-  const report: Config["report"] = {
+  const report: Config["messages"] = {
     mail: { smtpUrl: mail.url, from: "pos-sync <reports@example.com>", to: RECIPIENTS },
     webhookUrl: hook.url,
     atMinutes: 0,
   };
   const notifier = new Notifier({
-    config: { ...simulatorConfig(sim.current), report },
+    config: { ...simulatorConfig(sim.current), messages: report },
     storage: {
       readable: () => sqliteReader(db, { lent: true }),
       messages: () => ({ deliveries: new DeliveryStore(session), alerts: new AlertStore(session) }),

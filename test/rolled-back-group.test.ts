@@ -11,7 +11,6 @@
  */
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { runVerify } from "../src/audit/verify.js";
 import { addDays } from "../src/clock/days.js";
 import { DatabaseError } from "../src/db/errors.js";
 import type { PageHeader } from "../src/db/normalize/page.js";
@@ -21,6 +20,7 @@ import type { WindowRecord } from "../src/db/sql/checkpoints.js";
 import { tableName } from "../src/db/sql/table.js";
 import { SqliteDestination } from "../src/db/sqlite/destination.js";
 import type { Db } from "../src/db/sqlite/open.js";
+import { runVerify } from "../src/proof/verify.js";
 import { FAST_RETRY } from "./helpers/client.js";
 import { openTestDb, rows, useTempDir } from "./helpers/db.js";
 import { compareWithDataset } from "./helpers/ground-truth.js";

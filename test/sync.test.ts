@@ -1,10 +1,10 @@
 /** The sync engine over real HTTP against the simulator, into real SQLite files. */
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { runVerify } from "../src/audit/verify.js";
 import { addDays, eachDay, toEpochDay } from "../src/clock/days.js";
 import { SqliteDestination } from "../src/db/sqlite/destination.js";
 import { databaseError } from "../src/db/sqlite/errors.js";
+import { runVerify } from "../src/proof/verify.js";
 import { startSimulator } from "../src/simulator/server.js";
 import { exitCodeFor } from "../src/sync/run-result.js";
 import { openTestDb, rows, scalar, useTempDir } from "./helpers/db.js";

@@ -3,8 +3,8 @@
  * read (rows deleted by hand, a vendor's silent corrections) is found, read again and proven.
  */
 import { describe, expect, it } from "vitest";
-import type { VerifyResult } from "../src/audit/verify.js";
 import { addDays } from "../src/clock/days.js";
+import type { VerifyResult } from "../src/proof/verify.js";
 import { simulatorToday } from "../src/simulator/clock.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";
 import { localToday } from "./helpers/clock.js";

@@ -1,7 +1,7 @@
 /** `pos-sync verify` as users run it: what it compares, and how it words what differs. */
 import { describe, expect, it } from "vitest";
-import type { VerifyResult } from "../src/audit/verify.js";
 import { addDays } from "../src/clock/days.js";
+import type { VerifyResult } from "../src/proof/verify.js";
 import { simulatorToday } from "../src/simulator/clock.js";
 import { runCli, simulatorEnv } from "./helpers/cli.js";
 import { localToday } from "./helpers/clock.js";

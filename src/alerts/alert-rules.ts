@@ -7,8 +7,8 @@
  */
 
 import { utcMinute } from "../clock/local-moment.js";
-import type { RunOutcome } from "../db/reads/deliveries.js";
 import type { LocationStats } from "../sync/stats.js";
+import type { RunOutcome } from "../vocabulary.js";
 import { syncVerdict } from "./sync-failing.js";
 
 export const ALERT_KINDS = [

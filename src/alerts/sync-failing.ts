@@ -5,7 +5,7 @@
  */
 
 import { utcMinute } from "../clock/local-moment.js";
-import type { RunOutcome } from "../db/reads/deliveries.js";
+import type { RunOutcome } from "../vocabulary.js";
 
 /** Runs in a row that failed before the sync is said to fail: one failed run is often a blip
  * that the next tick mends. */

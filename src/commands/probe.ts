@@ -3,9 +3,9 @@ import { databaseFile } from "../db/choose.js";
 import { EXIT } from "../errors.js";
 import { refuseToReplace, SETTINGS_FILE, writeOutputFile } from "../output-file.js";
 import { configUpdate } from "../probe/config-file.js";
+import { isComplete, type ProbeFindings } from "../probe/findings.js";
 import { runProbe } from "../probe/probe.js";
 import { DEFAULT_PACE_MS, PROBE_BUDGET } from "../probe/probe-http.js";
-import { isComplete, type ProbeReport } from "../probe/report.js";
 import { formatProbe } from "../ui/format-probe.js";
 import { integerFlag } from "./args.js";
 import { type Command, type CommandIo, parseFlags } from "./command.js";
@@ -45,7 +45,7 @@ Exit codes: 0 every setting found; 1 something not found, or the probe stopped e
 2 usage or configuration error; 3 the key was refused in every header format tried.
 `;
 
-function exitCode(report: ProbeReport): number {
+function exitCode(report: ProbeFindings): number {
   if (report.stopped?.reason === "key-rejected") return EXIT.keyRejected;
   return isComplete(report) ? EXIT.ok : EXIT.incomplete;
 }

@@ -30,7 +30,7 @@ export interface SendRequest {
 
 /** Refused before the database is opened: nothing is recorded for nowhere. */
 export function checkChannels(config: Config): void {
-  const { mail, webhookUrl } = config.report;
+  const { mail, webhookUrl } = config.messages;
   if (mail === undefined && webhookUrl === undefined) {
     throw new ConfigError(
       "report --send: nowhere to send it: set POS_REPORT_SMTP_URL, POS_REPORT_FROM and POS_REPORT_TO, or POS_REPORT_WEBHOOK_URL",
@@ -51,7 +51,7 @@ export async function sendReport(
   config: Config,
   io: CommandIo,
 ): Promise<number> {
-  const recipients = recipientsOf(config.report);
+  const recipients = recipientsOf(config.messages);
   const now = new Date();
   const days = new Map<string, string[]>();
   const asked = {
@@ -78,7 +78,7 @@ export async function sendReport(
   }
   const sentNow = new Set<number>();
   await deliverWaiting(storage.deliveries, {
-    report: config.report,
+    channels: config.messages,
     logger: outboxLogger(config, io),
     waitScale: io.waitScale,
     drain: true,

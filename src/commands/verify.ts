@@ -1,14 +1,14 @@
 /** `pos-sync verify`: compares each stored day with the API's count, and reports with orders;
  * with `--repair`, reads again with the sync engine every day that disagrees, and checks again. */
 
+import { EXIT, UsageError } from "../errors.js";
 import {
   daysToRepair,
   repairCount,
   runVerify,
   type VerifyOptions,
   type VerifyResult,
-} from "../audit/verify.js";
-import { EXIT, UsageError } from "../errors.js";
+} from "../proof/verify.js";
 import { keyFingerprint } from "../secrets.js";
 import { exitCodeFor } from "../sync/run-result.js";
 import { formatRepair, formatVerify } from "../ui/format-verify.js";

@@ -8,13 +8,8 @@ import { isCalendarDay } from "../clock/days.js";
 import { canonicalTimeZone } from "../clock/zones.js";
 import { ConfigError } from "../errors.js";
 import { isLogLevel, type LogLevel } from "../log.js";
-import {
-  checkMailSettings,
-  checkWebhookUrl,
-  minutesOfDay,
-} from "../messages/transports/settings.js";
-import { readSmtpCa } from "../messages/transports/smtp-ca.js";
-import type { Channels } from "../messages/transports/transport.js";
+import type { Channels } from "./channel-addresses.js";
+import { checkMailSettings, checkWebhookUrl, minutesOfDay } from "./channel-settings.js";
 import {
   SETTINGS,
   type SettingKey,
@@ -28,6 +23,7 @@ import {
   type RawSettings,
   settingsFromFile,
 } from "./settings-file.js";
+import { readSmtpCa } from "./smtp-ca.js";
 
 export type { LocationConfig, RawSettings };
 
@@ -69,10 +65,11 @@ export interface Config {
   auditPeriodDays: number;
   /** Requests the audit may make per location and run, for days not yet due (POS_AUDIT_REQUESTS). */
   auditRequests: number;
-  /** Where the morning report goes: e-mail when POS_REPORT_SMTP_URL, POS_REPORT_FROM and
-   * POS_REPORT_TO are set (any one set asks for all three, and so does POS_REPORT_SMTP_CA), a
-   * webhook at POS_REPORT_WEBHOOK_URL. */
-  report: Channels & {
+  /** Where the daemon's messages (the morning report, health alerts) and `report --send` go:
+   * e-mail when POS_REPORT_SMTP_URL, POS_REPORT_FROM and POS_REPORT_TO are set (any one set asks
+   * for all three, and so does POS_REPORT_SMTP_CA), a webhook at POS_REPORT_WEBHOOK_URL; and when
+   * the morning report is due. */
+  messages: Channels & {
     /** When the daemon sends it, in minutes after midnight on the locations' clocks
      * (POS_REPORT_AT, HH:MM). */
     atMinutes: number;
@@ -427,7 +424,7 @@ export function loadConfig(options: LoadOptions): Config {
     keepHistory: yesNo("orderHistory"),
     auditPeriodDays: wholeNumber("auditPeriodDays") ?? SETTINGS.auditPeriodDays.default,
     auditRequests: wholeNumber("auditRequests") ?? SETTINGS.auditRequests.default,
-    report: {
+    messages: {
       mail:
         settings.reportSmtpUrl === undefined &&
         settings.reportFrom === undefined &&

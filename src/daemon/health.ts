@@ -7,8 +7,7 @@
  * could not record (a full disk) counts too.
  */
 import { RUNS_DECIDED_ON, syncVerdict } from "../alerts/sync-failing.js";
-import type { RunOutcome } from "../db/reads/deliveries.js";
-import type { RunStatus } from "../vocabulary.js";
+import type { RunOutcome, RunStatus } from "../vocabulary.js";
 
 export interface HealthReport {
   httpStatus: 200 | 503;

@@ -60,7 +60,7 @@ export class Notifier {
   private readonly configuredKeys: Set<string>;
 
   constructor(private readonly options: NotifierOptions) {
-    this.recipients = recipientsOf(options.config.report);
+    this.recipients = recipientsOf(options.config.messages);
     this.now = options.now ?? (() => new Date());
     this.configuredKeys = new Set(options.config.locations.map((l) => keyFingerprint(l.apiKey)));
   }
@@ -219,7 +219,7 @@ export class Notifier {
         offsetAt: (epochMs) => offsets(new Date(epochMs)) ?? 0,
       });
     }
-    for (const due of dueReports(now, this.options.config.report.atMinutes, clocks)) {
+    for (const due of dueReports(now, this.options.config.messages.atMinutes, clocks)) {
       const recorded = await recordOwedReport(reader, deliveries, {
         day: due.day,
         locationIds: due.locationIds,
@@ -241,7 +241,7 @@ export class Notifier {
   private async deliver(): Promise<void> {
     const { deliveries } = this.options.storage.messages();
     await deliverWaiting(deliveries, {
-      report: this.options.config.report,
+      channels: this.options.config.messages,
       logger: this.options.logger,
       waitScale: this.options.waitScale,
       now: this.now,

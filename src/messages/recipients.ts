@@ -1,6 +1,7 @@
 /** Who the daemon's messages go to, as the deliveries table names them: each address of
  * POS_REPORT_TO by e-mail, and the webhook shown without its credentials. */
-import { type Channels, type DeliveryChannel, describeWebhookUrl } from "./transports/transport.js";
+import { type Channels, describeWebhookUrl } from "../config/channel-addresses.js";
+import type { DeliveryChannel } from "./transports/transport.js";
 
 export interface Recipient {
   channel: DeliveryChannel;
@@ -9,12 +10,12 @@ export interface Recipient {
   recipient: string;
 }
 
-export function recipientsOf(report: Channels): Recipient[] {
+export function recipientsOf(channels: Channels): Recipient[] {
   return [
-    ...(report.mail?.to ?? []).map((to) => ({ channel: "e-mail" as const, recipient: to })),
-    ...(report.webhookUrl === undefined
+    ...(channels.mail?.to ?? []).map((to) => ({ channel: "e-mail" as const, recipient: to })),
+    ...(channels.webhookUrl === undefined
       ? []
-      : [{ channel: "webhook" as const, recipient: describeWebhookUrl(report.webhookUrl) }]),
+      : [{ channel: "webhook" as const, recipient: describeWebhookUrl(channels.webhookUrl) }]),
   ];
 }
 

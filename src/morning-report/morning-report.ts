@@ -8,13 +8,13 @@
 import { addDays } from "../clock/days.js";
 import { localMoment } from "../clock/local-moment.js";
 import { today } from "../clock/today.js";
+import { locationNamed } from "../db/reads/location-named.js";
 import type {
   DayExceptionRows,
   DiscountRow,
   UnreconciledReportRow,
 } from "../db/reads/morning-report.js";
 import type { Reader } from "../db/reads/reader.js";
-import { locationNamed } from "../read-models/location-named.js";
 import { coverageOf } from "./completeness.js";
 import { type ExceptionRows, exceptionsOf, type ReportException } from "./exceptions.js";
 import { type DayFigures, figuresOf, priorWeekdays, usualOf, WEEKS_COMPARED } from "./figures.js";

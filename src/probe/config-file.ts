@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { type ApiPaths, PATH_SETTINGS } from "../api/paths.js";
 import { settingsFromFile } from "../config/settings-file.js";
-import type { ProbeReport } from "./report.js";
+import type { ProbeFindings } from "./findings.js";
 
 export interface ConfigUpdate {
   /** The JSON text to write. */
@@ -26,7 +26,7 @@ function existingSettings(file: string): Record<string, unknown> {
 }
 
 /** The file's new content: pure but for reading the existing file. */
-export function configUpdate(file: string, report: ProbeReport): ConfigUpdate {
+export function configUpdate(file: string, report: ProbeFindings): ConfigUpdate {
   const settings = existingSettings(file);
   const paths: Partial<ApiPaths> = { ...(settings.paths as Partial<ApiPaths> | undefined) };
   const written: string[] = [];

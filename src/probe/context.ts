@@ -1,8 +1,8 @@
 /** What the probe's steps share: the requests, the findings so far and the records sampled. */
 import type { z } from "zod";
 import type { ApiPaths } from "../api/paths.js";
+import type { Finding } from "./findings.js";
 import type { Exchange, ProbeAnswer, ProbeHttp } from "./probe-http.js";
-import type { Finding } from "./report.js";
 
 /** A path found, and how surely; or why there is none. */
 export type PathOutcome =

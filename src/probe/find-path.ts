@@ -6,8 +6,8 @@
 import { type ApiPaths, PATH_SETTINGS, withId } from "../api/paths.js";
 import { candidatesFor } from "./candidates.js";
 import { lastEvidence, type PathOutcome, type ProbeContext } from "./context.js";
+import type { Certainty, Topic } from "./findings.js";
 import type { ProbeAnswer } from "./probe-http.js";
-import type { Certainty, Topic } from "./report.js";
 
 export interface PathSearch {
   operation: keyof ApiPaths;

@@ -6,8 +6,8 @@
 import { SHOWN_PATHS } from "../api/paths.js";
 import { type ListMeta, listEnvelopeSchema, orderSchema, reportSchema } from "../api/schemas.js";
 import { addSample, isJsonObject, lastEvidence, type ProbeContext } from "./context.js";
+import type { Finding } from "./findings.js";
 import type { ProbeQuery } from "./probe-http.js";
-import type { Finding } from "./report.js";
 
 /** Small pages: enough records to see an order, few bytes. */
 const SAMPLE_PAGE_SIZE = 5;

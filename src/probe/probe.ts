@@ -12,10 +12,10 @@ import { keyFingerprint } from "../secrets.js";
 import { authorizationFor, findAuthScheme } from "./auth.js";
 import { probeCatalog } from "./catalog.js";
 import { isJsonObject, type ProbeContext } from "./context.js";
+import type { Finding, OtherKey, ProbeFindings, SettingFinding } from "./findings.js";
 import { probeLists } from "./lists.js";
 import { ProbeHttp, ProbeStop } from "./probe-http.js";
 import { announcesLimit } from "./rate-limit-headers.js";
-import type { Finding, OtherKey, ProbeReport, SettingFinding } from "./report.js";
 import { probeHealth, probeReportPath } from "./report-and-health.js";
 import { checkSample } from "./spec-conformance.js";
 
@@ -144,7 +144,7 @@ function settingsOf(
   return [auth, ...paths];
 }
 
-export async function runProbe(options: ProbeOptions): Promise<ProbeReport> {
+export async function runProbe(options: ProbeOptions): Promise<ProbeFindings> {
   const [apiKey, ...otherKeys] = options.apiKeys;
   if (apiKey === undefined) throw new Error("runProbe needs at least one API key");
   const started = performance.now();

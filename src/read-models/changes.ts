@@ -6,8 +6,8 @@
 
 import { type LocalMoment, localMoment } from "../clock/local-moment.js";
 import type { OrderChangeRow, StoredItem } from "../db/reads/changes.js";
+import { locationNamed } from "../db/reads/location-named.js";
 import type { Reader } from "../db/reads/reader.js";
-import { locationNamed } from "./location-named.js";
 
 /** The stores of reads this module reads. */
 export type ChangesReader = Pick<Reader, "changes" | "checkpoints" | "locations">;

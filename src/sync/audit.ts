@@ -5,10 +5,10 @@
  * again in the same run, by the same engine, and recorded in history_repairs.
  */
 import type { PosApiClient } from "../api/client.js";
-import { accountedFor, dayAgrees } from "../audit/agreement.js";
-import { type DayProof, proveDay } from "../audit/day-proof.js";
 import { addDays } from "../clock/days.js";
 import type { ProvedWindow } from "../db/reads/checkpoints.js";
+import { accountedFor, dayAgrees } from "../proof/agreement.js";
+import { type DayProof, proveDay } from "../proof/day-proof.js";
 import type { DayStreamDescription } from "../streams/index.js";
 import { planAudit } from "./audit-plan.js";
 import { type SyncContext, timestamp } from "./context.js";

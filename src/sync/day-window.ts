@@ -5,7 +5,7 @@
  */
 import type { PosApiClient } from "../api/client.js";
 import { type RejectedRecord, rejectKey } from "../api/validate.js";
-import { accountedFor, type DayAccount, dayAgrees } from "../audit/agreement.js";
+import { accountedFor, type DayAccount, dayAgrees } from "../proof/agreement.js";
 import { type DayStreamDescription, readDays } from "../streams/index.js";
 import type { RepairFinding, WindowStatus } from "../vocabulary.js";
 import { type SyncContext, timestamp } from "./context.js";

@@ -5,11 +5,11 @@
  *
  * An order that a stored report lists may be missing from every list and still exist: the
  * reports cross-check fetched it by id for that very reason (see cross-check.ts). Which unlisted
- * records are gone is audit/kept-on-purpose.ts's rule.
+ * records are gone is proof/kept-on-purpose.ts's rule.
  */
 import type { PosApiClient } from "../api/client.js";
 import type { RejectedRecord } from "../api/validate.js";
-import { sortUnlisted } from "../audit/kept-on-purpose.js";
+import { sortUnlisted } from "../proof/kept-on-purpose.js";
 import type { DayStreamDescription } from "../streams/index.js";
 import { type SyncContext, timestamp } from "./context.js";
 import { describeSuspicious, judgeDisappearance } from "./deletion-guard.js";

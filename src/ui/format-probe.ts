@@ -3,7 +3,7 @@
 
 import { durationText } from "../clock/durations.js";
 import { plural } from "../plural.js";
-import type { Finding, ProbeReport, SettingFinding } from "../probe/report.js";
+import type { Finding, ProbeFindings, SettingFinding } from "../probe/findings.js";
 import type { Contradiction } from "../probe/spec-conformance.js";
 import { visible } from "../terminal-text.js";
 import { formatTable } from "./text-table.js";
@@ -28,14 +28,14 @@ const KIND_WORDS: Record<Contradiction["kind"], string> = {
 };
 
 /** What the sync does with records that depart so: only unknown fields leave a record whole. */
-function syncTreatment(contradictions: ProbeReport["contradictions"]): string {
+function syncTreatment(contradictions: ProbeFindings["contradictions"]): string {
   const archived = "keeps unknown fields in the raw archive";
   if (contradictions.every((c) => c.kind === "unknown-field"))
     return `the sync stores such records as usual and ${archived}`;
   return `the sync sets records with a missing, mistyped or out-of-range field aside in rejected_records and ${archived}`;
 }
 
-function contradictionLines(report: ProbeReport): string[] {
+function contradictionLines(report: ProbeFindings): string[] {
   const sampled = Object.entries(report.sample)
     .map(([resource, count]) => `${count} ${plural(resource, count)}`)
     .join(", ");
@@ -76,7 +76,7 @@ function settingLine(setting: SettingFinding): string {
   return `${assignment}    # ${note}`;
 }
 
-export function formatProbe(report: ProbeReport): string {
+export function formatProbe(report: ProbeFindings): string {
   const { requests } = report;
   const lines = [
     `Probed ${report.apiUrl} with ${report.key}: ${requests.sent} ${plural("request", requests.sent)} of a budget of ${requests.budget}, ${durationText(requests.elapsedMs, "tenths")}`,

@@ -4,7 +4,7 @@ import {
   type ReconciliationProblem,
   repairCount,
   type VerifyResult,
-} from "../audit/verify.js";
+} from "../proof/verify.js";
 import { formatRanges } from "../sync/plan.js";
 import type { RunResult } from "../sync/run-result.js";
 import { visible } from "../terminal-text.js";

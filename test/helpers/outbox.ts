@@ -21,7 +21,7 @@ export const REFUSED = "gone@example.com";
 export const KEPT = "manager@example.com";
 
 /** A message owed to each recipient of `report`, as the daemon records it. */
-export function owed(report: Config["report"], key: string): NewDelivery[] {
+export function owed(report: Config["messages"], key: string): NewDelivery[] {
   return recipientsOf(report).map((r) => ({
     kind: "morning report",
     key,
@@ -37,7 +37,7 @@ export function owed(report: Config["report"], key: string): NewDelivery[] {
 export interface Servers {
   mail: MailServer;
   hook: WebhookReceiver;
-  report: Config["report"];
+  report: Config["messages"];
   close(): Promise<void>;
 }
 
@@ -61,7 +61,11 @@ export async function refusingServers(): Promise<Servers> {
   };
 }
 
-const options = (report: Config["report"]) => ({ report, logger: silentLogger(), waitScale: 1 });
+const options = (report: Config["messages"]) => ({
+  channels: report,
+  logger: silentLogger(),
+  waitScale: 1,
+});
 
 /** The 550'd e-mail and the 404'd webhook end as failed after one attempt, with the server's
  * answer; the other recipient gets its e-mail; a second pass sends nothing, and nothing waits. */
@@ -121,7 +125,7 @@ export async function retiredWhenUnset(session: SqlSession): Promise<void> {
     await store.record(owed(servers.report, "2026-11-28 of loc-a,loc-b"), new Date());
     expect((await reader.messages.deliveryState()).waiting).toBe(3);
 
-    const report: Config["report"] = {
+    const report: Config["messages"] = {
       ...servers.report,
       mail: { smtpUrl: servers.mail.url, from: "reports@example.com", to: [KEPT] },
       webhookUrl: "https://hooks.example.com/services/T0/B0/x",
@@ -182,7 +186,7 @@ export async function lockLeftByDeadProcess(session: SqlSession): Promise<void> 
   const store = new DeliveryStore(session);
   const mail = await startMailServer();
   try {
-    const report: Config["report"] = {
+    const report: Config["messages"] = {
       mail: { smtpUrl: mail.url, from: "reports@example.com", to: [KEPT] },
       webhookUrl: undefined,
       atMinutes: 420,
@@ -198,7 +202,7 @@ export async function lockLeftByDeadProcess(session: SqlSession): Promise<void> 
 
     const passAt = (ms: number) =>
       deliverWaiting(store, {
-        report,
+        channels: report,
         logger: silentLogger(),
         waitScale: 1,
         owner: "alive",

@@ -3,9 +3,9 @@
  * and no key appears anywhere in the report. */
 import { expect } from "vitest";
 import { DEFAULT_API_PATHS } from "../../src/api/paths.js";
+import type { Finding, ProbeFindings, SettingFinding, Topic } from "../../src/probe/findings.js";
 import { type ProbeOptions, runProbe } from "../../src/probe/probe.js";
 import { PROBE_BUDGET } from "../../src/probe/probe-http.js";
-import type { Finding, ProbeReport, SettingFinding, Topic } from "../../src/probe/report.js";
 import {
   type Simulator,
   type SimulatorOptions,
@@ -23,7 +23,7 @@ export const PROBE_DATASET: SimulatorOptions = {
 };
 
 export interface ProbeRun {
-  report: ProbeReport;
+  report: ProbeFindings;
   /** Requests the simulator served. */
   served: number;
   keys: string[];
@@ -62,19 +62,19 @@ export async function probeSimulator(
   }
 }
 
-export function findingOf(report: ProbeReport, topic: Topic): Finding {
+export function findingOf(report: ProbeFindings, topic: Topic): Finding {
   const finding = report.findings.find((f) => f.topic === topic);
   if (!finding) throw new Error(`no finding about ${topic}`);
   return finding;
 }
 
-export function settingOf(report: ProbeReport, name: SettingFinding["name"]): SettingFinding {
+export function settingOf(report: ProbeFindings, name: SettingFinding["name"]): SettingFinding {
   const setting = report.settings.find((s) => s.name === name);
   if (!setting) throw new Error(`no setting ${name}`);
   return setting;
 }
 
 /** The settings as NAME → value (null when not determined). */
-export function settingValues(report: ProbeReport): Record<string, string | null> {
+export function settingValues(report: ProbeFindings): Record<string, string | null> {
   return Object.fromEntries(report.settings.map((s) => [s.name, s.value]));
 }

@@ -1,7 +1,7 @@
 /**
  * A record's rows in every relation of the contract its stream fills (`orders`, `order_items` …),
  * as one text that two sources of them are compared by: the rows the API's record normalizes to,
- * and the rows stored for it (reader.ts). A day's proof (audit/day-proof.ts) compares them beside
+ * and the rows stored for it (reader.ts). A day's proof (proof/day-proof.ts) compares them beside
  * the content hash, which a hand edit of the rows leaves as it was.
  *
  * Compared: every column the writers write, in its relation's shape (ids, not their keys), but

@@ -3,6 +3,8 @@
  * (status, the status page, the metrics), and the facts the alerts are decided on (the recent
  * runs, when each location's orders were last read).
  */
+
+import type { RunOutcome } from "../../vocabulary.js";
 import type { OpenAlert } from "../deliveries/alerts.js";
 import type { ReadSession } from "./session.js";
 
@@ -49,12 +51,6 @@ export interface DeliveryState {
   retired: number;
   lastUndelivered: UndeliveredMessage[];
   openAlerts: OpenAlert[];
-}
-
-export interface RunOutcome {
-  status: string;
-  startedAt: string;
-  error: string | null;
 }
 
 /** The outbox's messages status lists; the rest are counted. */

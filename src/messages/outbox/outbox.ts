@@ -7,17 +7,19 @@
  * for a recipient no longer in the settings are retired first (retire.ts), so that the outbox
  * empties: status shows them.
  */
+
+import type { Channels } from "../../config/channel-addresses.js";
 import type { DeliveryStore, WaitingDelivery } from "../../db/deliveries/deliveries.js";
 import { messageOf } from "../../errors.js";
 import type { Logger } from "../../log.js";
 import { send } from "../transports/send.js";
-import { type Channels, DeliveryError } from "../transports/transport.js";
+import { DeliveryError } from "../transports/transport.js";
 import { claim, lockExpiredBefore, outboxOwner } from "./claim.js";
 import { retireUnconfigured, whyRetired } from "./retire.js";
 import { afterFailure, type Outcome, settle } from "./settle.js";
 
 export interface OutboxOptions {
-  report: Channels;
+  channels: Channels;
   logger: Logger;
   /** The waits between attempts, as a share of the real ones (clock/waits.ts). */
   waitScale: number;
@@ -50,7 +52,7 @@ export async function deliverWaiting(
   const now = options.now ?? (() => new Date());
   const retired = options.leaveUnconfigured
     ? 0
-    : await retireUnconfigured(store, options.report, options.logger, now());
+    : await retireUnconfigured(store, options.channels, options.logger, now());
   const down = new Set<string>();
   const tally = { sent: 0, failed: 0 };
   let after = 0;
@@ -61,7 +63,8 @@ export async function deliverWaiting(
       if (options.signal?.aborted) break;
       after = delivery.id;
       if (down.has(delivery.channel)) continue;
-      if (options.leaveUnconfigured && whyRetired(delivery, options.report) !== undefined) continue;
+      if (options.leaveUnconfigured && whyRetired(delivery, options.channels) !== undefined)
+        continue;
       await deliverOne(store, delivery, options, down, tally);
     }
     if (!options.drain || due.length < PASS_LIMIT || options.signal?.aborted) break;
@@ -90,7 +93,7 @@ async function deliverOne(
   };
   let outcome: Outcome;
   try {
-    await send(delivery, options.report);
+    await send(delivery, options.channels);
     outcome = { sent: true };
   } catch (error) {
     outcome = { sent: false, ...afterFailure(error, attempt, now(), options.waitScale) };

@@ -1,8 +1,8 @@
 /** Which mail server's certificate pos-sync trusts, and when it insists on TLS: the TLS policy
  * mail.ts hands to nodemailer. */
 import type { ConnectionOptions } from "node:tls";
+import type { SmtpServer } from "../../config/channel-addresses.js";
 import { isLoopbackHost } from "../../loopback.js";
-import type { SmtpServer } from "./transport.js";
 
 /** smtp:// with a password to another machine must upgrade with STARTTLS, whatever the server
  * offers: a password is not sent in clear over a network. */

@@ -5,19 +5,21 @@ import type { NodemailerError } from "nodemailer";
 import nodemailer from "nodemailer";
 import { networkOutcome } from "../../api/retry-policy.js";
 import { durationText } from "../../clock/durations.js";
+import {
+  describeSmtpUrl,
+  type MailSettings,
+  parseSmtpUrl,
+  type SmtpServer,
+} from "../../config/channel-addresses.js";
 import { visible } from "../../terminal-text.js";
 import { mailTlsOptions, mustUseTls } from "./mail-tls.js";
 import {
   DEFAULT_DELIVERY_TIMEOUT_MS,
   DeliveryError,
   type DeliveryOptions,
-  describeSmtpUrl,
   LONGEST_DELIVERY_MS,
   LONGEST_REPLY_SHOWN,
-  type MailSettings,
   type OutgoingMail,
-  parseSmtpUrl,
-  type SmtpServer,
 } from "./transport.js";
 
 // ---------------------------------------------------------------------------------------------

@@ -3,11 +3,13 @@
  * (mail.ts) or a webhook (webhook.ts), with the id that is the same on every attempt
  * (message-keys.ts). Each failure is a DeliveryError that says whether it may pass.
  */
+
+import type { Channels } from "../../config/channel-addresses.js";
 import type { WaitingDelivery } from "../../db/deliveries/deliveries.js";
 import type { MailBody } from "../message.js";
 import { stableMessageId } from "../message-keys.js";
 import { sendMail } from "./mail.js";
-import { type Channels, DeliveryError } from "./transport.js";
+import { DeliveryError } from "./transport.js";
 import { postWebhook } from "./webhook.js";
 
 export async function send(delivery: WaitingDelivery, channels: Channels): Promise<void> {

@@ -5,13 +5,9 @@ import { Agent, request } from "undici";
 import { errorCode } from "../../api/error-details.js";
 import { networkOutcome } from "../../api/retry-policy.js";
 import { durationText } from "../../clock/durations.js";
-import {
-  DEFAULT_DELIVERY_TIMEOUT_MS,
-  DeliveryError,
-  type DeliveryOptions,
-  describeWebhookUrl,
-} from "./transport.js";
-import { webhookTarget } from "./webhook-credentials.js";
+import { describeWebhookUrl } from "../../config/channel-addresses.js";
+import { webhookTarget } from "../../config/webhook-credentials.js";
+import { DEFAULT_DELIVERY_TIMEOUT_MS, DeliveryError, type DeliveryOptions } from "./transport.js";
 // ---------------------------------------------------------------------------------------------
 // Webhook
 

@@ -16,7 +16,7 @@
  * that a value could lose an address or send to one its reader does not see. A value that reads
  * as several recipients must be them, or be refused.
  */
-import { visible } from "../../terminal-text.js";
+import { visible } from "../terminal-text.js";
 
 export interface Mailbox {
   /** Empty for a bare address. */

@@ -1,4 +1,4 @@
-/** When a stored day agrees with the API (src/audit/agreement.ts): the rule a window's
+/** When a stored day agrees with the API (src/proof/agreement.ts): the rule a window's
  * completeness check, the audit and verify apply alike. */
 import { describe, expect, it } from "vitest";
 import {
@@ -7,7 +7,7 @@ import {
   contentAgrees,
   type DayAccount,
   dayAgrees,
-} from "../src/audit/agreement.js";
+} from "../src/proof/agreement.js";
 
 const SAME: ContentDifference = { missing: 0, changed: 0, extra: 0 };
 

@@ -1,4 +1,4 @@
-/** What a probe found: the shape `pos-sync probe --json` prints and the text report reads. */
+/** What a probe found: the shape `pos-sync probe --json` prints and its text (ui/format-probe.ts) reads. */
 import type { Exchange, StopReason } from "./probe-http.js";
 import type { RateLimitHeaders } from "./rate-limit-headers.js";
 import type { Contradiction } from "./spec-conformance.js";
@@ -64,7 +64,7 @@ export interface OtherKey {
   location?: string;
 }
 
-export interface ProbeReport {
+export interface ProbeFindings {
   apiUrl: string;
   /** The fingerprint of the key the probe used. */
   key: string;
@@ -82,6 +82,6 @@ export interface ProbeReport {
 }
 
 /** Whether every setting was determined and the probe ran to its end. */
-export function isComplete(report: ProbeReport): boolean {
-  return report.stopped === undefined && report.settings.every((s) => s.value !== null);
+export function isComplete(probed: ProbeFindings): boolean {
+  return probed.stopped === undefined && probed.settings.every((s) => s.value !== null);
 }

@@ -1,7 +1,8 @@
 /** Finding the location a `--location` value names, for the commands that take one (changes,
  * verify). */
-import type { Reader } from "../db/reads/reader.js";
-import { UsageError } from "../errors.js";
+
+import { UsageError } from "../../errors.js";
+import type { Reader } from "./reader.js";
 
 /** The stores of reads this module reads. */
 type LocationsReader = Pick<Reader, "locations">;

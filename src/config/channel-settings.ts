@@ -1,10 +1,15 @@
 /** The delivery settings checked at the edge (POS_REPORT_SMTP_URL, POS_REPORT_FROM, POS_REPORT_TO,
  * POS_REPORT_WEBHOOK_URL, POS_REPORT_AT): one clear line naming the setting, never a password. */
-import { ConfigError } from "../../errors.js";
-import { isLoopbackHost } from "../../loopback.js";
-import { terminalSafeJson, visible } from "../../terminal-text.js";
+import { ConfigError } from "../errors.js";
+import { isLoopbackHost } from "../loopback.js";
+import { terminalSafeJson, visible } from "../terminal-text.js";
+import {
+  describeWebhookUrl,
+  type MailSettings,
+  parseSmtpUrl,
+  SMTP_URL_FORM,
+} from "./channel-addresses.js";
 import { formatMailbox, parseMailboxList } from "./mailbox-list.js";
-import { describeWebhookUrl, type MailSettings, parseSmtpUrl, SMTP_URL_FORM } from "./transport.js";
 import { hasCredentials } from "./webhook-credentials.js";
 
 /** A value as a message quotes it: a JSON string, so that a control character shows as its

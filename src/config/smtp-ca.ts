@@ -1,9 +1,9 @@
 /** POS_REPORT_SMTP_CA: the certificates to trust for the mail server, read once at start so that
  * a wrong path stops the command there (exit 2) rather than failing every message later. */
 import { X509Certificate } from "node:crypto";
-import { ConfigError } from "../../errors.js";
-import { readBounded } from "../../read-bounded.js";
-import { visible } from "../../terminal-text.js";
+import { ConfigError } from "../errors.js";
+import { readBounded } from "../read-bounded.js";
+import { visible } from "../terminal-text.js";
 
 /** Larger than any CA bundle (a system's whole is about 200 kB); a device never ends. */
 const LARGEST_CA_FILE = 1024 * 1024;
