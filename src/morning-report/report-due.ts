@@ -5,7 +5,7 @@
  * once every location of it has its day complete and proved, or, at the latest,
  * LATEST_AFTER_MINUTES after the hour, saying what is missing.
  *
- * Its key names the day and the locations (delivery/message-keys.ts), never the clock.
+ * Its key names the day and the locations (messages/message-keys.ts), never the clock.
  */
 
 import { addDays } from "../clock/days.js";

@@ -48,7 +48,7 @@ export const orderRows = sqliteTable(
     report_ref: idRef("report").notNull(),
     opened_at: text("opened_at").notNull(),
     closed_at: text("closed_at").notNull(),
-    /** The hour (0-23) closed_at shows on the location's clock (local-clock.ts); null when
+    /** The hour (0-23) closed_at shows on the location's clock (clock/local-clock.ts); null when
      * closed_at is not a date-time. */
     closed_hour: integer("closed_hour"),
     guests: real("guests").notNull(),

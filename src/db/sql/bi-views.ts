@@ -225,7 +225,7 @@ const ORDER_VIEWS: readonly TypedView[] = [
     WHEN 5 THEN 'Friday' WHEN 6 THEN 'Saturday' ELSE 'Sunday'
   END`,
       ),
-      // On the location's clock, computed when the order is stored (local-clock.ts).
+      // On the location's clock, computed when the order is stored (clock/local-clock.ts).
       column("closed_hour", "integer", "o.closed_hour"),
       ...["order_number", "operator_id", "operator_name", "device_name", "order_place"].map(
         (name) => column(name, "text", `o.${name}`),

@@ -141,7 +141,7 @@ export const ROLLUPS: readonly { table: string; select(days: DaysToRecompute): s
   },
   {
     table: HOURLY_SALES,
-    // The hour on the location's clock, stored with the order (local-clock.ts).
+    // The hour on the location's clock, stored with the order (clock/local-clock.ts).
     select: (days) => `SELECT o.location_id, o.business_date, o.closed_hour, COUNT(*),
       ${sum("o.total")}
     FROM ${ordersOf(days)}

@@ -15,7 +15,7 @@ import { DEFAULT_DELIVERY_TIMEOUT_MS, DeliveryError, type DeliveryOptions } from
  * POSTs `payload` as JSON to `url`. Any answer but 2xx is a failure; the answer's body is read
  * (a bounded amount) and discarded, so the connection closes cleanly. Redirects are not
  * followed: the report only ever goes where the setting says. Credentials in the URL go as Basic
- * authorization (webhook-credentials.ts).
+ * authorization (config/webhook-credentials.ts).
  */
 export async function postWebhook(
   url: string,
