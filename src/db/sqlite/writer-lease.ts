@@ -15,6 +15,7 @@ import { randomUUID } from "node:crypto";
 import { realpathSync } from "node:fs";
 import { hostname } from "node:os";
 import Database from "better-sqlite3";
+import { utcMinute } from "../../clock/local-moment.js";
 import { EXIT, PosSyncError } from "../../errors.js";
 import { isProcessAlive } from "../../process-liveness.js";
 import { databaseError } from "./errors.js";
@@ -55,9 +56,8 @@ function isStale(row: LeaseRow, now: number, ttlMs: number): boolean {
 /** Who holds the database, for the message that refuses a second writer. */
 function describeHolder(row: LeaseRow | undefined): string {
   if (!row) return "another process on this host holds its lock";
-  const since = row.acquired_at.slice(0, 16).replace("T", " ");
   const state = row.hostname === hostname() && !isProcessAlive(row.pid) ? ", exiting" : "";
-  return `${row.command}, pid ${row.pid} on ${row.hostname}${state}, since ${since} UTC`;
+  return `${row.command}, pid ${row.pid} on ${row.hostname}${state}, since ${utcMinute(row.acquired_at)}`;
 }
 
 /** The exclusive lock on the side file, or undefined when another connection holds it. */
