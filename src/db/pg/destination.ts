@@ -31,7 +31,7 @@ import type { ArchiveTerms } from "../raw/terms.js";
 import { composeReader, type Reader } from "../reads/reader.js";
 import { ReadSession } from "../reads/session.js";
 import type { IncomingRecord } from "../rules/day-page.js";
-import { locations, relationName } from "../schema/index.js";
+import { relationName } from "../schema/index.js";
 import {
   finishRunParams,
   finishRunSql,
@@ -63,6 +63,7 @@ import { pgSession, pgWhere } from "./reader.js";
 import { keepOnlyRejects, recordRejects, resolveStoredRejects } from "./rejects.js";
 import { markDays, markReports, settle } from "./rollups.js";
 import { RowsInserter } from "./rows.js";
+import { locations, pgTableOf } from "./schema.js";
 import { LockSession } from "./session.js";
 import { PgSnapshotWriter } from "./snapshot-writer.js";
 import { inTransaction } from "./transaction.js";
@@ -107,15 +108,22 @@ export class PgDestination extends SqlDestination implements Destination {
   private readonly keepHistory: boolean;
   private readonly clocks = new PgLocationClocks();
   private readonly apiIds = new PgApiIds();
+  // The streams name the contract's tables; the writers take PostgreSQL's, mapped here once.
   private readonly dayWriters = new PerStream<DayStreamTables, PgDayWriter>((stream) => {
+    const table = pgTableOf(stream.table);
+    const childTables = stream.childTables.map(pgTableOf);
     const history =
       this.keepHistory && stream.history
-        ? new PgVersionHistory(stream.table, stream.childTables, stream.history)
+        ? new PgVersionHistory(table, childTables, {
+            table: pgTableOf(stream.history.table),
+            paidFrom: pgTableOf(stream.history.paidFrom),
+          })
         : undefined;
-    return new PgDayWriter(stream.table, stream.childTables, this.archive, this.apiIds, history);
+    return new PgDayWriter(table, childTables, this.archive, this.apiIds, history);
   });
   private readonly listWriters = new PerStream<SnapshotListTables, PgSnapshotWriter>(
-    (list) => new PgSnapshotWriter(list.table, list.childTables, this.archive),
+    (list) =>
+      new PgSnapshotWriter(pgTableOf(list.table), list.childTables.map(pgTableOf), this.archive),
   );
   /** Locations this destination wrote, whose summaries the end of the run settles. */
   private readonly touched = new Set<string>();
@@ -257,7 +265,7 @@ export class PgDestination extends SqlDestination implements Destination {
         this.dayWriters.of(stream).write(client, records, syncedAt, repair),
       markVanished: async (stream, ids, at) => {
         await this.dayWriters.of(stream).keepVanished(client, ids, at);
-        const table = tableName(stream.table);
+        const table = tableName(pgTableOf(stream.table));
         // The relation names the location; the table may keep it by key (api_ids).
         const { rows } = await client.query<{ location_id: string; business_date: string }>(
           `WITH marked AS (
