@@ -7,6 +7,7 @@
  * caller's transaction.
  */
 import type { PgTable } from "drizzle-orm/pg-core";
+import type { LocationDay } from "../../vocabulary.js";
 import type { VersionRows } from "../history/versions.js";
 import {
   emptyCounts,
@@ -18,7 +19,9 @@ import {
 import { type RowSet, type RowShape, rowShapeOf, unpackChildren } from "../rules/record-rows.js";
 import { type IdRefColumn, idRefsOf, relationName, relationOf } from "../schema/relations.js";
 import type { ContractTable } from "../sql/contract-table.js";
+import { POSTGRES_DIALECT as PG } from "../sql/dialect.js";
 import { onConflictUpdate, tableName } from "../sql/table.js";
+import { markVanishedSql, vanishedDaysSql } from "../sql/vanished-records.js";
 import type { PgApiIds } from "./api-ids.js";
 import type { PgClient } from "./connect.js";
 import type { PgVersionHistory } from "./history.js";
@@ -132,10 +135,20 @@ export class PgDayWriter {
     return { counts, earlierDays: plan.earlierDays };
   }
 
-  /** Keeps the live stored versions of records about to be marked deleted. */
-  async keepVanished(client: PgClient, ids: readonly string[], at: string): Promise<number> {
-    if (!this.history) return 0;
-    return this.history.keep(client, new Map(ids.map((id) => [id, undefined])), at);
+  /** Marks records deleted upstream, keeping their versions: how many, and the location days
+   * of those it marked (sql/vanished-records.ts). */
+  async markDeleted(
+    client: PgClient,
+    ids: readonly string[],
+    at: string,
+  ): Promise<{ marked: number; days: LocationDay[] }> {
+    const listed = PG.list(ids);
+    const { rows: days } = await client.query<LocationDay>(vanishedDaysSql(PG, this.relationName), [
+      listed,
+    ]);
+    await this.history?.keep(client, new Map(ids.map((id) => [id, undefined])), at);
+    const marked = await client.query(markVanishedSql(PG, this.name), [listed, at]);
+    return { marked: marked.rowCount ?? 0, days };
   }
 
   /** A record's rows as history compares them (history/versions.ts). */

@@ -31,7 +31,6 @@ import type { ArchiveTerms } from "../raw/terms.js";
 import { composeReader, type Reader } from "../reads/reader.js";
 import { ReadSession } from "../reads/session.js";
 import type { IncomingRecord } from "../rules/day-page.js";
-import { relationName } from "../schema/index.js";
 import {
   finishRunParams,
   finishRunSql,
@@ -264,21 +263,9 @@ export class PgDestination extends SqlDestination implements Destination {
       writeRecords: (stream, records, syncedAt, repair) =>
         this.dayWriters.of(stream).write(client, records, syncedAt, repair),
       markVanished: async (stream, ids, at) => {
-        await this.dayWriters.of(stream).keepVanished(client, ids, at);
-        const table = tableName(pgTableOf(stream.table));
-        // The relation names the location; the table may keep it by key (api_ids).
-        const { rows } = await client.query<{ location_id: string; business_date: string }>(
-          `WITH marked AS (
-             UPDATE "${table}" SET deleted_at = $1 WHERE id = ANY($2::text[]) AND deleted_at IS NULL
-             RETURNING id
-           )
-           SELECT r.location_id, r.business_date FROM "${relationName(stream.table)}" r
-           JOIN marked m ON m.id = r.id`,
-          [at, ids],
-        );
-        for (const row of rows) this.touched.add(row.location_id);
-        const days = rows.map((r) => ({ locationId: r.location_id, day: r.business_date }));
-        return { marked: rows.length, days };
+        const marked = await this.dayWriters.of(stream).markDeleted(client, ids, at);
+        for (const { locationId } of marked.days) this.touched.add(locationId);
+        return marked;
       },
       writeSnapshot: (list, snapshot) => this.listWriters.of(list).write(client, snapshot),
       markDays: (days) => markDays(client, days),
