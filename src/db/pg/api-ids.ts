@@ -7,8 +7,7 @@
  * can refer to. They are added in the ids' order, so that two workers adding the same new ids
  * wait for one another instead of each holding one the other needs.
  */
-import type { SQLiteTable } from "drizzle-orm/sqlite-core";
-import { type RowSet, rowShapeOf } from "../rules/record-rows.js";
+import type { RowSet, RowShape } from "../rules/record-rows.js";
 import type { IdRefColumn } from "../schema/relations.js";
 import type { PgClient } from "./connect.js";
 import { storableText } from "./text.js";
@@ -17,11 +16,11 @@ export class PgApiIds {
   private readonly keys = new Map<string, number>();
 
   /** The ids that records' rows keep by key and this has not learned, in order: `parentRefs`
-   * are the parent's columns that keep ids, `childTables` the tables of the packed rows. */
+   * are the parent's columns that keep ids, `shapes` those of the child tables' packed rows. */
   unknown(
     rowSets: readonly RowSet[],
     parentRefs: readonly IdRefColumn[],
-    childTables: readonly SQLiteTable[],
+    shapes: readonly RowShape[],
   ): string[] {
     const unknown = new Set<string>();
     const check = (sent: unknown) => {
@@ -29,7 +28,6 @@ export class PgApiIds {
       const id = storableText(String(sent));
       if (!this.keys.has(id)) unknown.add(id);
     };
-    const shapes = childTables.map(rowShapeOf);
     for (const { parent, children } of rowSets) {
       for (const { shown } of parentRefs) check(parent[shown]);
       for (const [i, { width, idsAt }] of shapes.entries()) {

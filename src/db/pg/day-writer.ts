@@ -6,7 +6,8 @@
  * replaced records (their child rows go with them), one insert per table. Runs inside the
  * caller's transaction.
  */
-import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { PgTable } from "drizzle-orm/pg-core";
+import type { LocationDay } from "../../vocabulary.js";
 import type { VersionRows } from "../history/versions.js";
 import {
   emptyCounts,
@@ -15,14 +16,18 @@ import {
   type StoredVersion,
   type WriteOutcome,
 } from "../rules/day-page.js";
-import { type RowSet, unpackChildren } from "../rules/record-rows.js";
+import { type RowSet, type RowShape, rowShapeOf, unpackChildren } from "../rules/record-rows.js";
 import { type IdRefColumn, idRefsOf, relationName, relationOf } from "../schema/relations.js";
+import type { ContractTable } from "../sql/contract-table.js";
+import { POSTGRES_DIALECT as PG } from "../sql/dialect.js";
 import { onConflictUpdate, tableName } from "../sql/table.js";
+import { markVanishedSql, vanishedDaysSql } from "../sql/vanished-records.js";
 import type { PgApiIds } from "./api-ids.js";
 import type { PgClient } from "./connect.js";
 import type { PgVersionHistory } from "./history.js";
 import type { PgRawArchive } from "./raw-archive.js";
 import { RowsInserter } from "./rows.js";
+import { contractOf } from "./schema.js";
 
 export class PgDayWriter {
   private readonly name: string;
@@ -34,18 +39,26 @@ export class PgDayWriter {
   private readonly relationName: string;
   /** The parent's columns that keep ids by key. */
   private readonly refs: readonly IdRefColumn[];
+  /** The child tables' packed rows (rules/record-rows.ts). */
+  private readonly shapes: readonly RowShape[];
+  /** The contract's tables of the child rows: what history compares them by. */
+  private readonly contractChildren: readonly ContractTable[];
+  /** Each child table's column of its parent's key. */
+  private readonly parentKeys: readonly string[];
 
   constructor(
-    table: SQLiteTable,
-    private readonly childTables: readonly SQLiteTable[],
+    table: PgTable,
+    private readonly childTables: readonly PgTable[],
     private readonly archive: PgRawArchive,
     /** The keys of the ids the rows keep by key. */
     private readonly apiIds: PgApiIds,
     /** Keeps the versions this writer replaces, when the stream keeps a history. */
     private readonly history?: PgVersionHistory,
   ) {
+    const contract = contractOf(table);
+    this.contractChildren = childTables.map(contractOf);
     this.name = tableName(table);
-    this.relationName = relationName(table);
+    this.relationName = relationName(contract);
     this.parent = RowsInserter.of(table, "RETURNING id, key", [], apiIds);
     this.rewriter = RowsInserter.of(
       table,
@@ -54,7 +67,9 @@ export class PgDayWriter {
       apiIds,
     );
     this.children = childTables.map((child) => RowsInserter.ofChild(child, apiIds));
-    this.refs = idRefsOf(table);
+    this.refs = idRefsOf(contract);
+    this.shapes = this.contractChildren.map(rowShapeOf);
+    this.parentKeys = this.contractChildren.map((child) => relationOf(child).parentKey);
   }
 
   /** The ids the records' rows keep by key and have none known yet: to learn before the
@@ -63,7 +78,7 @@ export class PgDayWriter {
     return this.apiIds.unknown(
       records.map((r) => r.rows),
       this.refs,
-      this.childTables,
+      this.shapes,
     );
   }
 
@@ -120,25 +135,35 @@ export class PgDayWriter {
     return { counts, earlierDays: plan.earlierDays };
   }
 
-  /** Keeps the live stored versions of records about to be marked deleted. */
-  async keepVanished(client: PgClient, ids: readonly string[], at: string): Promise<number> {
-    if (!this.history) return 0;
-    return this.history.keep(client, new Map(ids.map((id) => [id, undefined])), at);
+  /** Marks records deleted upstream, keeping their versions: how many, and the location days
+   * of those it marked (sql/vanished-records.ts). */
+  async markDeleted(
+    client: PgClient,
+    ids: readonly string[],
+    at: string,
+  ): Promise<{ marked: number; days: LocationDay[] }> {
+    const listed = PG.list(ids);
+    const { rows: days } = await client.query<LocationDay>(vanishedDaysSql(PG, this.relationName), [
+      listed,
+    ]);
+    await this.history?.keep(client, new Map(ids.map((id) => [id, undefined])), at);
+    const marked = await client.query(markVanishedSql(PG, this.name), [listed, at]);
+    return { marked: marked.rowCount ?? 0, days };
   }
 
   /** A record's rows as history compares them (history/versions.ts). */
   private versionRowsOf(record: IncomingRecord | undefined): VersionRows | undefined {
     if (!record) return undefined;
     const { parent, children } = record.rows;
-    return { parent, children: unpackChildren(this.childTables, children) };
+    return { parent, children: unpackChildren(this.contractChildren, children) };
   }
 
   /** Writes stored records' rows again in place: their own rows keep their keys, so their
    * child rows go and come back under them. Returns the rows written. */
   private async rewriteRows(client: PgClient, rowSets: ReadonlyMap<string, RowSet>) {
     const ids = [...rowSets.keys()];
-    for (const table of [...this.childTables].reverse()) {
-      const parentKey = relationOf(table).parentKey;
+    for (const [i, table] of [...this.childTables.entries()].reverse()) {
+      const parentKey = this.parentKeys[i];
       await client.query(
         `DELETE FROM "${tableName(table)}" WHERE "${parentKey}" IN
            (SELECT key FROM "${this.name}" WHERE id = ANY($1::text[]))`,

@@ -31,7 +31,6 @@ import type { ArchiveTerms } from "../raw/terms.js";
 import { composeReader, type Reader } from "../reads/reader.js";
 import { ReadSession } from "../reads/session.js";
 import type { IncomingRecord } from "../rules/day-page.js";
-import { locations, relationName } from "../schema/index.js";
 import {
   finishRunParams,
   finishRunSql,
@@ -63,6 +62,7 @@ import { pgSession, pgWhere } from "./reader.js";
 import { keepOnlyRejects, recordRejects, resolveStoredRejects } from "./rejects.js";
 import { markDays, markReports, settle } from "./rollups.js";
 import { RowsInserter } from "./rows.js";
+import { locations, pgTableOf } from "./schema.js";
 import { LockSession } from "./session.js";
 import { PgSnapshotWriter } from "./snapshot-writer.js";
 import { inTransaction } from "./transaction.js";
@@ -107,15 +107,22 @@ export class PgDestination extends SqlDestination implements Destination {
   private readonly keepHistory: boolean;
   private readonly clocks = new PgLocationClocks();
   private readonly apiIds = new PgApiIds();
+  // The streams name the contract's tables; the writers take PostgreSQL's, mapped here once.
   private readonly dayWriters = new PerStream<DayStreamTables, PgDayWriter>((stream) => {
+    const table = pgTableOf(stream.table);
+    const childTables = stream.childTables.map(pgTableOf);
     const history =
       this.keepHistory && stream.history
-        ? new PgVersionHistory(stream.table, stream.childTables, stream.history)
+        ? new PgVersionHistory(table, childTables, {
+            table: pgTableOf(stream.history.table),
+            paidFrom: pgTableOf(stream.history.paidFrom),
+          })
         : undefined;
-    return new PgDayWriter(stream.table, stream.childTables, this.archive, this.apiIds, history);
+    return new PgDayWriter(table, childTables, this.archive, this.apiIds, history);
   });
   private readonly listWriters = new PerStream<SnapshotListTables, PgSnapshotWriter>(
-    (list) => new PgSnapshotWriter(list.table, list.childTables, this.archive),
+    (list) =>
+      new PgSnapshotWriter(pgTableOf(list.table), list.childTables.map(pgTableOf), this.archive),
   );
   /** Locations this destination wrote, whose summaries the end of the run settles. */
   private readonly touched = new Set<string>();
@@ -256,21 +263,9 @@ export class PgDestination extends SqlDestination implements Destination {
       writeRecords: (stream, records, syncedAt, repair) =>
         this.dayWriters.of(stream).write(client, records, syncedAt, repair),
       markVanished: async (stream, ids, at) => {
-        await this.dayWriters.of(stream).keepVanished(client, ids, at);
-        const table = tableName(stream.table);
-        // The relation names the location; the table may keep it by key (api_ids).
-        const { rows } = await client.query<{ location_id: string; business_date: string }>(
-          `WITH marked AS (
-             UPDATE "${table}" SET deleted_at = $1 WHERE id = ANY($2::text[]) AND deleted_at IS NULL
-             RETURNING id
-           )
-           SELECT r.location_id, r.business_date FROM "${relationName(stream.table)}" r
-           JOIN marked m ON m.id = r.id`,
-          [at, ids],
-        );
-        for (const row of rows) this.touched.add(row.location_id);
-        const days = rows.map((r) => ({ locationId: r.location_id, day: r.business_date }));
-        return { marked: rows.length, days };
+        const marked = await this.dayWriters.of(stream).markDeleted(client, ids, at);
+        for (const { locationId } of marked.days) this.touched.add(locationId);
+        return marked;
       },
       writeSnapshot: (list, snapshot) => this.listWriters.of(list).write(client, snapshot),
       markDays: (days) => markDays(client, days),

@@ -4,22 +4,27 @@
  * back in one query per table just before they are replaced or marked deleted, inside the same
  * transaction, and their history rows inserted in one statement.
  */
-import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { PgTable } from "drizzle-orm/pg-core";
 import type { HistoryShape, StoredRow, VersionRows } from "../history/versions.js";
 import * as versions from "../history/versions.js";
 import type { PgClient } from "./connect.js";
 import { RowsInserter } from "./rows.js";
+import { contractOf } from "./schema.js";
 
 export class PgVersionHistory {
   private readonly shape: HistoryShape;
   private readonly inserter: RowsInserter;
 
   constructor(
-    table: SQLiteTable,
-    childTables: readonly SQLiteTable[],
-    history: { table: SQLiteTable; paidFrom: SQLiteTable },
+    table: PgTable,
+    childTables: readonly PgTable[],
+    history: { table: PgTable; paidFrom: PgTable },
   ) {
-    this.shape = versions.historyShape(table, childTables, history);
+    // What a version is, and how it reads, is the contract's.
+    this.shape = versions.historyShape(contractOf(table), childTables.map(contractOf), {
+      table: contractOf(history.table),
+      paidFrom: contractOf(history.paidFrom),
+    });
     this.inserter = RowsInserter.of(history.table);
   }
 

@@ -4,9 +4,9 @@
 
 import { type RejectedRecord, rejectKey } from "../../api/validate.js";
 import { type RejectContext, rejectRow } from "../reject-rows.js";
-import { rejectedRecords } from "../schema/index.js";
 import type { PgClient } from "./connect.js";
 import { RowsInserter } from "./rows.js";
+import { rejectedRecords } from "./schema.js";
 
 // A read by id knows no window and may not know the id: it must not erase what the window read
 // of the same record recorded.

@@ -9,7 +9,15 @@
  */
 
 import type { LocationDay } from "../../vocabulary.js";
+import { POSTGRES_DIALECT as PG } from "../sql/dialect.js";
 import { type DaysToRecompute, ROLLUPS, reportSums, reportsOfDays } from "../sql/rollups.js";
+import {
+  keysByLocation,
+  markSql,
+  type SummaryMark,
+  takeMarksParams,
+  takeMarksSql,
+} from "../sql/summary-marks.js";
 import type { PgClient } from "./connect.js";
 
 /** The days to recompute ($1 locations, $2 days, pairwise). */
@@ -36,13 +44,9 @@ function dayParameters(days: readonly LocationDay[]): [string[], string[]] {
 
 /** Marks days whose orders changed, for the next settle; inside the write's transaction. */
 export async function markDays(client: PgClient, days: readonly LocationDay[]): Promise<void> {
-  if (days.length === 0) return;
-  await client.query(
-    `INSERT INTO summary_pending (kind, location_id, key)
-     SELECT DISTINCT 'day', l, k FROM unnest($1::text[], $2::text[]) AS m(l, k)
-     ON CONFLICT DO NOTHING`,
-    dayParameters(days),
-  );
+  for (const [locationId, keys] of keysByLocation(days)) {
+    await client.query(markSql(PG, "day"), [locationId, PG.list(keys)]);
+  }
 }
 
 /** Marks reports that changed, for the next settle. */
@@ -52,12 +56,7 @@ export async function markReports(
   reportIds: readonly string[],
 ): Promise<void> {
   if (reportIds.length === 0) return;
-  await client.query(
-    `INSERT INTO summary_pending (kind, location_id, key)
-     SELECT DISTINCT 'report', $1, k FROM unnest($2::text[]) AS m(k)
-     ON CONFLICT DO NOTHING`,
-    [locationId, reportIds],
-  );
+  await client.query(markSql(PG, "report"), [locationId, PG.list([...new Set(reportIds)])]);
 }
 
 /** Recomputes the summaries of these days, inside the caller's transaction; returns the reports
@@ -116,14 +115,9 @@ export async function settle(
   locationId: string,
   day?: string | null,
 ): Promise<number> {
-  // Marks another settle holds are skipped: it recomputes them.
-  const { rows } = await client.query<{ kind: string; key: string }>(
-    `DELETE FROM summary_pending WHERE ctid IN (
-       SELECT ctid FROM summary_pending
-       WHERE location_id = $1 AND ($3::boolean OR kind = 'report' OR key = $2)
-       FOR UPDATE SKIP LOCKED)
-     RETURNING kind, key`,
-    [locationId, day ?? null, day === undefined],
+  const { rows } = await client.query<SummaryMark>(
+    takeMarksSql(PG),
+    takeMarksParams(locationId, day),
   );
   const days = rows
     .filter((m) => m.kind === "day")

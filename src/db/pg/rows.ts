@@ -15,15 +15,14 @@
  * hash table of field names per row.
  */
 import { createHash } from "node:crypto";
-import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { PgTable } from "drizzle-orm/pg-core";
 import { type PackedRows, type RowShape, rowShapeOf } from "../rules/record-rows.js";
 import type { Row } from "../schema/columns.js";
-import { writtenColumns } from "../schema/columns.js";
 import { type IdRefColumn, idRefsOf } from "../schema/relations.js";
-import { tableName } from "../sql/table.js";
+import { tableName, writtenColumnNames } from "../sql/table.js";
 import type { PgApiIds } from "./api-ids.js";
 import type { PgClient } from "./connect.js";
-import { pgColumnTypes } from "./schema.js";
+import { contractOf, pgColumnTypes } from "./schema.js";
 import { storableJson, storableText } from "./text.js";
 import type { PgColumnType } from "./types.js";
 
@@ -46,9 +45,9 @@ function storableOf(type: PgColumnType): ((value: string) => string) | undefined
 }
 
 /** The columns an insert into the table writes (less `omit`), in their PostgreSQL types. */
-function columnsOf(table: SQLiteTable, omit: readonly string[] = []): ColumnOf[] {
+function columnsOf(table: PgTable, omit: readonly string[] = []): ColumnOf[] {
   const types = pgColumnTypes(table);
-  return writtenColumns(table)
+  return writtenColumnNames(table)
     .filter((name) => !omit.includes(name))
     .map((name) => {
       const type = types.get(name);
@@ -58,8 +57,9 @@ function columnsOf(table: SQLiteTable, omit: readonly string[] = []): ColumnOf[]
 }
 
 /** The columns of a table that keep ids by key, with the keys to send for them. */
-function idsOf(table: SQLiteTable, apiIds: PgApiIds | undefined) {
-  const refs = idRefsOf(table);
+function idsOf(table: PgTable, apiIds: PgApiIds | undefined) {
+  // PostgreSQL leaves the keys to api_ids unchecked (schema.ts): the contract names them.
+  const refs = idRefsOf(contractOf(table));
   if (refs.length === 0) return undefined;
   if (!apiIds) throw new Error(`${tableName(table)} keeps ids by key: its inserts need their keys`);
   return { refs, apiIds };
@@ -101,10 +101,10 @@ export class RowsInserter {
     this.statementName = `rows_${createHash("sha1").update(this.sql).digest("hex").slice(0, 20)}`;
   }
 
-  /** For a table of the contract: the columns it writes (less `omit`) in their PostgreSQL types;
+  /** For a mirror of a contract table (schema.ts): the columns it writes (less `omit`) in their PostgreSQL types;
    * `apiIds` for a table that keeps ids by key (order_rows, and the child tables). */
   static of(
-    table: SQLiteTable,
+    table: PgTable,
     suffix = "",
     omit: readonly string[] = [],
     apiIds?: PgApiIds,
@@ -113,13 +113,13 @@ export class RowsInserter {
   }
 
   /** For a child table of orders or reports, whose rows come packed (insertPacked). */
-  static ofChild(table: SQLiteTable, apiIds: PgApiIds): RowsInserter {
+  static ofChild(table: PgTable, apiIds: PgApiIds): RowsInserter {
     return new RowsInserter(
       tableName(table),
       columnsOf(table),
       "",
       idsOf(table, apiIds),
-      rowShapeOf(table),
+      rowShapeOf(contractOf(table)),
     );
   }
 

@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL tables: the SQLite contract (../schema/) mirrored table by table, each column
+ * The PostgreSQL tables: the contract (../schema/) mirrored table by table, each column
  * with its native type (types.ts), the same keys and indexes, and the foreign keys worth checking
  * there (checkedHere). drizzle-kit reads this file to generate the migrations in drizzle/pg
  * (drizzle.pg.config.ts).
@@ -20,6 +20,7 @@ import {
   jsonb,
   numeric,
   type PgColumnBuilderBase,
+  type PgTable,
   type PgTableWithColumns,
   pgTable,
   primaryKey,
@@ -27,14 +28,14 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+import { FLAG_COLUMNS } from "../schema/columns.js";
+import * as contract from "../schema/index.js";
 import {
-  getTableConfig,
-  type SQLiteColumn,
-  type ForeignKey as SQLiteForeignKey,
-  type SQLiteTable,
-} from "drizzle-orm/sqlite-core";
-import { FLAG_COLUMNS, isAutoIncrement, storedColumns } from "../schema/columns.js";
-import * as sqlite from "../schema/index.js";
+  type ContractForeignKey,
+  type ContractTable,
+  type ContractTableOutline,
+  outlineOf,
+} from "../sql/contract-table.js";
 import { type PgColumnType, pgColumnType } from "./types.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: a table built from another table's description has columns known only at run time
@@ -61,23 +62,42 @@ function columnBuilder(type: PgColumnType, name: string): PgColumnBuilderBase {
   }
 }
 
-/** The PostgreSQL type of each column of a SQLite table, by column name. */
-export function pgColumnTypes(table: SQLiteTable): Map<string, PgColumnType> {
+/** The PostgreSQL type of each column of a contract table, by column name. */
+function columnTypes(outline: ContractTableOutline): Map<string, PgColumnType> {
   return new Map(
-    storedColumns(table).map((column) => [
-      column.name,
-      pgColumnType(
-        { name: column.name, sqlType: column.getSQLType(), autoIncrement: isAutoIncrement(column) },
-        FLAG_COLUMNS,
-      ),
-    ]),
+    outline.columns.map((column) => [column.name, pgColumnType(column, FLAG_COLUMNS)]),
   );
 }
 
-const mirrors = new Map<SQLiteTable, MirroredTable>();
+/** Each contract table's mirror, and back: what the writers take, and what they learn of the
+ * contract (its relations, its rows' shapes) through it. */
+const mirrors = new Map<ContractTable, MirroredTable>();
+const contracts = new Map<PgTable, ContractTable>();
+const typesOf = new Map<PgTable, Map<string, PgColumnType>>();
+
+/** PostgreSQL's table of a contract table: where a stream's tables cross to PostgreSQL. */
+export function pgTableOf(table: ContractTable): PgTable {
+  const mirrored = mirrors.get(table);
+  if (!mirrored) throw new Error("a table of the contract has no PostgreSQL mirror");
+  return mirrored;
+}
+
+/** The contract table a PostgreSQL table mirrors. */
+export function contractOf(table: PgTable): ContractTable {
+  const mirrored = contracts.get(table);
+  if (!mirrored) throw new Error("a PostgreSQL table mirrors no table of the contract");
+  return mirrored;
+}
+
+/** The PostgreSQL type of each column of a mirrored table, by column name, in column order. */
+export function pgColumnTypes(table: PgTable): ReadonlyMap<string, PgColumnType> {
+  const types = typesOf.get(table);
+  if (!types) throw new Error("a PostgreSQL table mirrors no table of the contract");
+  return types;
+}
 
 /**
- * Whether PostgreSQL checks a foreign key of the SQLite schema too: all but those to `api_ids`
+ * Whether PostgreSQL checks a foreign key of the contract too: all but those to `api_ids`
  * and those of the child tables of orders and reports. PostgreSQL checks a key by locking the row
  * it names, row by row.
  * - The rows of every page written at once name the same few hundred catalog ids: measured, those
@@ -88,98 +108,94 @@ const mirrors = new Map<SQLiteTable, MirroredTable>();
  *   sixth of its time on a backfill. The cascade on delete stays, as a trigger on the parent's
  *   table that deletes the child rows once per statement (drizzle/pg/0012_*.sql).
  */
-function checkedHere(table: SQLiteTable, fk: SQLiteForeignKey): boolean {
-  if (sqlite.CHILD_RELATIONS.some((relation) => relation.table === table)) return false;
-  return fk.reference().foreignTable !== sqlite.apiIds;
+function checkedHere(table: ContractTable, fk: ContractForeignKey): boolean {
+  if (contract.CHILD_RELATIONS.some((relation) => relation.table === table)) return false;
+  return fk.foreignTable !== contract.apiIds;
 }
 
-function mirror(table: SQLiteTable): MirroredTable {
-  const config = getTableConfig(table);
-  const types = pgColumnTypes(table);
+function mirror(table: ContractTable): MirroredTable {
+  const outline = outlineOf(table);
+  const types = columnTypes(outline);
   const columns: Record<string, PgColumnBuilderBase> = {};
-  for (const column of storedColumns(table)) {
+  for (const column of outline.columns) {
     // biome-ignore lint/style/noNonNullAssertion: types has every column of the table
     let builder = columnBuilder(types.get(column.name)!, column.name) as ReturnType<typeof text>;
-    if (column.notNull && !isAutoIncrement(column)) builder = builder.notNull();
+    if (column.notNull && !column.autoIncrement) builder = builder.notNull();
     if (column.primary) builder = builder.primaryKey();
     if (column.isUnique) builder = builder.unique(column.uniqueName);
     columns[column.name] = builder;
   }
-  const made = pgTable(config.name, columns, (t) => {
-    const col = (c: SQLiteColumn | unknown) => {
-      if (typeof c !== "object" || c === null || !("name" in c)) {
-        throw new Error(`${config.name}: only plain columns can be mirrored in an index`);
-      }
-      return t[(c as SQLiteColumn).name];
-    };
+  const made = pgTable(outline.name, columns, (t) => {
+    const col = (name: string) => t[name];
     return [
-      ...config.primaryKeys.map((key) => primaryKey({ columns: key.columns.map(col) as never })),
-      ...config.indexes.map((ix) => {
-        const make = ix.config.unique ? uniqueIndex : index;
-        const [first, ...rest] = ix.config.columns.map(col);
-        return make(ix.config.name).on(first as never, ...(rest as never[]));
+      ...outline.primaryKeys.map((key) => primaryKey({ columns: key.map(col) as never })),
+      ...outline.indexes.map((ix) => {
+        const make = ix.unique ? uniqueIndex : index;
+        const [first, ...rest] = ix.columns.map(col);
+        return make(ix.name).on(first as never, ...(rest as never[]));
       }),
-      ...config.foreignKeys
+      ...outline.foreignKeys
         .filter((fk) => checkedHere(table, fk))
         .map((fk) => {
-          const reference = fk.reference();
-          const target = mirrors.get(reference.foreignTable);
-          if (!target) throw new Error(`${config.name}: mirror ${reference.foreignTable} first`);
+          const target = mirrors.get(fk.foreignTable);
+          if (!target) throw new Error(`${outline.name}: mirror the tables it refers to first`);
           const built = foreignKey({
-            name: fk.getName(),
-            columns: reference.columns.map(col) as never,
-            foreignColumns: reference.foreignColumns.map((c) => target[c.name]) as never,
+            name: fk.name,
+            columns: fk.columns.map(col) as never,
+            foreignColumns: fk.foreignColumns.map((c) => target[c]) as never,
           });
           return fk.onDelete ? built.onDelete(fk.onDelete) : built;
         }),
     ];
   });
   mirrors.set(table, made);
+  contracts.set(made, table);
+  typesOf.set(made, types);
   return made;
 }
 
 // One export per table: drizzle-kit finds the tables among the module's exports.
-export const locations = mirror(sqlite.locations);
-export const devices = mirror(sqlite.devices);
-export const categories = mirror(sqlite.categories);
-export const products = mirror(sqlite.products);
-export const productSubCategories = mirror(sqlite.productSubCategories);
-export const productPrices = mirror(sqlite.productPrices);
-export const modifiers = mirror(sqlite.modifiers);
-export const modifierOptions = mirror(sqlite.modifierOptions);
-export const paymentMethods = mirror(sqlite.paymentMethods);
-export const taxes = mirror(sqlite.taxes);
-export const apiIds = mirror(sqlite.apiIds);
-export const orderRows = mirror(sqlite.orderRows);
-export const orderItemRows = mirror(sqlite.orderItemRows);
-export const orderItemModifierRows = mirror(sqlite.orderItemModifierRows);
-export const orderItemDiscountRows = mirror(sqlite.orderItemDiscountRows);
-export const orderPaymentRows = mirror(sqlite.orderPaymentRows);
-export const reports = mirror(sqlite.reports);
-export const reportProductRows = mirror(sqlite.reportProductRows);
-export const reportClerkShiftRows = mirror(sqlite.reportClerkShiftRows);
-export const reportDiscountRows = mirror(sqlite.reportDiscountRows);
-export const reportTaxRows = mirror(sqlite.reportTaxRows);
-export const reportPaymentRows = mirror(sqlite.reportPaymentRows);
-export const reportEntryRows = mirror(sqlite.reportEntryRows);
-export const reportOrderRows = mirror(sqlite.reportOrderRows);
-export const orderVersions = mirror(sqlite.orderVersions);
-export const dailySales = mirror(sqlite.dailySales);
-export const dailyProductSales = mirror(sqlite.dailyProductSales);
-export const dailyPaymentSales = mirror(sqlite.dailyPaymentSales);
-export const dailyTaxSales = mirror(sqlite.dailyTaxSales);
-export const dailyOperatorSales = mirror(sqlite.dailyOperatorSales);
-export const hourlySales = mirror(sqlite.hourlySales);
-export const reportOrderSums = mirror(sqlite.reportOrderSums);
-export const summaryPending = mirror(sqlite.summaryPending);
-export const locationRowCounts = mirror(sqlite.locationRowCounts);
-export const syncRuns = mirror(sqlite.syncRuns);
-export const syncWindows = mirror(sqlite.syncWindows);
-export const rejectedRecords = mirror(sqlite.rejectedRecords);
-export const syncState = mirror(sqlite.syncState);
-export const historyRepairs = mirror(sqlite.historyRepairs);
-export const deliveries = mirror(sqlite.deliveries);
-export const alerts = mirror(sqlite.alerts);
+export const locations = mirror(contract.locations);
+export const devices = mirror(contract.devices);
+export const categories = mirror(contract.categories);
+export const products = mirror(contract.products);
+export const productSubCategories = mirror(contract.productSubCategories);
+export const productPrices = mirror(contract.productPrices);
+export const modifiers = mirror(contract.modifiers);
+export const modifierOptions = mirror(contract.modifierOptions);
+export const paymentMethods = mirror(contract.paymentMethods);
+export const taxes = mirror(contract.taxes);
+export const apiIds = mirror(contract.apiIds);
+export const orderRows = mirror(contract.orderRows);
+export const orderItemRows = mirror(contract.orderItemRows);
+export const orderItemModifierRows = mirror(contract.orderItemModifierRows);
+export const orderItemDiscountRows = mirror(contract.orderItemDiscountRows);
+export const orderPaymentRows = mirror(contract.orderPaymentRows);
+export const reports = mirror(contract.reports);
+export const reportProductRows = mirror(contract.reportProductRows);
+export const reportClerkShiftRows = mirror(contract.reportClerkShiftRows);
+export const reportDiscountRows = mirror(contract.reportDiscountRows);
+export const reportTaxRows = mirror(contract.reportTaxRows);
+export const reportPaymentRows = mirror(contract.reportPaymentRows);
+export const reportEntryRows = mirror(contract.reportEntryRows);
+export const reportOrderRows = mirror(contract.reportOrderRows);
+export const orderVersions = mirror(contract.orderVersions);
+export const dailySales = mirror(contract.dailySales);
+export const dailyProductSales = mirror(contract.dailyProductSales);
+export const dailyPaymentSales = mirror(contract.dailyPaymentSales);
+export const dailyTaxSales = mirror(contract.dailyTaxSales);
+export const dailyOperatorSales = mirror(contract.dailyOperatorSales);
+export const hourlySales = mirror(contract.hourlySales);
+export const reportOrderSums = mirror(contract.reportOrderSums);
+export const summaryPending = mirror(contract.summaryPending);
+export const locationRowCounts = mirror(contract.locationRowCounts);
+export const syncRuns = mirror(contract.syncRuns);
+export const syncWindows = mirror(contract.syncWindows);
+export const rejectedRecords = mirror(contract.rejectedRecords);
+export const syncState = mirror(contract.syncState);
+export const historyRepairs = mirror(contract.historyRepairs);
+export const deliveries = mirror(contract.deliveries);
+export const alerts = mirror(contract.alerts);
 
 /**
  * Which worker synced which location when (PostgreSQL alone: SQLite has one writer). A worker

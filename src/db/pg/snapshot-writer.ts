@@ -4,7 +4,7 @@
  * rows missing from the snapshot get `deleted_at`, rows that come back lose it. Set-based, inside
  * the caller's transaction.
  */
-import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { PgTable } from "drizzle-orm/pg-core";
 import {
   planSnapshot,
   type Snapshot,
@@ -23,8 +23,8 @@ export class PgSnapshotWriter {
   private readonly children: RowsInserter[];
 
   constructor(
-    table: SQLiteTable,
-    childTables: readonly SQLiteTable[],
+    table: PgTable,
+    childTables: readonly PgTable[],
     private readonly archive: PgRawArchive,
   ) {
     this.name = tableName(table);

@@ -17,6 +17,16 @@ export interface SqlDialect {
   param(n: number): string;
   /** Whether `column` is in the list given as the n-th parameter (an array of text). */
   inList(column: string, n: number): string;
+  /** The elements of the list given as the n-th parameter, as a relation of rows
+   * `alias.value`. */
+  elements(n: number, alias: string): string;
+  /** A list as its parameter is bound (inList, elements): SQLite's JSON text, PostgreSQL's
+   * array. (A session of reads binds its own: reads/session.ts.) */
+  list(values: readonly string[]): unknown;
+  /** The rows of `table` that `condition` picks and no other transaction holds, locked for this
+   * one: PostgreSQL's workers write side by side, and each leaves what another holds to it;
+   * SQLite has one writer. */
+  unlocked(table: string, condition: string): string;
   /** An integer field of sync_runs.stats (a JSON document). */
   statsField(field: string): string;
   /** The createdAt, offset and all, of the location (parameter 1) whose business day is the
@@ -67,6 +77,9 @@ export interface SqlDialect {
 export const SQLITE_DIALECT: SqlDialect = {
   param: (n) => `?${n}`,
   inList: (column, n) => `${column} IN (SELECT value FROM json_each(?${n}))`,
+  elements: (n, alias) => `json_each(?${n}) AS ${alias}`,
+  list: (values) => JSON.stringify(values),
+  unlocked: (_table, condition) => condition,
   statsField: (field) => `json_extract(stats, '$.${field}')`,
   newestOrderSent: `SELECT created_at AS sent FROM order_rows
     WHERE location_ref = (SELECT key FROM api_ids WHERE id = ?1)
@@ -104,6 +117,10 @@ function pgJsonText(document: string, path: string): string {
 export const POSTGRES_DIALECT: SqlDialect = {
   param: (n) => `$${n}`,
   inList: (column, n) => `${column} = ANY($${n}::text[])`,
+  elements: (n, alias) => `unnest($${n}::text[]) AS ${alias}(value)`,
+  list: (values) => values,
+  unlocked: (table, condition) =>
+    `ctid IN (SELECT ctid FROM ${table} WHERE ${condition} FOR UPDATE SKIP LOCKED)`,
   statsField: (field) => `(stats->>'${field}')::int`,
   newestOrderSent: `SELECT r.document ->> 'createdAt' AS sent FROM (
       SELECT id FROM order_rows WHERE location_ref = (SELECT key FROM api_ids WHERE id = $1)

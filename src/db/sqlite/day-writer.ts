@@ -17,7 +17,9 @@ import {
 } from "../rules/day-page.js";
 import type { RowSet } from "../rules/record-rows.js";
 import { relationName, relationOf } from "../schema/relations.js";
+import { SQLITE_DIALECT } from "../sql/dialect.js";
 import { onConflictUpdate, tableName } from "../sql/table.js";
+import { markVanishedSql, vanishedDaysSql } from "../sql/vanished-records.js";
 import type { ApiIds } from "./api-ids.js";
 import type { VersionHistory } from "./history.js";
 import type { RawArchive } from "./raw-archive.js";
@@ -28,6 +30,9 @@ import {
   type RowInserter,
 } from "./rows.js";
 
+/** A list of ids, as the shared statements bind it (parameter 1). */
+type Ids = { 1: unknown };
+
 export class ReplacingWriter {
   private readonly selectStored: Database.Statement<[string], StoredVersion>;
   private readonly deleteParent: Database.Statement<[string]>;
@@ -37,8 +42,8 @@ export class ReplacingWriter {
   private readonly selectKey: Database.Statement<[string], { key: number }>;
   /** The child rows of a record, by its key: the deepest tables first. */
   private readonly deleteChildren: Database.Statement<[number]>[];
-  private readonly listedDays: Database.Statement<[string], { locationId: string; day: string }>;
-  private readonly markVanished: Database.Statement<[string, string]>;
+  private readonly listedDays: Database.Statement<[Ids], { locationId: string; day: string }>;
+  private readonly markVanished: Database.Statement<[Ids & { 2: string }]>;
   private readonly name: string;
 
   constructor(
@@ -74,13 +79,8 @@ export class ReplacingWriter {
         ),
       )
       .reverse();
-    const byIds = "id IN (SELECT value FROM json_each(?))";
-    this.listedDays = sqlite.prepare(
-      `SELECT DISTINCT location_id AS locationId, business_date AS day FROM "${this.name}" WHERE ${byIds}`,
-    );
-    this.markVanished = sqlite.prepare(
-      `UPDATE "${name}" SET deleted_at = ? WHERE ${byIds} AND deleted_at IS NULL`,
-    );
+    this.listedDays = sqlite.prepare(vanishedDaysSql(SQLITE_DIALECT, this.name));
+    this.markVanished = sqlite.prepare(markVanishedSql(SQLITE_DIALECT, name));
   }
 
   /** Writes a page of records; `repair`, on a repair's read: the records it writes again
@@ -95,15 +95,15 @@ export class ReplacingWriter {
   }
 
   /** Marks records deleted upstream, keeping their versions: how many, and the location days
-   * they were listed under. */
+   * of those it marked (sql/vanished-records.ts). */
   markDeleted(
     ids: readonly string[],
     at: string,
   ): { marked: number; days: { locationId: string; day: string }[] } {
-    const json = JSON.stringify(ids);
-    const days = this.listedDays.all(json);
+    const listed = { 1: SQLITE_DIALECT.list(ids) };
+    const days = this.listedDays.all(listed);
     this.history?.keepVanished(ids, at);
-    return { marked: this.markVanished.run(at, json).changes, days };
+    return { marked: this.markVanished.run({ ...listed, 2: at }).changes, days };
   }
 
   private storedVersions(records: readonly IncomingRecord[]): Map<string, StoredVersion> {

@@ -4,11 +4,20 @@
  * and reports it changed (summary_pending) in its own transaction; `settle` recomputes them at
  * the end of the day's window, once however many pages the day took, and a run killed in
  * between leaves them marked for the next. The rollup upgrade fills the tables for databases
- * made before they existed. The SQL is both destinations' (sql/rollups.ts).
+ * made before they existed. The SQL is both destinations' (sql/rollups.ts, sql/summary-marks.ts).
  */
 import type Database from "better-sqlite3";
 import type { LocationDay } from "../../vocabulary.js";
+import { SQLITE_DIALECT } from "../sql/dialect.js";
 import { type DaysToRecompute, ROLLUPS, reportSums, reportsOfDays } from "../sql/rollups.js";
+import {
+  keysByLocation,
+  type MarkKind,
+  markSql,
+  type SummaryMark,
+  takeMarksParams,
+  takeMarksSql,
+} from "../sql/summary-marks.js";
 
 const DAY = "o.location_id = @location AND o.business_date = @day AND o.deleted_at IS NULL";
 
@@ -40,28 +49,18 @@ export class Rollups {
   }[];
 
   private readonly reportsOfDay: Database.Statement<[DayParameters], string>;
-  private readonly mark: Database.Statement<[string, string, string]>;
-  private readonly pending: Database.Statement<
-    { location: string | null; day: string | null; everyDay: number },
-    { kind: string; location_id: string; key: string }
-  >;
-  private readonly unmark: Database.Statement<[string, string, string]>;
+  private readonly mark: Record<MarkKind, Database.Statement<[{ 1: string; 2: unknown }]>>;
+  private readonly takeMarks: Database.Statement<[Record<1 | 2 | 3, unknown>], SummaryMark>;
   private readonly removeReportSums: Database.Statement<[string]>;
   private readonly fillReportSums: Database.Statement<[string]>;
 
   constructor(sqlite: Database.Database) {
     this.reportsOfDay = sqlite.prepare<[DayParameters], string>(reportsOfDays(ONE_DAY)).pluck();
-    this.mark = sqlite.prepare(
-      "INSERT INTO summary_pending (kind, location_id, key) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-    );
-    this.pending = sqlite.prepare(
-      `SELECT kind, location_id, key FROM summary_pending
-       WHERE (@location IS NULL OR location_id = @location)
-         AND (@everyDay OR kind = 'report' OR key = @day)`,
-    );
-    this.unmark = sqlite.prepare(
-      "DELETE FROM summary_pending WHERE kind = ? AND location_id = ? AND key = ?",
-    );
+    this.mark = {
+      day: sqlite.prepare(markSql(SQLITE_DIALECT, "day")),
+      report: sqlite.prepare(markSql(SQLITE_DIALECT, "report")),
+    };
+    this.takeMarks = sqlite.prepare(takeMarksSql(SQLITE_DIALECT));
     this.removeReportSums = sqlite.prepare("DELETE FROM report_order_sums WHERE report_id = ?");
     this.fillReportSums = sqlite.prepare(`INSERT INTO report_order_sums ${reportSums("r.id = ?")}`);
     this.statements = ROLLUPS.map(({ table, select }) => ({
@@ -75,29 +74,29 @@ export class Rollups {
 
   /** Marks days whose orders changed, for the next `settle`. */
   markDays(days: Iterable<LocationDay>): void {
-    for (const { locationId, day } of days) this.mark.run("day", locationId, day);
+    for (const [locationId, keys] of keysByLocation(days)) this.markKeys("day", locationId, keys);
   }
 
   /** Marks reports that changed, for the next `settle`. */
   markReports(locationId: string, reportIds: Iterable<string>): void {
-    for (const id of reportIds) this.mark.run("report", locationId, id);
+    this.markKeys("report", locationId, [...reportIds]);
+  }
+
+  private markKeys(kind: MarkKind, locationId: string, keys: readonly string[]): void {
+    if (keys.length > 0) this.mark[kind].run({ 1: locationId, 2: SQLITE_DIALECT.list(keys) });
   }
 
   /** Recomputes what is marked (all, or one location's) and clears the marks; returns how many
    * days and reports it recomputed. With `day`, a location's reports and that day alone (none
    * for null): what a window's end settles (DaysToSettle). Call inside a write transaction. */
   settle(locationId?: string, day?: string | null): number {
-    const marked = this.pending.all({
-      location: locationId ?? null,
-      day: day ?? null,
-      everyDay: day === undefined ? 1 : 0,
-    });
+    const [location, marks, everyDay] = takeMarksParams(locationId ?? null, day);
+    const marked = this.takeMarks.all({ 1: location, 2: marks, 3: everyDay });
     const days = marked.filter((m) => m.kind === "day");
     // A report both marked and behind a marked day is recomputed once.
     const reports = this.refreshDays(days.map((m) => ({ locationId: m.location_id, day: m.key })));
     for (const m of marked) if (m.kind === "report") reports.add(m.key);
     this.refreshReports(reports);
-    for (const m of marked) this.unmark.run(m.kind, m.location_id, m.key);
     return marked.length;
   }
 
