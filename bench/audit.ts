@@ -89,7 +89,7 @@ async function daemonRun(
   const destination = SqliteDestination.open(path);
   try {
     const result = await runSync({
-      plan: {
+      scope: {
         config: simulatorConfig(simulator, path),
         trigger: "daemon",
         audit: { periodDays, requests: SETTINGS.auditRequests.default },

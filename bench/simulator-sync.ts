@@ -32,7 +32,7 @@ export async function syncSimulator(
   });
   try {
     const result = await runSync({
-      plan: { config, trigger: "cli" },
+      scope: { config, trigger: "cli" },
       destination,
       logger: createLogger({ level: "silent" }),
       // The simulator's today, as every location sees it.

@@ -14,7 +14,11 @@
  *   data starts is its first day (start_date);
  * - proof: a window's stored records found to agree with the API's listing of its day;
  * - plan: what a run reads (sync/plan.ts), or what a write does (db/rules/), decided before it
- *   happens;
+ *   happens; what a run is asked to cover (its locations, streams, days) is its scope
+ *   (sync/run-scope.ts);
+ * - health: whether the sync works and its data can be trusted, as /healthz answers it
+ *   (daemon/health.ts), the health alerts raise it and the morning report's health line states
+ *   it; the API's own is its health call (POS_PATH_HEALTH);
  * - day range: days both included (DayRange); the API's filter of a list is a Required one.
  * - report: an end-of-session report of the API (the reports stream); what pos-sync sends a
  *   manager each morning is the morning report (morning-report/, `pos-sync report`), never a

@@ -23,16 +23,16 @@ describe("health", () => {
   it("is starting before the first run ends, ok after a success, and degraded, not failing, after one failed run however old the success", () => {
     let now = 0;
     const health = new HealthTracker(() => now);
-    expect(health.report()).toMatchObject({ httpStatus: 200, body: { status: "starting" } });
+    expect(health.answer()).toMatchObject({ httpStatus: 200, body: { status: "starting" } });
     health.runStarted();
     health.runFinished("succeeded", null);
-    expect(health.report()).toMatchObject({ httpStatus: 200, body: { status: "ok" } });
+    expect(health.answer()).toMatchObject({ httpStatus: 200, body: { status: "ok" } });
     // Five hours later, one run fails: the alert does not open, and /healthz says why all the same.
     now = minutes(300);
     health.runStarted();
     now += 30_000;
     health.runFinished("failed", "disk full");
-    expect(health.report()).toMatchObject({
+    expect(health.answer()).toMatchObject({
       httpStatus: 200,
       body: {
         status: "degraded",
@@ -53,7 +53,7 @@ describe("health", () => {
       health.runFinished("failed", "the API answered 503");
     }
     now = minutes(46);
-    const report = health.report();
+    const report = health.answer();
     const alert = syncFailing(
       [15, 30, 45].reverse().map((at) => ({
         status: "failed",
@@ -73,7 +73,7 @@ describe("health", () => {
     // The next run that does not fail ends it, as it closes the alert.
     health.runStarted();
     health.runFinished("partial", "the API rejected the API key key#1a2b3c4d");
-    expect(health.report()).toMatchObject({
+    expect(health.answer()).toMatchObject({
       httpStatus: 200,
       body: {
         status: "degraded",
@@ -88,9 +88,9 @@ describe("health", () => {
     health.runStarted();
     health.runFinished("failed", "the API answered 503");
     now = minutes(59);
-    expect(health.report().httpStatus).toBe(200);
+    expect(health.answer().httpStatus).toBe(200);
     now = minutes(61);
-    expect(health.report()).toMatchObject({
+    expect(health.answer()).toMatchObject({
       httpStatus: 503,
       body: {
         reason: "1 run(s) in a row failed, the first at 1970-01-01 00:00 UTC: the API answered 503",
@@ -108,7 +108,7 @@ describe("health", () => {
       health.runStarted();
       health.runFinished("partial", "GET /v1/orders/ answered 503");
     }
-    expect(health.report()).toMatchObject({ httpStatus: 200, body: { status: "degraded" } });
+    expect(health.answer()).toMatchObject({ httpStatus: 200, body: { status: "degraded" } });
   });
 });
 
@@ -126,7 +126,7 @@ describe("health after a restart", () => {
       ],
       "2026-11-29T11:16:00.000Z",
     );
-    expect(health.report()).toMatchObject({
+    expect(health.answer()).toMatchObject({
       httpStatus: 200,
       body: { status: "starting", lastSuccessAt: "2026-11-29T11:16:00.000Z" },
     });
@@ -134,7 +134,7 @@ describe("health after a restart", () => {
     health.runStarted();
     now += 60_000;
     health.runFinished("failed", "disk full");
-    expect(health.report()).toMatchObject({
+    expect(health.answer()).toMatchObject({
       httpStatus: 503,
       body: {
         status: "failing",
@@ -144,7 +144,7 @@ describe("health after a restart", () => {
     // A success of this process is later than the recorded one, and wins.
     health.runFinished("succeeded", null);
     health.recall([], "2026-11-29T11:16:00.000Z");
-    expect(health.report().body).toMatchObject({
+    expect(health.answer().body).toMatchObject({
       status: "ok",
       lastSuccessAt: "2026-11-29T12:01:00.000Z",
     });
@@ -153,7 +153,7 @@ describe("health after a restart", () => {
   it("is failing before its first run ends when the recorded streak already is, as the alert is open", () => {
     const health = new HealthTracker(() => Date.parse("2026-11-29T12:00:00Z"));
     health.recall([{ status: "failed", startedAt: "2026-11-29T10:00:00Z", error: "503" }], null);
-    expect(health.report()).toMatchObject({
+    expect(health.answer()).toMatchObject({
       httpStatus: 503,
       body: {
         status: "failing",

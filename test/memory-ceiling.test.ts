@@ -26,7 +26,7 @@ describe("a sync thread out of heap", () => {
   it("fails the run with what ended it, not left running for the next run to call killed", async () => {
     const db = openDatabase(tempPath());
     const input: WorkerInput = {
-      plan: {
+      scope: {
         config: { ...simulatorConfig(sim.current, { postgres: undefined }), concurrency: 16 },
         trigger: "cli",
       },

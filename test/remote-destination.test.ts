@@ -81,7 +81,7 @@ async function syncAcrossPort(dbPath: string) {
   const logs = captureLogs("debug");
   try {
     const result = await runSync({
-      plan: {
+      scope: {
         config: simulatorConfig(api, { locations: zonedLocations(api) }),
         trigger: "cli",
         range: RANGE,

@@ -15,7 +15,7 @@ const { SyncWorker } = (await import(
 )) as typeof import("../src/runner/sync-worker.js");
 
 const input = (): WorkerInput => ({
-  plan: { config: simulatorConfig(sim.current, { postgres: undefined }), trigger: "cli" },
+  scope: { config: simulatorConfig(sim.current, { postgres: undefined }), trigger: "cli" },
   logLevel: "silent",
   logFd: 2,
   progress: "log",

@@ -187,7 +187,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     // between for complete and empty.
     const syncNow = (range?: DayRange) =>
       startRun({
-        plan: { config, trigger: "cli", ...(range ? { range } : {}) },
+        scope: { config, trigger: "cli", ...(range ? { range } : {}) },
         held,
         logLevel,
         logTo: "stderr",

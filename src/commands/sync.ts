@@ -124,7 +124,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const logger = commandLogger(config, io);
   for (const notice of config.notices) logger.warn(notice);
   const request: SyncRequest = {
-    plan: {
+    scope: {
       config,
       trigger: "cli",
       ...(streams ? { streams } : {}),
@@ -147,7 +147,7 @@ export async function executeRun(
   io: CommandIo,
 ): Promise<RunResult> {
   // The run's thread loads its modules while this one opens the database.
-  const { config } = request.plan;
+  const { config } = request.scope;
   const worker = SyncWorker.start(config.memoryMb);
   try {
     const database = await databaseFor(config);
@@ -155,7 +155,7 @@ export async function executeRun(
     // Held by this thread where it writes the run's pages (with the writer lease that keeps a
     // second writer out); nothing to hold where the run's thread writes the database itself.
     const hold = await database.holdForRuns(config, {
-      command: request.plan.trigger === "repair" ? "verify --repair" : "sync",
+      command: request.scope.trigger === "repair" ? "verify --repair" : "sync",
       logger,
       stop,
       onUpgradeProgress: isInteractive(io)

@@ -119,7 +119,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   );
   const repaired = await executeRun(
     {
-      plan: {
+      scope: {
         config: {
           ...config,
           locations: config.locations.filter((l) => keys.has(keyFingerprint(l.apiKey))),

@@ -129,7 +129,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     const { held } = storage.beforeRun();
     try {
       const result = await startRun({
-        plan: {
+        scope: {
           config,
           trigger: "daemon",
           ...(config.auditPeriodDays > 0

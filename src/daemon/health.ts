@@ -9,7 +9,7 @@
 import { RUNS_DECIDED_ON, syncVerdict } from "../alerts/sync-failing.js";
 import type { RunOutcome, RunStatus } from "../vocabulary.js";
 
-export interface HealthReport {
+export interface HealthAnswer {
   httpStatus: 200 | 503;
   body: {
     status: "starting" | "ok" | "degraded" | "failing";
@@ -54,7 +54,7 @@ export class HealthTracker {
     this.runs.length = Math.min(this.runs.length, RUNS_DECIDED_ON);
   }
 
-  report(): HealthReport {
+  answer(): HealthAnswer {
     const verdict = syncVerdict(this.runs, new Date(this.now()));
     const last = this.lastRun;
     const body = {

@@ -127,10 +127,10 @@ export async function startStatusServer(
       return;
     }
     if (path === "/healthz") {
-      const report = health.report();
+      const answer = health.answer();
       response
-        .writeHead(report.httpStatus, { "content-type": "application/json" })
-        .end(JSON.stringify(report.body));
+        .writeHead(answer.httpStatus, { "content-type": "application/json" })
+        .end(JSON.stringify(answer.body));
       return;
     }
     if (path === "/metrics") {

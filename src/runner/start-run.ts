@@ -7,14 +7,14 @@ import type { AttemptEvent } from "../api/transport.js";
 import type { HeldDatabase } from "../db/database.js";
 import type { LogLevel } from "../log.js";
 import type { Progress } from "../sync/progress.js";
-import type { RunPlan } from "../sync/run-plan.js";
 import type { RunResult } from "../sync/run-result.js";
+import type { RunScope } from "../sync/run-scope.js";
 import type { SyncWorker } from "./sync-worker.js";
 import { runSyncInWorker } from "./worker-runner.js";
 
-/** A run's plan, and what the command runs it with. */
+/** A run's scope, and what the command runs it with. */
 export interface RunRequest {
-  plan: RunPlan;
+  scope: RunScope;
   /** The database this thread holds (with its writer lease): the run writes through it, from
    * this thread. Absent where the run's thread writes the database itself. */
   held?: HeldDatabase;
@@ -36,10 +36,10 @@ export interface RunRequest {
 /** Runs one sync in a worker thread, with the heap ceiling of the configuration; its writes are
  * made here, through `request.held`, if given. */
 export function startRun(request: RunRequest): Promise<RunResult> {
-  const { plan } = request;
+  const { scope } = request;
   return runSyncInWorker({
     input: {
-      plan,
+      scope,
       logLevel: request.logLevel,
       logFd: request.logTo === "stdout" ? 1 : 2,
       progress: request.progress ? "report" : "log",
@@ -48,7 +48,7 @@ export function startRun(request: RunRequest): Promise<RunResult> {
     },
     ...(request.held ? { held: request.held } : {}),
     ...(request.worker ? { worker: request.worker } : {}),
-    heapMb: plan.config.memoryMb,
+    heapMb: scope.config.memoryMb,
     signal: request.signal,
     ...(request.progress ? { progress: request.progress } : {}),
     ...(request.onAttempt ? { onAttempt: request.onAttempt } : {}),

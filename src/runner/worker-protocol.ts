@@ -3,13 +3,13 @@ import type { MessagePort } from "node:worker_threads";
 import type { AttemptEvent } from "../api/transport.js";
 import type { LogLevel } from "../log.js";
 import type { PlannedEvent, WindowEvent } from "../sync/progress.js";
-import type { RunPlan } from "../sync/run-plan.js";
 import type { RunResult } from "../sync/run-result.js";
+import type { RunScope } from "../sync/run-scope.js";
 import type { DestinationShape } from "./remote-destination.js";
 
-/** The run's plan, and how the thread reports on it. */
+/** The run's scope, and how the thread reports on it. */
 export interface WorkerInput {
-  plan: RunPlan;
+  scope: RunScope;
   logLevel: LogLevel;
   /** 1 for standard output (a service), 2 for standard error (a command). */
   logFd: 1 | 2;

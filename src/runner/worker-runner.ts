@@ -28,8 +28,8 @@ export async function runSyncInWorker(options: WorkerRunOptions): Promise<RunRes
   const worker = options.worker ?? SyncWorker.start(options.heapMb ?? SETTINGS.memoryMb.default);
   if (!options.held) return worker.run(options);
   const destination = options.held.destinationForRun({
-    keepRaw: options.input.plan.config.keepRaw,
-    keepHistory: options.input.plan.config.keepHistory,
+    keepRaw: options.input.scope.config.keepRaw,
+    keepHistory: options.input.scope.config.keepHistory,
     compressAhead: true,
   });
   const { port1, port2 } = new MessageChannel();

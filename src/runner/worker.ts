@@ -63,7 +63,7 @@ async function main(
   try {
     destination = await openDestination(input, writes);
     const result = await runSync({
-      plan: input.plan,
+      scope: input.scope,
       destination,
       logger,
       signal: stop.signal,
@@ -76,7 +76,7 @@ async function main(
       result: { ...result, stats: { locations: result.stats.locations } },
     };
   } catch (error) {
-    answer = { type: "failed", message: await failureMessage(error, input.plan.config) };
+    answer = { type: "failed", message: await failureMessage(error, input.scope.config) };
   }
   // Committed before answering: the command may read, move or delete the files the moment it
   // has the answer (the daemon opens them afresh after a failed run).
@@ -93,7 +93,7 @@ async function openDestination(
   writes: WorkerWrites | undefined,
 ): Promise<SyncDestination> {
   if (writes) return connectDestination(writes.port, writes.shape);
-  const { config } = input.plan;
+  const { config } = input.scope;
   const database = await databaseFor(config);
   if (database.capabilities.writer !== "run's thread")
     throw new Error("a run its command writes needs the port to the database's thread");

@@ -29,13 +29,13 @@ export async function auditLocation(
   readAgain: ReadAgain,
 ): Promise<void> {
   const { destination } = context;
-  const { audit } = context.plan;
+  const { audit } = context.scope;
   if (!audit || audit.periodDays <= 0 || context.signal.aborted) return;
   const stats = context.stats.location(client.keyFingerprint);
   stats.audit ??= emptyAuditStats();
   const auditStats = stats.audit;
   // The lookback days are read by every run already.
-  const before = addDays(locationToday, -context.plan.config.lookbackDays);
+  const before = addDays(locationToday, -context.scope.config.lookbackDays);
   // A day this run proved by reading it needs no proving again (a backfill's first audit).
   const windows = (await destination.provedWindows(locationId, before)).filter(
     (w) =>

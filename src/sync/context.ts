@@ -6,12 +6,12 @@ import type { CatalogListDescription, DayStreamDescription } from "../streams/in
 import type { Stream } from "../vocabulary.js";
 import type { PageNormalizer } from "./normalize-page.js";
 import type { Progress } from "./progress.js";
-import type { RunPlan } from "./run-plan.js";
+import type { RunScope } from "./run-scope.js";
 import type { RunStats } from "./stats.js";
 
 export interface SyncContext {
   /** What the run was asked to do. */
-  plan: RunPlan;
+  scope: RunScope;
   /** Where the run writes, and reads its checkpoints from. */
   destination: SyncDestination;
   /** Normalizes the pages of day windows and has the destination store them. */
@@ -20,7 +20,7 @@ export interface SyncContext {
   logger: Logger;
   progress: Progress;
   runId: number;
-  /** The plan's streams, all of them when it names none. */
+  /** The scope's streams, all of them when it names none. */
   streams: ReadonlySet<Stream>;
   /** The day streams and catalog lists a run reads when their stream is selected. */
   dayStreams: readonly DayStreamDescription[];

@@ -34,11 +34,11 @@ async function learnStart(
   locationId: string,
 ): Promise<boolean> {
   const { destination } = context;
-  const needStart = !context.plan.repairDays && !(await destination.startDate(locationId));
+  const needStart = !context.scope.repairDays && !(await destination.startDate(locationId));
   const needOffset = (await destination.utcOffsetMinutes(locationId, context.now())) === undefined;
   if (!needStart && !needOffset) return true;
   const start =
-    needStart && !context.plan.range
+    needStart && !context.scope.range
       ? await discoverStart(client, today(context.now()))
       : await refinementOnly(context, client, locationId);
   if (!start) return !needStart;
@@ -89,13 +89,13 @@ async function startDateFor(
   locationToday: string,
   firstDayRead: boolean,
 ): Promise<string> {
-  const { range } = context.plan;
+  const { range } = context.scope;
   const stored = await context.destination.startDate(locationId);
   const firstDay = stored ?? (firstDayRead ? undefined : null);
   const asked = range ? "--since" : "POS_START_DATE";
-  const setting = range ? range.since : context.plan.config.startDate;
+  const setting = range ? range.since : context.scope.config.startDate;
   const { startDate, skipped } = startDateOf(setting, firstDay, locationToday);
-  if (skipped && !context.plan.repairDays) {
+  if (skipped && !context.scope.repairDays) {
     const warning = skippedNotice(asked, skipped);
     context.logger.warn({ locationId, ...skipped }, warning);
     context.stats.location(client.keyFingerprint).warnings.push(warning);
@@ -114,7 +114,7 @@ async function planWindows(
   const offset = await context.destination.utcOffsetMinutes(locationId, context.now());
   const locationToday = today(context.now(), offset ?? 0);
   const startDate = await startDateFor(context, client, locationId, locationToday, firstDayRead);
-  if (!context.plan.range && !context.plan.repairDays && startDate > locationToday) {
+  if (!context.scope.range && !context.scope.repairDays && startDate > locationToday) {
     const warning = `POS_START_DATE ${startDate} is after this location's today (${locationToday}): no day is read until then`;
     context.logger.warn({ locationId, startDate, today: locationToday }, warning);
     context.stats.location(client.keyFingerprint).warnings.push(warning);
@@ -123,15 +123,15 @@ async function planWindows(
   const { name, label } = context.stats.location(client.keyFingerprint);
   const tasks: WindowTask[] = [];
   for (const stream of streams) {
-    const findings = context.plan.repairDays?.[locationId]?.[stream.name] ?? [];
-    const days = context.plan.repairDays
+    const findings = context.scope.repairDays?.[locationId]?.[stream.name] ?? [];
+    const days = context.scope.repairDays
       ? findings.map((f) => f.day)
       : planDays({
           today: locationToday,
           startDate,
-          lookbackDays: context.plan.config.lookbackDays,
+          lookbackDays: context.scope.config.lookbackDays,
           windows: await context.destination.windows(locationId, stream.name),
-          range: context.plan.range && { ...context.plan.range, since: startDate },
+          range: context.scope.range && { ...context.scope.range, since: startDate },
         });
     context.stats.stream(client.keyFingerprint, stream.name).windows.planned += days.length;
     context.progress.planned({

@@ -23,13 +23,13 @@ import { syncOneLocation } from "./location.js";
 import { locationsLeftNotice, syncInTurn } from "./location-turns.js";
 import { PageNormalizer } from "./normalize-page.js";
 import { LogProgress, type Progress } from "./progress.js";
-import type { RunPlan } from "./run-plan.js";
 import type { RunResult } from "./run-result.js";
+import type { RunScope } from "./run-scope.js";
 import { RunStats } from "./stats.js";
 
-/** A run's plan, and what this thread runs it with. */
+/** A run's scope, and what this thread runs it with. */
 export interface SyncOptions {
-  plan: RunPlan;
+  scope: RunScope;
   destination: SyncDestination;
   logger: Logger;
   /** The day streams and catalog lists to read (default: all of them): tests add their own. */
@@ -64,12 +64,12 @@ function firstError(stats: RunStats, fatal: unknown): string | null {
 }
 
 export async function runSync(options: SyncOptions): Promise<RunResult> {
-  const { plan, destination, logger } = options;
-  const { config } = plan;
+  const { scope, destination, logger } = options;
+  const { config } = scope;
   const now = options.now ?? (() => new Date());
   const startedAt = now().toISOString();
   await destination.closeAbandonedRuns(startedAt);
-  const runId = await destination.startRun(plan.trigger, startedAt);
+  const runId = await destination.startRun(scope.trigger, startedAt);
   const runLogger = logger.child({ runId });
   const stop = new AbortController();
   // Each request waiting for a slot or in flight (a location reads its catalog lists at once)
@@ -93,14 +93,14 @@ export async function runSync(options: SyncOptions): Promise<RunResult> {
   const stats = new RunStats();
   const progress = options.progress ?? new LogProgress(runLogger);
   const context: SyncContext = {
-    plan,
+    scope,
     destination,
     pages: new PageNormalizer(destination, transport.lane),
     stats,
     logger: runLogger,
     progress,
     runId,
-    streams: new Set(plan.streams ?? STREAMS),
+    streams: new Set(scope.streams ?? STREAMS),
     dayStreams: options.dayStreams ?? DAY_STREAM_DESCRIPTIONS,
     catalogLists: options.catalogLists ?? CATALOG_LISTS,
     now,
@@ -110,11 +110,11 @@ export async function runSync(options: SyncOptions): Promise<RunResult> {
   };
   runLogger.info(
     {
-      trigger: plan.trigger,
+      trigger: scope.trigger,
       locations: config.locations.length,
       // Without days asked for, each location's own checkpoints say what is read: all of its
       // history the first time, the days after them since.
-      range: plan.range ?? (plan.repairDays ? "repair" : "from checkpoints"),
+      range: scope.range ?? (scope.repairDays ? "repair" : "from checkpoints"),
     },
     "sync started",
   );

@@ -44,7 +44,7 @@ export async function markVanishedRecords(
   const counts = { stored: live, unlisted: unlisted.length };
   const verdict = judgeDisappearance(
     { ...counts, unidentified },
-    context.plan.acceptDeletions ?? false,
+    context.scope.acceptDeletions ?? false,
   );
   if (verdict === "none") return null;
   if (verdict === "deferred") {

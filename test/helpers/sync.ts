@@ -6,8 +6,8 @@ import { SqliteDestination } from "../../src/db/sqlite/destination.js";
 import type { Db } from "../../src/db/sqlite/open.js";
 import type { Simulator } from "../../src/simulator/server.js";
 import { runSync, type SyncOptions } from "../../src/sync/run.js";
-import type { RunPlan } from "../../src/sync/run-plan.js";
 import type { RunResult } from "../../src/sync/run-result.js";
+import type { RunScope } from "../../src/sync/run-scope.js";
 import { FAST_RETRY } from "./client.js";
 import { type CapturedLogger, captureLogs } from "./logs.js";
 
@@ -35,7 +35,7 @@ export interface TestRun {
 
 /** A plan's choices and the run's surroundings, in one object: what a test says of its run. */
 export type TestSyncOptions = Partial<Omit<SyncOptions, "plan">> &
-  Partial<Omit<RunPlan, "config">> & { configOverrides?: Partial<Config> };
+  Partial<Omit<RunScope, "config">> & { configOverrides?: Partial<Config> };
 
 export function syncOnce(
   simulator: Simulator,
@@ -56,7 +56,7 @@ export async function syncInto(
   const logs = captureLogs("debug");
   const { configOverrides, trigger, streams, range, repairDays, audit, acceptDeletions, ...rest } =
     options;
-  const plan: RunPlan = {
+  const scope: RunScope = {
     config: simulatorConfig(simulator, configOverrides),
     trigger: trigger ?? "cli",
     ...(streams ? { streams } : {}),
@@ -66,7 +66,7 @@ export async function syncInto(
     ...(acceptDeletions ? { acceptDeletions } : {}),
   };
   const result = await runSync({
-    plan,
+    scope,
     destination,
     logger: logs.logger,
     now: simulatorNow(simulator),

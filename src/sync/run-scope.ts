@@ -1,7 +1,7 @@
 /**
  * What a run is asked to do, from the command line to the run's thread: one type, plain data, so
  * that it crosses to the thread as it is. What a command adds around it (its log, its display,
- * its signals, the database connection it holds) is the command's, not the plan's.
+ * its signals, the database connection it holds) is the command's, not the scope's.
  */
 import type { Config } from "../config/config.js";
 import type { DayRange, RepairDays, RunTrigger, Stream } from "../vocabulary.js";
@@ -14,7 +14,7 @@ export interface AuditSettings {
   requests: number;
 }
 
-export interface RunPlan {
+export interface RunScope {
   config: Config;
   trigger: RunTrigger;
   /** The streams to read; all of them when absent. */
