@@ -23,7 +23,7 @@ import type { RecordRows } from "./reads/comparable-rows.js";
 import type { Reader } from "./reads/reader.js";
 import type { LocationState } from "./reads/session.js";
 import type { IncomingRecord } from "./rules/day-page.js";
-import { RecordWrites } from "./sync-writes.js";
+import { RecordWrites, type RecordWritesPort } from "./sync-writes.js";
 import type { Steps } from "./write-store.js";
 
 /** The port's methods both databases answer alike. */
@@ -47,15 +47,8 @@ type SharedPart = Pick<
   | "timeZoneOf"
   | "provedWindows"
   | "auditPace"
-  | "writePage"
-  | "writeList"
-  | "writeLocation"
-  | "markDeleted"
-  | "recordLocationReject"
-  | "recordRejects"
-  | "forgetFixedRejects"
-  | "saveState"
->;
+> &
+  RecordWritesPort;
 
 export abstract class SqlDestination implements SharedPart {
   /** The stores of reads on the destination's connection. */

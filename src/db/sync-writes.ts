@@ -30,7 +30,8 @@ import type { SnapshotCounts } from "./rules/snapshot.js";
 import { DaysToSettle, summariesToMark } from "./sql/rollups.js";
 import { ask, type Steps } from "./write-store.js";
 
-type RecordWritesPort = Pick<
+/** The port's writes of records, which RecordWrites answers for both databases. */
+export type RecordWritesPort = Pick<
   SyncDestination,
   | "writePage"
   | "writeList"

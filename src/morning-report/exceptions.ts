@@ -5,6 +5,11 @@
  * in one place, whichever database the rows came from; which reports reconcile is the view's
  * (v_report_reconciliation), and only what the report says of them is decided here.
  */
+import type {
+  DiscountRow,
+  ExceptionRow,
+  UnreconciledReportRow,
+} from "../db/reads/morning-report.js";
 
 export type ExceptionKind =
   | "cancelled after payment"
@@ -29,34 +34,14 @@ export interface ReportException {
   detail: string | null;
 }
 
-/** An order a loss-prevention view points at, as the report reads it. */
-export interface ExceptionOrder {
-  orderNumber: string;
-  operatorName: string | null;
-  amount: number;
-  /** When, as stored. */
-  at: string | null;
-  /** The item voided, the reason for a cancellation, the minutes after the report. */
-  detail: string | null;
-  /** What was paid, for an order paid short. */
-  paid: number | null;
-}
+/** An order a loss-prevention view points at, as the report reads it (of one location). */
+export type ExceptionOrder = Omit<ExceptionRow, "locationId">;
 
 /** An operator's discounts and sales over some days. */
-export interface OperatorDiscounts {
-  operatorId: string;
-  operatorName: string;
-  discounts: number;
-  sales: number;
-}
+export type OperatorDiscounts = Omit<DiscountRow, "locationId">;
 
 /** A report whose totals or orders do not agree with the stored orders. */
-export interface UnreconciledReport {
-  reportNumber: number;
-  difference: number;
-  ordersMissing: number;
-  status: string;
-}
+export type UnreconciledReport = Omit<UnreconciledReportRow, "locationId">;
 
 /** What the report reads of a location's day, for its exceptions. */
 export interface ExceptionRows {

@@ -5,14 +5,8 @@
  * more of the real back-off. Bundled into dist/test-bin/ beside the shipped dist/bin/
  * (scripts/bundle.mjs); the worker threads it starts get the share with their run.
  */
-import { exitOnceOutputIsWritten } from "../../src/cli/exit-when-written.js";
-import { main } from "../../src/cli/main.js";
+import { runThisProcess } from "../../src/cli/process-entry.js";
 
 const TEST_WAIT_SCALE = 0.01;
 
-main(process.argv.slice(2), {
-  stdout: process.stdout,
-  stderr: process.stderr,
-  env: process.env,
-  waitScale: TEST_WAIT_SCALE,
-}).then(exitOnceOutputIsWritten);
+runThisProcess(TEST_WAIT_SCALE);
