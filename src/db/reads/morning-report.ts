@@ -130,7 +130,8 @@ export class MorningReportReads {
   }
 
   /** Each operator's discounts and sales at these locations over the days from `since` to
-   * `until`, both included. */
+   * `until`, both included; in one order on both databases, as PostgreSQL's grouping answers in
+   * any order and two operators flagged on one day would otherwise be listed in another. */
   discountsByOperator(
     locationIds: readonly string[],
     since: string,
@@ -142,7 +143,8 @@ export class MorningReportReads {
        FROM v_discounts_by_operator
        WHERE ${this.db.dialect.inList("location_id", 1)}
          AND business_date BETWEEN ${this.db.p(2)} AND ${this.db.p(3)}
-       GROUP BY location_id, operator_id`,
+       GROUP BY location_id, operator_id
+       ORDER BY location_id, operator_id`,
       [locationIds, since, until],
     );
   }
