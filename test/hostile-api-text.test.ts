@@ -7,13 +7,13 @@
  */
 import type { ServerResponse } from "node:http";
 import { beforeAll, describe, expect, it } from "vitest";
+import { escapeHtml } from "../src/html-text.js";
 import { chatText } from "../src/messages/compose/chat-text.js";
 import { simulatorToday } from "../src/simulator/clock.js";
 import { hostileName } from "../src/simulator/hostile.js";
 import { visible } from "../src/terminal-text.js";
 import { formatProbe } from "../src/ui/format-probe.js";
 import { MilestoneProgress } from "../src/ui/progress-display.js";
-import { escapeHtml } from "../src/ui/status-page/html.js";
 import { type CliResult, runCli, simulatorEnv } from "./helpers/cli.js";
 import { openTestDb, useTempDir } from "./helpers/db.js";
 import { startMailServer } from "./helpers/mail-server.js";

@@ -6,11 +6,8 @@ import { addDays, eachDay } from "../src/clock/days.js";
 import { openReadableDestination } from "../src/commands/common.js";
 import { loadConfig } from "../src/config/config.js";
 import type { Reader } from "../src/db/reads/reader.js";
-import {
-  collectMorningReport,
-  type ExceptionKind,
-  type MorningReport,
-} from "../src/morning-report/morning-report.js";
+import type { ExceptionKind } from "../src/morning-report/exceptions.js";
+import { collectMorningReport, type MorningReport } from "../src/morning-report/morning-report.js";
 import { reportMessage } from "../src/morning-report/report-message.js";
 import { type Simulator, startSimulator } from "../src/simulator/server.js";
 import { runCli } from "./helpers/cli.js";

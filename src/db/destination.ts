@@ -29,7 +29,6 @@ import type { TimeZoneChange } from "./rules/time-zone-change.js";
 import type { RepairRecord, RunEnd, WindowRecord } from "./sql/checkpoints.js";
 
 export type { ListContext } from "./list-snapshot.js";
-export type { LocationTurn, Reader } from "./reads/reader.js";
 export type { RunEnd, WindowRecord } from "./sql/checkpoints.js";
 
 export type PageCounts = WriteCounts & { rejected: number };

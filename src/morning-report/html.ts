@@ -9,7 +9,8 @@ import { longDay } from "../clock/day-names.js";
 import { emailPage } from "../messages/compose/email-page.js";
 import { htmlTemplate, joinHtml, type SafeHtml } from "../messages/compose/html-template.js";
 import { coverageOf, isRead } from "./completeness.js";
-import type { LocationReport, MorningReport, ReportException } from "./morning-report.js";
+import type { ReportException } from "./exceptions.js";
+import type { LocationReport, MorningReport } from "./morning-report.js";
 import {
   againstUsual,
   amountFormat,

@@ -19,12 +19,8 @@ import { coverageOf } from "./completeness.js";
 import { type ExceptionRows, exceptionsOf, type ReportException } from "./exceptions.js";
 import { type DayFigures, figuresOf, priorWeekdays, usualOf, WEEKS_COMPARED } from "./figures.js";
 
-export type { ExceptionKind, ReportException } from "./exceptions.js";
-
 /** The stores of reads this module reads. */
 export type ReportReader = Pick<Reader, "report" | "locations" | "checkpoints">;
-
-export type { DayFigures } from "./figures.js";
 
 export interface DataHealth {
   /** Every window of the day (orders, reports) read complete. */

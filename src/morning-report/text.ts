@@ -10,13 +10,9 @@ import { utcMinute } from "../clock/local-moment.js";
 import { plural } from "../plural.js";
 import { visible } from "../terminal-text.js";
 import { type Coverage, coverageOf, isRead } from "./completeness.js";
+import type { ReportException } from "./exceptions.js";
 import type { DayFigures } from "./figures.js";
-import type {
-  DataHealth,
-  LocationReport,
-  MorningReport,
-  ReportException,
-} from "./morning-report.js";
+import type { DataHealth, LocationReport, MorningReport } from "./morning-report.js";
 
 /** Amounts as a location's country writes them (1 234,50 in France), two decimals. */
 export function amountFormat(country: string | null): (value: number) => string {

@@ -6,11 +6,12 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { packagePath } from "../../package-root.js";
+import type { UpgradeProgress } from "../upgrade-progress.js";
 import { databaseError } from "./errors.js";
 import { migrateSqlite } from "./migrate.js";
 import { openSqliteReadOnly } from "./open-read-only.js";
 import { refuseForeignDatabase } from "./ownership.js";
-import { BEFORE_MIGRATIONS, runUpgrades, type UpgradeProgress } from "./upgrades/index.js";
+import { BEFORE_MIGRATIONS, runUpgrades } from "./upgrades/index.js";
 
 export const MIGRATIONS_FOLDER = packagePath("drizzle");
 

@@ -4,6 +4,7 @@
  * title (hover on a computer, long press on a phone), a dot on days with rejected records.
  */
 import { weekdayOf } from "../../clock/days.js";
+import { escapeHtml } from "../../html-text.js";
 import {
   type CalendarDay,
   type CoverageCalendar,
@@ -11,7 +12,6 @@ import {
   isIn,
 } from "../../read-models/coverage.js";
 import { number } from "../text.js";
-import { escapeHtml } from "./html.js";
 
 const CELL = 11;
 const STEP = 13;

@@ -3,8 +3,6 @@
 import { minuteAt, utcMinute } from "../../clock/local-moment.js";
 import { escapeHtml } from "../../html-text.js";
 
-export { escapeHtml } from "../../html-text.js";
-
 export const money = new Intl.NumberFormat("en-US", {
   minimumFractionDigits: 2,
   maximumFractionDigits: 2,

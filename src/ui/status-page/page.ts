@@ -8,6 +8,7 @@ import { durationBetween, durationText } from "../../clock/durations.js";
 import { offsetText } from "../../clock/offsets.js";
 import { describeSchedule } from "../../clock/schedule-times.js";
 import type { ReportStateRow } from "../../db/reads/status.js";
+import { escapeHtml } from "../../html-text.js";
 import { plural } from "../../plural.js";
 import { isIn } from "../../read-models/coverage.js";
 import type { DayStreamStatus, LocationStatus } from "../../read-models/status.js";
@@ -22,7 +23,7 @@ import { LATE_AFTER_RUNS, SALES_DAYS } from "../../read-models/status-page.js";
 import { auditProgressText, messageLines } from "../format-status.js";
 import { number } from "../text.js";
 import { calendarLegend, calendarSvg } from "./calendar-svg.js";
-import { escapeHtml, money, timeHtml } from "./html.js";
+import { money, timeHtml } from "./html.js";
 import { salesChartSvg, salesLegend } from "./sales-chart-svg.js";
 import { STYLE } from "./style.js";
 

@@ -7,9 +7,10 @@
  */
 
 import type { ReportStateRow } from "../../db/reads/status.js";
+import { escapeHtml } from "../../html-text.js";
 import type { SalesDay } from "../../read-models/status-page.js";
 import { number } from "../text.js";
-import { escapeHtml, money } from "./html.js";
+import { money } from "./html.js";
 
 const WIDTH = 600;
 const SALES_TOP = 8;

@@ -20,8 +20,6 @@ import { writeTransaction } from "../transaction.js";
  * interruption loses little (about half a megabyte of JSON). */
 const BATCH_ROWS = 200;
 
-export { ARCHIVE_RAW_COLUMNS };
-
 interface RawRow {
   rowid: number;
   location_id: string;

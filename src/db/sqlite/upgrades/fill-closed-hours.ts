@@ -10,8 +10,6 @@ import { LocalClock } from "../../../clock/local-clock.js";
 import { FILL_CLOSED_HOURS, type UpgradeProgress } from "../../upgrade-progress.js";
 import { writeTransaction } from "../transaction.js";
 
-export { FILL_CLOSED_HOURS };
-
 /** Orders per transaction: an hour is a few bytes, so a batch is cheap to redo. */
 const BATCH_ROWS = 5_000;
 

@@ -8,8 +8,6 @@ import { FILL_ROLLUPS, type UpgradeProgress } from "../../upgrade-progress.js";
 import { Rollups } from "../rollups.js";
 import { writeTransaction } from "../transaction.js";
 
-export { FILL_ROLLUPS };
-
 /** Location days per transaction (a day of a busy location is a few hundred orders). */
 const BATCH_DAYS = 50;
 

@@ -4,20 +4,16 @@
  * `schema_upgrades` so that later opens skip it with one lookup.
  */
 import type Database from "better-sqlite3";
-import type { UpgradeProgress } from "../../upgrade-progress.js";
-import type { BeforeMigration } from "../migrate.js";
 import {
   ARCHIVE_RAW_COLUMNS,
-  archiveRawColumns,
-  needsRawArchiveUpgrade,
-} from "./archive-raw-columns.js";
-import { FILL_CLOSED_HOURS, fillClosedHours } from "./fill-closed-hours.js";
-import { FILL_ROLLUPS, fillRollups } from "./fill-rollups.js";
-
-export { SCHEMA_MIGRATIONS, type UpgradeProgress } from "../../upgrade-progress.js";
-export { ARCHIVE_RAW_COLUMNS } from "./archive-raw-columns.js";
-export { FILL_CLOSED_HOURS } from "./fill-closed-hours.js";
-export { FILL_ROLLUPS } from "./fill-rollups.js";
+  FILL_CLOSED_HOURS,
+  FILL_ROLLUPS,
+  type UpgradeProgress,
+} from "../../upgrade-progress.js";
+import type { BeforeMigration } from "../migrate.js";
+import { archiveRawColumns, needsRawArchiveUpgrade } from "./archive-raw-columns.js";
+import { fillClosedHours } from "./fill-closed-hours.js";
+import { fillRollups } from "./fill-rollups.js";
 
 const UPGRADES: readonly {
   name: string;
