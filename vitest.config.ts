@@ -37,6 +37,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "slow",
+          isolate: false,
           include: slowFiles,
           // The command line as built, no older than its sources; one throwaway PostgreSQL
           // server for the run (or POS_TEST_PG_URL's).

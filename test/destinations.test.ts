@@ -58,7 +58,7 @@ async function sync(simulator: Simulator, into: TestDestination, options: TestSy
 describe.each(DESTINATION_KINDS)("into %s", (kind) => {
   it("backfills every location equal to the ground truth, every past day complete", async () => {
     await withSimulator({ seed: 42 }, async (simulator) => {
-      const into = destinations.fresh(kind);
+      const into = await destinations.fresh(kind);
       const { result } = await sync(simulator, into);
       expect(result.status).toBe("succeeded");
       const stored = await into.stored();
@@ -113,7 +113,7 @@ describe.each(DESTINATION_KINDS)("into %s", (kind) => {
 
   it("writes nothing and duplicates nothing when run again", async () => {
     await withSimulator({ seed: 43 }, async (simulator) => {
-      const into = destinations.fresh(kind);
+      const into = await destinations.fresh(kind);
       await sync(simulator, into);
       const stored = await into.stored();
       const count = async () =>
@@ -132,7 +132,7 @@ describe.each(DESTINATION_KINDS)("into %s", (kind) => {
 
   it("deletes the rows of an order's or a report's arrays with it, as a hand edit would", async () => {
     await withSimulator({ seed: 44 }, async (simulator) => {
-      const into = destinations.fresh(kind);
+      const into = await destinations.fresh(kind);
       await sync(simulator, into);
       const stored = await into.stored();
       const rowsOf = async (table: string) =>
@@ -148,7 +148,7 @@ describe.each(DESTINATION_KINDS)("into %s", (kind) => {
   it("sets malformed records aside with their reason and stores the rest", async () => {
     await withSimulator({ seed: 44 }, async (simulator) => {
       simulator.faults.set({ malformedRate: 0.03 });
-      const into = destinations.fresh(kind);
+      const into = await destinations.fresh(kind);
       const { result } = await sync(simulator, into);
       expect(result.status).toBe("succeeded");
       const isMalformed = (id: string) => simulator.faults.isMalformed(id);
@@ -185,7 +185,7 @@ describe.each(DESTINATION_KINDS)("into %s", (kind) => {
         slowRate: 0.01,
         slowMs: 2_500,
       });
-      const into = destinations.fresh(kind);
+      const into = await destinations.fresh(kind);
       const { result } = await sync(simulator, into, {
         transport: {
           retry: PATIENT,
@@ -204,7 +204,7 @@ describe.each(DESTINATION_KINDS)("into %s", (kind) => {
 
   it("keeps hostile text and amounts, and sets aside what the spec forbids", async () => {
     await withSimulator({ seed: 103, hostile: true }, async (simulator) => {
-      const into = destinations.fresh(kind);
+      const into = await destinations.fresh(kind);
       const { result } = await sync(simulator, into);
       expect(result.status).toBe("succeeded");
       const forbidden = (id: string) => {
@@ -260,7 +260,7 @@ describe.each(DESTINATION_KINDS)("into %s", (kind) => {
     await withSimulator({ seed: 102, days: 4, ordersPerDay: [250, 350] }, async (simulator) => {
       const days = { since: simulator.dataset.firstDay, until: simulator.dataset.today };
       simulator.faults.set({ duplicatesAcrossPages: true, changesBetweenPages: true });
-      const into = destinations.fresh(kind);
+      const into = await destinations.fresh(kind);
       expect((await sync(simulator, into)).result.status).toBe("succeeded");
       const stored = await into.stored();
       // Reports whose orders changed after the report was read are behind until their day is
@@ -282,7 +282,7 @@ describe.each(DESTINATION_KINDS)("into %s", (kind) => {
 
   it("marks orders voided upstream deleted, out of the views, and restores them when listed again", async () => {
     await withSimulator({ seed: 91, locations: 1, days: 6 }, async (simulator) => {
-      const into = destinations.fresh(kind);
+      const into = await destinations.fresh(kind);
       const day = addDays(TEST_TODAY, -2);
       const range = { since: day, until: day };
       await sync(simulator, into, { range });
@@ -333,7 +333,7 @@ describe.each(DESTINATION_KINDS)("into %s", (kind) => {
 
   it("keeps every version of an order served between syncs, and none when nothing changed", async () => {
     await withSimulator({ seed: 57 }, async (simulator) => {
-      const into = destinations.fresh(kind);
+      const into = await destinations.fresh(kind);
       const served = new ServedVersions();
       const { dataset } = simulator;
       const syncServed = async () => {
@@ -365,7 +365,7 @@ describe.each(DESTINATION_KINDS)("into %s", (kind) => {
     });
     try {
       simulator.faults.set({ latencyMs: 15, malformedRate: 0.02 });
-      const into = destinations.fresh(kind);
+      const into = await destinations.fresh(kind);
       const { POS_DB_PATH: _path, ...api } = simulatorEnv(simulator, "");
       const env = { ...api, ...into.env };
       await killSyncAfterRequests(simulator, env, 12, {

@@ -153,7 +153,9 @@ beforeAll(async () => {
   // set aside, so that some reports list orders that are not stored.
   simulator = await startSimulator({ ...SMALL_DATASET, today: "2026-03-05", changeRate: 4 });
   simulator.faults.set({ malformedRate: 0.01 });
-  const stores = DESTINATION_KINDS.map((kind) => ({ kind, into: destinations.fresh(kind) }));
+  const stores = await Promise.all(
+    DESTINATION_KINDS.map(async (kind) => ({ kind, into: await destinations.fresh(kind) })),
+  );
   const syncAll = (running: Simulator) =>
     syncEach(
       running,

@@ -29,7 +29,7 @@ function env(destination: TestDestination, extra: Record<string, string> = {}) {
 }
 
 async function syncedDestination(kind: DestinationKind): Promise<TestDestination> {
-  const destination = destinations.fresh(kind);
+  const destination = await destinations.fresh(kind);
   const synced = await runCli(["sync"], env(destination));
   expect(synced.code, synced.stderr).toBe(0);
   return destination;

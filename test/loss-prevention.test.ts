@@ -51,7 +51,7 @@ beforeAll(async () => {
     changeRate: 4,
   });
   for (const kind of DESTINATION_KINDS) {
-    const into = destinations.fresh(kind);
+    const into = await destinations.fresh(kind);
     stores.set(kind, { into, stored: undefined as unknown as StoredData });
   }
   await syncAll();

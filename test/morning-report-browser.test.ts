@@ -32,7 +32,7 @@ describeWithBrowser("the morning report's HTML part in Chromium", () => {
   let html: string;
 
   beforeAll(async () => {
-    const into = destinations.fresh("sqlite");
+    const into = await destinations.fresh("sqlite");
     const destination = await into.open();
     try {
       const { result } = await syncInto(sim.current, destination);

@@ -47,8 +47,8 @@ beforeAll(async () => {
     ordersPerDay: [80, 140],
     changeRate: 4,
   });
-  into = destinations.fresh("sqlite");
-  onPostgres = destinations.fresh("postgres");
+  into = await destinations.fresh("sqlite");
+  onPostgres = await destinations.fresh("postgres");
   await syncNow();
   for (let round = 0; round < 3; round++) {
     simulator.dataset.advanceDay();

@@ -150,7 +150,7 @@ const envs = new Map<DestinationKind, Record<string, string>>();
 beforeAll(async () => {
   simulator = await startSimulator({ ...SMALL_DATASET, seed: 19, changeRate: 0 });
   for (const kind of DESTINATION_KINDS) {
-    const into = destinations.fresh(kind);
+    const into = await destinations.fresh(kind);
     const destination = await into.open();
     let trouble: TroubledSync;
     // The simulator's noon, ticking: runs take the time they take.
@@ -373,7 +373,7 @@ describe.each(DESTINATION_KINDS)("what the status page says on %s", (kind) => {
 
 describe("a location whose stored key the API then rejects", () => {
   it("keeps its card, which says why the latest run could not sync it", async () => {
-    const into = destinations.fresh("sqlite");
+    const into = await destinations.fresh("sqlite");
     const destination = await into.open();
     let rejected: { locationKey: string; error: string };
     try {

@@ -47,7 +47,7 @@ describe.each(DESTINATION_KINDS)("the stores on %s", (kind) => {
   let runs: { firstRun: number; secondRun: number };
 
   beforeAll(async () => {
-    const into = destinations.fresh(kind);
+    const into = await destinations.fresh(kind);
     const destination = await into.open();
     try {
       runs = await writeContractData(destination);

@@ -27,7 +27,7 @@ function env(destination: TestDestination): Record<string, string> {
 }
 
 async function syncedDestination(kind: (typeof DESTINATION_KINDS)[number]) {
-  const destination = destinations.fresh(kind);
+  const destination = await destinations.fresh(kind);
   const synced = await runCli(["sync"], env(destination));
   expect(synced.code, synced.stderr).toBe(0);
   return destination;

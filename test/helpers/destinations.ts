@@ -24,9 +24,10 @@ export interface TestDestination {
   stored(): Promise<StoredData>;
 }
 
-/** Call at the top of a test file: `fresh(kind)` then gives an empty database of that kind. */
+/** Call at the top of a test file: `fresh(kind)` then gives an empty database of that kind, as
+ * a new install's first command leaves it: migrated. */
 export function useDestinations(): {
-  fresh(kind: DestinationKind): TestDestination;
+  fresh(kind: DestinationKind): Promise<TestDestination>;
   closeReaders(): Promise<void>;
 } {
   const tempPath = useTempDir();
@@ -37,7 +38,7 @@ export function useDestinations(): {
     return data;
   };
   return {
-    fresh(kind): TestDestination {
+    async fresh(kind): Promise<TestDestination> {
       if (kind === "sqlite") {
         const path = tempPath();
         return {
@@ -65,7 +66,7 @@ export function useDestinations(): {
           },
         };
       }
-      const target = postgres.target();
+      const target = await postgres.migrated();
       return {
         env: { POS_DB_URL: target.url, POS_DB_SCHEMA: target.schema },
         open: (options = {}) =>

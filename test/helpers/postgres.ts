@@ -1,7 +1,8 @@
 /**
  * PostgreSQL for a test file: its own database on the run's server (postgres-global-setup.ts),
- * dropped after the file, and a fresh schema for each destination a test asks for; and a schema
- * as an earlier release left it.
+ * dropped after the file, with a fresh schema for each test that migrates one itself; a database
+ * of its own, migrated, for each test that needs pos-sync's tables; and a schema as an earlier
+ * release left it.
  */
 import { randomBytes } from "node:crypto";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -12,26 +13,13 @@ import { afterAll, beforeAll, inject } from "vitest";
 import type { PostgresTarget } from "../../src/config/config.js";
 import { openPool } from "../../src/db/pg/connect.js";
 import { migratePostgres, PG_MIGRATIONS_FOLDER } from "../../src/db/pg/migrate.js";
-
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
-
-async function onServer(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+import { onServer, withDatabase } from "./postgres-server.js";
 
 export interface TestDatabase {
   /** A schema no test used yet, in this file's database. */
   target(): PostgresTarget;
+  /** A database of its own, migrated as a new install leaves it (a copy of the run's). */
+  migrated(): Promise<PostgresTarget>;
   /** Runs SQL in this file's database; rows as the driver returns them. */
   // biome-ignore lint/suspicious/noExplicitAny: assertions read arbitrary columns
   query(sql: string, params?: unknown[]): Promise<any[]>;
@@ -42,7 +30,9 @@ export function usePostgres(): TestDatabase {
   const serverUrl = inject("pgUrl");
   const database = `pos_test_${randomBytes(6).toString("hex")}`;
   const url = withDatabase(serverUrl, database);
+  const template = inject("pgTemplate");
   let schemas = 0;
+  const copies: string[] = [];
   const client = new pg.Client({ connectionString: url });
   beforeAll(async () => {
     await onServer(serverUrl, `CREATE DATABASE ${database}`);
@@ -50,10 +40,17 @@ export function usePostgres(): TestDatabase {
   });
   afterAll(async () => {
     await client.end();
-    await onServer(serverUrl, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    for (const name of [database, ...copies.splice(0)])
+      await onServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   });
   return {
     target: () => ({ url, schema: `s${++schemas}` }),
+    migrated: async () => {
+      const copy = `${database}_${copies.length + 1}`;
+      copies.push(copy);
+      await onServer(serverUrl, `CREATE DATABASE ${copy} TEMPLATE ${template.database}`);
+      return { url: withDatabase(serverUrl, copy), schema: template.schema };
+    },
     query: async (sql, params) => (await client.query(sql, params)).rows,
     url: () => url,
   };
