@@ -2,12 +2,14 @@ import { readdirSync, readFileSync } from "node:fs";
 import { defineConfig } from "vitest/config";
 
 /**
- * Two tiers. A test file that starts processes — the built command line, PostgreSQL, Chromium,
- * a shell — is `slow`, each file in a fresh process; every other one is `fast`, and the fast
- * files share their worker's process and modules one after another (`isolate: false`): none of
- * them mocks a module, stubs the environment or fakes the clock, and loading the sources afresh
- * for each of the 56 files cost more than their tests (measured under load: 191-197 s isolated,
- * 95-130 s shared; the modules' import time 67-73 s against 15-23 s).
+ * Two projects. A test file that starts processes — the built command line, PostgreSQL, Chromium,
+ * a shell — is `slow`: it needs the run's global setup (a current build, a PostgreSQL server and
+ * its migrated template). Every other one is `fast` and needs none, so that `npx vitest run` of a
+ * fast file starts nothing. In both, the files share their worker's process and modules one after
+ * another (`isolate: false`): none of them mocks a module, stubs the environment, fakes the clock
+ * or changes the process's directory, and loading the sources afresh for each file cost more than
+ * many files' tests (measured under load: the fast files 191-197 s isolated against 95-130 s
+ * shared; the whole suite 346 s against 291 s once the slow files shared too).
  */
 const STARTS_PROCESSES =
   /helpers\/(cli|daemon|kill|process|postgres|destinations|browser)\.js|node:child_process/;
@@ -18,10 +20,10 @@ const slowFiles = testFiles.filter((file) => STARTS_PROCESSES.test(readFileSync(
 
 export default defineConfig({
   test: {
-    // Each file in a process of its own, two at a time: the 2-core machines the suite runs on
-    // spend most of it waiting on child processes, servers and sockets.
+    // Two worker processes, one per core of the machines the suite runs on.
     pool: "forks",
     maxWorkers: 2,
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 30_000,
     projects: [
@@ -29,7 +31,6 @@ export default defineConfig({
         extends: true,
         test: {
           name: "fast",
-          isolate: false,
           include: testFiles.filter((file) => !slowFiles.includes(file)),
         },
       },
@@ -37,7 +38,6 @@ export default defineConfig({
         extends: true,
         test: {
           name: "slow",
-          isolate: false,
           include: slowFiles,
           // The command line as built, no older than its sources; one throwaway PostgreSQL
           // server for the run (or POS_TEST_PG_URL's).
