@@ -257,27 +257,30 @@ describe.each(DESTINATION_KINDS)("into %s", (kind) => {
 
   it("stores each order once, in its newest version, when pages repeat and change", async () => {
     // Days of three to four pages each.
-    await withSimulator({ seed: 102, days: 4, ordersPerDay: [250, 350] }, async (simulator) => {
-      const days = { since: simulator.dataset.firstDay, until: simulator.dataset.today };
-      simulator.faults.set({ duplicatesAcrossPages: true, changesBetweenPages: true });
-      const into = await destinations.fresh(kind);
-      expect((await sync(simulator, into)).result.status).toBe("succeeded");
-      const stored = await into.stored();
-      // Reports whose orders changed after the report was read are behind until their day is
-      // read again; the orders themselves are exact.
-      expect(
-        await compareWithDataset(stored, simulator.dataset, { ...days, reports: false }),
-      ).toEqual([]);
-      const changed = await stored.rows(
-        "SELECT id FROM orders WHERE updated_at > created_at AND updated_at >= ?",
-        "2026-11-01",
-      );
-      expect(changed.length).toBeGreaterThan(5);
-      // A re-read of the days, with the pages steady again, catches up the reports.
-      simulator.faults.reset();
-      expect((await sync(simulator, into, { range: days })).result.status).toBe("succeeded");
-      expect(await compareWithDataset(stored, simulator.dataset, days)).toEqual([]);
-    });
+    await withSimulator(
+      { seed: 102, locations: 1, days: 4, ordersPerDay: [250, 350] },
+      async (simulator) => {
+        const days = { since: simulator.dataset.firstDay, until: simulator.dataset.today };
+        simulator.faults.set({ duplicatesAcrossPages: true, changesBetweenPages: true });
+        const into = await destinations.fresh(kind);
+        expect((await sync(simulator, into)).result.status).toBe("succeeded");
+        const stored = await into.stored();
+        // Reports whose orders changed after the report was read are behind until their day is
+        // read again; the orders themselves are exact.
+        expect(
+          await compareWithDataset(stored, simulator.dataset, { ...days, reports: false }),
+        ).toEqual([]);
+        const changed = await stored.rows(
+          "SELECT id FROM orders WHERE updated_at > created_at AND updated_at >= ?",
+          "2026-11-01",
+        );
+        expect(changed.length).toBeGreaterThan(5);
+        // A re-read of the days, with the pages steady again, catches up the reports.
+        simulator.faults.reset();
+        expect((await sync(simulator, into, { range: days })).result.status).toBe("succeeded");
+        expect(await compareWithDataset(stored, simulator.dataset, days)).toEqual([]);
+      },
+    );
   });
 
   it("marks orders voided upstream deleted, out of the views, and restores them when listed again", async () => {
