@@ -72,6 +72,16 @@ describe("pos-sync demo", () => {
           orders += dataset.ordersCreatedOn(location, day).length;
       expect(scalar(db, "SELECT COUNT(*) FROM orders")).toBe(orders);
       const ordersBefore = scalar(db, "SELECT COUNT(*) FROM orders");
+      // The chain's locations sell the same dishes under the same skus: one row of the chain's
+      // product sales for each product sold on a day, however many locations sold it.
+      const productDays = (view: string) =>
+        scalar(
+          db,
+          `SELECT COUNT(*) FROM (SELECT DISTINCT business_date, product_name, category FROM ${view})`,
+        );
+      const chainRows = scalar(db, "SELECT COUNT(*) FROM v_chain_product_sales");
+      expect(productDays("v_chain_product_sales")).toBe(chainRows);
+      expect(productDays("v_product_sales")).toBe(chainRows);
 
       // Every day but each location's today (59 of 60 each, or 60 once a location is in tomorrow).
       const complete = scalar(

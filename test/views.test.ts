@@ -265,13 +265,19 @@ describe("the chain views", () => {
     const keys = chain.map((row) => `${row.business_date} ${row.product_key}`);
     expect(new Set(keys).size).toBe(keys.length);
     for (const row of chain) {
-      const key =
-        row.sku === null ? `name ${row.product_name} / ${row.category}` : `sku ${row.sku}`;
-      expect(row.product_key).toBe(key);
+      // SQLite's LENGTH counts characters, not UTF-16 units.
+      const name = `${[...row.product_name].length}:${row.product_name} / ${row.category}`;
+      expect(row.product_key).toBe(row.sku === null ? `name ${name}` : `sku ${row.sku}`);
     }
-    // The simulator's locations share a menu: a product sold at several of them is one row (its
-    // skus are each location's own, so those without one are matched, by name and category).
+    // The simulator's locations are one chain, as a real chain's catalog is: a dish has the same
+    // sku at each (or none at any), so a product sold at several is one row of its day, matched
+    // by its sku or, without one, by name and category.
+    const products = chain.map(
+      (row) => `${row.business_date} ${row.product_name} / ${row.category}`,
+    );
+    expect(new Set(products).size).toBe(chain.length);
     expect(chain.some((row) => row.locations > 1 && row.sku === null)).toBe(true);
+    expect(chain.some((row) => row.locations > 1 && row.sku !== null)).toBe(true);
     expect(
       byDay(
         "SELECT business_date AS day, SUM(sales) AS total FROM v_chain_product_sales GROUP BY 1",
@@ -293,6 +299,29 @@ describe("the chain views", () => {
       sku.sku,
     );
     expect(perLocation).toEqual({ locations: sku.locations, quantity: sku.quantity });
+  });
+
+  it("v_chain_product_sales keeps apart two products whose name and category run together alike", () => {
+    const other = openTestDb(tempPath());
+    try {
+      const insert = other.sqlite.prepare(
+        `INSERT INTO daily_product_sales (location_id, business_date, product_id, product_name,
+           category, sub_category, quantity, sales, tax, net_sales, orders)
+         VALUES (?, '2026-03-01', ?, ?, ?, '', 1, 5, 1, 4, 1)`,
+      );
+      insert.run("location a", "wine a", "Wine / Red", "Glass");
+      insert.run("location b", "wine b", "Wine", "Red / Glass");
+      const chain = rows(
+        other,
+        "SELECT product_key, product_name, locations FROM v_chain_product_sales ORDER BY 1",
+      );
+      expect(chain).toEqual([
+        { product_key: "name 10:Wine / Red / Glass", product_name: "Wine / Red", locations: 1 },
+        { product_key: "name 4:Wine / Red / Glass", product_name: "Wine", locations: 1 },
+      ]);
+    } finally {
+      other.sqlite.close();
+    }
   });
 
   it("v_chain_operator_sales counts an operator once for the chain, by name", () => {

@@ -1,6 +1,8 @@
 /**
  * One simulated location: its identity and API key, devices, staff and catalog. Everything is
- * drawn from the seed, so location N of seed S is the same in every process.
+ * drawn from the seed, so location N of seed S is the same in every process. The locations of a
+ * seed are one chain: they sell the same dishes under the same skus, each location its own
+ * prices and ids, and a few dishes off its menu.
  */
 import type {
   Category,
@@ -150,15 +152,31 @@ function buildModifiers(random: Random): Map<string, Modifier> {
   return modifiers;
 }
 
-function optionalSku(random: Random): Partial<Pick<Product, "sku">> {
-  const roll = random.next();
-  if (roll < 0.3) return {};
-  if (roll < 0.5) return { sku: null };
-  return { sku: `SKU-${digits(random, 6)}` };
+/**
+ * The chain's own product codes, one per dish of the menu: a chain's catalog is managed once, so
+ * a dish has the same sku at every location (or none anywhere: the spec's sku is optional,
+ * absent or null). Drawn from the seed alone, whatever the location.
+ */
+function chainSkus(seed: number): Map<string, Partial<Pick<Product, "sku">>> {
+  const random = new Random(seed, "chain:skus");
+  const skus = new Map<string, Partial<Pick<Product, "sku">>>();
+  for (const template of MENU) {
+    for (const { name } of template.products) {
+      const roll = random.next();
+      if (roll < 0.3) skus.set(name, {});
+      else if (roll < 0.5) skus.set(name, { sku: null });
+      else skus.set(name, { sku: `SKU-${digits(random, 6)}` });
+    }
+  }
+  return skus;
 }
+
+/** A location leaves a few of the chain's dishes off its menu (never a category's first). */
+const OFF_MENU_CHANCE = 0.06;
 
 function buildCatalog(
   random: Random,
+  skus: ReadonlyMap<string, Partial<Pick<Product, "sku">>>,
   taxByRate: ReadonlyMap<number, Tax>,
 ): { catalog: LocationCatalog; sellable: SellableProduct[] } {
   const modifierByGroup = buildModifiers(random);
@@ -176,7 +194,8 @@ function buildCatalog(
       return modifier ? [modifier] : [];
     });
 
-    for (const productTemplate of template.products) {
+    for (const [rank, productTemplate] of template.products.entries()) {
+      if (rank > 0 && random.chance(OFF_MENU_CHANCE)) continue;
       const archived = random.chance(0.1);
       const ownSubCategories = archived
         ? []
@@ -206,7 +225,7 @@ function buildCatalog(
             taxRate: takeawayRate,
           },
         ],
-        ...optionalSku(random),
+        ...skus.get(productTemplate.name),
       };
       products.push(product);
       sellable.push({
@@ -251,7 +270,7 @@ export function buildLocation(seed: number, index: number): SimLocation {
     ]),
   );
   const discounts = DISCOUNTS.map((discount) => ({ id: random.uuid(), ...discount }));
-  const { catalog, sellable } = buildCatalog(random, taxByRate);
+  const { catalog, sellable } = buildCatalog(random, chainSkus(seed), taxByRate);
   return {
     index,
     apiKey,

@@ -183,7 +183,7 @@ export const VIEW_DOCS: Record<string, ViewDoc> = {
     columns: {
       business_date: businessDate,
       product_key:
-        "How the product is matched across locations: `sku <sku>`, or `name <name> / <category>` for a product without one.",
+        "How the product is matched across locations: `sku <sku>`, or `name <length>:<name> / <category>` for a product without one (the name's length in characters first, so that no two names and categories make the same key).",
       sku: "The product's sku (products.sku); null when matched by name and category.",
       product_name: "The product's name (the alphabetically last among the locations).",
       category: "Its category name (the alphabetically last among the locations).",

@@ -464,9 +464,10 @@ WHERE o.deleted_at IS NULL AND o.is_training AND p.paid > 0`,
 ];
 
 /** A product across the chain: by its `sku` where the API gives one, else by its name and
- * category (each location's catalog has its own ids). */
+ * category (each location's catalog has its own ids). The name's length comes first, so that no
+ * two pairs make one key ("Wine / Red" in "Glass" and "Wine" in "Red / Glass"). */
 const CHAIN_PRODUCT = `CASE WHEN c.sku IS NOT NULL THEN 'sku ' || c.sku
-    ELSE 'name ' || p.product_name || ' / ' || p.category END`;
+    ELSE 'name ' || LENGTH(p.product_name) || ':' || p.product_name || ' / ' || p.category END`;
 
 /** The chain's figures, the same product or operator of every location as one: what a chain
  * manager compares. The per-location views keep each location's ids. */
