@@ -2,9 +2,12 @@
  * What a BI tool's SQLite driver reads of the views: every column of every `v_` view declares the
  * type its definition gives it (sql/views.ts), both where drivers look for it: the view's columns
  * (PRAGMA table_xinfo, what JDBC's getColumns answers) and a query's result (the declared type of
- * each result column). A view added without a type, or whose SQL loses one, fails here.
+ * each result column). A view added without a type, or whose SQL loses one, fails here. And the
+ * tables a BI tool lists beside the contract, which docs/database.md names to hide.
  */
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CONTRACT_TABLES } from "../src/db/schema/relations.js";
 import { BI_VIEWS } from "../src/db/sql/bi-views.js";
 import { COLUMN_DECLARATIONS } from "../src/db/sql/view-columns.js";
 import type { Db } from "../src/db/sqlite/open.js";
@@ -61,5 +64,21 @@ describe("the BI views' column types", () => {
         }
       }
     }
+  });
+});
+
+describe("the tables a BI tool lists on SQLite", () => {
+  it("names in docs/database.md, to hide, every table of a new database that is not the contract's", () => {
+    const doc = readFileSync(new URL("../docs/database.md", import.meta.url), "utf8");
+    const list = /<!-- internal-tables -->([\s\S]*?)<!-- \/internal-tables -->/.exec(doc)?.[1];
+    const documented = [...(list ?? "").matchAll(/`(\w+)`/g)].map((match) => match[1]);
+    const internal = rows(
+      db,
+      "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
+    )
+      .map((row) => row.name as string)
+      .filter((name) => !CONTRACT_TABLES.includes(name));
+    expect(documented).toEqual(internal);
+    expect(internal.length).toBeGreaterThan(20);
   });
 });
