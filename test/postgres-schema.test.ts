@@ -247,8 +247,9 @@ describe("PostgreSQL schema", () => {
     expect(instants.filter((c) => /as sent|ISO 8601/.test(c.comment))).toEqual([]);
   });
 
-  it("lets an administrator create the guide's BI role and pos-sync's user grant it the contract's relations and views, none of pos-sync's own tables", async () => {
-    const target = pg.target();
+  it("lets an administrator create the guide's BI role, read-only, without temporary tables or advisory locks, and pos-sync's user grant it the contract's relations and views, none of pos-sync's own tables", async () => {
+    // A database of its own: the guide's set-up holds database-wide.
+    const target = { url: await pg.database(), schema: "pos" };
     const database = new URL(target.url).pathname.slice(1);
     // pos-sync's user as the guide has it: no superuser, CREATE on the database for its schema.
     const writer = `writer_${target.schema}_${process.pid}`;
@@ -263,8 +264,9 @@ describe("PostgreSQL schema", () => {
       const sql = step.sql
         .replaceAll("bi_reader", role)
         .replace("'…'", "'bi-pw'")
-        .replaceAll("DATABASE analytics", `DATABASE ${database}`);
-      if (step.by === "administrator") await pg.query(sql);
+        .replaceAll("DATABASE analytics", `DATABASE ${database}`)
+        .replaceAll("TO pos_sync", `TO ${writer}`);
+      if (step.by === "administrator") await asClient(target.url, (client) => client.query(sql));
       else
         await asClient(writerUrl, (client) =>
           client.query(`SET search_path = ${target.schema}; ${sql}`),
@@ -288,6 +290,35 @@ describe("PostgreSQL schema", () => {
       await expect(client.query(`SELECT * FROM ${target.schema}.raw_records`)).rejects.toThrow(
         /permission denied/,
       );
+      // Read-only by default, no temporary table, and none of the locks the workers take
+      // turns by: the key of a location's turn (claims.ts) is a hash of text anyone can read.
+      expect((await client.query("SHOW default_transaction_read_only")).rows).toEqual([
+        { default_transaction_read_only: "on" },
+      ]);
+      await expect(client.query("CREATE TEMP TABLE scratch (n integer)")).rejects.toThrow(
+        /read-only transaction/,
+      );
+      // A session may ask for writes (the default is not a privilege); it still has none.
+      await client.query("SET SESSION CHARACTERISTICS AS TRANSACTION READ WRITE");
+      await expect(client.query("CREATE TEMP TABLE scratch (n integer)")).rejects.toThrow(
+        /permission denied/,
+      );
+      for (const lock of [
+        "pg_advisory_lock(1)",
+        "pg_try_advisory_lock(1)",
+        "pg_advisory_xact_lock(1)",
+        "pg_try_advisory_xact_lock(1, 2)",
+        "pg_advisory_lock_shared(1)",
+      ])
+        await expect(client.query(`SELECT ${lock}`), lock).rejects.toThrow(/permission denied/);
+    });
+    // pos-sync's user still takes them: it migrates again (under the migrations' lock) and syncs.
+    const again = await migrate({ POS_DB_URL: writerUrl, POS_DB_SCHEMA: target.schema });
+    expect(again.code, again.stderr).toBe(0);
+    await asClient(writerUrl, async (client) => {
+      expect((await client.query("SELECT pg_try_advisory_lock(1) AS taken")).rows).toEqual([
+        { taken: true },
+      ]);
     });
   });
 

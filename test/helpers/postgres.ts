@@ -18,6 +18,8 @@ import { onServer, withDatabase } from "./postgres-server.js";
 export interface TestDatabase {
   /** A schema no test used yet, in this file's database. */
   target(): PostgresTarget;
+  /** An empty database of its own: the URL. For a test whose settings hold database-wide. */
+  database(): Promise<string>;
   /** A database of its own, migrated as a new install leaves it (a copy of the run's). */
   migrated(): Promise<PostgresTarget>;
   /** Runs SQL in this file's database; rows as the driver returns them. */
@@ -34,6 +36,12 @@ export function usePostgres(): TestDatabase {
   let schemas = 0;
   const copies: string[] = [];
   const client = new pg.Client({ connectionString: url });
+  const ownDatabase = async (template: string) => {
+    const name = `${database}_${copies.length + 1}`;
+    copies.push(name);
+    await onServer(serverUrl, `CREATE DATABASE ${name}${template}`);
+    return withDatabase(serverUrl, name);
+  };
   beforeAll(async () => {
     await onServer(serverUrl, `CREATE DATABASE ${database}`);
     await client.connect();
@@ -45,12 +53,11 @@ export function usePostgres(): TestDatabase {
   });
   return {
     target: () => ({ url, schema: `s${++schemas}` }),
-    migrated: async () => {
-      const copy = `${database}_${copies.length + 1}`;
-      copies.push(copy);
-      await onServer(serverUrl, `CREATE DATABASE ${copy} TEMPLATE ${template.database}`);
-      return { url: withDatabase(serverUrl, copy), schema: template.schema };
-    },
+    database: () => ownDatabase(""),
+    migrated: async () => ({
+      url: await ownDatabase(` TEMPLATE ${template.database}`),
+      schema: template.schema,
+    }),
     query: async (sql, params) => (await client.query(sql, params)).rows,
     url: () => url,
   };
