@@ -96,7 +96,7 @@ function daemonRun(env: Record<string, string>): Promise<number> {
 }
 
 /** Backfills with `workers` sync processes at once; the wall time and each one's peak RSS. */
-async function backfill(
+export async function backfill(
   workers: number,
   env: Record<string, string>,
 ): Promise<{ seconds: number; peakRss: number[] }> {

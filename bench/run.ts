@@ -3,13 +3,14 @@
  *   --quick     smaller sizes (a few minutes)
  *   --save      also write docs/benchmarks.md
  *   --only NAME only one benchmark (ingest, e2e, memory, storage, postgres, history,
- *               status-page, audit or chain-year), for a quick look
+ *               status-page, audit, chain-year or bi-year), for a quick look
  *   --file PATH with --only storage: measure this synced file instead of syncing one
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { benchAudit } from "./audit.js";
+import { benchBiYear, biTargets } from "./bi-year.js";
 import { benchChainYear, yearTargets } from "./chain-year.js";
 import { benchEndToEnd } from "./e2e.js";
 import { benchHistory } from "./history.js";
@@ -42,6 +43,7 @@ const sizes = quick
       statusPage: { locations: 4, days: 90 },
       audit: { locations: 10, days: 90 },
       chainYear: { locations: 5, days: 180 },
+      biYear: { locations: 4, days: 90 },
     }
   : {
       orders: 100_000,
@@ -55,6 +57,7 @@ const sizes = quick
       statusPage: { locations: 10, days: 365 },
       audit: { locations: 60, days: 365 },
       chainYear: { locations: 20, days: 365 },
+      biYear: { locations: 20, days: 365 },
     };
 
 const dir = mkdtempSync(join(tmpdir(), "pos-sync-bench-"));
@@ -79,6 +82,7 @@ try {
   else if (only === "status-page") await benchStatusPage({ ...sizes.statusPage, dir });
   else if (only === "audit") await benchAudit({ ...sizes.audit, dir });
   else if (only === "chain-year") await benchChainYear({ ...sizes.chainYear, dir });
+  else if (only === "bi-year") await benchBiYear({ ...sizes.biYear, dir });
   else await runAll();
 } finally {
   rmSync(dir, { recursive: true, force: true });
@@ -106,6 +110,8 @@ async function runAll(): Promise<void> {
   const audit = await benchAudit({ ...sizes.audit, dir });
   log();
   const year = await benchChainYear({ ...sizes.chainYear, dir });
+  log();
+  const bi = await benchBiYear({ ...sizes.biYear, dir });
   const total = seconds(started);
   log();
   log(`all of them in ${dec(total / 60)} minutes`);
@@ -135,6 +141,7 @@ async function runAll(): Promise<void> {
     `  status page ${int(statusPage.inWorkerMs)} ms in a worker, the writer's thread stalled ${dec(statusPage.inWorkerStallMs)} ms at most`,
   );
   log(`  a year of ${year.locations} locations: ${yearTargets(year)}`);
+  log(`  BI at a year of ${bi.locations} locations: ${biTargets(bi.timings)}`);
   if (save) {
     const command = `npm run bench${quick ? " -- --quick" : ""}`;
     const path = join(import.meta.dirname, "..", "docs", "benchmarks.md");
