@@ -1,22 +1,18 @@
 /**
  * Benchmark 11, BI at a year: what a dashboard asks of the views once a chain has a year of
- * history. N locations × D days of the simulator are backfilled into SQLite (one process) and
- * PostgreSQL (two workers), as benchmark 10 does; then, on each database, every `v_` view is
- * read as a BI tool filters it: a week, a week of one location, a month, and a dashboard's
- * aggregation (a week grouped by day and location), and `v_orders` joined to `order_items` for a
- * week. A week must not cost the years: each week's read is held to 100 ms.
+ * history. Benchmark 10's year (chain-year.ts), synced into SQLite and PostgreSQL, is read on each
+ * database as a BI tool filters every `v_` view: a week, a week of one location, a month, and a
+ * dashboard's aggregation (a week grouped by day and location), and `v_orders` joined to
+ * `order_items` for a week. A week must not cost the years: each week's read is held to 100 ms.
  */
 import Database from "better-sqlite3";
 import pg from "pg";
-import { startThrowawayPostgres } from "../scripts/throwaway-postgres.js";
 import { addDays } from "../src/clock/days.js";
 import { BI_VIEWS } from "../src/db/sql/bi-views.js";
-import { backfill } from "./chain-year.js";
-import { type SimulatorProcess, startSimulatorProcess } from "./e2e.js";
 import { dec, int, log, now, seconds } from "./lib.js";
 
 /** A week's read, at most (the issue's target). */
-export const WEEK_TARGET_MS = 100;
+const WEEK_TARGET_MS = 100;
 
 export interface BiQuery {
   /** The view, or the join, it reads. */
@@ -33,15 +29,8 @@ export interface BiTiming extends BiQuery {
   postgresMs: number;
 }
 
-export interface BiYearResult {
-  locations: number;
-  days: number;
-  orders: number;
-  timings: BiTiming[];
-}
-
 /** The reads a BI tool makes of each view, for the week and month ending `lastDay`. */
-export function biQueries(lastDay: string, locationId: string): BiQuery[] {
+function biQueries(lastDay: string, locationId: string): BiQuery[] {
   const week = [addDays(lastDay, -6), lastDay];
   const month = [addDays(lastDay, -29), lastDay];
   const queries: BiQuery[] = [];
@@ -108,27 +97,28 @@ async function medianMs(read: () => unknown): Promise<number> {
 }
 
 /** Times every query on both databases; the SQLite file read-only, as a BI tool opens it. */
-export async function timeBiQueries(
+async function timeBiQueries(
   sqlitePath: string,
   postgres: { url: string; schema: string },
   queries: readonly BiQuery[],
 ): Promise<BiTiming[]> {
   const sqlite = new Database(sqlitePath, { readonly: true });
   const client = new pg.Client({ connectionString: postgres.url });
-  await client.connect();
-  await client.query(`SET search_path = ${postgres.schema}`);
-  // The statistics autovacuum gathers in time after a backfill: a BI tool meets the planner's
-  // steady state, not the minutes after a bulk load.
-  await client.query("ANALYZE");
   try {
+    await client.connect();
+    await client.query(`SET search_path = ${postgres.schema}`);
+    // The statistics autovacuum gathers in time after a backfill: a BI tool meets the planner's
+    // steady state, not the minutes after a bulk load.
+    await client.query("ANALYZE");
     const timings: BiTiming[] = [];
     for (const query of queries) {
       const statement = sqlite.prepare(query.sql);
+      const postgresSql = numbered(query.sql);
       let rows = 0;
       const sqliteMs = await medianMs(() => {
         rows = statement.all(...query.params).length;
       });
-      const postgresMs = await medianMs(() => client.query(numbered(query.sql), query.params));
+      const postgresMs = await medianMs(() => client.query(postgresSql, query.params));
       timings.push({ ...query, rows, sqliteMs, postgresMs });
       log(
         `    ${query.relation}, ${query.kind}: SQLite ${dec(sqliteMs)} ms, PostgreSQL ${dec(postgresMs)} ms (${int(rows)} rows)`,
@@ -148,55 +138,23 @@ export function biTargets(timings: readonly BiTiming[]): string {
   return `weeks over ${WEEK_TARGET_MS} ms: SQLite ${over((t) => t.sqliteMs)} of ${weeks.length}, PostgreSQL ${over((t) => t.postgresMs)} of ${weeks.length}`;
 }
 
-export async function benchBiYear(options: {
-  locations: number;
-  days: number;
-  dir: string;
-}): Promise<BiYearResult> {
-  const { locations, days, dir } = options;
-  log(
-    `11. BI at a year: ${locations} locations × ${days} days; every view read as a BI tool filters it, on SQLite and PostgreSQL…`,
-  );
-  const server = await startThrowawayPostgres({
-    given: process.env.POS_BENCH_PG_URL,
-    durable: true,
-  });
-  let simulator: SimulatorProcess | undefined;
-  try {
-    simulator = await startSimulatorProcess([
-      ...["--seed", "10", "--locations", String(locations), "--days", String(days)],
-    ]);
-    const api = { POS_API_URL: simulator.url, POS_API_KEYS: simulator.key, POS_CONCURRENCY: "16" };
-    const path = `${dir}/bi-year.sqlite`;
-    const schema = "bench_bi";
-    const onSqlite = await backfill(1, { ...api, POS_DB_PATH: path });
-    const onPostgres = await backfill(2, { ...api, POS_DB_URL: server.url, POS_DB_SCHEMA: schema });
-    log(
-      `    backfills: SQLite ${dec(onSqlite.seconds)} s, PostgreSQL ${dec(onPostgres.seconds)} s`,
-    );
-
-    // The last day every location has complete, and the first location: from the data.
-    const db = new Database(path, { readonly: true });
-    const { lastDay, locationId, orders } = db
-      .prepare(
-        `SELECT MIN(last_day) AS lastDay, MIN(location_id) AS locationId,
-                (SELECT COUNT(*) FROM orders) AS orders
-         FROM (SELECT location_id, MAX(day) AS last_day FROM sync_windows
-               WHERE stream = 'orders' AND status = 'complete' GROUP BY location_id)`,
-      )
-      .get() as { lastDay: string; locationId: string; orders: number };
-    db.close();
-    log(`    ${int(orders)} orders; the week and month end ${lastDay}`);
-
-    const timings = await timeBiQueries(
-      path,
-      { url: server.url, schema },
-      biQueries(lastDay, locationId),
-    );
-    log(`    targets: ${biTargets(timings)}`);
-    return { locations, days, orders, timings };
-  } finally {
-    await simulator?.stop();
-    await server.stop();
-  }
+/** The BI reads of a year already synced into both databases: the week and month end on the
+ * last day every location has complete, the one location is the first, from the data. */
+export async function readBiYear(
+  sqlitePath: string,
+  postgres: { url: string; schema: string },
+): Promise<BiTiming[]> {
+  const db = new Database(sqlitePath, { readonly: true });
+  const { lastDay, locationId } = db
+    .prepare(
+      `SELECT MIN(last_day) AS lastDay, MIN(location_id) AS locationId
+       FROM (SELECT location_id, MAX(day) AS last_day FROM sync_windows
+             WHERE stream = 'orders' AND status = 'complete' GROUP BY location_id)`,
+    )
+    .get() as { lastDay: string; locationId: string };
+  db.close();
+  log(`    BI reads: the week and month end ${lastDay}`);
+  const timings = await timeBiQueries(sqlitePath, postgres, biQueries(lastDay, locationId));
+  log(`    BI targets: ${biTargets(timings)}`);
+  return timings;
 }

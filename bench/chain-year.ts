@@ -12,6 +12,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 import { startThrowawayPostgres } from "../scripts/throwaway-postgres.js";
+import { type BiTiming, readBiYear } from "./bi-year.js";
 import { CLI, runWatched, type SimulatorProcess, startSimulatorProcess } from "./e2e.js";
 import { dec, int, log, mb, now, seconds } from "./lib.js";
 
@@ -42,6 +43,8 @@ export interface ChainYearResult {
   commands: EverydayCommand[];
   /** The slowest statements of all the everyday commands on PostgreSQL. */
   statements: StatementTime[];
+  /** Benchmark 11's reads of the same year, when asked for (bi-year.ts). */
+  bi?: BiTiming[];
 }
 
 const CONCURRENCY = "16";
@@ -96,7 +99,7 @@ function daemonRun(env: Record<string, string>): Promise<number> {
 }
 
 /** Backfills with `workers` sync processes at once; the wall time and each one's peak RSS. */
-export async function backfill(
+async function backfill(
   workers: number,
   env: Record<string, string>,
 ): Promise<{ seconds: number; peakRss: number[] }> {
@@ -192,6 +195,8 @@ export async function benchChainYear(options: {
   locations: number;
   days: number;
   dir: string;
+  /** Then benchmark 11's BI reads of the same year, rather than backfilling it again. */
+  withBiReads?: boolean;
 }): Promise<ChainYearResult> {
   const { locations, days, dir } = options;
   log(
@@ -258,7 +263,11 @@ export async function benchChainYear(options: {
     const top = all.slice(0, 5);
     log("    PostgreSQL's slowest statements (max ms, calls, statement):");
     for (const s of top) log(`      ${dec(s.maxMs)} ms, ${s.calls}×: ${statementLine(s)}`);
-    return { ...result, statements: top };
+    if (!options.withBiReads) return { ...result, statements: top };
+    log();
+    log("11. BI at a year: every view of the same year read as a BI tool filters it…");
+    const bi = await readBiYear(path, { url: server.url, schema: "bench_year" });
+    return { ...result, statements: top, bi };
   } finally {
     await statements?.close();
     await simulator?.stop();

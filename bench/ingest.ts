@@ -14,7 +14,6 @@ import { LocalClock } from "../src/clock/local-clock.js";
 import { CpuLane } from "../src/cpu-lane.js";
 import { normalizeOrder, type OrderRows } from "../src/db/normalize/order.js";
 import { buildDictionary, compressRaw } from "../src/db/raw/codec.js";
-import { writtenColumns } from "../src/db/schema/columns.js";
 import {
   idRefsOf,
   orderItemDiscountRows,
@@ -23,7 +22,7 @@ import {
   orderPaymentRows,
   orderRows,
 } from "../src/db/schema/index.js";
-import { tableName } from "../src/db/sql/table.js";
+import { tableName, writtenColumnNames } from "../src/db/sql/table.js";
 import { ApiIds } from "../src/db/sqlite/api-ids.js";
 import { SqliteDestination } from "../src/db/sqlite/destination.js";
 import { openDatabase } from "../src/db/sqlite/open.js";
@@ -132,7 +131,7 @@ async function realPath(
 /** INSERT INTO t (a, b, …) VALUES (?, ?, …), written out for one table; the positions of its
  * ids kept by their keys (api_ids), which rows bring as ids (relations.ts). */
 function handWritten(sqlite: Database.Database, table: Parameters<typeof tableName>[0]) {
-  const columns = writtenColumns(table);
+  const columns = writtenColumnNames(table);
   const statement = sqlite.prepare(
     `INSERT INTO ${tableName(table)} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
   );

@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { benchAudit } from "./audit.js";
-import { benchBiYear, biTargets } from "./bi-year.js";
+import { biTargets } from "./bi-year.js";
 import { benchChainYear, yearTargets } from "./chain-year.js";
 import { benchEndToEnd } from "./e2e.js";
 import { benchHistory } from "./history.js";
@@ -43,7 +43,6 @@ const sizes = quick
       statusPage: { locations: 4, days: 90 },
       audit: { locations: 10, days: 90 },
       chainYear: { locations: 5, days: 180 },
-      biYear: { locations: 4, days: 90 },
     }
   : {
       orders: 100_000,
@@ -57,7 +56,6 @@ const sizes = quick
       statusPage: { locations: 10, days: 365 },
       audit: { locations: 60, days: 365 },
       chainYear: { locations: 20, days: 365 },
-      biYear: { locations: 20, days: 365 },
     };
 
 const dir = mkdtempSync(join(tmpdir(), "pos-sync-bench-"));
@@ -82,7 +80,7 @@ try {
   else if (only === "status-page") await benchStatusPage({ ...sizes.statusPage, dir });
   else if (only === "audit") await benchAudit({ ...sizes.audit, dir });
   else if (only === "chain-year") await benchChainYear({ ...sizes.chainYear, dir });
-  else if (only === "bi-year") await benchBiYear({ ...sizes.biYear, dir });
+  else if (only === "bi-year") await benchChainYear({ ...sizes.chainYear, dir, withBiReads: true });
   else await runAll();
 } finally {
   rmSync(dir, { recursive: true, force: true });
@@ -109,9 +107,7 @@ async function runAll(): Promise<void> {
   log();
   const audit = await benchAudit({ ...sizes.audit, dir });
   log();
-  const year = await benchChainYear({ ...sizes.chainYear, dir });
-  log();
-  const bi = await benchBiYear({ ...sizes.biYear, dir });
+  const year = await benchChainYear({ ...sizes.chainYear, dir, withBiReads: true });
   const total = seconds(started);
   log();
   log(`all of them in ${dec(total / 60)} minutes`);
@@ -141,7 +137,7 @@ async function runAll(): Promise<void> {
     `  status page ${int(statusPage.inWorkerMs)} ms in a worker, the writer's thread stalled ${dec(statusPage.inWorkerStallMs)} ms at most`,
   );
   log(`  a year of ${year.locations} locations: ${yearTargets(year)}`);
-  log(`  BI at a year of ${bi.locations} locations: ${biTargets(bi.timings)}`);
+  log(`  BI at a year of ${year.locations} locations: ${biTargets(year.bi ?? [])}`);
   if (save) {
     const command = `npm run bench${quick ? " -- --quick" : ""}`;
     const path = join(import.meta.dirname, "..", "docs", "benchmarks.md");

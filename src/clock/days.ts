@@ -3,8 +3,7 @@
  * bucket (the local calendar date of a record's createdAt), so arithmetic is done on plain
  * UTC midnights where no offset can shift it.
  */
-
-const MS_PER_DAY = 86_400_000;
+import { MS_PER_DAY } from "./units.js";
 
 /**
  * The API's date pattern (spec 4.2): months 01-12, up to 31 days for the long months, 30 for

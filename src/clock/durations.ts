@@ -12,11 +12,11 @@
  *                                        time left on a progress line: fixed width once it
  *                                        passes a minute, so that the line does not jitter
  */
+import { MS_PER_MINUTE } from "./units.js";
 
 export type DurationStyle = "tenths" | "seconds" | "span" | "minutes" | "left";
 
 const MS_PER_SECOND = 1_000;
-const MS_PER_MINUTE = 60_000;
 
 const twoDigits = (value: number) => String(value).padStart(2, "0");
 

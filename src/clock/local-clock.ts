@@ -6,11 +6,10 @@
  * (an IANA name such as Europe/Paris, which knows summer time), in which case it is converted.
  */
 import { utcOffsetOf } from "./offsets.js";
+import { MS_PER_DAY, MS_PER_MINUTE } from "./units.js";
 import { zoneOffsetReader } from "./zones.js";
 
-const MS_PER_MINUTE = 60_000;
 const MS_PER_HOUR = 3_600_000;
-const MS_PER_DAY = 86_400_000;
 /** Zones change offset on the hour or the half hour: a quarter hour shares one offset. */
 const OFFSET_BUCKET_MS = 15 * MS_PER_MINUTE;
 /** Offsets remembered per clock before the memory starts over (about a year of quarter hours). */

@@ -5,9 +5,7 @@
  */
 import { toEpochDay } from "./days.js";
 import { utcOffsetOf } from "./offsets.js";
-
-const MS_PER_MINUTE = 60_000;
-const MS_PER_DAY = 86_400_000;
+import { MS_PER_DAY, MS_PER_MINUTE, onClock } from "./units.js";
 
 /** A clock known by its offset from UTC at each instant: a zone's, or one learned from the API's
  * timestamps. */
@@ -34,7 +32,7 @@ export function localMoment(timestamp: string, offsetMinutes: number | undefined
     const [, day = "", time = ""] = DATE_TIME.exec(timestamp) ?? [];
     return { day, time, local: written !== 0 || offsetMinutes === 0 };
   }
-  const shifted = new Date(Date.parse(timestamp) + offsetMinutes * MS_PER_MINUTE).toISOString();
+  const shifted = onClock(Date.parse(timestamp), offsetMinutes);
   return { day: shifted.slice(0, 10), time: shifted.slice(11, 16), local: true };
 }
 
@@ -45,10 +43,7 @@ export function utcMinute(instant: string): string {
 
 /** An instant to the minute, as "2026-11-24 15:18", on a clock `offsetMinutes` from UTC. */
 export function minuteAt(epochMs: number, offsetMinutes: number): string {
-  return new Date(epochMs + offsetMinutes * MS_PER_MINUTE)
-    .toISOString()
-    .slice(0, 16)
-    .replace("T", " ");
+  return onClock(epochMs, offsetMinutes).slice(0, 16).replace("T", " ");
 }
 
 /**

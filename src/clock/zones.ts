@@ -2,8 +2,7 @@
  * Time zones by IANA name (Europe/Paris), as this runtime's Intl knows them: whether a name is
  * one, and a zone's offset from UTC at an instant. The only code that asks Intl about zones.
  */
-
-const MS_PER_MINUTE = 60_000;
+import { MS_PER_MINUTE } from "./units.js";
 
 /**
  * A time zone's IANA name as it will be stored, or undefined when this runtime does not know it:

@@ -34,8 +34,11 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   if (id === undefined || id === "" || extra.length > 0)
     throw new UsageError("raw takes exactly a table and an id (see pos-sync raw --help)");
   const config = commandConfig(values, io, false);
-  const { documents, close } = await archivedJson(config, table, id, values.location);
+  // As received, on either database (on PostgreSQL an escaped NUL reads U+FFFD: text there
+  // cannot hold one).
+  const archive = await (await databaseFor(config)).openRawDocuments(config);
   try {
+    const documents = await archive.documents(table, id, values.location);
     if (documents.length === 0) {
       io.stderr.write(
         `pos-sync: no raw JSON of ${table} ${id}${values.location ? ` at location ${values.location}` : ""} ` +
@@ -46,24 +49,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     for (const document of documents) io.stdout.write(`${document}\n`);
     return EXIT.ok;
   } finally {
-    await close();
-  }
-}
-
-/** The record's archived JSON, as received, on either database (on PostgreSQL an escaped NUL
- * reads U+FFFD: text there cannot hold one). */
-async function archivedJson(
-  config: Config,
-  table: string,
-  id: string,
-  locationId: string | undefined,
-): Promise<{ documents: string[]; close: () => Promise<void> }> {
-  const archive = await (await databaseFor(config)).openRawDocuments(config);
-  try {
-    return { documents: await archive.documents(table, id, locationId), close: archive.close };
-  } catch (error) {
     await archive.close();
-    throw error;
   }
 }
 

@@ -9,6 +9,7 @@
  */
 
 import type { Config } from "../config/config.js";
+import type { OutboxStorage } from "../db/database.js";
 import { ConfigError, EXIT } from "../errors.js";
 import { type Logger, silentLogger } from "../log.js";
 import { deliverWaiting } from "../messages/outbox/outbox.js";
@@ -19,7 +20,6 @@ import { recordOwedReport } from "../morning-report/record-report.js";
 import { type DaySent, formatSend } from "../ui/format-send.js";
 import type { CommandIo } from "./command.js";
 import { commandLogger } from "./common.js";
-import type { OutboxStorage } from "./outbox-storage.js";
 
 export interface SendRequest {
   day?: string;

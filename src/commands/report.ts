@@ -2,7 +2,7 @@
  * and webhook. Reads the database only, unless it sends: what it sends is recorded
  * (report-send.ts). */
 
-import { databaseFile } from "../db/choose.js";
+import { databaseFile, databaseFor } from "../db/choose.js";
 import { UsageError } from "../errors.js";
 import { reportHtml } from "../morning-report/html.js";
 import { collectMorningReport } from "../morning-report/morning-report.js";
@@ -11,7 +11,6 @@ import { MORNING_REPORT_PAGE, refuseToReplace, writeOutputFile } from "../output
 import { dayFlag } from "./args.js";
 import { type Command, type CommandIo, parseFlags } from "./command.js";
 import { CONFIG_FLAGS, CONFIG_HELP, commandConfig, openReadableDestination } from "./common.js";
-import { openOutboxStorage } from "./outbox-storage.js";
 import { checkChannels, sendReport } from "./report-send.js";
 
 const OPTIONS = {
@@ -71,7 +70,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     ...(values.location === undefined ? {} : { location: values.location }),
   };
   // Read-only unless it sends: what it sends is recorded.
-  const storage = sending ? await openOutboxStorage(config) : undefined;
+  const storage = sending ? await (await databaseFor(config)).openOutbox(config) : undefined;
   const reader = storage?.reader ?? (await openReadableDestination(config));
   try {
     if (values.html !== undefined || values.json || !sending) {

@@ -72,7 +72,7 @@ Data:
   --locations N            locations, one API key each (default 1)
   --days N                 days of data ending today (default 30)
   --today YYYY-MM-DD       last day of data; its session is still open (default: today at the
-                           westernmost location, UTC${offsetText(WESTERNMOST_OFFSET, "suffix")})
+                           westernmost location, ${offsetText(WESTERNMOST_OFFSET, "clock")})
   --orders-per-day MIN-MAX orders per full day (default 50-200)
   --items-per-order MIN-MAX items per order (default: 1 to 8, following the guests)
   --auth-scheme NAME       expect "authorization: NAME <key>" instead of the bare key
@@ -235,7 +235,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     out(`    API key: ${location.apiKey}`);
     if (location.sendsUtc) {
       const zone = fixedOffsetZone(location.offsetMinutes) ?? "(none fixed)";
-      out(`    local clock: UTC${offsetText(location.offsetMinutes, "suffix")}, time zone ${zone}`);
+      out(`    local clock: ${offsetText(location.offsetMinutes, "clock")}, time zone ${zone}`);
     }
   }
   out();

@@ -145,8 +145,11 @@ export interface Database {
     settings: DatabaseSettings,
     onProgress: (progress: UpgradeProgress) => void,
   ): Promise<string>;
-  /** A database sync made, at this version's schema (refused otherwise), with its outbox open
-   * for writing: never created, migrated nor held with a lease. */
+  /** A database sync made, at this version's schema (refused otherwise, exit 2), with its outbox
+   * open for writing, for `report --send`: never created, migrated nor held with the writer
+   * lease. A report from cron is no time to upgrade a database a daemon of another version may
+   * be using; and the outbox is made for several processes (each message taken by one of them
+   * before it is sent), so a daemon running meanwhile is no reason to refuse. */
   openOutbox(settings: DatabaseSettings): Promise<OutboxStorage>;
   openRawDocuments(settings: DatabaseSettings): Promise<RawDocuments>;
   /** A failure of a run, in words the user can act on (a failing disk named as sync names it);

@@ -16,6 +16,7 @@ import type {
   ListedDevices,
   LocationCounts,
   PageCounts,
+  SyncReads,
 } from "./destination.js";
 import type { PageHeader } from "./normalize/page.js";
 import type { DayStreamTables, Identified, SnapshotListTables } from "./normalize/stream-tables.js";
@@ -27,28 +28,7 @@ import { RecordWrites, type RecordWritesPort } from "./sync-writes.js";
 import type { Steps } from "./write-store.js";
 
 /** The port's methods both databases answer alike. */
-type SharedPart = Pick<
-  Destination,
-  | "reads"
-  | "where"
-  | "windows"
-  | "startDate"
-  | "utcOffsetMinutes"
-  | "firstRecordedDay"
-  | "storedLocationOfKey"
-  | "missingReportOrders"
-  | "ordersListedByLiveReport"
-  | "isLocationStored"
-  | "countStored"
-  | "unlistedRecords"
-  | "storedForDay"
-  | "storedVersionsOfDay"
-  | "rejectedInRun"
-  | "timeZoneOf"
-  | "provedWindows"
-  | "auditPace"
-> &
-  RecordWritesPort;
+type SharedPart = Pick<Destination, "reads" | "where"> & SyncReads & RecordWritesPort;
 
 export abstract class SqlDestination implements SharedPart {
   /** The stores of reads on the destination's connection. */

@@ -12,10 +12,8 @@ import { addDays } from "../clock/days.js";
 import { instantOnClock, type OffsetClock } from "../clock/local-moment.js";
 import { offsetText } from "../clock/offsets.js";
 import { today } from "../clock/today.js";
+import { MS_PER_DAY, MS_PER_MINUTE } from "../clock/units.js";
 import { locationsOfKey, morningReportKey } from "../messages/message-keys.js";
-
-const MS_PER_MINUTE = 60_000;
-const MS_PER_DAY = 86_400_000;
 
 export interface LocationClock extends OffsetClock {
   id: string;

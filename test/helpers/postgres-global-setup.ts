@@ -5,8 +5,7 @@
 import { randomBytes } from "node:crypto";
 import type { TestProject } from "vitest/node";
 import { startThrowawayPostgres } from "../../scripts/throwaway-postgres.js";
-import { openPool } from "../../src/db/pg/connect.js";
-import { migratePostgres } from "../../src/db/pg/migrate.js";
+import { openPostgres } from "../../src/db/pg/open.js";
 import { onServer, withDatabase } from "./postgres-server.js";
 
 declare module "vitest" {
@@ -19,18 +18,9 @@ declare module "vitest" {
 
 async function migratedTemplate(serverUrl: string, database: string, schema: string) {
   await onServer(serverUrl, `CREATE DATABASE ${database}`);
-  const pool = openPool({ url: withDatabase(serverUrl, database), schema }, 1);
-  try {
-    const client = await pool.connect();
-    try {
-      await migratePostgres(client, { url: withDatabase(serverUrl, database), schema });
-    } finally {
-      client.release();
-    }
-  } finally {
-    // A database is copied only while no one is connected to it.
-    await pool.end();
-  }
+  const { pool } = await openPostgres({ url: withDatabase(serverUrl, database), schema }, 1);
+  // A database is copied only while no one is connected to it.
+  await pool.end();
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {

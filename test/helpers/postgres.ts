@@ -36,10 +36,10 @@ export function usePostgres(): TestDatabase {
   let schemas = 0;
   const copies: string[] = [];
   const client = new pg.Client({ connectionString: url });
-  const ownDatabase = async (template: string) => {
+  const ownDatabase = async (clause: string) => {
     const name = `${database}_${copies.length + 1}`;
     copies.push(name);
-    await onServer(serverUrl, `CREATE DATABASE ${name}${template}`);
+    await onServer(serverUrl, `CREATE DATABASE ${name}${clause}`);
     return withDatabase(serverUrl, name);
   };
   beforeAll(async () => {

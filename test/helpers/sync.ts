@@ -33,8 +33,8 @@ export interface TestRun {
   logs: CapturedLogger;
 }
 
-/** A plan's choices and the run's surroundings, in one object: what a test says of its run. */
-export type TestSyncOptions = Partial<Omit<SyncOptions, "plan">> &
+/** A run's scope and surroundings, in one object: what a test says of its run. */
+export type TestSyncOptions = Partial<Omit<SyncOptions, "scope">> &
   Partial<Omit<RunScope, "config">> & { configOverrides?: Partial<Config> };
 
 export function syncOnce(

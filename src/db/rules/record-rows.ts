@@ -10,8 +10,9 @@
  * part 10).
  */
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
-import { type Row, writtenColumns } from "../schema/columns.js";
+import type { Row } from "../schema/columns.js";
 import { CHILD_RELATIONS, idRefsOf } from "../schema/relations.js";
+import { writtenColumnNames } from "../sql/table.js";
 
 /** Rows of one child table, packed: `width` values a row. */
 export type PackedRows = unknown[];
@@ -58,7 +59,7 @@ const shapes = new WeakMap<SQLiteTable, RowShape>();
 export function rowShapeOf(table: SQLiteTable): RowShape {
   let shape = shapes.get(table);
   if (!shape) {
-    const columns = writtenColumns(table);
+    const columns = writtenColumnNames(table);
     const refs = idRefsOf(table);
     const parentKey = CHILD_RELATIONS.find((r) => r.table === table)?.parentKey;
     shape = {

@@ -63,13 +63,6 @@ export function storedColumns(table: SQLiteTable): SQLiteColumn[] {
   return getTableConfig(table).columns.filter((column) => column.generated === undefined);
 }
 
-/** The columns an insert writes: all but a key the database gives (orders.key). */
-export function writtenColumns(table: SQLiteTable): string[] {
-  return storedColumns(table)
-    .filter((column) => !(column.primary && isAutoIncrement(column)))
-    .map((column) => column.name);
-}
-
 /** The names of typed twins (below): no column that holds a value ends so. */
 export type TwinName = `${string}_typed` | `${string}_utc`;
 

@@ -90,8 +90,8 @@ export class Rollups {
    * days and reports it recomputed. With `day`, a location's reports and that day alone (none
    * for null): what a window's end settles (DaysToSettle). Call inside a write transaction. */
   settle(locationId?: string, day?: string | null): number {
-    const [location, marks, everyDay] = takeMarksParams(locationId ?? null, day);
-    const marked = this.takeMarks.all({ 1: location, 2: marks, 3: everyDay });
+    const [location, oneDay, everyDay] = takeMarksParams(locationId ?? null, day);
+    const marked = this.takeMarks.all({ 1: location, 2: oneDay, 3: everyDay });
     const days = marked.filter((m) => m.kind === "day");
     // A report both marked and behind a marked day is recomputed once.
     const reports = this.refreshDays(days.map((m) => ({ locationId: m.location_id, day: m.key })));
