@@ -1,6 +1,5 @@
 /** `pos-sync raw TABLE ID`: one record's JSON as the API sent it, read back from the archive. */
 
-import type { Config } from "../config/config.js";
 import { databaseFor } from "../db/choose.js";
 import { ARCHIVED_TABLE_NAMES } from "../db/raw/archived-tables.js";
 import { EXIT, UsageError } from "../errors.js";
