@@ -51,7 +51,7 @@ describe("the BI views' column types", () => {
     },
   );
 
-  it("calls days DATE, flags BOOLEAN and date-times TIMESTAMP, each with a UTC twin ending in _utc", () => {
+  it("calls days DATE, flags BOOLEAN and date-times TIMESTAMP, each on the wall clock, in UTC (_utc) and as sent (_sent)", () => {
     for (const view of BI_VIEWS) {
       const types = new Map(view.columns.map((c) => [c.name, c.type]));
       expect(types.get("business_date"), view.name).toBe("date");
@@ -59,8 +59,9 @@ describe("the BI views' column types", () => {
         if (/^(is|was)_|^seen_paid$/.test(column))
           expect(type, `${view.name}.${column}`).toBe("boolean");
         if (column.endsWith("_at")) {
-          expect(type, `${view.name}.${column}`).toBe("instant");
+          expect(type, `${view.name}.${column}`).toBe("local");
           expect(types.get(`${column}_utc`), `${view.name}.${column}_utc`).toBe("utc");
+          expect(types.get(`${column}_sent`), `${view.name}.${column}_sent`).toBe("sent");
         }
       }
     }

@@ -41,6 +41,29 @@ describe("the hour of a timestamp on a location's clock", () => {
   });
 });
 
+describe("how far a location's clock is ahead of UTC at a timestamp", () => {
+  it("is the offset it was written with, unless written in UTC where a zone is set", () => {
+    expect(paris.offsetOf("2026-11-21T23:59:58.120+01:00")).toBe(60);
+    expect(paris.offsetOf("2026-11-21T07:05:00-05:00")).toBe(-300);
+    expect(LocalClock.AS_SENT.offsetOf("2026-11-21T08:00:00+05:30")).toBe(330);
+    expect(LocalClock.AS_SENT.offsetOf("2026-07-01T21:30:00.000Z")).toBe(0);
+    expect(paris.offsetOf("2026-07-01T21:30:00+00:00")).toBe(120);
+  });
+
+  it("follows the zone across a clock change, to the minute", () => {
+    expect(paris.offsetOf("2026-03-29T00:59:59Z")).toBe(60);
+    expect(paris.offsetOf("2026-03-29T01:00:00Z")).toBe(120);
+    expect(paris.offsetOf("2026-10-25T00:59:59.999Z")).toBe(120);
+    expect(paris.offsetOf("2026-10-25T01:00:00Z")).toBe(60);
+  });
+
+  it("is unknown for what is not a date-time with an offset", () => {
+    expect(paris.offsetOf("2026-07-01T21:30:00")).toBeNull();
+    expect(paris.offsetOf("yesterday evening Z")).toBeNull();
+    expect(paris.offsetOf("2026-07-01T25:30:00Z")).toBeNull();
+  });
+});
+
 describe("a time zone's offset", () => {
   it("is the zone's at the instant asked, and none without a zone", () => {
     expect(paris.offsetMinutesAt(Date.parse("2026-01-15T12:00:00Z"))).toBe(60);

@@ -107,7 +107,7 @@ describe("the raw archive on PostgreSQL", () => {
         // Reads closedAt out of every order of the location, the hostile ones included: hours
         // written with an offset stay as written, where the stored UTC instants would move.
         const change = await destination.useTimeZone(order.location_id, "Pacific/Kiritimati");
-        expect(change).toMatchObject({ orders: 0 });
+        expect(change).toMatchObject({ rows: 0 });
       } finally {
         await destination.close();
       }

@@ -1,7 +1,7 @@
 /**
- * The hour an order was closed, on the location's clock, when the API writes UTC: with a time
- * zone setting per location, the hours and the hourly summaries are the ones an API writing
- * local offsets gives; without one they are UTC's; changing the setting recomputes what is
+ * The hour an order was closed and the views' wall clocks, on the location's clock, when the API
+ * writes UTC: with a time zone setting per location, the hours, the hourly summaries and the wall
+ * clocks are the ones an API writing local offsets gives; without one they are UTC's; changing the setting recomputes what is
  * stored; and the location's today follows its zone, summer time included.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -31,9 +31,13 @@ let utcApi: Simulator;
 let localApi: Simulator;
 let hoursFromLocalApi: unknown[];
 let hourlySalesFromLocalApi: unknown[];
+let wallClocksFromLocalApi: unknown[];
 
 const HOURS = "SELECT id, business_date, closed_hour FROM orders ORDER BY id";
 const HOURLY_SALES = "SELECT * FROM v_hourly_sales ORDER BY location_id, business_date, hour";
+/** What the views show of orders' and reports' date-times on the location's wall clock. */
+const WALL_CLOCKS = `SELECT order_id AS id, created_at, closed_at FROM v_orders
+  UNION ALL SELECT id, finalized_at_typed, NULL FROM reports ORDER BY id`;
 
 /** Each location of a simulator with the time zone that keeps its offset all year. */
 function zonedLocations(simulator: Simulator): LocationConfig[] {
@@ -60,6 +64,7 @@ beforeAll(async () => {
   expect(result.status).toBe("succeeded");
   hoursFromLocalApi = rows(db, HOURS);
   hourlySalesFromLocalApi = rows(db, HOURLY_SALES);
+  wallClocksFromLocalApi = rows(db, WALL_CLOCKS);
   db.close();
 });
 afterAll(async () => {
@@ -75,6 +80,7 @@ describe("an API that writes UTC", () => {
     expect(hoursFromLocalApi.length).toBeGreaterThan(100);
     expect(rows(db, HOURS)).toEqual(hoursFromLocalApi);
     expect(rows(db, HOURLY_SALES)).toEqual(hourlySalesFromLocalApi);
+    expect(rows(db, WALL_CLOCKS)).toEqual(wallClocksFromLocalApi);
     expect(
       rows(db, "SELECT time_zone FROM locations ORDER BY time_zone").map((r) => r.time_zone),
     ).toEqual(["Asia/Kolkata", "Etc/GMT+5", "Etc/GMT-1", "Etc/GMT-1", "UTC"]);
@@ -92,6 +98,9 @@ describe("an API that writes UTC", () => {
       ),
     ).toBe(0);
     expect(rows(db, HOURS)).not.toEqual(hoursFromLocalApi);
+    expect(scalar(db, "SELECT COUNT(*) FROM v_orders WHERE closed_at IS NOT closed_at_utc")).toBe(
+      0,
+    );
     expect(scalar(db, "SELECT COUNT(*) FROM locations WHERE time_zone IS NOT NULL")).toBe(0);
     db.close();
   });
@@ -101,20 +110,27 @@ describe("an API that writes UTC", () => {
     await syncUtcApi(db);
     const utcHours = rows(db, HOURS);
     const utcHourlySales = rows(db, HOURLY_SALES);
+    const utcWallClocks = rows(db, WALL_CLOCKS);
 
     const zoned = await syncUtcApi(db, zonedLocations(utcApi));
     // Nothing changed upstream: no order was rewritten, yet every hour is on the local clock.
-    expect(zoned.text()).toContain("hours of stored orders recomputed on the clock of Etc/GMT-1");
+    expect(zoned.text()).toContain(
+      "hours and wall clocks of stored orders and reports recomputed on the clock of Etc/GMT-1",
+    );
     expect(rows(db, HOURS)).toEqual(hoursFromLocalApi);
     expect(rows(db, HOURLY_SALES)).toEqual(hourlySalesFromLocalApi);
+    expect(rows(db, WALL_CLOCKS)).toEqual(wallClocksFromLocalApi);
 
     const same = await syncUtcApi(db, zonedLocations(utcApi));
-    expect(same.text()).not.toContain("hours of stored orders");
+    expect(same.text()).not.toContain("hours and wall clocks");
 
     const back = await syncUtcApi(db);
-    expect(back.text()).toContain("hours of stored orders put back on the clock the API writes");
+    expect(back.text()).toContain(
+      "hours and wall clocks of stored orders and reports put back on the clock the API writes",
+    );
     expect(rows(db, HOURS)).toEqual(utcHours);
     expect(rows(db, HOURLY_SALES)).toEqual(utcHourlySales);
+    expect(rows(db, WALL_CLOCKS)).toEqual(utcWallClocks);
     db.close();
   });
 });

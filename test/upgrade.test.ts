@@ -86,6 +86,7 @@ describe("upgrading a database made by the previous release", () => {
     );
     expect(result.stdout).toContain("stamped 207 orders with their closing hour\n");
     expect(result.stdout).toContain("summed 6 location days into the daily summary tables\n");
+    expect(result.stdout).toContain("gave 207 orders their location's clock\n");
     expect(result.stdout).toContain("moved the raw JSON of orders into the archive (207 rows)\n");
     expect(result.stdout.match(/moved the raw JSON of orders/g)).toHaveLength(1);
 
@@ -104,6 +105,14 @@ describe("upgrading a database made by the previous release", () => {
     }
     expect(pendingUpgrades(db.sqlite)).toEqual([]);
     expect(scalar(db, UNSTAMPED_ORDERS)).toBe(0);
+    // Every date-time on the location's wall clock: the API wrote its offset.
+    expect(
+      scalar(
+        db,
+        `SELECT COUNT(*) FROM v_orders WHERE created_at IS NOT replace(substr(created_at_sent, 1, 23), 'T', ' ')
+           OR closed_at IS NOT replace(substr(closed_at_sent, 1, 23), 'T', ' ')`,
+      ),
+    ).toBe(0);
 
     // The upgraded file syncs like a new one: the same data again changes nothing.
     const { result: again } = await syncOnce(sim, db, { range: { since: SINCE, until: UNTIL } });

@@ -1,7 +1,9 @@
 /** The BI views agree with sums computed here, independently, from the API's records. */
+import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Order } from "../src/api/schemas.js";
 import { addDays, eachDay, toEpochDay } from "../src/clock/days.js";
+import { MS_PER_MINUTE } from "../src/clock/units.js";
 import { BI_VIEWS } from "../src/db/sql/bi-views.js";
 import { SqliteDestination } from "../src/db/sqlite/destination.js";
 import type { Db } from "../src/db/sqlite/open.js";
@@ -219,7 +221,7 @@ describe("v_orders", () => {
     }
   });
 
-  it("keeps each value's kind whatever its type says: days as YYYY-MM-DD, money as reals, flags as 0/1, every instant also in UTC", () => {
+  it("keeps each value's kind whatever its type says: days as YYYY-MM-DD, money as reals, flags as 0/1, date-times in SQLite's own text on the wall clock and in UTC", () => {
     for (const view of BI_VIEWS) {
       const all = rows(db, `SELECT * FROM ${view.name}`);
       for (const { name, type } of view.columns) {
@@ -227,11 +229,20 @@ describe("v_orders", () => {
         const where = `${view.name}.${name}`;
         if (type === "date") for (const v of values) expect(v, where).toMatch(/^\d{4}-\d\d-\d\d$/);
         if (type === "boolean") for (const v of values) expect([0, 1], where).toContain(v);
-        if (type === "utc") {
-          const local = name.replace(/_utc$/, "");
-          for (const row of all.filter((r) => r[local] !== null)) {
-            expect(row[name], where).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-            expect(Date.parse(row[name]), where).toBe(Date.parse(row[local]));
+        if (type === "local") {
+          for (const row of all.filter((r) => r[`${name}_sent`] !== null)) {
+            const sent: string = row[`${name}_sent`];
+            for (const form of [name, `${name}_utc`])
+              expect(row[form], `${where} ${form}`).toMatch(SQLITE_DATE_TIME);
+            const utc = Date.parse(`${row[`${name}_utc`].replace(" ", "T")}Z`);
+            expect(utc, where).toBe(Date.parse(sent));
+            const ahead = Date.parse(`${row[name].replace(" ", "T")}Z`) - utc;
+            expect(ahead % (15 * MS_PER_MINUTE), where).toBe(0);
+            expect(Math.abs(ahead), where).toBeLessThanOrEqual(14 * 60 * MS_PER_MINUTE);
+            // The simulator's API writes each location's offset: the wall clock is the text's.
+            // (pos-sync's own times, seen_at, are UTC: shown on the clock the API last wrote.)
+            if (!sent.endsWith("Z"))
+              expect(row[name], where).toBe(sent.slice(0, 23).replace("T", " "));
           }
         }
       }
@@ -239,6 +250,32 @@ describe("v_orders", () => {
     // A tip's amount is a real in every row, so that a tool typing it from the first rows keeps 4.5.
     const kinds = rows(db, "SELECT DISTINCT typeof(amount) AS t FROM v_order_tips").map((r) => r.t);
     expect(kinds).toEqual(["real"]);
+  });
+
+  it("reads in Python's sqlite3 with its converters on: every DATE as a date, every TIMESTAMP as a datetime", () => {
+    const read = pythonReadsViews(
+      db.sqlite.name,
+      BI_VIEWS.map((view) => view.name),
+    );
+    for (const view of BI_VIEWS) {
+      const seen = read[view.name];
+      expect(seen?.error, view.name).toBeUndefined();
+      for (const { name, type } of view.columns) {
+        const kinds = new Set(seen?.kinds[name] ?? []);
+        kinds.delete("NoneType");
+        const where = `${view.name}.${name}`;
+        if (type === "date") expect([...kinds], where).toEqual(["date"]);
+        if (type === "local" || type === "utc") expect([...kinds], where).toEqual(["datetime"]);
+      }
+    }
+    // The views whose date-times no stock converter read before they took SQLite's own text.
+    for (const view of [
+      "v_orders",
+      "v_order_changes",
+      "v_changed_after_report",
+      "v_room_transfers",
+    ])
+      expect(read[view]?.rows, view).toBeGreaterThan(0);
   });
 
   it("names the location in every view for BI of a location's figures", () => {
@@ -255,6 +292,41 @@ describe("v_orders", () => {
     }
   });
 });
+
+/** What Python's sqlite3 reads of each view with PARSE_DECLTYPES (its stock DATE and TIMESTAMP
+ * converters): the rows, and the Python type of each column's values; or the error it raised. */
+function pythonReadsViews(
+  path: string,
+  views: readonly string[],
+): Record<string, { rows: number; kinds: Record<string, string[]>; error?: string }> {
+  const script = `
+import json, sqlite3, sys
+db = sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True, detect_types=sqlite3.PARSE_DECLTYPES)
+out = {}
+for view in json.loads(sys.argv[2]):
+    try:
+        cursor = db.execute("SELECT * FROM " + view)
+        names = [c[0] for c in cursor.description]
+        kinds = {n: set() for n in names}
+        count = 0
+        for row in cursor:
+            count += 1
+            for n, v in zip(names, row):
+                kinds[n].add(type(v).__name__)
+        out[view] = {"rows": count, "kinds": {n: sorted(k) for n, k in kinds.items()}}
+    except Exception as e:
+        out[view] = {"rows": 0, "kinds": {}, "error": repr(e)}
+print(json.dumps(out))
+`;
+  const result = spawnSync("python3", ["-W", "ignore", "-c", script, path, JSON.stringify(views)], {
+    encoding: "utf8",
+  });
+  if (result.status !== 0) throw new Error(`python3 failed: ${result.stderr || result.error}`);
+  return JSON.parse(result.stdout);
+}
+
+/** SQLite's own text of a date-time, to the millisecond: what drivers parse as a TIMESTAMP. */
+const SQLITE_DATE_TIME = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/;
 
 describe("the chain views", () => {
   const byDay = (sql: string) =>

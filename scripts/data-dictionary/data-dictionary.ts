@@ -457,14 +457,20 @@ function checkTable(table: TableFacts, doc: TableDoc): string[] {
   ];
 }
 
-/** `x_utc` says what `x` says, in UTC: a view documents `x` alone. */
-const utcOf = (column: string) => column.match(/^(.+)_utc$/)?.[1];
+/** `x_utc` and `x_sent` say what `x` says, in UTC and as sent: a view documents `x` alone. */
+const instantOf = (column: string) => column.match(/^(.+)_(utc|sent)$/)?.[1];
 
-/** What a view's column means: its doc, or for `x_utc` what `x` is, in UTC. */
+const FORMS: Record<string, (instant: string) => string> = {
+  utc: (instant) => `${instant} as the same instant in UTC.`,
+  sent: (instant) => `${instant}: ISO 8601 with offset, as sent.`,
+};
+
+/** What a view's column means: its doc, or for `x_utc` and `x_sent` what `x` is, in that form. */
 export function viewColumnMeaning(doc: ViewDoc, column: string): string | undefined {
-  const instant = utcOf(column);
-  if (instant !== undefined && doc.columns[instant] !== undefined && !doc.columns[column])
-    return `${instant} as the same instant in UTC (on SQLite, text ending in Z).`;
+  const instant = instantOf(column);
+  const form = FORMS[column.slice(column.lastIndexOf("_") + 1)];
+  if (instant !== undefined && form && doc.columns[instant] !== undefined && !doc.columns[column])
+    return form(instant);
   return doc.columns[column];
 }
 
@@ -472,7 +478,7 @@ function checkView(view: ViewFacts, doc: ViewDoc): string[] {
   const documented = Object.keys(doc.columns);
   const columns = view.columns
     .map((c) => c.name)
-    .filter((c) => !documented.includes(utcOf(c) ?? ""));
+    .filter((c) => documented.includes(c) || !documented.includes(instantOf(c) ?? ""));
   return [
     ...missingFrom(columns, documented).map(
       (c) => `view column ${view.name}.${c} is in the database but has no documentation`,
@@ -631,7 +637,7 @@ function twinLines(table: TableFacts): string[] {
   if (table.twins.length === 0) return [];
   const list = table.twins.map((twin) => `${code(twin.name)} ${twin.type}`).join(", ");
   return [
-    `**Typed twins** (SQLite computes them on read and stores nothing; the views show them, so that a BI tool reads days as DATE and date-times as TIMESTAMP; \`…_utc\` is the instant in UTC): ${list}.`,
+    `**Typed twins** (SQLite computes them on read and stores nothing; the views show them, so that a BI tool reads days as DATE and date-times as TIMESTAMP, in SQLite's own text \`YYYY-MM-DD HH:MM:SS.SSS\`: \`…_typed\` on the location's wall clock (the instant plus its \`…_offset\`), \`…_utc\` in UTC): ${list}.`,
     "",
   ];
 }

@@ -60,6 +60,20 @@ export class LocalClock {
     return this.hourAt(instant);
   }
 
+  /**
+   * How many minutes this clock is ahead of UTC at a date-time: the offset it was written with
+   * when that is not UTC or no zone is set, the zone's at that instant when it was written in UTC
+   * and a zone is set. The location's wall clock is the instant plus this (what the views show:
+   * sql/bi-views.ts). Null when the text is not a date-time with an offset.
+   */
+  offsetOf(timestamp: string): number | null {
+    const written = utcOffsetOf(timestamp);
+    if (written === undefined || !DATE_TIME.test(timestamp)) return null;
+    if (this.readOffset === undefined || written !== 0) return written;
+    const instant = Date.parse(timestamp);
+    return Number.isNaN(instant) ? null : (this.offsetMinutesAt(instant) ?? 0);
+  }
+
   /** The hour this clock shows at an instant (UTC's when no zone is set). */
   hourAt(epochMs: number): number {
     const local = epochMs + (this.offsetMinutesAt(epochMs) ?? 0) * MS_PER_MINUTE;

@@ -16,5 +16,7 @@ export const SCHEMA_MIGRATIONS = "schema-migrations";
 export const ARCHIVE_RAW_COLUMNS = "archive-raw-columns";
 /** The orders stamped with their closing hour (fill-closed-hours.ts). */
 export const FILL_CLOSED_HOURS = "fill-closed-hours";
+/** Orders, reports and versions given their date-times' offsets (fill-clock-offsets.ts). */
+export const FILL_CLOCK_OFFSETS = "fill-clock-offsets";
 /** The daily summary tables filled (fill-rollups.ts). */
 export const FILL_ROLLUPS = "fill-rollups";

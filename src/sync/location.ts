@@ -237,7 +237,7 @@ async function syncWindows(
   await auditLocation(context, client, locationId, streams, locationToday, readAgain);
 }
 
-/** Puts the location's stored hours on the clock its setting names, before any order of the run
+/** Puts the location's stored hours and wall clocks on the clock its setting names, before any order of the run
  * is stamped with it. */
 async function applyTimeZone(
   context: SyncContext,
@@ -247,10 +247,10 @@ async function applyTimeZone(
   const change = await context.pages.useTimeZone(locationId, timeZone);
   if (change === null) return;
   context.logger.info(
-    { locationId, from: change.from, to: change.to, orders: change.orders, days: change.days },
+    { locationId, from: change.from, to: change.to, rows: change.rows, days: change.days },
     change.to === null
-      ? "hours of stored orders put back on the clock the API writes"
-      : `hours of stored orders recomputed on the clock of ${change.to}`,
+      ? "hours and wall clocks of stored orders and reports put back on the clock the API writes"
+      : `hours and wall clocks of stored orders and reports recomputed on the clock of ${change.to}`,
   );
 }
 

@@ -6,6 +6,7 @@
  */
 import {
   ARCHIVE_RAW_COLUMNS,
+  FILL_CLOCK_OFFSETS,
   FILL_CLOSED_HOURS,
   FILL_ROLLUPS,
   SCHEMA_MIGRATIONS,
@@ -33,6 +34,11 @@ function describe(progress: UpgradeProgress): { doing: string; done: string } {
       return {
         doing: `stamping ${items} orders with their closing hour`,
         done: `stamped ${items} orders with their closing hour`,
+      };
+    case FILL_CLOCK_OFFSETS:
+      return {
+        doing: `giving ${items} ${progress.part} their location's clock`,
+        done: `gave ${items} ${progress.part} their location's clock`,
       };
     case FILL_ROLLUPS:
       return {

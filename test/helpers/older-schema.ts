@@ -6,6 +6,7 @@ import { join } from "node:path";
 import type Database from "better-sqlite3";
 import { PG_MIGRATIONS_FOLDER } from "../../src/db/pg/migrate.js";
 import { MIGRATIONS_FOLDER } from "../../src/db/sqlite/open.js";
+import { FILL_CLOCK_OFFSETS } from "../../src/db/upgrade-progress.js";
 import { openTestDb } from "./db.js";
 
 interface Journal {
@@ -53,9 +54,14 @@ export function createOlderDatabase(path: string, missing = 1): void {
   }
 }
 
+/** Upgrades of stored data later than every older schema these helpers make: such a file has
+ * not finished them, whatever the copied database has. */
+const UPGRADES_SINCE = [FILL_CLOCK_OFFSETS];
+
 /** Copies every row of the tables an older schema has, in the columns both have, from a database
- * of this version. The older schema's `raw` columns (JSON the typed tables held before the raw
- * archive) get a small JSON of the record's id. */
+ * of this version (but the record of upgrades it could not have run: UPGRADES_SINCE). The older
+ * schema's `raw` columns (JSON the typed tables held before the raw archive) get a small JSON of
+ * the record's id. */
 export function copyCommonColumns(target: Database.Database, sourcePath: string): void {
   target.exec(`ATTACH DATABASE '${sourcePath}' AS source`);
   target.pragma("foreign_keys = OFF");
@@ -75,6 +81,10 @@ export function copyCommonColumns(target: Database.Database, sourcePath: string)
       `INSERT INTO main."${table}" (${columns.map((c) => `"${c}"`).join(", ")}) SELECT ${values.join(", ")} FROM source."${table}"`,
     );
   }
+  if (tables.includes("schema_upgrades"))
+    target
+      .prepare("DELETE FROM main.schema_upgrades WHERE name IN (SELECT value FROM json_each(?))")
+      .run(JSON.stringify(UPGRADES_SINCE));
   target.pragma("foreign_keys = ON");
   target.exec("DETACH DATABASE source");
 }

@@ -47,6 +47,13 @@ const timed = (when: string, format: string, note?: string): string =>
 export const sentAt = (from: string, when: string, note?: string): ColumnDoc =>
   api(from, timed(when, "ISO 8601 with offset, as sent", note));
 
+/** The offset kept beside a date-time (schema/columns.ts, clockColumns). @param what e.g.
+ * "created_at" */
+export const clockOffset = (what: string): ColumnDoc =>
+  derived(
+    `Minutes the location's clock was ahead of UTC at ${what} (60 for +01:00): the offset ${what} was sent with, or, where the API sends UTC, the location's time zone setting's at that instant (summer time included); 0 when it sends UTC and no setting is made. The views show ${what} on the location's wall clock: the instant plus this. Recomputed when the setting changes.`,
+  );
+
 /** A time pos-sync writes. @param when e.g. "When the run started" */
 export const utc = (when: string, note?: string): ColumnDoc =>
   derived(timed(when, "UTC, ISO 8601", note));

@@ -36,11 +36,14 @@ export const LOSS_PREVENTION_VIEWS: Record<string, ViewDoc> = {
       change:
         "changed (a newer version replaced it), repaired (a correction the API made without a new updatedAt, found when pos-sync proved the day again: changed_at and changed_by then say nothing of when or who) or vanished (the API stopped listing the order).",
       changed_at:
-        "The replacing version's updatedAt, as sent: when the POS made the change; null when it vanished.",
+        "The replacing version's updatedAt, on the location's wall clock: when the POS made the change; null when it vanished.",
       changed_by_id: "The operator named on the replacing version; null when it vanished.",
       changed_by: "That operator's name.",
-      seen_at: "When pos-sync saw the change (UTC, ISO 8601).",
-      closed_at: "When the earlier version says the order was closed (paid), as sent.",
+      seen_at:
+        "When pos-sync saw the change, on the location's clock as the API last wrote it for the order (order_versions.ended_at_offset).",
+      seen_at_sent: "When pos-sync saw the change (UTC, ISO 8601).",
+      closed_at:
+        "When the earlier version says the order was closed (paid), on the location's wall clock.",
       previous_operator_name: "The operator named on the earlier version.",
       previous_total: "The earlier version's total.",
       new_total: "The replacing version's total; null when it vanished.",
@@ -63,9 +66,9 @@ export const LOSS_PREVENTION_VIEWS: Record<string, ViewDoc> = {
       served_by: "The operator named on the last paid version (who took the payment).",
       total: "The order's total.",
       paid: "What the order's payments added up to when it was paid.",
-      paid_at: "When the paid version says the order was closed, as sent.",
+      paid_at: "When the paid version says the order was closed, on the location's wall clock.",
       cancelled_at:
-        "The updatedAt of the version after the last paid one (usually the cancellation), as sent.",
+        "The updatedAt of the version after the last paid one (usually the cancellation), on the location's wall clock.",
       cancel_reason: "The reason the API gives.",
       seen_paid:
         "1 when pos-sync stored a paid, not cancelled version first (history); 0 when it first saw the order already cancelled with its payments.",
@@ -82,8 +85,9 @@ export const LOSS_PREVENTION_VIEWS: Record<string, ViewDoc> = {
       description: "The item's description.",
       quantity: "Its quantity in the first version.",
       amount: "Its total in the first version: what the void took off.",
-      closed_at: "When the first version says the order was closed, as sent.",
-      changed_at: "The current version's updatedAt, as sent: the order's last change.",
+      closed_at: "When the first version says the order was closed, on the location's wall clock.",
+      changed_at:
+        "The current version's updatedAt, on the location's wall clock: the order's last change.",
     },
   },
   v_discounts_by_operator: {
@@ -111,8 +115,8 @@ export const LOSS_PREVENTION_VIEWS: Record<string, ViewDoc> = {
     columns: {
       ...orderColumns,
       report_id: "The order's report (reports.id).",
-      report_finalized_at: "When the report was finalized, as sent.",
-      changed_at: "The order's updatedAt, as sent.",
+      report_finalized_at: "When the report was finalized, on the location's wall clock.",
+      changed_at: "The order's updatedAt, on the location's wall clock.",
       minutes_after: "Minutes between the two.",
       total: "The order's total now.",
       is_canceled: "1 when the order is cancelled now.",
@@ -126,7 +130,7 @@ export const LOSS_PREVENTION_VIEWS: Record<string, ViewDoc> = {
       ...orderColumns,
       transfer_reason: "The reason the API gives (often the room).",
       total: "The order's total.",
-      closed_at: "When the order was closed, as sent.",
+      closed_at: "When the order was closed, on the location's wall clock.",
       is_canceled: "1 when the order is cancelled.",
     },
   },

@@ -3,6 +3,7 @@ import {
   api,
   businessDate,
   CLOSED_HOUR,
+  clockOffset,
   contentHash,
   dayRecordDeletedAt,
   derived,
@@ -70,6 +71,9 @@ export const ORDER_TABLES: Record<string, TableDoc> = {
       opened_at: sentAt("openedAt", "When the order was opened"),
       closed_at: sentAt("closedAt", "When the order was closed"),
       closed_hour: derived(CLOSED_HOUR),
+      created_at_offset: clockOffset("created_at"),
+      closed_at_offset: clockOffset("closed_at"),
+      updated_at_offset: clockOffset("updated_at"),
       guests: api("guests", "Number of guests, as sent (the API sends a number, so REAL)."),
       order_place: api("orderPlace", "Selling place, as sent."),
       order_number: api("orderNumber", "Order number as shown at the till (text)."),
@@ -294,7 +298,16 @@ export const ORDER_TABLES: Record<string, TableDoc> = {
         "1 when the replacing version is cancelled, 0 otherwise; null when it vanished.",
       ),
       changed_fields: derived(
-        "JSON array of what the next version changed: a column of the order (`is_canceled`), a column of a child row named by table and position (`order_items[2].is_canceled`, `order_item_discounts[1.0]` for item 1, discount 0), or a child row `added` or `removed`. updated_at and the derived closed_hour are left out. Null when it vanished.",
+        "JSON array of what the next version changed: a column of the order (`is_canceled`), a column of a child row named by table and position (`order_items[2].is_canceled`, `order_item_discounts[1.0]` for item 1, discount 0), or a child row `added` or `removed`. updated_at and what the location's clock derives (closed_hour, the offsets) are left out. Null when it vanished.",
+      ),
+      closed_at_offset: derived(
+        "Minutes the location's clock was ahead of UTC at closed_at, as the order's row had it (orders.closed_at_offset).",
+      ),
+      next_updated_at_offset: derived(
+        "The same for next_updated_at, as the replacing version's row had it; null when it vanished.",
+      ),
+      ended_at_offset: derived(
+        "The offset the views show ended_at with: the location's clock as the API last wrote it for the order (next_updated_at_offset, or when it vanished the offset of this version's updatedAt). A version keeps the clock it was stored with when the location's time zone setting changes.",
       ),
       content: derived(
         'This version as JSON: `{"orders": {…}, "order_items": […], "order_item_modifiers": […], "order_item_discounts": […], "order_payments": […]}`, each with its table\'s columns less location_id, the order id and bookkeeping (synced_at, content_hash, deleted_at), menus and tips as JSON. Values as the destination stores them: flags 0/1 and date-times as sent on SQLite, booleans and UTC instants on PostgreSQL. Query it with json_extract/json_each (SQLite) or ->/jsonb_array_elements (PostgreSQL).',

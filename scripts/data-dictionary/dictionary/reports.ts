@@ -2,6 +2,7 @@
 import {
   api,
   businessDate,
+  clockOffset,
   contentHash,
   dayRecordDeletedAt,
   derived,
@@ -51,6 +52,7 @@ export const REPORT_TABLES: Record<string, TableDoc> = {
         "When the session closed, by the device's clock",
         "its consistency is not guaranteed",
       ),
+      finalized_at_offset: clockOffset("finalized_at"),
       device_name: api("deviceName", "Name of the device the session ran on."),
       device_identifier: api(
         "deviceIdentifier",

@@ -6,7 +6,8 @@
  * SQLite 0/1, an instant in UTC and the API's local offset, jsonb and JSON text).
  */
 import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
-import { JSON_COLUMNS, type Row } from "../schema/columns.js";
+import { CLOCKED_TABLES } from "../rules/time-zone-change.js";
+import { JSON_COLUMNS, offsetColumn, type Row } from "../schema/columns.js";
 import { positionsOf, relationName, relationOf } from "../schema/relations.js";
 
 /** A stored value as a destination reads it back (PostgreSQL: booleans, objects for jsonb). */
@@ -31,8 +32,13 @@ export interface ChildShape {
 
 /** Columns that are pos-sync's bookkeeping, not the record's content (`key`: the row's key). */
 const BOOKKEEPING = new Set(["key", "synced_at", "content_hash", "deleted_at", "location_id"]);
-/** Columns left out of "what changed": they change with every version, or follow from others. */
-const NOT_CHANGES = new Set(["updated_at", "closed_hour"]);
+/** Columns left out of "what changed": they change with every version, or follow from others
+ * and the location's clock. */
+const NOT_CHANGES = new Set([
+  "updated_at",
+  "closed_hour",
+  ...CLOCKED_TABLES.order_rows.map(offsetColumn),
+]);
 
 /** A child table as history reads and keeps it: through its relation of the contract, so that a
  * version reads as the contract names it, however it is stored. */
@@ -178,6 +184,25 @@ export interface VersionRowInput {
   repaired?: boolean;
 }
 
+/** The offsets of an order's version as history keeps it (schema/history.ts): its close's as its
+ * row had it, the next version's update's, and the moment pos-sync saw it end on the location's
+ * clock as the API last wrote it for the order (pos-sync's own clock has no location). */
+export function versionOffsets(
+  row: Readonly<Record<string, unknown>>,
+  next?: Readonly<Record<string, unknown>>,
+): Record<string, number | null> {
+  const offset = (of: Readonly<Record<string, unknown>> | undefined, column: string) => {
+    const value = of?.[`${column}_offset`];
+    return value === null || value === undefined ? null : Number(value);
+  };
+  const nextUpdated = offset(next, "updated_at");
+  return {
+    closed_at_offset: offset(row, "closed_at"),
+    next_updated_at_offset: nextUpdated,
+    ended_at_offset: next ? nextUpdated : offset(row, "updated_at"),
+  };
+}
+
 /** A 0/1 flag from either destination's value (PostgreSQL returns booleans). */
 const flagOf = (value: StoredValue | undefined): number => (value === true || value === 1 ? 1 : 0);
 
@@ -209,6 +234,7 @@ export function versionRow(input: VersionRowInput): Row {
     next_is_canceled: next ? flagOf(next.parent.is_canceled) : null,
     changed_fields: next ? JSON.stringify(changedFields(shape.children, input.rows, next)) : null,
     content: versionDocument(shape.parentName, shape.children, input.rows),
+    ...versionOffsets(parent, next?.parent),
   };
 }
 

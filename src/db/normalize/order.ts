@@ -1,6 +1,7 @@
 /** One order → its row and the rows of its items, item modifiers, item discounts and payments. */
 import type { Order } from "../../api/schemas.js";
 import { contentHash } from "../../content-hash.js";
+import { clockValues } from "../rules/time-zone-change.js";
 import type {
   orderItemDiscountRows,
   orderItemModifierRows,
@@ -14,6 +15,11 @@ import { basisPointsFromFraction, bit, type DayRowContext, optional } from "./va
 
 /** An order's row as `orders` shows it, less its key: the database gives it. */
 export type OrderRow = ShownRow<typeof orderRows, "key">;
+/** What the location's clock gives an order's row (rules/time-zone-change.ts). */
+type OrderClockValues = Pick<
+  OrderRow,
+  "closed_hour" | "created_at_offset" | "closed_at_offset" | "updated_at_offset"
+>;
 type OfOrder<T extends { $inferSelect: object }> = RelationRow<T, "order_key", "order_id">;
 export type OrderItemRow = OfOrder<typeof orderItemRows>;
 export type OrderItemModifierRow = OfOrder<typeof orderItemModifierRows>;
@@ -48,7 +54,6 @@ export function normalizeOrder(
       report_id: order.reportId,
       opened_at: order.openedAt,
       closed_at: order.closedAt,
-      closed_hour: context.clock.hourOf(order.closedAt),
       guests: order.guests,
       order_place: order.orderPlace,
       order_number: order.orderNumber,
@@ -72,6 +77,11 @@ export function normalizeOrder(
       content_hash: hash,
       synced_at: context.syncedAt,
       deleted_at: null,
+      ...(clockValues(
+        "order_rows",
+        { created_at: order.createdAt, closed_at: order.closedAt, updated_at: order.updatedAt },
+        context.clock,
+      ) as OrderClockValues),
     },
     items: [],
     modifiers: [],

@@ -51,6 +51,7 @@ export function normalizeReport(
       updated_at: report.updatedAt,
       started_at: report.startedAt,
       finalized_at: report.finalizedAt,
+      finalized_at_offset: context.clock.offsetOf(report.finalizedAt),
       device_name: report.deviceName,
       device_identifier: report.deviceIdentifier,
       report_number: report.reportNumber,

@@ -1,8 +1,8 @@
 /**
  * Connections to a PostgreSQL destination: a pool whose sessions use the configured schema and
  * UTC, and whose values come back as the SQLite destination gives them (numbers for bigint and
- * numeric, YYYY-MM-DD for dates, ISO 8601 for date-times), so that code reading either reads
- * alike.
+ * numeric, YYYY-MM-DD for dates, ISO 8601 for instants, SQLite's own text for the views' wall
+ * clocks), so that code reading either reads alike.
  */
 import pg from "pg";
 import type { PostgresTarget } from "../../config/config.js";
@@ -14,6 +14,13 @@ const OID = { int8: 20, numeric: 1700, date: 1082, timestamptz: 1184, timestamp:
 
 const parseTimestamptz = types.getTypeParser(OID.timestamptz);
 
+/** PostgreSQL's text of a timestamp (`2026-11-27 17:00:22.33`) in SQLite's own form, to the
+ * millisecond (`2026-11-27 17:00:22.330`). */
+function sqliteDateTimeText(text: string): string {
+  const [whole, fraction = ""] = text.split(".");
+  return `${whole}.${fraction.padEnd(3, "0").slice(0, 3)}`;
+}
+
 /** Values as the rest of pos-sync expects them (see the header). */
 const TYPE_PARSERS: Record<number, (text: string) => unknown> = {
   // Counts, content hashes and run ids all fit in a double (hashes are 48 bits).
@@ -23,8 +30,8 @@ const TYPE_PARSERS: Record<number, (text: string) => unknown> = {
   [OID.numeric]: Number,
   [OID.date]: (text) => text,
   [OID.timestamptz]: (text) => (parseTimestamptz(text) as Date).toISOString(),
-  // The views' `…_utc` instants, as SQLite writes them: 2026-11-27T17:00:22.334Z.
-  [OID.timestamp]: (text) => `${text.replace(" ", "T")}Z`,
+  // The views' wall clocks and `…_utc` instants, as SQLite writes them: 2026-11-27 17:00:22.334.
+  [OID.timestamp]: sqliteDateTimeText,
 };
 
 const typeParsers = {

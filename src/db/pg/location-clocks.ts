@@ -1,12 +1,19 @@
 /**
- * Each location's clock for the hours stored with its orders, on PostgreSQL (as
- * ../location-clocks.ts on SQLite): applying a new time zone setting recomputes the hours of the
- * location's stored orders and the hourly summaries of the days that moved. The hour is read
- * from closed_at as the API wrote it (its archived JSON), since timestamptz keeps the instant
- * and not the offset; with the archive off, from the instant.
+ * Each location's clock for the values stored with its orders and reports, on PostgreSQL (as
+ * ../location-clocks.ts on SQLite): applying a new time zone setting recomputes them and the
+ * hourly summaries of the days that moved. They are read from the date-times as the API wrote
+ * them (the archived JSON), since timestamptz keeps the instant and not the offset; with the
+ * archive off, from the instant (as if written in UTC).
  */
 import { LocalClock } from "../../clock/local-clock.js";
-import { type ClosedTime, movedHours, type TimeZoneChange } from "../rules/time-zone-change.js";
+import {
+  CLOCKED_TABLES,
+  type ClockedTable,
+  clockedColumns,
+  clockedRow,
+  movedClockValues,
+  type TimeZoneChange,
+} from "../rules/time-zone-change.js";
 import { HOURLY_SALES } from "../sql/rollups.js";
 import type { PgClient } from "./connect.js";
 import { refreshTable } from "./rollups.js";
@@ -45,31 +52,54 @@ export class PgLocationClocks {
     const from = await storedTimeZone(client, locationId);
     if (from === undefined || from === timeZone) return null;
     const clock = LocalClock.of(timeZone);
-    const { rows } = await client.query<ClosedTime<string> & { sent: string | null }>(
-      `SELECT o.id AS key, o.closed_at, r.document ->> 'closedAt' AS sent, o.closed_hour,
-         o.business_date
-       FROM orders o LEFT JOIN raw_records r
-         ON r.table_name = 'orders' AND r.location_id = o.location_id AND r.id = o.id
-       WHERE o.location_id = $1`,
-      [locationId],
-    );
-    // The close as the API wrote it, offset and all; the stored instant when the archive is off.
-    const closes = rows.map((row) => ({ ...row, closed_at: row.sent ?? row.closed_at }));
-    const { moved, days } = movedHours(closes, clock, locationId);
-    if (moved.length > 0) {
-      await client.query(
-        `UPDATE order_rows SET closed_hour = m.hour FROM unnest($1::text[], $2::bigint[]) AS m(id, hour)
-         WHERE order_rows.id = m.id`,
-        [moved.map((m) => m.key), moved.map((m) => m.hour)],
+    let rows = 0;
+    let hourDays = 0;
+    for (const table of Object.keys(CLOCKED_TABLES) as ClockedTable[]) {
+      const { moved, days } = movedClockValues(
+        table,
+        await clockedRows(client, table, locationId),
+        clock,
+        locationId,
       );
+      if (moved.length > 0) {
+        const filled = clockedColumns(table);
+        await client.query(
+          `UPDATE ${table} SET ${filled.map((c) => `${c} = m.${c}`).join(", ")}
+           FROM unnest($1::bigint[], ${filled.map((_, i) => `$${i + 2}::bigint[]`).join(", ")})
+             AS m(key, ${filled.join(", ")})
+           WHERE ${table}.key = m.key`,
+          [moved.map((m) => m.key), ...filled.map((c) => moved.map((m) => m.values[c] ?? null))],
+        );
+      }
+      await refreshTable(client, HOURLY_SALES, days);
+      rows += moved.length;
+      hourDays += days.length;
     }
-    await refreshTable(client, HOURLY_SALES, days);
     await client.query("UPDATE locations SET time_zone = $2 WHERE id = $1", [locationId, timeZone]);
     this.clocks.set(locationId, clock);
-    return { from, to: timeZone, orders: moved.length, days: days.length };
+    return { from, to: timeZone, rows, days: hourDays };
   }
 
   forget(locationId: string): void {
     this.clocks.delete(locationId);
   }
+}
+
+/** The raw archive's name of each table's records. */
+const ARCHIVED_AS: Record<ClockedTable, string> = { order_rows: "orders", reports: "reports" };
+
+/** A location's rows of `table` with their date-times as the API wrote them (the archived JSON's
+ * fields: createdAt …), or the stored instants where the archive has none. */
+async function clockedRows(client: PgClient, table: ClockedTable, locationId: string) {
+  const sent = CLOCKED_TABLES[table];
+  const field = (column: string) => column.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
+  const { rows } = await client.query<Record<string, unknown>>(
+    `SELECT t.key, t.business_date, ${[...sent, ...clockedColumns(table)].map((c) => `t.${c}`).join(", ")},
+       ${sent.map((c) => `r.document ->> '${field(c)}' AS "sent ${c}"`).join(", ")}
+     FROM ${ARCHIVED_AS[table]} t LEFT JOIN raw_records r
+       ON r.table_name = '${ARCHIVED_AS[table]}' AND r.location_id = t.location_id AND r.id = t.id
+     WHERE t.location_id = $1`,
+    [locationId],
+  );
+  return rows.map((row) => clockedRow(table, row, String(row.key), (c) => row[`sent ${c}`]));
 }

@@ -57,7 +57,7 @@ type ItemOfOrder = StoredItem & { order_id: string };
 export class ChangeReads {
   constructor(private readonly db: ReadSession) {}
 
-  /** The order changes pos-sync saw (v_order_changes), oldest first, each with the items of the
+  /** The order changes pos-sync saw (v_order_changes, its date-times as sent), oldest first, each with the items of the
    * version that replaced it: a later history row's content, or the current order's items. */
   async orderChanges(filter: OrderChangeFilter): Promise<OrderChangeRow[]> {
     const ofLocation =
@@ -66,16 +66,16 @@ export class ChangeReads {
       `SELECT c.order_id AS "orderId", c.location_id AS "locationId",
          c.location_name AS "locationName", c.business_date AS "businessDate",
          c.order_number AS "orderNumber", c.from_version AS "fromVersion", c.change,
-         c.changed_at AS "changedAt", c.changed_by AS "changedBy", c.seen_at AS "seenAt",
-         c.closed_at AS "closedAt", c.previous_total AS "previousTotal", c.new_total AS "newTotal",
+         c.changed_at_sent AS "changedAt", c.changed_by AS "changedBy",
+         c.seen_at_sent AS "seenAt", c.closed_at_sent AS "closedAt", c.previous_total AS "previousTotal", c.new_total AS "newTotal",
          c.previous_paid AS "previousPaid", c.was_canceled AS "wasCanceled",
          c.is_canceled AS "isCanceled", c.changed_fields AS "changedFields", h.content,
          n.content AS "nextContent", (c.change = 'changed' AND n.order_id IS NULL) AS "nextIsCurrent"
        FROM v_order_changes c
        JOIN order_versions h ON h.order_id = c.order_id AND h.version = c.from_version
        LEFT JOIN order_versions n ON n.order_id = c.order_id AND n.version = c.from_version + 1
-       WHERE c.seen_at >= ${this.db.p(1)}${ofLocation}
-       ORDER BY c.seen_at, c.location_id, c.order_number, c.from_version`,
+       WHERE c.seen_at_sent >= ${this.db.p(1)}${ofLocation}
+       ORDER BY c.seen_at_sent, c.location_id, c.order_number, c.from_version`,
       filter.locationId === undefined ? [filter.seenSince] : [filter.seenSince, filter.locationId],
     );
     const ids = [...new Set(rows.filter((r) => r.nextIsCurrent).map((r) => r.orderId))];

@@ -94,12 +94,12 @@ export class MorningReportReads {
       `${view} x JOIN orders o ON o.id = x.order_id AND o.location_id = x.location_id`;
     const [cancelled, voided, short, training, changed] = await Promise.all([
       list(
-        `x.operator_name AS "operatorName", x.paid AS amount, x.cancelled_at AS at,
+        `x.operator_name AS "operatorName", x.paid AS amount, x.cancelled_at_sent AS at,
          x.cancel_reason AS detail, NULL AS paid`,
         "v_cancelled_after_payment x",
       ),
       list(
-        `x.operator_name AS "operatorName", x.amount, x.changed_at AS at, x.description AS detail,
+        `x.operator_name AS "operatorName", x.amount, x.changed_at_sent AS at, x.description AS detail,
          NULL AS paid`,
         "v_items_voided_after_close x",
       ),
@@ -115,7 +115,7 @@ export class MorningReportReads {
         closed("v_training_with_payments"),
       ),
       list(
-        `x.operator_name AS "operatorName", x.total AS amount, x.changed_at AS at,
+        `x.operator_name AS "operatorName", x.total AS amount, x.changed_at_sent AS at,
          CAST(x.minutes_after AS TEXT) AS detail, NULL AS paid`,
         "v_changed_after_report x",
       ),

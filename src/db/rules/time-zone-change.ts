@@ -1,39 +1,106 @@
-/** Which stored orders' closing hours move when a location's clock changes, and the days whose
- * hourly summary follows them: decided once for both destinations' location-clocks.ts. */
+/**
+ * What a location's clock decides on a stored row, and which rows change when the clock does:
+ * decided once for the normalizers, both destinations' location-clocks.ts and the upgrade that
+ * fills rows stored before.
+ *
+ * A clock decides an order's closing hour (orders.closed_hour, which the hourly summary groups
+ * by) and, for orders and reports, each shown date-time's offset (`closed_at_offset` …: the
+ * minutes the location's clock was ahead of UTC then, from which the views show the wall clock).
+ * An order's earlier versions (order_versions) keep the clock they were stored with: they are
+ * what pos-sync saw then.
+ */
 import type { LocalClock } from "../../clock/local-clock.js";
 import type { LocationDay } from "../../vocabulary.js";
+import { offsetColumn } from "../schema/columns.js";
 
 /** What applying a new time zone setting did. */
 export interface TimeZoneChange {
   from: string | null;
   to: string | null;
-  /** Stored orders whose hour moved. */
-  orders: number;
+  /** Stored orders and reports whose hour or offsets moved. */
+  rows: number;
   /** Days whose hourly summary was recomputed. */
   days: number;
 }
 
-/** A stored order's close as the API wrote it, with its hour as stored. */
-export interface ClosedTime<K> {
-  key: K;
-  closed_at: string;
-  closed_hour: number | null;
-  business_date: string;
+/** The rows a clock decides values of: each table's date-times as the API wrote them, and the
+ * columns the clock fills. */
+export const CLOCKED_TABLES = {
+  order_rows: ["created_at", "closed_at", "updated_at"],
+  reports: ["finalized_at"],
+} as const;
+
+export type ClockedTable = keyof typeof CLOCKED_TABLES;
+
+/** The columns the clock fills in `table`: each date-time's offset, and an order's hour. */
+export function clockedColumns(table: ClockedTable): string[] {
+  const offsets = CLOCKED_TABLES[table].map(offsetColumn);
+  return table === "order_rows" ? [...offsets, "closed_hour"] : offsets;
 }
 
-/** The orders whose hour is another on `clock`, and the days whose hourly summary follows. */
-export function movedHours<K>(
-  rows: readonly ClosedTime<K>[],
+/** The values `clock` gives a row of `table` from its date-times as the API wrote them. */
+export function clockValues(
+  table: ClockedTable,
+  sent: Readonly<Record<string, string>>,
+  clock: LocalClock,
+): Record<string, number | null> {
+  const values: Record<string, number | null> = {};
+  for (const column of CLOCKED_TABLES[table]) {
+    const text = sent[column];
+    values[offsetColumn(column)] = text === undefined ? null : clock.offsetOf(text);
+  }
+  if (table === "order_rows") values.closed_hour = clockHour(sent.closed_at, clock);
+  return values;
+}
+
+const clockHour = (closedAt: string | undefined, clock: LocalClock) =>
+  closedAt === undefined ? null : clock.hourOf(closedAt);
+
+/** A stored row: its key, its day, its date-times as the API wrote them and what the clock gave
+ * it when stored (clockValues' columns). */
+export interface ClockedRow<K> {
+  key: K;
+  business_date: string;
+  sent: Record<string, string>;
+  stored: Record<string, number | null>;
+}
+
+/** A stored row as read (key, business_date, the date-times and the clocked columns), with
+ * each date-time as the API wrote it: `sent` when known, else as read. */
+export function clockedRow<K>(
+  table: ClockedTable,
+  row: Readonly<Record<string, unknown>>,
+  key: K,
+  sentText: (column: string) => unknown = () => undefined,
+): ClockedRow<K> {
+  const sent: Record<string, string> = {};
+  for (const column of CLOCKED_TABLES[table])
+    sent[column] = String(sentText(column) ?? row[column]);
+  const stored: Record<string, number | null> = {};
+  for (const column of clockedColumns(table)) {
+    const value = row[column];
+    stored[column] = value === null || value === undefined ? null : Number(value);
+  }
+  return { key, business_date: String(row.business_date), sent, stored };
+}
+
+/** The rows whose clocked values are other on `clock`, with those values, and the days whose
+ * hourly summary follows an order's hour. */
+export function movedClockValues<K>(
+  table: ClockedTable,
+  rows: readonly ClockedRow<K>[],
   clock: LocalClock,
   locationId: string,
-): { moved: { key: K; hour: number | null }[]; days: LocationDay[] } {
-  const moved: { key: K; hour: number | null }[] = [];
+): { moved: { key: K; values: Record<string, number | null> }[]; days: LocationDay[] } {
+  const moved: { key: K; values: Record<string, number | null> }[] = [];
   const days = new Map<string, LocationDay>();
   for (const row of rows) {
-    const hour = clock.hourOf(row.closed_at);
-    if (hour === row.closed_hour) continue;
-    moved.push({ key: row.key, hour });
-    days.set(row.business_date, { locationId, day: row.business_date });
+    const values = clockValues(table, row.sent, clock);
+    const changed = Object.entries(values).some(([column, value]) => row.stored[column] !== value);
+    if (!changed) continue;
+    moved.push({ key: row.key, values });
+    if (values.closed_hour !== undefined && values.closed_hour !== row.stored.closed_hour)
+      days.set(row.business_date, { locationId, day: row.business_date });
   }
   return { moved, days: [...days.values()] };
 }

@@ -66,38 +66,54 @@ export function storedColumns(table: SQLiteTable): SQLiteColumn[] {
 /** The names of typed twins (below): no column that holds a value ends so. */
 export type TwinName = `${string}_typed` | `${string}_utc`;
 
-/** A column SQLite computes on read from another, stores nothing of, and declares as `type`. */
+/** A column SQLite computes on read from others, stores nothing of, and declares as `type`. */
 const twin = (type: "DATE" | "TIMESTAMP", name: string, value: string) =>
   customType<{ data: string; driverData: string }>({ dataType: () => type })(
     name,
   ).generatedAlwaysAs(sql.raw(value), { mode: "virtual" });
 
+/** SQLite's own text of a date-time (`2026-11-27 18:00:22.334`), which drivers parse as a
+ * TIMESTAMP: the instant `column` names, moved by `modifier` minutes when given. */
+const sqliteDateTime = (column: string, modifier?: string) =>
+  `strftime('%Y-%m-%d %H:%M:%f', "${column}"${modifier ? `, "${modifier}" || ' minutes'` : ""})`;
+
+/** The column beside a date-time that keeps the location's UTC offset then (below). */
+export const offsetColumn = (dateTime: string) => `${dateTime}_offset`;
+
+const offset = (name: string) => integer(name);
+
 /**
- * The typed twins of a table's days and date-times, which the views show in their place
- * (sql/views.ts). A BI tool's SQLite driver types a view's column by the declared type of the
- * table column it names (an expression gets none, and a CAST cannot say DATE), so a view can show
- * a day as DATE only by naming a column declared DATE: `business_date_typed` is business_date so
- * declared, `closed_at_typed` closed_at as TIMESTAMP, and `closed_at_utc` the same instant in UTC
- * (`2026-11-27T17:00:22.334Z`). Values unchanged, no byte on disk; PostgreSQL's own columns are
- * date and timestamptz already.
+ * What the views need to show a table's days and date-times as a BI tool's driver parses them
+ * (sql/bi-views.ts): for each date-time, its offset (`closed_at_offset`, stored: the minutes the
+ * location's clock was ahead of UTC then, clock/local-clock.ts `offsetOf`), and the typed twins.
+ *
+ * A SQLite driver types a view's column by the declared type of the table column it names (an
+ * expression gets none, and a CAST cannot say DATE), so a view can show a day as DATE only by
+ * naming a column declared DATE: `business_date_typed` is business_date so declared;
+ * `closed_at_typed` is closed_at on the location's wall clock and `closed_at_utc` in UTC, both in
+ * SQLite's own text (`2026-11-27 18:00:22.334`), the one form both Python's converters and JDBC's
+ * SQLite driver read without settings. The twins take no byte on disk; PostgreSQL needs none (its
+ * views compute the same from the instant and the offset).
  */
-export function typedTwins<const Day extends string, const Instant extends string>(
+export function clockColumns<const Day extends string, const Instant extends string>(
   days: readonly Day[],
   instants: readonly Instant[],
 ) {
   type Twins = Record<
     `${Day}_typed` | `${Instant}_typed` | `${Instant}_utc`,
     ReturnType<typeof twin>
-  >;
-  const twins: Record<string, ReturnType<typeof twin>> = {};
-  for (const day of days) twins[`${day}_typed`] = twin("DATE", `${day}_typed`, `"${day}"`);
+  > &
+    Record<`${Instant}_offset`, ReturnType<typeof offset>>;
+  const columns: Record<string, unknown> = {};
+  for (const instant of instants) columns[offsetColumn(instant)] = offset(offsetColumn(instant));
+  for (const day of days) columns[`${day}_typed`] = twin("DATE", `${day}_typed`, `"${day}"`);
   for (const instant of instants) {
-    twins[`${instant}_typed`] = twin("TIMESTAMP", `${instant}_typed`, `"${instant}"`);
-    twins[`${instant}_utc`] = twin(
+    columns[`${instant}_typed`] = twin(
       "TIMESTAMP",
-      `${instant}_utc`,
-      `strftime('%Y-%m-%dT%H:%M:%fZ', "${instant}")`,
+      `${instant}_typed`,
+      sqliteDateTime(instant, offsetColumn(instant)),
     );
+    columns[`${instant}_utc`] = twin("TIMESTAMP", `${instant}_utc`, sqliteDateTime(instant));
   }
-  return twins as Twins;
+  return columns as Twins;
 }

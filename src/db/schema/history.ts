@@ -5,7 +5,7 @@
  * changed it, can be asked. An order's first version, while it is current, has no row here.
  */
 import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { flag, locationId, typedTwins } from "./columns.js";
+import { clockColumns, flag, locationId } from "./columns.js";
 
 export const orderVersions = sqliteTable(
   "order_versions",
@@ -48,7 +48,7 @@ export const orderVersions = sqliteTable(
     /** JSON object: this version's rows, `{"orders": {…}, "order_items": […], …}`, each table's
      * columns less the bookkeeping ones. */
     content: text("content").notNull(),
-    ...typedTwins(["business_date"], ["closed_at", "ended_at", "next_updated_at"]),
+    ...clockColumns(["business_date"], ["closed_at", "ended_at", "next_updated_at"]),
   },
   (t) => [
     primaryKey({ columns: [t.order_id, t.version] }),

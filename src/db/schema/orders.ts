@@ -15,7 +15,7 @@ import {
   sqliteTable,
   text,
 } from "drizzle-orm/sqlite-core";
-import { contentHash, deletedAt, flag, syncedAt, typedTwins } from "./columns.js";
+import { clockColumns, contentHash, deletedAt, flag, syncedAt } from "./columns.js";
 
 /** Ids of the API that rows name again and again, each stored once: an order's location, report,
  * operator and device, and the catalog entries that rows of orders' arrays name (a day's orders
@@ -81,7 +81,7 @@ export const orderRows = sqliteTable(
     /** When a complete re-read of its day stopped listing the order (voided upstream); null
      * while listed. Such rows stay for audit and count in no view. */
     deleted_at: deletedAt(),
-    ...typedTwins(["business_date"], ["created_at", "closed_at", "updated_at"]),
+    ...clockColumns(["business_date"], ["created_at", "closed_at", "updated_at"]),
   },
   (t) => [
     index("order_rows_location_day").on(t.location_ref, t.business_date),

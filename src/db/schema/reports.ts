@@ -1,7 +1,7 @@
 /** End-of-session reports, their header flattened, and their arrays as child tables, which refer
  * to their report by its integer key (as orders' do: orders.ts). */
 import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { contentHash, deletedAt, locationId, syncedAt, typedTwins } from "./columns.js";
+import { clockColumns, contentHash, deletedAt, locationId, syncedAt } from "./columns.js";
 
 export const reports = sqliteTable(
   "reports",
@@ -41,7 +41,7 @@ export const reports = sqliteTable(
     synced_at: syncedAt(),
     /** When a complete re-read of its day stopped listing the report; null while listed. */
     deleted_at: deletedAt(),
-    ...typedTwins(["business_date"], ["finalized_at"]),
+    ...clockColumns(["business_date"], ["finalized_at"]),
   },
   (t) => [index("reports_location_day").on(t.location_id, t.business_date)],
 );

@@ -5,7 +5,7 @@
  * and of a line (not cancelled) is the views' rule (db/sqlite/rollups.ts recomputes a day).
  */
 import { integer, numeric, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { locationId, typedTwins } from "./columns.js";
+import { clockColumns, locationId } from "./columns.js";
 
 const businessDate = () => text("business_date").notNull();
 /** Whole counts come out as integers, fractional ones as they are. */
@@ -17,7 +17,7 @@ export const dailySales = sqliteTable(
   {
     location_id: locationId(),
     business_date: businessDate(),
-    ...typedTwins(["business_date"], []),
+    ...clockColumns(["business_date"], []),
     orders: integer("orders").notNull(),
     guests: count("guests"),
     total_sales: amount("total_sales"),
@@ -38,7 +38,7 @@ export const dailyProductSales = sqliteTable(
   {
     location_id: locationId(),
     business_date: businessDate(),
-    ...typedTwins(["business_date"], []),
+    ...clockColumns(["business_date"], []),
     product_id: text("product_id").notNull(),
     product_name: text("product_name").notNull(),
     category: text("category").notNull(),
@@ -57,7 +57,7 @@ export const dailyPaymentSales = sqliteTable(
   {
     location_id: locationId(),
     business_date: businessDate(),
-    ...typedTwins(["business_date"], []),
+    ...clockColumns(["business_date"], []),
     payment_name: text("payment_name").notNull(),
     payments: integer("payments").notNull(),
     amount: amount("amount"),
@@ -70,7 +70,7 @@ export const dailyTaxSales = sqliteTable(
   {
     location_id: locationId(),
     business_date: businessDate(),
-    ...typedTwins(["business_date"], []),
+    ...clockColumns(["business_date"], []),
     tax_rate_bp: integer("tax_rate_bp").notNull(),
     tax_name: text("tax_name").notNull(),
     gross_sales: amount("gross_sales"),
@@ -85,7 +85,7 @@ export const hourlySales = sqliteTable(
   {
     location_id: locationId(),
     business_date: businessDate(),
-    ...typedTwins(["business_date"], []),
+    ...clockColumns(["business_date"], []),
     hour: integer("hour").notNull(),
     orders: integer("orders").notNull(),
     total_sales: amount("total_sales"),
@@ -98,7 +98,7 @@ export const dailyOperatorSales = sqliteTable(
   {
     location_id: locationId(),
     business_date: businessDate(),
-    ...typedTwins(["business_date"], []),
+    ...clockColumns(["business_date"], []),
     operator_id: text("operator_id").notNull(),
     operator_name: text("operator_name").notNull(),
     orders: integer("orders").notNull(),

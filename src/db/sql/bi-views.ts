@@ -41,16 +41,18 @@ const column = (
 const day = (name: string, stored: string): ViewColumn =>
   column(name, "date", (d) => d.typed(stored));
 
-/** A date-time as sent, then the same instant in UTC (`name_utc`). `value` builds it from date-time
- * columns, each given as its typed twin, then as its UTC twin. */
+/** A date-time on the location's wall clock, the same instant in UTC (`name_utc`), and as the API
+ * sent it (`name_sent`). `value` builds it from date-time columns, each given as the column each
+ * of the three reads. */
 const instant = (
   name: string,
   value: string | ((at: (stored: string) => string) => string),
 ): ViewColumn[] => {
   const of = typeof value === "string" ? (at: (stored: string) => string) => at(value) : value;
   return [
-    column(name, "instant", (d) => of((stored) => d.typed(stored))),
+    column(name, "local", (d) => of((stored) => d.local(stored))),
     column(`${name}_utc`, "utc", (d) => of((stored) => d.utc(stored))),
+    column(`${name}_sent`, "sent", () => of((stored) => stored)),
   ];
 };
 
@@ -341,8 +343,9 @@ WHERE o.deleted_at IS NULL AND o.is_canceled AND NOT o.is_training
       column("description", "text", "f.description"),
       column("quantity", "numeric", "f.quantity"),
       column("amount", "money", "f.amount"),
-      column("closed_at", "instant", "f.closed_at"),
+      column("closed_at", "local", "f.closed_at"),
       column("closed_at_utc", "utc", "f.closed_at_utc"),
+      column("closed_at_sent", "sent", "f.closed_at_sent"),
       ...instant("changed_at", "ot.updated_at"),
     ],
     () => `FROM first_items f
@@ -358,8 +361,9 @@ WHERE o.deleted_at IS NULL
     (d) => `first_items AS (
   SELECT
     h.order_id,
-    ${d.typed("h.closed_at")} AS closed_at,
+    ${d.local("h.closed_at")} AS closed_at,
     ${d.utc("h.closed_at")} AS closed_at_utc,
+    h.closed_at AS closed_at_sent,
     ${firstItem(d, "position", "integer")} AS position,
     ${firstItem(d, "item_catalog_id", "text")} AS item_catalog_id,
     ${firstItem(d, "description", "text")} AS description,

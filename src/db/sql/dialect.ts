@@ -63,9 +63,12 @@ export interface SqlDialect {
   minutesBetween(later: string, earlier: string): string;
   /** The larger of two numbers. */
   greatest(a: string, b: string): string;
-  /** A day or date-time column (`o.closed_at`) as a view shows it: on SQLite its typed twin. */
+  /** A day column (`o.business_date`) as a view shows it: on SQLite its typed twin. */
   typed(column: string): string;
-  /** A date-time column as the same instant in UTC. */
+  /** A date-time column (`o.closed_at`) on the location's wall clock, from the instant and the
+   * offset kept beside it (schema/columns.ts, clockColumns): on SQLite its typed twin. */
+  local(column: string): string;
+  /** A date-time column as the same instant in UTC, without offset. */
   utc(column: string): string;
   /** A view whose columns each declare their type (view-columns.ts): `columns` over `from` (FROM,
    * WHERE, GROUP BY), after the common table expressions `ctes`. */
@@ -102,6 +105,7 @@ export const SQLITE_DIALECT: SqlDialect = {
     `CAST(ROUND((julianday(${later}) - julianday(${earlier})) * 1440) AS INTEGER)`,
   greatest: (a, b) => `MAX(${a}, ${b})`,
   typed: (column) => `${column}_typed`,
+  local: (column) => `${column}_typed`,
   utc: (column) => `${column}_utc`,
   typedView: sqliteTypedView,
   typedViewsNeed: [viewColumnTypesTable()],
@@ -142,6 +146,7 @@ export const POSTGRES_DIALECT: SqlDialect = {
     `ROUND(EXTRACT(EPOCH FROM ${later} - ${earlier}) / 60)::integer`,
   greatest: (a, b) => `GREATEST(${a}, ${b})`,
   typed: (column) => column,
+  local: (column) => `(${column} AT TIME ZONE 'UTC' + ${column}_offset * interval '1 minute')`,
   utc: (column) => `(${column} AT TIME ZONE 'UTC')`,
   typedView: postgresTypedView,
   typedViewsNeed: [],

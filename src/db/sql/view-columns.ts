@@ -26,10 +26,13 @@ export type ViewColumnType =
   | "real"
   | "date"
   | "boolean"
-  /** A date-time as the API sent it, with the location's offset (an instant on PostgreSQL). */
-  | "instant"
-  /** The same instant in UTC, ending in `Z` on SQLite. */
+  /** A date-time on the location's wall clock; in SQLite's own text (`2026-11-27 18:00:22.334`)
+   * on SQLite, the one form drivers parse without settings. */
+  | "local"
+  /** The same instant in UTC, in the same form. */
   | "utc"
+  /** The date-time as the API sent it, offset included (an instant on PostgreSQL). */
+  | "sent"
   | "json";
 
 export interface ColumnDeclaration {
@@ -49,8 +52,9 @@ export const COLUMN_DECLARATIONS: Record<ViewColumnType, ColumnDeclaration> = {
   real: { sqlite: "REAL", sqliteCast: "REAL", postgres: "numeric" },
   date: { sqlite: "DATE", sqliteCast: null, postgres: "date" },
   boolean: { sqlite: "BOOLEAN", sqliteCast: "INTEGER", postgres: "boolean" },
-  instant: { sqlite: "TIMESTAMP", sqliteCast: null, postgres: "timestamptz" },
+  local: { sqlite: "TIMESTAMP", sqliteCast: null, postgres: "timestamp" },
   utc: { sqlite: "TIMESTAMP", sqliteCast: null, postgres: "timestamp" },
+  sent: { sqlite: "TEXT", sqliteCast: "TEXT", postgres: "timestamptz" },
   json: { sqlite: "TEXT", sqliteCast: "TEXT", postgres: "jsonb" },
 };
 

@@ -1,21 +1,27 @@
 /**
- * Each location's clock for the hours stored with its orders (orders.closed_hour), as its time
- * zone setting was last applied (locations.time_zone), and the applying of a new setting: the
- * hours of the location's stored orders are recomputed on the new clock, with the hourly
- * summaries of the days that moved, in the caller's transaction, so that every stored hour of a
- * location is always on the clock its row names.
+ * Each location's clock for the values stored with its orders and reports (closing hours and
+ * date-times' offsets: rules/time-zone-change.ts), as its time zone setting was last applied
+ * (locations.time_zone), and the applying of a new setting: those values are recomputed on the
+ * new clock, with the hourly summaries of the days that moved, in the caller's transaction, so
+ * that every stored value of a location is always on the clock its row names.
  */
 import type Database from "better-sqlite3";
 import { LocalClock } from "../../clock/local-clock.js";
-import { type ClosedTime, movedHours, type TimeZoneChange } from "../rules/time-zone-change.js";
+import {
+  CLOCKED_TABLES,
+  type ClockedTable,
+  clockedColumns,
+  clockedRow,
+  movedClockValues,
+  type TimeZoneChange,
+} from "../rules/time-zone-change.js";
 import { HOURLY_SALES } from "../sql/rollups.js";
 import type { Rollups } from "./rollups.js";
 
 export class LocationClocks {
   private readonly clocks = new Map<string, LocalClock>();
   private readonly storedZone: Database.Statement<[string], { time_zone: string | null }>;
-  private readonly closedTimes: Database.Statement<[string], ClosedTime<number>>;
-  private readonly setHour: Database.Statement<[number | null, number]>;
+  private readonly clocked: readonly ClockedStatements[];
   private readonly setZone: Database.Statement<[string | null, string]>;
 
   constructor(
@@ -23,10 +29,9 @@ export class LocationClocks {
     private readonly rollups: Rollups,
   ) {
     this.storedZone = sqlite.prepare("SELECT time_zone FROM locations WHERE id = ?");
-    this.closedTimes = sqlite.prepare(
-      "SELECT key, closed_at, closed_hour, business_date FROM orders WHERE location_id = ?",
+    this.clocked = Object.keys(CLOCKED_TABLES).map((table) =>
+      clockedStatements(sqlite, table as ClockedTable),
     );
-    this.setHour = sqlite.prepare("UPDATE order_rows SET closed_hour = ? WHERE key = ?");
     this.setZone = sqlite.prepare("UPDATE locations SET time_zone = ? WHERE id = ?");
   }
 
@@ -50,16 +55,47 @@ export class LocationClocks {
     const from = stored.time_zone;
     if (from === timeZone) return null;
     const clock = LocalClock.of(timeZone);
-    const { moved, days } = movedHours(this.closedTimes.all(locationId), clock, locationId);
-    for (const { key, hour } of moved) this.setHour.run(hour, key);
-    this.rollups.refreshTable(HOURLY_SALES, days);
+    let rows = 0;
+    let hourDays = 0;
+    for (const { table, select, update } of this.clocked) {
+      const stored = select.all(locationId).map((row) => clockedRow(table, row, Number(row.key)));
+      const { moved, days } = movedClockValues(table, stored, clock, locationId);
+      for (const { key, values } of moved) update.run({ ...values, key });
+      this.rollups.refreshTable(HOURLY_SALES, days);
+      rows += moved.length;
+      hourDays += days.length;
+    }
     this.setZone.run(timeZone, locationId);
     this.clocks.set(locationId, clock);
-    return { from, to: timeZone, orders: moved.length, days: days.length };
+    return { from, to: timeZone, rows, days: hourDays };
   }
 
   /** Drops what is remembered of every location (after a rolled-back group of writes). */
   forgetAll(): void {
     this.clocks.clear();
   }
+}
+
+interface ClockedStatements {
+  table: ClockedTable;
+  /** A location's rows: key, business_date, the date-times and the clocked values. */
+  select: Database.Statement<[string], Record<string, string | number | null>>;
+  /** A row's clocked values, by name, and its `key`. */
+  update: Database.Statement<[Record<string, number | null>]>;
+}
+
+function clockedStatements(sqlite: Database.Database, table: ClockedTable): ClockedStatements {
+  const filled = clockedColumns(table);
+  // Orders through their relation, which names the location; reports name it themselves.
+  const from = table === "order_rows" ? "orders" : table;
+  return {
+    table,
+    select: sqlite.prepare(
+      `SELECT key, business_date, ${[...CLOCKED_TABLES[table], ...filled].join(", ")}
+       FROM ${from} WHERE location_id = ?`,
+    ),
+    update: sqlite.prepare(
+      `UPDATE ${table} SET ${filled.map((c) => `${c} = @${c}`).join(", ")} WHERE key = @key`,
+    ),
+  };
 }

@@ -6,12 +6,14 @@
 import type Database from "better-sqlite3";
 import {
   ARCHIVE_RAW_COLUMNS,
+  FILL_CLOCK_OFFSETS,
   FILL_CLOSED_HOURS,
   FILL_ROLLUPS,
   type UpgradeProgress,
 } from "../../upgrade-progress.js";
 import type { BeforeMigration } from "../migrate.js";
 import { archiveRawColumns, needsRawArchiveUpgrade } from "./archive-raw-columns.js";
+import { fillClockOffsets } from "./fill-clock-offsets.js";
 import { fillClosedHours } from "./fill-closed-hours.js";
 import { fillRollups } from "./fill-rollups.js";
 
@@ -23,6 +25,7 @@ const UPGRADES: readonly {
   // Before the rollups: the hourly summaries group by the hours it fills.
   { name: FILL_CLOSED_HOURS, run: fillClosedHours },
   { name: FILL_ROLLUPS, run: fillRollups },
+  { name: FILL_CLOCK_OFFSETS, run: fillClockOffsets },
 ];
 
 /** The upgrades this file has not finished, by name. */
