@@ -554,6 +554,41 @@ describe.each(DESTINATION_KINDS)("the stores on %s", (kind) => {
     });
   });
 
+  describe("the views' date-times", () => {
+    it("shows each one on the location's wall clock and in UTC, in SQLite's own text on both", async () => {
+      const time = (day: string, clock: string) => `${day} ${clock}.000`;
+      expect(
+        await reader.queries.runQuery(
+          "SELECT order_number, closed_at, closed_at_utc FROM v_orders ORDER BY order_number",
+        ),
+      ).toEqual({
+        columns: ["order_number", "closed_at", "closed_at_utc"],
+        rows: [
+          ["1001", time(DAY, "12:00:00"), time(DAY, "11:00:00")],
+          ["1002", time(DAY, "13:00:00"), time(DAY, "12:00:00")],
+          ["1003", time(DAY, "14:00:00"), time(DAY, "13:00:00")],
+          ["1004", time(DAY, "15:00:00"), time(DAY, "14:00:00")],
+          ["2001", time(DAY, "12:00:00"), time(DAY, "10:00:00")],
+        ],
+      });
+      // Seen by the second run (05:00 UTC), on the clock the API last wrote for the order (+01:00).
+      const changes = await reader.queries.runQuery(
+        `SELECT order_number, change, changed_at, changed_at_utc, seen_at, seen_at_utc
+         FROM v_order_changes WHERE change = 'changed' ORDER BY order_number`,
+      );
+      expect(changes.rows).toEqual([
+        [
+          "1001",
+          "changed",
+          time(NEXT_DAY, "09:00:00"),
+          time(NEXT_DAY, "08:00:00"),
+          time(AT.secondRun.slice(0, 10), "06:00:00"),
+          time(AT.secondRun.slice(0, 10), "05:00:00"),
+        ],
+      ]);
+    });
+  });
+
   describe("turns", () => {
     it(
       kind === "postgres"

@@ -82,6 +82,12 @@ describe("an API that writes UTC", () => {
     expect(rows(db, HOURLY_SALES)).toEqual(hourlySalesFromLocalApi);
     expect(rows(db, WALL_CLOCKS)).toEqual(wallClocksFromLocalApi);
     expect(
+      scalar(
+        db,
+        "SELECT COUNT(*) FROM v_orders WHERE closed_hour IS NOT CAST(substr(closed_at, 12, 2) AS INTEGER)",
+      ),
+    ).toBe(0);
+    expect(
       rows(db, "SELECT time_zone FROM locations ORDER BY time_zone").map((r) => r.time_zone),
     ).toEqual(["Asia/Kolkata", "Etc/GMT+5", "Etc/GMT-1", "Etc/GMT-1", "UTC"]);
     expect(await compareWithDataset(db, utcApi.dataset, RANGE)).toEqual([]);
