@@ -11,6 +11,7 @@ import {
 } from "../src/db/normalize/catalog.js";
 import { normalizeOrder } from "../src/db/normalize/order.js";
 import { normalizeReport } from "../src/db/normalize/report.js";
+import { clockValues } from "../src/db/rules/time-zone-change.js";
 import { Dataset } from "../src/simulator/dataset.js";
 
 const dataset = new Dataset({
@@ -62,6 +63,37 @@ describe("orders", () => {
     expect(normalizeOrder(order, "{}", paris).order.closed_hour).toBe(23);
     const local = { ...order, closedAt: "2026-07-01T21:30:00.000-05:00" };
     expect(normalizeOrder(local, "{}", paris).order.closed_hour).toBe(21);
+  });
+
+  it("stamps each date-time's offset on the location's clock, as a change of clock would", () => {
+    const order = {
+      ...orderWith(() => true),
+      createdAt: "2026-03-29T00:40:00.000Z",
+      closedAt: "2026-03-29T01:10:00.000Z",
+      updatedAt: "2026-03-29T01:10:00.000+02:00",
+    };
+    const paris = { ...context, clock: new LocalClock("Europe/Paris") };
+    for (const on of [context, paris]) {
+      const { order: row } = normalizeOrder(order, "{}", on);
+      const sent = {
+        created_at: row.created_at,
+        closed_at: row.closed_at,
+        updated_at: row.updated_at,
+      };
+      expect(row).toMatchObject(clockValues("order_rows", sent, on.clock));
+    }
+    // Paris moves to summer time at 01:00 UTC that night: created before, closed after.
+    expect(normalizeOrder(order, "{}", paris).order).toMatchObject({
+      created_at_offset: 60,
+      closed_at_offset: 120,
+      updated_at_offset: 120,
+      closed_hour: 3,
+    });
+    expect(normalizeOrder(order, "{}", context).order).toMatchObject({
+      created_at_offset: 0,
+      closed_at_offset: 0,
+      closed_hour: 1,
+    });
   });
 
   it("applies the spec's defaults to optional fields left out", () => {
