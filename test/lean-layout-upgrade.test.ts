@@ -126,6 +126,8 @@ function earlierSqliteFile(): string {
 const MY_LINES = `CREATE VIEW my_lines AS SELECT o.id, o.order_number, COUNT(i.position) AS lines
   FROM orders o JOIN order_items i ON i.order_id = o.id GROUP BY o.id`;
 const MY_REPORTS = "CREATE VIEW my_reports AS SELECT id, total_sales FROM reports";
+/** Over a table of the catalog, which a later migration makes again in the schema's order. */
+const MY_PRODUCTS = "CREATE VIEW my_products AS SELECT location_id, id, name FROM products";
 /** Over a BI view, which later migrations make again. */
 const MY_CLOSINGS = "CREATE VIEW my_closings AS SELECT order_id, closed_at FROM v_orders";
 const pgTarget: { current?: PostgresTarget } = {};
@@ -157,7 +159,9 @@ describe("upgrading to the lean layout", () => {
     expect(wide).toEqual([{ type: "table" }]);
     expect(await contents(async (sql) => rows(earlier, sql))).toEqual(withoutOffsets(expected));
     // Views of the user's own over the tables the migration rebuilds.
-    earlier.sqlite.exec(`${MY_LINES}; ${MY_REPORTS}; ${MY_CLOSINGS}`);
+    earlier.sqlite.exec(`${MY_LINES}; ${MY_REPORTS}; ${MY_CLOSINGS}; ${MY_PRODUCTS}`);
+    const myProducts = rows(earlier, "SELECT * FROM my_products ORDER BY location_id, id");
+    expect(myProducts.length).toBeGreaterThan(0);
     const mine = rows(earlier, "SELECT * FROM my_lines ORDER BY id");
     const myReports = rows(earlier, "SELECT * FROM my_reports ORDER BY id");
     expect(mine.length).toBeGreaterThan(0);
@@ -173,6 +177,9 @@ describe("upgrading to the lean layout", () => {
       expect(rows(upgraded, "PRAGMA foreign_key_check")).toEqual([]);
       expect(rows(upgraded, "SELECT * FROM my_lines ORDER BY id")).toEqual(mine);
       expect(rows(upgraded, "SELECT * FROM my_reports ORDER BY id")).toEqual(myReports);
+      expect(rows(upgraded, "SELECT * FROM my_products ORDER BY location_id, id")).toEqual(
+        myProducts,
+      );
       expect(rows(upgraded, "SELECT * FROM my_closings ORDER BY order_id")).toEqual(
         rows(upgraded, "SELECT order_id, closed_at FROM v_orders ORDER BY order_id"),
       );
