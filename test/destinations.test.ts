@@ -140,7 +140,7 @@ describe.each(DESTINATION_KINDS)("into %s", (kind) => {
       const children = CHILD_RELATIONS.map((relation) => tableName(relation.table));
       for (const table of children) expect(await rowsOf(table), table).toBeGreaterThan(0);
       await stored.execute("DELETE FROM order_rows");
-      await stored.execute("DELETE FROM reports");
+      await stored.execute("DELETE FROM report_rows");
       for (const table of children) expect(await rowsOf(table), table).toBe(0);
     });
   });
@@ -328,7 +328,7 @@ describe.each(DESTINATION_KINDS)("into %s", (kind) => {
         markedByHand,
       );
       await stored.execute(
-        "UPDATE reports SET location_id = 'elsewhere' WHERE id = (SELECT MIN(id) FROM reports)",
+        "UPDATE report_rows SET location_id = 'elsewhere' WHERE id = (SELECT MIN(id) FROM report_rows)",
       );
       await expectRowCountsKept(stored);
     });

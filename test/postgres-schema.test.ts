@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { describePostgresUrl } from "../src/config/config.js";
 import { PG_MIGRATIONS_FOLDER } from "../src/db/pg/migrate.js";
 import { pgColumnType } from "../src/db/pg/types.js";
-import { CHILD_RELATIONS, CONTRACT_TABLES, ORDERS_RELATION } from "../src/db/schema/relations.js";
+import { CHILD_RELATIONS, CONTRACT_TABLES, STORED_RELATIONS } from "../src/db/schema/relations.js";
 import { BI_VIEWS } from "../src/db/sql/bi-views.js";
 import { COLUMN_DECLARATIONS } from "../src/db/sql/view-columns.js";
 import { packagePath } from "../src/package-root.js";
@@ -19,6 +19,13 @@ import { openTestDb, rows, useTempDir } from "./helpers/db.js";
 import { usePostgres } from "./helpers/postgres.js";
 
 const pg = usePostgres();
+/** Every relation and view of the contract (design.md): what a BI tool reads. */
+const CONTRACT = [
+  ...CONTRACT_TABLES,
+  ...STORED_RELATIONS.map((relation) => relation.name),
+  ...CHILD_RELATIONS.map((relation) => relation.name),
+  ...BI_VIEWS.map((view) => view.name),
+];
 const pgClient = pg_.Client;
 const tempPath = useTempDir();
 
@@ -174,6 +181,31 @@ describe("PostgreSQL schema", () => {
     });
   });
 
+  it("gives every relation and view of the contract the same columns in the same order as SQLite", async () => {
+    const target = pg.target();
+    const result = await migrate({ POS_DB_URL: target.url, POS_DB_SCHEMA: target.schema });
+    expect(result.code, result.stderr).toBe(0);
+    const db = openTestDb(tempPath());
+    try {
+      for (const relation of CONTRACT) {
+        const onSqlite = db.sqlite
+          .prepare(`SELECT * FROM ${relation} LIMIT 0`)
+          .columns()
+          .map((c) => c.name);
+        const onPostgres = (
+          await pg.query(
+            `SELECT a.attname AS name FROM pg_attribute a
+             WHERE a.attrelid = '${target.schema}.${relation}'::regclass AND a.attnum > 0
+               AND NOT a.attisdropped ORDER BY a.attnum`,
+          )
+        ).map((c) => c.name);
+        expect(onPostgres, relation).toEqual(onSqlite);
+      }
+    } finally {
+      db.close();
+    }
+  });
+
   it("declares every column of the BI views as its definition types it, money with its scale", async () => {
     const target = pg.target();
     const result = await migrate({ POS_DB_URL: target.url, POS_DB_SCHEMA: target.schema });
@@ -278,13 +310,7 @@ describe("PostgreSQL schema", () => {
         "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1",
         [target.schema],
       );
-      const contract = [
-        ...CONTRACT_TABLES,
-        ORDERS_RELATION.name,
-        ...CHILD_RELATIONS.map((relation) => relation.name),
-        ...BI_VIEWS.map((view) => view.name),
-      ];
-      expect(seen.rows.map((row) => row.table_name)).toEqual([...contract].sort());
+      expect(seen.rows.map((row) => row.table_name)).toEqual([...CONTRACT].sort());
       const orders = await client.query(`SELECT COUNT(*) AS n FROM ${target.schema}.v_orders`);
       expect(orders.rows).toEqual([{ n: "0" }]);
       await expect(client.query(`SELECT * FROM ${target.schema}.raw_records`)).rejects.toThrow(

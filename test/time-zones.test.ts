@@ -37,7 +37,7 @@ const HOURS = "SELECT id, business_date, closed_hour FROM orders ORDER BY id";
 const HOURLY_SALES = "SELECT * FROM v_hourly_sales ORDER BY location_id, business_date, hour";
 /** What the views show of orders' and reports' date-times on the location's wall clock. */
 const WALL_CLOCKS = `SELECT order_id AS id, created_at, closed_at FROM v_orders
-  UNION ALL SELECT id, finalized_at_typed, NULL FROM reports ORDER BY id`;
+  UNION ALL SELECT id, finalized_at_typed, NULL FROM report_rows ORDER BY id`;
 
 /** Each location of a simulator with the time zone that keeps its offset all year. */
 function zonedLocations(simulator: Simulator): LocationConfig[] {

@@ -34,8 +34,8 @@ import {
   type ChildRelation,
   type IdRefColumn,
   idRefsOf,
-  ORDERS_RELATION,
   positionsOf,
+  STORED_RELATIONS,
   type StoredRelation,
 } from "../../src/db/schema/relations.js";
 import * as reportTables from "../../src/db/schema/reports.js";
@@ -246,8 +246,9 @@ function asId(refs: readonly IdRefColumn[]): (column: ColumnFacts) => ColumnFact
   };
 }
 
-/** What a record's relation stored under another name shows (orders: relations.ts): its
- * columns, each id kept by key shown as the id, and its keys and indexes alike. */
+/** What a relation stored under another name shows (orders, reports, order_versions:
+ * relations.ts): its columns, each id kept by key shown as the id, and its keys and indexes
+ * alike. */
 export function storedRelationFacts(relation: StoredRelation): TableFacts {
   const stored = tableFacts(relation.table);
   const refs = idRefsOf(relation.table);
@@ -264,9 +265,10 @@ export function storedRelationFacts(relation: StoredRelation): TableFacts {
 }
 
 /** A table as the dictionary shows it: a relation stored under another name (the rows of an
- * array, orders) under its contract name. */
+ * array, orders, reports …) under its contract name. */
 function shownFacts(table: SQLiteTable): TableFacts {
-  if (table === ORDERS_RELATION.table) return storedRelationFacts(ORDERS_RELATION);
+  const stored = STORED_RELATIONS.find((r) => r.table === table);
+  if (stored) return storedRelationFacts(stored);
   const relation = CHILD_RELATIONS.find((r) => r.table === table);
   return relation ? relationFacts(relation) : tableFacts(table);
 }
@@ -280,7 +282,10 @@ export function viewFacts(): ViewFacts[] {
       .prepare<[], string>("SELECT name FROM sqlite_schema WHERE type = 'view' ORDER BY name")
       .pluck()
       .all();
-    const relations = new Set([ORDERS_RELATION.name, ...CHILD_RELATIONS.map((r) => r.name)]);
+    const relations = new Set([
+      ...STORED_RELATIONS.map((r) => r.name),
+      ...CHILD_RELATIONS.map((r) => r.name),
+    ]);
     // Relations stored under other names are views too, shown among the tables (shownFacts).
     return names
       .filter((name) => !relations.has(name))
@@ -627,10 +632,11 @@ function storedInLines(table: TableFacts): string[] {
     refers.push(
       `keep ${idRefs.map((r) => code(r.shown)).join(", ")} by their keys in ${code("api_ids")} (${idRefs.map((r) => code(r.stored)).join(", ")})`,
     );
-  return [
-    `**Stored in:** ${code(storedIn.table)}, whose rows ${refers.join(" and ")}; ${code(table.name)} is a view that joins them back.`,
-    "",
-  ];
+  const view =
+    refers.length === 0
+      ? `${code(table.name)} is a view of its columns, without the typed twins`
+      : `whose rows ${refers.join(" and ")}; ${code(table.name)} is a view that joins them back`;
+  return [`**Stored in:** ${code(storedIn.table)}${refers.length === 0 ? ": " : ", "}${view}.`, ""];
 }
 
 function twinLines(table: TableFacts): string[] {

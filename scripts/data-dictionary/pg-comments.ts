@@ -9,14 +9,14 @@
 import {
   CHILD_RELATIONS,
   CONTRACT_TABLES,
-  ORDERS_RELATION,
+  STORED_RELATIONS,
 } from "../../src/db/schema/relations.js";
 import { readSchema, type TableFacts, viewColumnMeaning } from "./data-dictionary.js";
 import { TABLE_DOCS, VIEW_DOCS } from "./dictionary/index.js";
 
 const CONTRACT = new Set([
   ...CONTRACT_TABLES,
-  ORDERS_RELATION.name,
+  ...STORED_RELATIONS.map((relation) => relation.name),
   ...CHILD_RELATIONS.map((relation) => relation.name),
 ]);
 

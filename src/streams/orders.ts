@@ -9,7 +9,7 @@ import {
   orderItemRows,
   orderPaymentRows,
   orderRows,
-  orderVersions,
+  orderVersionRows,
 } from "../db/schema/index.js";
 import type { DayStreamDescription } from "./description.js";
 
@@ -21,7 +21,7 @@ export const ORDERS: DayStreamDescription<Order> = {
   summarized: "days",
   table: orderRows,
   childTables: [orderItemRows, orderItemModifierRows, orderItemDiscountRows, orderPaymentRows],
-  history: { table: orderVersions, paidFrom: orderPaymentRows },
+  history: { table: orderVersionRows, paidFrom: orderPaymentRows },
   toRows(order, raw, context, hash) {
     const rows = normalizeOrder(order, raw, context, hash);
     return {

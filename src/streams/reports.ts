@@ -10,7 +10,7 @@ import {
   reportOrderRows,
   reportPaymentRows,
   reportProductRows,
-  reports,
+  reportRows,
   reportTaxRows,
 } from "../db/schema/index.js";
 import type { DayStreamDescription } from "./description.js";
@@ -20,7 +20,7 @@ export const REPORTS: DayStreamDescription<Report> = {
   listing: { operation: "listReports", path: SHOWN_PATHS.reports },
   schema: reportSchema,
   summarized: "reports",
-  table: reports,
+  table: reportRows,
   childTables: [
     reportProductRows,
     reportClerkShiftRows,

@@ -108,7 +108,7 @@ export async function editByHand(stored: StoredData, latest: string): Promise<Ha
     Math.floor(listed / 2),
   );
   await stored.execute(
-    "UPDATE reports SET total_sales = total_sales + 100 WHERE key = ?",
+    "UPDATE report_rows SET total_sales = total_sales + 100 WHERE key = ?",
     reportKey,
   );
   return { day, orders: orders.map((o) => o.id), reports: [String(report?.id)] };

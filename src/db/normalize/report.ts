@@ -10,13 +10,13 @@ import type {
   reportOrderRows,
   reportPaymentRows,
   reportProductRows,
-  reports,
+  reportRows,
   reportTaxRows,
 } from "../schema/index.js";
 import { basisPointsFromHundredths, type DayRowContext, optional } from "./values.js";
 
 /** A report's row, less its key: the database gives it. */
-export type ReportRow = Omit<typeof reports.$inferSelect, "key" | TwinName>;
+export type ReportRow = Omit<typeof reportRows.$inferSelect, "key" | TwinName>;
 type OfReport<T extends { $inferSelect: object }> = RelationRow<T, "report_key", "report_id">[];
 
 export interface ReportRows {

@@ -86,7 +86,7 @@ export class PgLocationClocks {
 }
 
 /** The raw archive's name of each table's records. */
-const ARCHIVED_AS: Record<ClockedTable, string> = { order_rows: "orders", reports: "reports" };
+const ARCHIVED_AS: Record<ClockedTable, string> = { order_rows: "orders", report_rows: "reports" };
 
 /** A location's rows of `table` with their date-times as the API wrote them (the archived JSON's
  * fields: createdAt …), or the stored instants where the archive has none. */

@@ -27,7 +27,7 @@ export interface TimeZoneChange {
  * columns the clock fills. */
 export const CLOCKED_TABLES = {
   order_rows: ["created_at", "closed_at", "updated_at"],
-  reports: ["finalized_at"],
+  report_rows: ["finalized_at"],
 } as const;
 
 export type ClockedTable = keyof typeof CLOCKED_TABLES;

@@ -2,13 +2,14 @@
  * Order history: every version of an order that a later version replaced, or that the API
  * stopped listing. The current tables hold the latest version alone (what every view and query
  * reads); this table holds the ones before it, so that what changed after the fact, and who
- * changed it, can be asked. An order's first version, while it is current, has no row here.
+ * changed it, can be asked. An order's first version, while it is current, has no row here. The
+ * contract's `order_versions` is a view of it (views.ts), without the typed twins.
  */
 import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { clockColumns, flag, locationId } from "./columns.js";
 
-export const orderVersions = sqliteTable(
-  "order_versions",
+export const orderVersionRows = sqliteTable(
+  "order_version_rows",
   {
     order_id: text("order_id").notNull(),
     /** 1 for the first version pos-sync stored; the current version is the next number. */

@@ -9,6 +9,7 @@
  */
 import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { TwinName } from "./columns.js";
+import { orderVersionRows } from "./history.js";
 import {
   apiIds,
   orderItemDiscountRows,
@@ -24,7 +25,7 @@ import {
   reportOrderRows,
   reportPaymentRows,
   reportProductRows,
-  reports,
+  reportRows,
   reportTaxRows,
 } from "./reports.js";
 
@@ -89,7 +90,7 @@ const ofOrders = (name: string, table: SQLiteTable): ChildRelation => ({
 const ofReports = (name: string, table: SQLiteTable): ChildRelation => ({
   name,
   table,
-  parent: reports,
+  parent: reportRows,
   parentId: "report_id",
   parentKey: "report_key",
 });
@@ -108,8 +109,10 @@ export const CHILD_RELATIONS: readonly ChildRelation[] = [
   ofReports("report_orders", reportOrderRows),
 ];
 
-/** A record's relation of the contract stored under another name, with ids kept by their keys
- * (`orders` in `order_rows`). Its relation is a view (views.ts). */
+/** A relation of the contract stored under another name (`orders` in `order_rows`, its ids
+ * kept by their keys): its relation is a view (views.ts) of the stored columns, without the
+ * typed twins the BI views read from the table, so that `SELECT *` gives the same columns in the
+ * same order on both databases. */
 export interface StoredRelation {
   /** The contract's name. */
   readonly name: string;
@@ -118,8 +121,14 @@ export interface StoredRelation {
 
 export const ORDERS_RELATION: StoredRelation = { name: "orders", table: orderRows };
 
-/** The tables that are relations of the contract themselves (design.md's list, the order history
- * and the audit's repairs): with `orders`, the relations of arrays and the views, what analysts
+export const STORED_RELATIONS: readonly StoredRelation[] = [
+  ORDERS_RELATION,
+  { name: "reports", table: reportRows },
+  { name: "order_versions", table: orderVersionRows },
+];
+
+/** The tables that are relations of the contract themselves (design.md's list and the audit's
+ * repairs): with the stored relations, those of arrays and the views, what analysts
  * and BI tools read (on PostgreSQL, what carries a comment, and so what a BI role is granted).
  * The rest (the tables under the relations, ids by key, the raw archive, the summaries the views
  * read, the bookkeeping of runs in progress) is pos-sync's own. */
@@ -134,8 +143,6 @@ export const CONTRACT_TABLES: readonly string[] = [
   "modifier_options",
   "payment_methods",
   "taxes",
-  "reports",
-  "order_versions",
   "sync_runs",
   "sync_windows",
   "history_repairs",
@@ -146,7 +153,8 @@ export const CONTRACT_TABLES: readonly string[] = [
  * `order_item_rows` …, the table's own name for the tables that are relations themselves.
  * Reads and the records' names (the raw archive, the history) use it; writes use the table. */
 export function relationName(table: SQLiteTable): string {
-  if (table === orderRows) return ORDERS_RELATION.name;
+  const stored = STORED_RELATIONS.find((relation) => relation.table === table);
+  if (stored) return stored.name;
   return CHILD_RELATIONS.find((r) => r.table === table)?.name ?? getTableConfig(table).name;
 }
 

@@ -1,10 +1,11 @@
 /** End-of-session reports, their header flattened, and their arrays as child tables, which refer
- * to their report by its integer key (as orders' do: orders.ts). */
+ * to their report by its integer key (as orders' do: orders.ts). The contract's `reports` is a
+ * view of `report_rows` (views.ts), which keeps the typed twins the views read out of it. */
 import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { clockColumns, contentHash, deletedAt, locationId, syncedAt } from "./columns.js";
 
-export const reports = sqliteTable(
-  "reports",
+export const reportRows = sqliteTable(
+  "report_rows",
   {
     /** What the rows of the report's arrays refer to it by (never reused, as orders.key). */
     key: integer("key").primaryKey({ autoIncrement: true }),
@@ -50,7 +51,7 @@ export const reports = sqliteTable(
 const reportChild = () => ({
   report_key: integer("report_key")
     .notNull()
-    .references(() => reports.key, { onDelete: "cascade" }),
+    .references(() => reportRows.key, { onDelete: "cascade" }),
   position: integer("position").notNull(),
 });
 

@@ -87,7 +87,9 @@ const PAYMENTS_BY_ORDER = `(SELECT order_key, SUM(payment_amount) AS paid, COUNT
 /** A location's name beside its id: every view has it. */
 const LOCATION = "LEFT JOIN locations l ON l.id";
 
-/** Orders `o`, with their stored row `ot` (whose typed twins the views show) and location `l`. */
+/** Orders `o`, with their stored row `ot` (whose typed twins the views show) and location `l`.
+ * Reports and order versions are read from their stored tables (report_rows,
+ * order_version_rows) for the same twins. */
 const ORDERS = `FROM orders o
 JOIN order_rows ot ON ot.key = o.key
 ${LOCATION} = o.location_id`;
@@ -205,7 +207,7 @@ ${LOCATION} = d.location_id`,
   END`,
       ),
     ],
-    () => `FROM reports r
+    () => `FROM report_rows r
 JOIN report_order_sums s ON s.report_id = r.id
 ${LOCATION} = r.location_id
 WHERE r.deleted_at IS NULL`,
@@ -296,7 +298,7 @@ const LOSS_PREVENTION_VIEWS: readonly TypedView[] = [
       column("is_canceled", "boolean", "h.next_is_canceled"),
       column("changed_fields", "json", "h.changed_fields"),
     ],
-    () => `FROM order_versions h
+    () => `FROM order_version_rows h
 ${LOCATION} = h.location_id`,
   ),
   typedView(
@@ -323,8 +325,8 @@ ${LOCATION} = h.location_id`,
     ],
     () => `${ORDERS}
 -- The last version seen paid and not cancelled, if history kept one.
-LEFT JOIN order_versions b ON b.order_id = o.id AND b.version = (
-  SELECT MAX(x.version) FROM order_versions x
+LEFT JOIN order_version_rows b ON b.order_id = o.id AND b.version = (
+  SELECT MAX(x.version) FROM order_version_rows x
   WHERE x.order_id = o.id AND NOT x.is_canceled AND x.paid > 0
 )
 WHERE o.deleted_at IS NULL AND o.is_canceled AND NOT o.is_training
@@ -373,7 +375,7 @@ WHERE o.deleted_at IS NULL
       PARTITION BY h.order_id, ${firstItem(d, "item_catalog_id", "text")}
       ORDER BY ${firstItem(d, "position", "integer")}
     ) AS nth
-  FROM order_versions h
+  FROM order_version_rows h
   ${d.jsonElements("h.content", "i", "order_items")}
   WHERE h.version = 1 AND NOT ${d.jsonValue("i.value", "is_canceled", "boolean")}
 )`,
@@ -403,7 +405,7 @@ WHERE o.deleted_at IS NULL
     (d) => `${ORDERS}
 LEFT JOIN (
   SELECT order_id, ${d.jsonValue("content", "orders.total_discount", "numeric")} AS total_discount
-  FROM order_versions WHERE version = 1
+  FROM order_version_rows WHERE version = 1
 ) f ON f.order_id = o.id
 WHERE o.deleted_at IS NULL AND ${SALE}
 GROUP BY o.location_id, l.name, ${d.typed("ot.business_date")}, o.operator_id, o.operator_name`,
@@ -421,11 +423,11 @@ GROUP BY o.location_id, l.name, ${d.typed("ot.business_date")}, o.operator_id, o
       column(
         "earlier_versions",
         "integer",
-        "(SELECT COUNT(*) FROM order_versions v WHERE v.order_id = o.id)",
+        "(SELECT COUNT(*) FROM order_version_rows v WHERE v.order_id = o.id)",
       ),
     ],
     (d) => `${ORDERS}
-JOIN reports r ON r.id = o.report_id AND r.deleted_at IS NULL
+JOIN report_rows r ON r.id = o.report_id AND r.deleted_at IS NULL
 WHERE o.deleted_at IS NULL AND ${d.instant("o.updated_at")} > ${d.instant("r.finalized_at")}`,
   ),
   typedView(

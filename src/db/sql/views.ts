@@ -11,9 +11,9 @@ import {
   CHILD_RELATIONS,
   type ChildRelation,
   idRefsOf,
-  ORDERS_RELATION,
   positionsOf,
   relationName,
+  STORED_RELATIONS,
   type StoredRelation,
 } from "../schema/index.js";
 import { BI_VIEWS } from "./bi-views.js";
@@ -63,7 +63,7 @@ function keptIds(table: SQLiteTable, alias: string) {
   };
 }
 
-/** A record's relation over the table that stores it with ids kept by key (orders). */
+/** A relation over the table that stores it (orders with ids kept by key, reports, versions). */
 function storedRelationView(relation: StoredRelation): ViewSource {
   const ids = keptIds(relation.table, "o");
   const columns = storedColumns(relation.table).map((column) => ids.shown(column.name));
@@ -76,7 +76,7 @@ FROM ${tableName(relation.table)} o${ids.joins}`,
 
 /** Every view of the contract (design.md), in the order the migrations create them. */
 export const VIEWS: readonly ViewSource[] = [
-  storedRelationView(ORDERS_RELATION),
+  ...STORED_RELATIONS.map(storedRelationView),
   ...CHILD_RELATIONS.map(relationView),
   ...BI_VIEWS,
 ];

@@ -15,6 +15,7 @@ import {
   movedClockValues,
   type TimeZoneChange,
 } from "../rules/time-zone-change.js";
+import { orderRows, relationName, reportRows } from "../schema/index.js";
 import { HOURLY_SALES } from "../sql/rollups.js";
 import type { Rollups } from "./rollups.js";
 
@@ -86,8 +87,8 @@ interface ClockedStatements {
 
 function clockedStatements(sqlite: Database.Database, table: ClockedTable): ClockedStatements {
   const filled = clockedColumns(table);
-  // Orders through their relation, which names the location; reports name it themselves.
-  const from = table === "order_rows" ? "orders" : table;
+  // Through the relations, which name the location (order_rows keeps it by key).
+  const from = relationName(table === "order_rows" ? orderRows : reportRows);
   return {
     table,
     select: sqlite.prepare(

@@ -14,6 +14,7 @@ import {
   clockValues,
 } from "../../rules/time-zone-change.js";
 import { offsetColumn } from "../../schema/columns.js";
+import { orderRows, relationName, reportRows } from "../../schema/index.js";
 import { FILL_CLOCK_OFFSETS, type UpgradeProgress } from "../../upgrade-progress.js";
 import { fillInBatches } from "./batches.js";
 
@@ -44,8 +45,8 @@ function fillTable(
   const sent = CLOCKED_TABLES[table];
   const filled = clockedColumns(table);
   const unfilled = `t.${offsetColumn(sent[0])} IS NULL`;
-  // Orders through their relation, which names the location; reports name it themselves.
-  const from = table === "order_rows" ? "orders" : table;
+  // Through the relations, which name the location (order_rows keeps it by key).
+  const from = relationName(table === "order_rows" ? orderRows : reportRows);
   const update = sqlite.prepare<[Record<string, number | null>]>(
     `UPDATE ${table} SET ${filled.map((c) => `${c} = @${c}`).join(", ")} WHERE key = @key`,
   );
@@ -78,7 +79,7 @@ function fillVersions(
   batchRows: number,
 ): void {
   const update = sqlite.prepare<[Record<string, number | null>]>(
-    `UPDATE order_versions SET closed_at_offset = @closed_at_offset,
+    `UPDATE order_version_rows SET closed_at_offset = @closed_at_offset,
        next_updated_at_offset = @next_updated_at_offset, ended_at_offset = @ended_at_offset
      WHERE rowid = @key`,
   );
@@ -87,10 +88,12 @@ function fillVersions(
     {
       upgrade: FILL_CLOCK_OFFSETS,
       part: "order_versions",
-      count: sqlite.prepare("SELECT COUNT(*) FROM order_versions WHERE closed_at_offset IS NULL"),
+      count: sqlite.prepare(
+        "SELECT COUNT(*) FROM order_version_rows WHERE closed_at_offset IS NULL",
+      ),
       next: sqlite.prepare(
         `SELECT v.rowid AS key, l.time_zone, v.closed_at, v.updated_at, v.next_updated_at
-         FROM order_versions v LEFT JOIN locations l ON l.id = v.location_id
+         FROM order_version_rows v LEFT JOIN locations l ON l.id = v.location_id
          WHERE v.rowid > ? AND v.closed_at_offset IS NULL ORDER BY v.rowid LIMIT ?`,
       ),
       fill: (row) => {
