@@ -16,7 +16,7 @@ import { COLUMN_DECLARATIONS } from "../src/db/sql/view-columns.js";
 import { packagePath } from "../src/package-root.js";
 import { runCli } from "./helpers/cli.js";
 import { openTestDb, rows, useTempDir } from "./helpers/db.js";
-import { usePostgres } from "./helpers/postgres.js";
+import { migrateAsEarlierRelease, usePostgres } from "./helpers/postgres.js";
 
 const pg = usePostgres();
 /** Every relation and view of the contract (design.md): what a BI tool reads. */
@@ -279,7 +279,7 @@ describe("PostgreSQL schema", () => {
     expect(instants.filter((c) => /as sent|ISO 8601/.test(c.comment))).toEqual([]);
   });
 
-  it("lets an administrator create the guide's BI role, read-only, without temporary tables or advisory locks, and pos-sync's user grant it the contract's relations and views, none of pos-sync's own tables", async () => {
+  it("lets an administrator create the guide's BI role, read-only, without temporary tables or advisory locks, and pos-sync's user grant it the contract's relations and views, none of pos-sync's own tables, before and after an upgrade", async () => {
     // A database of its own: the guide's set-up holds database-wide.
     const target = { url: await pg.database(), schema: "pos" };
     const database = new URL(target.url).pathname.slice(1);
@@ -288,22 +288,31 @@ describe("PostgreSQL schema", () => {
     await pg.query(`CREATE ROLE ${writer} LOGIN PASSWORD 'writer-pw'`);
     await pg.query(`GRANT CREATE ON DATABASE ${database} TO ${writer}`);
     const writerUrl = asUser(target.url, writer, "writer-pw");
-    const made = await migrate({ POS_DB_URL: writerUrl, POS_DB_SCHEMA: target.schema });
-    expect(made.code, made.stderr).toBe(0);
+    // As the release before reports and order_versions became views of their stored tables.
+    await migrateAsEarlierRelease({ url: writerUrl, schema: target.schema }, "0020_views");
 
     const role = `bi_${target.schema}_${process.pid}`;
-    for (const step of biRoleSetup()) {
-      const sql = step.sql
+    const steps = biRoleSetup().map((step) => ({
+      ...step,
+      sql: step.sql
         .replaceAll("bi_reader", role)
         .replace("'…'", "'bi-pw'")
         .replaceAll("DATABASE analytics", `DATABASE ${database}`)
-        .replaceAll("TO pos_sync", `TO ${writer}`);
-      if (step.by === "administrator") await asClient(target.url, (client) => client.query(sql));
+        .replaceAll("TO pos_sync", `TO ${writer}`),
+    }));
+    const run = async (step: (typeof steps)[number]) => {
+      if (step.by === "administrator")
+        await asClient(target.url, (client) => client.query(step.sql));
       else
         await asClient(writerUrl, (client) =>
-          client.query(`SET search_path = ${target.schema}; ${sql}`),
+          client.query(`SET search_path = ${target.schema}; ${step.sql}`),
         );
-    }
+    };
+    for (const step of steps) await run(step);
+    // The upgrade, then the owner's grant again, as the guide says.
+    const upgraded = await migrate({ POS_DB_URL: writerUrl, POS_DB_SCHEMA: target.schema });
+    expect(upgraded.code, upgraded.stderr).toBe(0);
+    for (const step of steps.filter((s) => s.by !== "administrator")) await run(step);
 
     await asClient(asUser(target.url, role, "bi-pw"), async (client) => {
       const seen = await client.query(
@@ -313,9 +322,13 @@ describe("PostgreSQL schema", () => {
       expect(seen.rows.map((row) => row.table_name)).toEqual([...CONTRACT].sort());
       const orders = await client.query(`SELECT COUNT(*) AS n FROM ${target.schema}.v_orders`);
       expect(orders.rows).toEqual([{ n: "0" }]);
-      await expect(client.query(`SELECT * FROM ${target.schema}.raw_records`)).rejects.toThrow(
-        /permission denied/,
-      );
+      // The tables that store reports and versions were the contract before the upgrade.
+      for (const internal of ["raw_records", "report_rows", "order_version_rows"])
+        await expect(
+          client.query(`SELECT * FROM ${target.schema}.${internal}`),
+          internal,
+        ).rejects.toThrow(/permission denied/);
+      await client.query(`SELECT * FROM ${target.schema}.reports LIMIT 1`);
       // Read-only by default, no temporary table, and none of the locks the workers take
       // turns by: the key of a location's turn (claims.ts) is a hash of text anyone can read.
       expect((await client.query("SHOW default_transaction_read_only")).rows).toEqual([
