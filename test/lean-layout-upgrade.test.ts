@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PostgresTarget } from "../src/config/config.js";
 import type { SyncDestination } from "../src/db/destination.js";
 import { PgDestination } from "../src/db/pg/destination.js";
+import { internalSchemaOf } from "../src/db/pg/schemas.js";
 import { CHILD_RELATIONS } from "../src/db/schema/relations.js";
 import { SqliteDestination } from "../src/db/sqlite/destination.js";
 import { openDatabase } from "../src/db/sqlite/open.js";
@@ -63,13 +64,26 @@ async function contents(
 ): Promise<Record<string, Record<string, unknown>[]>> {
   const all: Record<string, Record<string, unknown>[]> = {};
   for (const { name, orderBy } of RELATIONS) {
-    const relation = schema === undefined ? name : `"${schema}"."${name}"`;
+    const relation = schema === undefined ? name : await qualified(query, schema, name);
     all[name] = (await query(`SELECT * FROM ${relation} ORDER BY ${orderBy}`)).map(
       ({ key: _key, ...row }) =>
         Object.fromEntries(Object.entries(row).filter(([column]) => !/_(typed|utc)$/.test(column))),
     );
   }
   return all;
+}
+
+/** A relation of a PostgreSQL schema by its qualified name: in the schema, or (pos-sync's own
+ * tables since they moved out of it) in its internal twin. */
+async function qualified(
+  query: (sql: string) => Promise<Record<string, unknown>[]>,
+  schema: string,
+  name: string,
+): Promise<string> {
+  const found = await query(
+    `SELECT 1 FROM information_schema.columns WHERE table_schema = '${schema}' AND table_name = '${name}' LIMIT 1`,
+  );
+  return `"${found.length > 0 ? schema : internalSchemaOf(schema)}"."${name}"`;
 }
 
 /** Contents less the date-times' offsets, which a file of the release before had no column of:
@@ -247,7 +261,7 @@ describe("upgrading to the lean layout", () => {
     expect(migrated.stdout).toContain(`applied ${PG_MIGRATIONS_SINCE} schema migrations\n`);
     expect(await contents((sql) => postgres.query(sql), earlier.schema)).toEqual(expected);
     const counts = (schema: string) =>
-      postgres.query(ROW_COUNTS.replace("FROM ", `FROM ${schema}.`));
+      postgres.query(ROW_COUNTS.replace("FROM ", `FROM ${internalSchemaOf(schema)}.`));
     expect(await counts(earlier.schema)).toEqual(await counts(current.schema));
     const [kind] = await postgres.query(
       "SELECT table_type FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'order_items'",

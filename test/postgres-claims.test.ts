@@ -9,6 +9,7 @@ import { startRun } from "../src/db/pg/checkpoints.js";
 import { PgLocationClaims } from "../src/db/pg/claims.js";
 import { openPool } from "../src/db/pg/connect.js";
 import { PgDestination } from "../src/db/pg/destination.js";
+import { internalSchemaOf } from "../src/db/pg/schemas.js";
 import { LockSession } from "../src/db/pg/session.js";
 import { startSimulator } from "../src/simulator/server.js";
 import { formatSummary } from "../src/ui/summary.js";
@@ -57,7 +58,7 @@ describe("location claims on PostgreSQL", () => {
         { status: "interrupted", error: "the process ended before the run finished" },
       ]);
       const turns = await pg.query(
-        `SELECT run_id, status FROM ${target.schema}.location_claims ORDER BY id`,
+        `SELECT run_id, status FROM ${internalSchemaOf(target.schema)}.location_claims ORDER BY id`,
       );
       expect(turns).toEqual([
         { run_id: String(doomedRun.runId), status: "interrupted" },
@@ -85,7 +86,7 @@ describe("location claims on PostgreSQL", () => {
       await until(async () => {
         if (firstDone) throw new Error("the first worker finished before the second started");
         const [{ n }] = await pg.query(
-          `SELECT COUNT(*)::int AS n FROM ${target.schema}.location_claims WHERE status = 'running'`,
+          `SELECT COUNT(*)::int AS n FROM ${internalSchemaOf(target.schema)}.location_claims WHERE status = 'running'`,
         );
         return n === simulator.keys.length;
       }, "the first worker holds every location");

@@ -12,6 +12,7 @@ import { DeliveryStore, type NewDelivery } from "../src/db/deliveries/deliveries
 import { lending } from "../src/db/pg/connect.js";
 import { openPostgres } from "../src/db/pg/open.js";
 import { pgSession } from "../src/db/pg/reader.js";
+import { internalSchemaOf } from "../src/db/pg/schemas.js";
 import { silentLogger } from "../src/log.js";
 import { deliverWaiting } from "../src/messages/outbox/outbox.js";
 import { recipientsOf } from "../src/messages/recipients.js";
@@ -84,7 +85,9 @@ describe("messages shared by PostgreSQL workers", () => {
       // The same on every attempt of the message: a receiver may tell a second sending.
       expect(hook.received[0]?.headers["idempotency-key"]).toMatch(/^[0-9a-f]{32}$/);
       expect(
-        await pg.query(`SELECT status, attempts FROM ${target.schema}.deliveries ORDER BY id`),
+        await pg.query(
+          `SELECT status, attempts FROM ${internalSchemaOf(target.schema)}.deliveries ORDER BY id`,
+        ),
       ).toEqual([
         { status: "sent", attempts: "1" },
         { status: "sent", attempts: "1" },
@@ -107,7 +110,9 @@ describe("messages shared by PostgreSQL workers", () => {
         kind: "sync failing",
       });
       expect(
-        await pg.query(`SELECT id FROM ${target.schema}.alerts WHERE closed_at IS NULL`),
+        await pg.query(
+          `SELECT id FROM ${internalSchemaOf(target.schema)}.alerts WHERE closed_at IS NULL`,
+        ),
       ).toHaveLength(1);
     } finally {
       await mail.close();

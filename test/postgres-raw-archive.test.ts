@@ -10,6 +10,7 @@ import { openPool } from "../src/db/pg/connect.js";
 import { PgDestination } from "../src/db/pg/destination.js";
 import { PgRawArchive } from "../src/db/pg/raw-archive.js";
 import { openPgRawDocuments } from "../src/db/pg/reader.js";
+import { internalSchemaOf } from "../src/db/pg/schemas.js";
 import { readRawRecords } from "../src/db/sqlite/raw-archive.js";
 import { startSimulator } from "../src/simulator/server.js";
 import { runCli } from "./helpers/cli.js";
@@ -66,7 +67,7 @@ describe("the raw archive on PostgreSQL", () => {
       // jsonb would have kept the content only: every document's text would differ.
       const [{ normalised }] = await pg.query(
         `SELECT COUNT(*) FILTER (WHERE document::jsonb::text <> document::text)::int AS normalised
-         FROM ${target.schema}.raw_records`,
+         FROM ${internalSchemaOf(target.schema)}.raw_records`,
       );
       expect(normalised).toBe(archived.length);
 
@@ -95,7 +96,7 @@ describe("the raw archive on PostgreSQL", () => {
         expect((await syncInto(simulator, destination)).result.status).toBe("succeeded");
         const [order] = await pg.query(
           `SELECT o.location_id, r.document ->> 'closedAt' AS sent, r.document::text AS text
-           FROM ${target.schema}.orders o JOIN ${target.schema}.raw_records r
+           FROM ${target.schema}.orders o JOIN ${internalSchemaOf(target.schema)}.raw_records r
              ON r.table_name = 'orders' AND r.id = o.id AND r.location_id = o.location_id
            LIMIT 1`,
         );
@@ -132,7 +133,7 @@ describe("the raw archive on PostgreSQL", () => {
     const [column] = await pg.query(
       `SELECT data_type FROM information_schema.columns
        WHERE table_schema = $1 AND table_name = 'raw_records' AND column_name = 'document'`,
-      [target.schema],
+      [internalSchemaOf(target.schema)],
     );
     expect(column.data_type).toBe("json");
     const old = await runCli(["raw", "orders", "r-1"], env(target));
@@ -168,7 +169,7 @@ describe("the raw archive on PostgreSQL", () => {
       await pool.end();
     }
     const kept = await pg.query(
-      `SELECT id, document::text AS text FROM ${target.schema}.raw_records ORDER BY id`,
+      `SELECT id, document::text AS text FROM ${internalSchemaOf(target.schema)}.raw_records ORDER BY id`,
     );
     expect(kept.map((row) => ({ id: row.id, text: row.text }))).toEqual(
       documents(2).map((d) => ({ id: d.id, text: withoutNul(d.raw) })),

@@ -9,6 +9,7 @@ import pg_ from "pg";
 import { describe, expect, it } from "vitest";
 import { describePostgresUrl } from "../src/config/config.js";
 import { PG_MIGRATIONS_FOLDER } from "../src/db/pg/migrate.js";
+import { internalSchemaOf } from "../src/db/pg/schemas.js";
 import { pgColumnType } from "../src/db/pg/types.js";
 import { CHILD_RELATIONS, CONTRACT_TABLES, STORED_RELATIONS } from "../src/db/schema/relations.js";
 import { BI_VIEWS } from "../src/db/sql/bi-views.js";
@@ -75,10 +76,11 @@ async function migrate(env: Record<string, string>) {
   return runCli(["migrate"], env);
 }
 
+/** A relation's columns and their types, whichever of the schema and its internal twin holds it. */
 async function columnTypes(schema: string, table: string): Promise<Record<string, string>> {
   const found = await pg.query(
-    "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2",
-    [schema, table],
+    "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema IN ($1, $2) AND table_name = $3",
+    [schema, internalSchemaOf(schema), table],
   );
   return Object.fromEntries(found.map((c) => [c.column_name, c.data_type]));
 }
@@ -115,7 +117,7 @@ function biRoleSetup(): { by: "administrator" | "writer"; sql: string }[] {
 }
 
 describe("PostgreSQL schema", () => {
-  it("creates every table, column and view of the contract, and is up to date the next time", async () => {
+  it("creates every table, column and view of the contract, its own tables in the internal schema beside it, and is up to date the next time", async () => {
     const target = pg.target();
     const env = { POS_DB_URL: target.url, POS_DB_SCHEMA: target.schema };
     const where = `the schema ${target.schema} of ${describePostgresUrl(target.url)}`;
@@ -129,9 +131,37 @@ describe("PostgreSQL schema", () => {
 
     const sqlite = sqliteContract();
     const tables = await pg.query(
-      "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE'",
+      "SELECT table_schema, table_name FROM information_schema.tables WHERE table_schema IN ($1, $2) AND table_type = 'BASE TABLE'",
+      [target.schema, internalSchemaOf(target.schema)],
+    );
+    // The contract's tables alone in the schema a BI tool reads; the rest beside it.
+    expect(
+      tables
+        .filter((t) => t.table_schema === target.schema)
+        .map((t) => t.table_name)
+        .sort(),
+    ).toEqual([...CONTRACT_TABLES].sort());
+    // Nothing else there: every table, view and sequence belongs to the contract and every
+    // relation is commented (what the BI role is granted); no function.
+    const uncommented = await pg.query(
+      `SELECT c.relname, c.relkind FROM pg_class c
+       WHERE c.relnamespace = $1::regnamespace AND c.relkind IN ('r', 'v', 'm', 'p', 'f')
+         AND obj_description(c.oid, 'pg_class') IS NULL`,
       [target.schema],
     );
+    expect(uncommented).toEqual([]);
+    const strays = await pg.query(
+      `SELECT c.relname FROM pg_class c
+       WHERE c.relnamespace = $1::regnamespace AND c.relkind IN ('S', 'i')
+         AND NOT EXISTS (
+           SELECT 1 FROM pg_depend d JOIN pg_class t ON t.oid = d.refobjid
+           WHERE d.objid = c.oid AND t.relnamespace = c.relnamespace AND t.relkind = 'r')
+         AND NOT EXISTS (SELECT 1 FROM pg_index x JOIN pg_class t ON t.oid = x.indrelid
+           WHERE x.indexrelid = c.oid AND t.relnamespace = c.relnamespace)
+       UNION ALL SELECT p.proname FROM pg_proc p WHERE p.pronamespace = $1::regnamespace`,
+      [target.schema],
+    );
+    expect(strays).toEqual([]);
     const pgTables = tables
       .map((t) => t.table_name as string)
       .filter((t) => !SQLITE_ONLY.has(t) && !POSTGRES_ONLY.has(t));
@@ -322,10 +352,11 @@ describe("PostgreSQL schema", () => {
       expect(seen.rows.map((row) => row.table_name)).toEqual([...CONTRACT].sort());
       const orders = await client.query(`SELECT COUNT(*) AS n FROM ${target.schema}.v_orders`);
       expect(orders.rows).toEqual([{ n: "0" }]);
-      // The tables that store reports and versions were the contract before the upgrade.
+      // pos-sync's own tables are beside the contract; those that store reports and versions
+      // were the contract before the upgrade.
       for (const internal of ["raw_records", "report_rows", "order_version_rows"])
         await expect(
-          client.query(`SELECT * FROM ${target.schema}.${internal}`),
+          client.query(`SELECT * FROM ${internalSchemaOf(target.schema)}.${internal}`),
           internal,
         ).rejects.toThrow(/permission denied/);
       await client.query(`SELECT * FROM ${target.schema}.reports LIMIT 1`);
@@ -369,24 +400,34 @@ describe("PostgreSQL schema", () => {
     const said = results.map((r) => r.stdout.trim().split(" ")[0]).sort();
     expect(said).toEqual(["created", "the", "the"]);
     const journal = await pg.query(
-      `SELECT count(*)::int AS n FROM ${target.schema}.__drizzle_migrations`,
+      `SELECT count(*)::int AS n FROM ${internalSchemaOf(target.schema)}.__drizzle_migrations`,
     );
     expect(journal[0].n).toBe(migrations);
   });
 
-  it("lets a user with rights on the schema alone, not on the database, migrate and read it", async () => {
+  it("lets a user with rights on the schema and its internal twin alone, not on the database, migrate and read it", async () => {
     const target = pg.target();
     const made = await migrate({ POS_DB_URL: target.url, POS_DB_SCHEMA: target.schema });
     expect(made.code, made.stderr).toBe(0);
     const role = `worker_${target.schema}_${process.pid}`;
     await pg.query(`CREATE ROLE ${role} LOGIN PASSWORD 'worker-pw'`);
-    await pg.query(`GRANT USAGE, CREATE ON SCHEMA ${target.schema} TO ${role}`);
-    await pg.query(`GRANT ALL ON ALL TABLES IN SCHEMA ${target.schema} TO ${role}`);
-    await pg.query(`GRANT ALL ON ALL SEQUENCES IN SCHEMA ${target.schema} TO ${role}`);
+    const grant = async (schema: string) => {
+      await pg.query(`GRANT USAGE, CREATE ON SCHEMA ${schema} TO ${role}`);
+      await pg.query(`GRANT ALL ON ALL TABLES IN SCHEMA ${schema} TO ${role}`);
+      await pg.query(`GRANT ALL ON ALL SEQUENCES IN SCHEMA ${schema} TO ${role}`);
+    };
+    await grant(target.schema);
     const worker = new URL(target.url);
     worker.username = role;
     worker.password = "worker-pw";
     const env = { POS_DB_URL: worker.toString(), POS_DB_SCHEMA: target.schema };
+    // Granted the contract's schema alone, it says which one it lacks, and touches nothing.
+    const refused = await migrate(env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      `this user may not use the schema ${internalSchemaOf(target.schema)}, which holds pos-sync's own tables`,
+    );
+    await grant(internalSchemaOf(target.schema));
     const again = await migrate(env);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain("is already up to date");

@@ -307,9 +307,10 @@ function checkPostgresUrl(url: string): string {
 /** PostgreSQL folds unquoted names to lower case: a lower-case name reads the same in every
  * BI tool, quoted or not. */
 function checkSchema(schema: string): string {
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+  // 54 at most: its internal twin (pos_internal) must fit PostgreSQL's 63.
+  if (!/^[a-z_][a-z0-9_]{0,53}$/.test(schema)) {
     throw new ConfigError(
-      `POS_DB_SCHEMA must be a lower-case name of letters, digits and _ (such as pos), got ${JSON.stringify(schema)}`,
+      `POS_DB_SCHEMA must be a lower-case name of at most 54 letters, digits and _ (such as pos), got ${JSON.stringify(schema)}`,
     );
   }
   // The server keeps these (and the pg_ prefix) for itself: it would refuse the tables with a

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, inject } from "vitest";
 import type { PostgresTarget } from "../../src/config/config.js";
 import { openPool } from "../../src/db/pg/connect.js";
 import { migratePostgres, PG_MIGRATIONS_FOLDER } from "../../src/db/pg/migrate.js";
+import { internalSchemaOf } from "../../src/db/pg/schemas.js";
 import { onServer, withDatabase } from "./postgres-server.js";
 
 export interface TestDatabase {
@@ -94,8 +95,9 @@ export async function migrateAsEarlierRelease(
   }
 }
 
-/** Copies every row of the tables schema `to` has, in the columns both have, from the tables or
- * views of the same names in schema `from` (parents before the tables that refer to them). */
+/** Copies every row of the tables schema `to` (an earlier release's, all in one schema) has, in
+ * the columns both have, from the tables or views of the same names in schema `from` or its
+ * internal twin (parents before the tables that refer to them). */
 export async function copyCommonColumnsBetweenSchemas(
   db: TestDatabase,
   from: string,
@@ -132,11 +134,14 @@ export async function copyCommonColumnsBetweenSchemas(
       )
     ).map((row) => row.column_name);
   for (const table of ordered) {
-    const source = new Set(await columnsOf(from, table));
+    // A relation of the contract, or one of pos-sync's own tables in the schema's internal twin.
+    const inContract = await columnsOf(from, table);
+    const schema = inContract.length > 0 ? from : internalSchemaOf(from);
+    const source = new Set(inContract.length > 0 ? inContract : await columnsOf(schema, table));
     const columns = (await columnsOf(to, table)).filter((c) => source.has(c)).map((c) => `"${c}"`);
     if (columns.length === 0) continue;
     await db.query(
-      `INSERT INTO "${to}"."${table}" (${columns.join(", ")}) SELECT ${columns.join(", ")} FROM "${from}"."${table}"`,
+      `INSERT INTO "${to}"."${table}" (${columns.join(", ")}) SELECT ${columns.join(", ")} FROM "${schema}"."${table}"`,
     );
   }
 }

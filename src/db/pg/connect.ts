@@ -7,6 +7,7 @@
 import pg from "pg";
 import type { PostgresTarget } from "../../config/config.js";
 import { postgresError } from "./errors.js";
+import { internalSchemaOf } from "./schemas.js";
 
 const { Pool, types } = pg;
 
@@ -49,7 +50,7 @@ export function openPool(target: PostgresTarget, size: number): PgPool {
     max: size,
     types: typeParsers,
     // The schema is checked to be a plain lower-case name (config.ts): no quoting is needed.
-    options: `-c search_path=${target.schema} -c TimeZone=UTC`,
+    options: `-c search_path=${target.schema},${internalSchemaOf(target.schema)} -c TimeZone=UTC`,
     application_name: "pos-sync",
     connectionTimeoutMillis: 10_000,
   });

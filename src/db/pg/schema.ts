@@ -4,7 +4,8 @@
  * there (checkedHere). drizzle-kit reads this file to generate the migrations in drizzle/pg
  * (drizzle.pg.config.ts).
  *
- * Tables that only SQLite needs are left out: its raw archive's dictionaries (PostgreSQL
+ * The contract's tables are in the configured schema, the others in its internal twin
+ * (schemas.ts). Tables that only SQLite needs are left out: its raw archive's dictionaries (PostgreSQL
  * compresses large values itself), the single-writer lease (per-location locks replace it) and the
  * upgrades of files older releases made.
  */
@@ -22,6 +23,7 @@ import {
   type PgColumnBuilderBase,
   type PgTable,
   type PgTableWithColumns,
+  pgSchema,
   pgTable,
   primaryKey,
   text,
@@ -30,13 +32,19 @@ import {
 } from "drizzle-orm/pg-core";
 import { FLAG_COLUMNS } from "../schema/columns.js";
 import * as contract from "../schema/index.js";
+import { CONTRACT_TABLES } from "../schema/relations.js";
 import {
   type ContractForeignKey,
   type ContractTable,
   type ContractTableOutline,
   outlineOf,
 } from "../sql/contract-table.js";
+import { INTERNAL_SCHEMA_IN_MIGRATIONS } from "./schemas.js";
 import { type PgColumnType, pgColumnType } from "./types.js";
+
+/** pos-sync's own tables, in the configured schema's internal twin (exported: drizzle-kit finds
+ * the schemas among the module's exports). */
+export const internal = pgSchema(INTERNAL_SCHEMA_IN_MIGRATIONS);
 
 // biome-ignore lint/suspicious/noExplicitAny: a table built from another table's description has columns known only at run time
 type MirroredTable = PgTableWithColumns<any>;
@@ -125,7 +133,11 @@ function mirror(table: ContractTable): MirroredTable {
     if (column.isUnique) builder = builder.unique(column.uniqueName);
     columns[column.name] = builder;
   }
-  const made = pgTable(outline.name, columns, (t) => {
+  // The contract in the configured schema, the rest in its internal twin (schemas.ts).
+  const inSchema = CONTRACT_TABLES.includes(outline.name)
+    ? pgTable
+    : (internal.table as unknown as typeof pgTable);
+  const made = inSchema(outline.name, columns, (t) => {
     const col = (name: string) => t[name];
     return [
       ...outline.primaryKeys.map((key) => primaryKey({ columns: key.map(col) as never })),
@@ -202,7 +214,7 @@ export const alerts = mirror(contract.alerts);
  * holds a location's advisory lock while it syncs it; this table is the history of those turns,
  * for `status` and for proving that no two workers ever synced a location at once.
  */
-export const locationClaims = pgTable(
+export const locationClaims = internal.table(
   "location_claims",
   {
     id: bigint("id", { mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
@@ -231,7 +243,7 @@ export const locationClaims = pgTable(
 
 /** The JSON of every parent record as received: json keeps the text as it is (jsonb would reorder
  * its keys and rewrite its numbers), and PostgreSQL compresses it itself. */
-export const rawRecords = pgTable(
+export const rawRecords = internal.table(
   "raw_records",
   {
     table_name: text("table_name").notNull(),
