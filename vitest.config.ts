@@ -4,8 +4,8 @@ import { defineConfig } from "vitest/config";
 /**
  * Two projects. A test file that starts processes — the built command line, PostgreSQL, Chromium,
  * a shell — is `slow`: it needs the run's global setup (a current build, a PostgreSQL server and
- * its migrated template). Every other one is `fast` and needs none, so that `npx vitest run` of a
- * fast file starts nothing. In both, the files share their worker's process and modules one after
+ * its migrated template). Every other one is `fast` and needs no more than a migrated SQLite file
+ * to copy, so that `npx vitest run` of a fast file starts nothing. In both, the files share their worker's process and modules one after
  * another (`isolate: false`): none of them mocks a module, stubs the environment, fakes the clock
  * or changes the process's directory, and loading the sources afresh for each file cost more than
  * many files' tests (measured under load: the fast files 191-197 s isolated against 95-130 s
@@ -34,6 +34,8 @@ export default defineConfig({
         test: {
           name: "fast",
           include: testFiles.filter((file) => !slowFiles.includes(file)),
+          // A migrated SQLite file that tests copy rather than migrate a new one (helpers/db.ts).
+          globalSetup: ["test/helpers/sqlite-global-setup.ts"],
         },
       },
       {
@@ -43,7 +45,11 @@ export default defineConfig({
           include: slowFiles,
           // The command line as built, no older than its sources; one throwaway PostgreSQL
           // server for the run (or POS_TEST_PG_URL's).
-          globalSetup: ["test/helpers/built-cli-setup.ts", "test/helpers/postgres-global-setup.ts"],
+          globalSetup: [
+            "test/helpers/sqlite-global-setup.ts",
+            "test/helpers/built-cli-setup.ts",
+            "test/helpers/postgres-global-setup.ts",
+          ],
         },
       },
     ],

@@ -69,7 +69,7 @@ function fileFigures(path: string) {
   const versions = Number(db.prepare("SELECT COUNT(*) FROM order_versions").pluck().get());
   const versionBytes = Number(
     db
-      .prepare("SELECT COALESCE(SUM(pgsize), 0) FROM dbstat WHERE name LIKE '%order_versions%'")
+      .prepare("SELECT COALESCE(SUM(pgsize), 0) FROM dbstat WHERE name LIKE '%order_version%'")
       .pluck()
       .get(),
   );

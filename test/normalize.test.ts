@@ -11,7 +11,7 @@ import {
 } from "../src/db/normalize/catalog.js";
 import { normalizeOrder } from "../src/db/normalize/order.js";
 import { normalizeReport } from "../src/db/normalize/report.js";
-import { clockValues } from "../src/db/rules/time-zone-change.js";
+import { clockValues, sentTextOf } from "../src/db/rules/time-zone-change.js";
 import { Dataset } from "../src/simulator/dataset.js";
 
 const dataset = new Dataset({
@@ -177,6 +177,25 @@ describe("orders", () => {
       discount_value: discount.discountValue,
       discount_catalog_id: discount.discountCatalogId,
     });
+  });
+});
+
+describe("the text a stored date-time was sent as, where nothing kept it", () => {
+  const paris = new LocalClock("Europe/Paris");
+  it("is UTC when its offset is the one the clock then gave UTC text, which a new setting moves", () => {
+    expect(sentTextOf("2026-07-01T21:30:00.000Z", 120, paris)).toBe("2026-07-01T21:30:00.000Z");
+    expect(sentTextOf("2026-07-01T21:30:00.000Z", 0, LocalClock.AS_SENT)).toBe(
+      "2026-07-01T21:30:00.000Z",
+    );
+  });
+
+  it("keeps the API's own offset otherwise, which no setting moves", () => {
+    const sent = sentTextOf("2026-07-01T21:30:00.000Z", -300, paris);
+    expect(sent).toBe("2026-07-01T16:30:00.000-05:00");
+    expect(new LocalClock("Asia/Tokyo").offsetOf(sent)).toBe(-300);
+    expect(sentTextOf("2026-01-15T11:00:00.000Z", 60, LocalClock.AS_SENT)).toBe(
+      "2026-01-15T12:00:00.000+01:00",
+    );
   });
 });
 

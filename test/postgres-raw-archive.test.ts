@@ -117,6 +117,47 @@ describe("the raw archive on PostgreSQL", () => {
     }
   });
 
+  it("keeps the offsets an API wrote when a time zone is set with the archive off, and moves those of UTC text", async () => {
+    const local = await startSimulator({ ...SMALL_DATASET, days: 2, seed: 107 });
+    const utc = await startSimulator({ ...SMALL_DATASET, days: 2, seed: 107, utcTimestamps: true });
+    try {
+      for (const [simulator, moves] of [
+        [local, false],
+        [utc, true],
+      ] as const) {
+        const target = pg.target();
+        const destination = await PgDestination.open(target, { keepRaw: false, poolSize: 2 });
+        try {
+          expect((await syncInto(simulator, destination)).result.status).toBe("succeeded");
+          const locationId = simulator.dataset.locations[0]?.location.id as string;
+          const wallClocks = () =>
+            pg.query(
+              `SELECT order_id, closed_at FROM ${target.schema}.v_orders
+               WHERE location_id = $1 ORDER BY order_id`,
+              [locationId],
+            );
+          const before = await wallClocks();
+          expect(before.length).toBeGreaterThan(0);
+          const change = await destination.useTimeZone(locationId, "Pacific/Kiritimati");
+          if (moves) {
+            // UTC text: every wall clock moves onto the zone's (+14:00).
+            expect(change?.rows).toBeGreaterThan(0);
+            expect(await wallClocks()).not.toEqual(before);
+          } else {
+            // The API's own offsets: no setting moves them, archive or not.
+            expect(change).toMatchObject({ rows: 0 });
+            expect(await wallClocks()).toEqual(before);
+          }
+        } finally {
+          await destination.close();
+        }
+      }
+    } finally {
+      await local.close();
+      await utc.close();
+    }
+  });
+
   it("migrates an earlier release's jsonb archive in place, its documents keeping jsonb's text", async () => {
     const target = pg.target();
     await migrateAsEarlierRelease(target, JSONB_RELEASE);

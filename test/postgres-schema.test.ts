@@ -392,6 +392,36 @@ describe("PostgreSQL schema", () => {
     });
   });
 
+  it("tells a user who may no longer create schemas how to have the internal one made, then upgrades", async () => {
+    // A database of its own: CREATE on it is what this is about.
+    const target = { url: await pg.database(), schema: "pos" };
+    const database = new URL(target.url).pathname.slice(1);
+    const writer = `creator_${process.pid}`;
+    await pg.query(`CREATE ROLE ${writer} LOGIN PASSWORD 'writer-pw'`);
+    await pg.query(`GRANT CREATE ON DATABASE ${database} TO ${writer}`);
+    const writerUrl = asUser(target.url, writer, "writer-pw");
+    // Made by the release before the internal schema, then CREATE on the database taken back.
+    await migrateAsEarlierRelease({ url: writerUrl, schema: target.schema }, "0022_views");
+    await pg.query(`REVOKE CREATE ON DATABASE ${database} FROM ${writer}`);
+    const env = { POS_DB_URL: writerUrl, POS_DB_SCHEMA: target.schema };
+    const refused = await migrate(env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      `have an administrator run CREATE SCHEMA pos_internal AUTHORIZATION ${writer}`,
+    );
+    await asClient(target.url, (client) =>
+      client.query(`CREATE SCHEMA pos_internal AUTHORIZATION ${writer}`),
+    );
+    const upgraded = await migrate(env);
+    expect(upgraded.code, upgraded.stderr).toBe(0);
+    await asClient(writerUrl, async (client) => {
+      const { rows } = await client.query(
+        "SELECT to_regclass('pos_internal.raw_records') IS NOT NULL AS moved",
+      );
+      expect(rows).toEqual([{ moved: true }]);
+    });
+  });
+
   it("lets several processes migrate the same schema at once", async () => {
     const target = pg.target();
     const env = { POS_DB_URL: target.url, POS_DB_SCHEMA: target.schema };

@@ -23,10 +23,8 @@ RETURNS bigint LANGUAGE sql IMMUTABLE AS $$
 $$;
 --> statement-breakpoint
 WITH zones AS (
-  SELECT l.id, k.key, n.name AS zone
-  FROM locations l
-  LEFT JOIN api_ids k ON k.id = l.id
-  LEFT JOIN pg_timezone_names n ON n.name = l.time_zone
+  SELECT l.id, n.name AS zone
+  FROM locations l JOIN pg_timezone_names n ON n.name = l.time_zone
 )
 UPDATE order_rows o SET
   created_at_offset = f.created_at_offset,
@@ -38,17 +36,16 @@ FROM (
     pos_sync_upgrade_offset(r.document ->> 'closedAt', x.closed_at, z.zone, 0) AS closed_at_offset,
     pos_sync_upgrade_offset(r.document ->> 'updatedAt', x.updated_at, z.zone, 0) AS updated_at_offset
   FROM order_rows x
-  JOIN zones z ON z.key = x.location_ref
-  LEFT JOIN raw_records r ON r.table_name = 'orders' AND r.location_id = z.id AND r.id = x.id
+  JOIN api_ids k ON k.key = x.location_ref
+  LEFT JOIN zones z ON z.id = k.id
+  LEFT JOIN raw_records r ON r.table_name = 'orders' AND r.location_id = k.id AND r.id = x.id
   WHERE x.closed_at_offset IS NULL
 ) f
 WHERE o.key = f.key;
 --> statement-breakpoint
 WITH zones AS (
-  SELECT l.id, k.key, n.name AS zone
-  FROM locations l
-  LEFT JOIN api_ids k ON k.id = l.id
-  LEFT JOIN pg_timezone_names n ON n.name = l.time_zone
+  SELECT l.id, n.name AS zone
+  FROM locations l JOIN pg_timezone_names n ON n.name = l.time_zone
 )
 UPDATE reports t SET
   finalized_at_offset = pos_sync_upgrade_offset(
@@ -58,10 +55,8 @@ UPDATE reports t SET
 WHERE t.finalized_at_offset IS NULL;
 --> statement-breakpoint
 WITH zones AS (
-  SELECT l.id, k.key, n.name AS zone
-  FROM locations l
-  LEFT JOIN api_ids k ON k.id = l.id
-  LEFT JOIN pg_timezone_names n ON n.name = l.time_zone
+  SELECT l.id, n.name AS zone
+  FROM locations l JOIN pg_timezone_names n ON n.name = l.time_zone
 )
 UPDATE order_versions v SET
   closed_at_offset = pos_sync_upgrade_offset(NULL, v.closed_at, f.zone, f.closed_fallback),

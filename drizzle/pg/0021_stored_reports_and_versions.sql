@@ -1,8 +1,8 @@
 -- `reports` and `order_versions` become views of the tables that store them (report_rows,
 -- order_version_rows; the views migration after this one makes them), as on SQLite, so that the
 -- relations read alike on both databases. The stored tables are pos-sync's own: their comments go
--- (a BI role is granted what is commented: docs/scaling.md), and with them what a role other
--- than their owner was granted on them as the contract.
+-- (a BI role is granted what is commented: docs/scaling.md), and with them what a role that
+-- only reads was granted on them as the contract.
 ALTER TABLE reports RENAME TO report_rows;
 --> statement-breakpoint
 ALTER SEQUENCE reports_key_seq RENAME TO report_rows_key_seq;
@@ -27,13 +27,15 @@ BEGIN
     LOOP
       EXECUTE format('COMMENT ON COLUMN %s.%I IS NULL', stored, column_name);
     END LOOP;
+    -- Readers alone (a BI role): a worker's user, granted writes too, keeps what it has.
     FOR grant_row IN
-      SELECT DISTINCT g.grantee FROM information_schema.role_table_grants g
+      SELECT g.grantee FROM information_schema.role_table_grants g
       JOIN pg_class c ON c.oid = stored
       WHERE g.table_schema = current_schema() AND g.table_name = c.relname
         AND g.grantee <> pg_get_userbyid(c.relowner)
+      GROUP BY g.grantee HAVING bool_and(g.privilege_type = 'SELECT')
     LOOP
-      EXECUTE format('REVOKE ALL ON %s FROM %s', stored,
+      EXECUTE format('REVOKE SELECT ON %s FROM %s', stored,
         CASE WHEN grant_row.grantee = 'PUBLIC' THEN 'PUBLIC' ELSE quote_ident(grant_row.grantee) END);
     END LOOP;
   END LOOP;

@@ -1,8 +1,8 @@
 /** Real SQLite files in a temporary directory, removed after the test file. */
-import { mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll } from "vitest";
+import { afterAll, inject } from "vitest";
 import { type Db, type OpenOptions, openDatabase } from "../../src/db/sqlite/open.js";
 
 /** A fresh directory for this test file's databases. */
@@ -13,7 +13,14 @@ export function useTempDir(): () => string {
   return () => join(dir, `db-${++count}.sqlite`);
 }
 
-export function openTestDb(path: string, options?: OpenOptions): Db {
+/** Opens a test's database. A new one that this version migrates starts as a copy of the run's
+ * migrated file (sqlite-global-setup.ts), which is what migrating it would make. */
+export function openTestDb(path: string, options: OpenOptions = {}): Db {
+  const template = inject("sqliteTemplate");
+  const migratedHere =
+    options.migrate !== false && !options.readonly && options.migrationsFolder === undefined;
+  if (template && migratedHere && path !== ":memory:" && !existsSync(path))
+    copyFileSync(template, path);
   return openDatabase(path, options);
 }
 

@@ -114,7 +114,7 @@ export const ROLLUP_TABLES: Record<string, TableDoc> = {
   location_row_counts: {
     record: null,
     meaning:
-      "How many orders and reports each location has stored, live and marked deleted, as pos-sync status shows them: kept by triggers on order_rows and reports at every write, pos-sync's or one made by hand, so that status reads two numbers instead of counting a location's whole history.",
+      "How many orders and reports each location has stored, live and marked deleted, as pos-sync status shows them: kept by triggers on order_rows and report_rows at every write, pos-sync's or one made by hand, so that status reads two numbers instead of counting a location's whole history.",
     columns: {
       relation: derived("orders, or reports."),
       location_id: derived("The location (locations.id)."),

@@ -3,7 +3,7 @@
  * ../location-clocks.ts on SQLite): applying a new time zone setting recomputes them and the
  * hourly summaries of the days that moved. They are read from the date-times as the API wrote
  * them (the archived JSON), since timestamptz keeps the instant and not the offset; with the
- * archive off, from the instant (as if written in UTC).
+ * archive off, as told from the instant and the offset stored with it (sentTextOf).
  */
 import { LocalClock } from "../../clock/local-clock.js";
 import {
@@ -12,8 +12,10 @@ import {
   clockedColumns,
   clockedRow,
   movedClockValues,
+  sentTextOf,
   type TimeZoneChange,
 } from "../rules/time-zone-change.js";
+import { offsetColumn } from "../schema/columns.js";
 import { HOURLY_SALES } from "../sql/rollups.js";
 import type { PgClient } from "./connect.js";
 import { refreshTable } from "./rollups.js";
@@ -57,7 +59,7 @@ export class PgLocationClocks {
     for (const table of Object.keys(CLOCKED_TABLES) as ClockedTable[]) {
       const { moved, days } = movedClockValues(
         table,
-        await clockedRows(client, table, locationId),
+        await clockedRows(client, table, locationId, LocalClock.of(from)),
         clock,
         locationId,
       );
@@ -88,9 +90,15 @@ export class PgLocationClocks {
 /** The raw archive's name of each table's records. */
 const ARCHIVED_AS: Record<ClockedTable, string> = { order_rows: "orders", report_rows: "reports" };
 
-/** A location's rows of `table` with their date-times as the API wrote them (the archived JSON's
- * fields: createdAt …), or the stored instants where the archive has none. */
-async function clockedRows(client: PgClient, table: ClockedTable, locationId: string) {
+/** A location's rows of `table` with their date-times as the API wrote them: the archived JSON's
+ * fields (createdAt …), or where the archive has none, as told from the stored instant and
+ * offset on the clock they were stored with (sentTextOf). */
+async function clockedRows(
+  client: PgClient,
+  table: ClockedTable,
+  locationId: string,
+  previousClock: LocalClock,
+) {
   const sent = CLOCKED_TABLES[table];
   const field = (column: string) => column.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
   const { rows } = await client.query<Record<string, unknown>>(
@@ -101,5 +109,16 @@ async function clockedRows(client: PgClient, table: ClockedTable, locationId: st
      WHERE t.location_id = $1`,
     [locationId],
   );
-  return rows.map((row) => clockedRow(table, row, String(row.key), (c) => row[`sent ${c}`]));
+  const offsetOf = (row: Record<string, unknown>, column: string) => {
+    const offset = row[offsetColumn(column)];
+    return offset === null || offset === undefined ? null : Number(offset);
+  };
+  return rows.map((row) =>
+    clockedRow(
+      table,
+      row,
+      String(row.key),
+      (c) => row[`sent ${c}`] ?? sentTextOf(String(row[c]), offsetOf(row, c), previousClock),
+    ),
+  );
 }

@@ -72,6 +72,17 @@ function internalSchemaRefused(target: PostgresTarget, internal: string): Databa
   );
 }
 
+function internalSchemaNotCreatable(
+  target: PostgresTarget,
+  internal: string,
+  user: string,
+): DatabaseError {
+  return new DatabaseError(
+    `cannot migrate the PostgreSQL database ${describePostgresUrl(target.url)}: this release keeps pos-sync's own tables in the schema ${internal} beside ${target.schema}, which this user may not create; have an administrator run CREATE SCHEMA ${internal} AUTHORIZATION ${user} (or grant it CREATE on the database), then migrate again`,
+    "42501",
+  );
+}
+
 /** How many of the folder's migrations the schema lacks; undefined when it has none at all. */
 export async function pendingMigrations(
   client: PgClient,
@@ -106,18 +117,25 @@ export async function migratePostgres(
       schema: boolean;
       journal: boolean;
       internalUsable: boolean | null;
+      mayCreateSchemas: boolean;
+      user: string;
     }>(
       `SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1) AS schema,
               to_regclass($2) IS NOT NULL AS journal,
               (SELECT has_schema_privilege(oid, 'USAGE') FROM pg_namespace WHERE nspname = $3)
-                AS "internalUsable"`,
+                AS "internalUsable",
+              has_database_privilege(current_database(), 'CREATE') AS "mayCreateSchemas",
+              current_user AS user`,
       [target.schema, JOURNAL, internal],
     );
+    const found = rows[0];
     // A user granted the schema alone would not see the journal there and take the schema for
-    // a new one.
-    if (rows[0]?.internalUsable === false) throw internalSchemaRefused(target, internal);
-    if (!rows[0]?.schema) await client.query(`CREATE SCHEMA "${target.schema}"`);
-    if (!rows[0]?.journal) {
+    // a new one; one that may not create the internal schema would fail the upgrade midway.
+    if (found?.internalUsable === false) throw internalSchemaRefused(target, internal);
+    if (found?.schema && found.internalUsable === null && !found.mayCreateSchemas)
+      throw internalSchemaNotCreatable(target, internal, found.user);
+    if (!found?.schema) await client.query(`CREATE SCHEMA "${target.schema}"`);
+    if (!found?.journal) {
       await client.query(
         `CREATE TABLE ${JOURNAL} (id serial PRIMARY KEY, hash text NOT NULL, created_at bigint)`,
       );

@@ -10,6 +10,8 @@
  * what pos-sync saw then.
  */
 import type { LocalClock } from "../../clock/local-clock.js";
+import { offsetText } from "../../clock/offsets.js";
+import { MS_PER_MINUTE } from "../../clock/units.js";
 import type { LocationDay } from "../../vocabulary.js";
 import { offsetColumn } from "../schema/columns.js";
 
@@ -82,6 +84,24 @@ export function clockedRow<K>(
     stored[column] = value === null || value === undefined ? null : Number(value);
   }
   return { key, business_date: String(row.business_date), sent, stored };
+}
+
+/**
+ * The text a date-time was sent as, told from its instant (ISO 8601 in UTC) and the offset stored
+ * with it, where nothing kept the text (PostgreSQL's archive off): written in UTC when the offset
+ * is the one the clock then applied gives UTC (the setting moves it), else with that offset (the
+ * API's own, which no setting moves).
+ */
+export function sentTextOf(
+  instant: string,
+  storedOffset: number | null,
+  previousClock: LocalClock,
+): string {
+  if (storedOffset === null || previousClock.offsetOf(instant) === storedOffset) return instant;
+  const epochMs = Date.parse(instant);
+  if (Number.isNaN(epochMs)) return instant;
+  const wall = new Date(epochMs + storedOffset * MS_PER_MINUTE).toISOString().slice(0, 23);
+  return `${wall}${offsetText(storedOffset, "suffix")}`;
 }
 
 /** The rows whose clocked values are other on `clock`, with those values, and the days whose

@@ -111,6 +111,11 @@ export const SQLITE_DIALECT: SqlDialect = {
   typedViewsNeed: [viewColumnTypesTable()],
 };
 
+/** An instant's UTC wall time (`timestamp`), rounded to the millisecond as SQLite's text is: the
+ * API may send more digits, which both then show alike. */
+const toMilliseconds = (instant: string) =>
+  `date_trunc('milliseconds', (${instant}) AT TIME ZONE 'UTC' + interval '500 microseconds')`;
+
 /** `document -> 'a' ->> 'b'` for the path a.b. */
 function pgJsonText(document: string, path: string): string {
   const keys = path.split(".").map((key) => `'${key}'`);
@@ -146,8 +151,8 @@ export const POSTGRES_DIALECT: SqlDialect = {
     `ROUND(EXTRACT(EPOCH FROM ${later} - ${earlier}) / 60)::integer`,
   greatest: (a, b) => `GREATEST(${a}, ${b})`,
   typed: (column) => column,
-  local: (column) => `(${column} AT TIME ZONE 'UTC' + ${column}_offset * interval '1 minute')`,
-  utc: (column) => `(${column} AT TIME ZONE 'UTC')`,
+  local: (column) => toMilliseconds(`${column} + ${column}_offset * interval '1 minute'`),
+  utc: (column) => toMilliseconds(column),
   typedView: postgresTypedView,
   typedViewsNeed: [],
 };
