@@ -1,7 +1,7 @@
 -- The typed twins made again on the form drivers parse, after the offsets they read.
 -- legacy_alter_table: dropping a twin leaves the views that name it (the BI views, the user's own
--- over them) as they are; they read the twin made again under the same name, and the next
--- migration makes the BI views again.
+-- over them) as they are; they read the twin made again under the same name, and the views
+-- migration that follows makes the BI views again.
 PRAGMA legacy_alter_table = ON;
 --> statement-breakpoint
 ALTER TABLE `order_versions` ADD `closed_at_offset` integer;

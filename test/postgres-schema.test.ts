@@ -319,7 +319,7 @@ describe("PostgreSQL schema", () => {
     await pg.query(`GRANT CREATE ON DATABASE ${database} TO ${writer}`);
     const writerUrl = asUser(target.url, writer, "writer-pw");
     // As the release before reports and order_versions became views of their stored tables.
-    await migrateAsEarlierRelease({ url: writerUrl, schema: target.schema }, "0020_views");
+    await migrateAsEarlierRelease({ url: writerUrl, schema: target.schema }, "0018_views");
 
     const role = `bi_${target.schema}_${process.pid}`;
     const steps = biRoleSetup().map((step) => ({
@@ -401,7 +401,7 @@ describe("PostgreSQL schema", () => {
     await pg.query(`GRANT CREATE ON DATABASE ${database} TO ${writer}`);
     const writerUrl = asUser(target.url, writer, "writer-pw");
     // Made by the release before the internal schema, then CREATE on the database taken back.
-    await migrateAsEarlierRelease({ url: writerUrl, schema: target.schema }, "0022_views");
+    await migrateAsEarlierRelease({ url: writerUrl, schema: target.schema }, "0018_views");
     await pg.query(`REVOKE CREATE ON DATABASE ${database} FROM ${writer}`);
     const env = { POS_DB_URL: writerUrl, POS_DB_SCHEMA: target.schema };
     const refused = await migrate(env);

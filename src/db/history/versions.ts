@@ -37,7 +37,7 @@ const BOOKKEEPING = new Set(["key", "synced_at", "content_hash", "deleted_at", "
 const NOT_CHANGES = new Set([
   "updated_at",
   "closed_hour",
-  ...CLOCKED_TABLES.order_rows.map(offsetColumn),
+  ...CLOCKED_TABLES.order_rows.dateTimes.map(offsetColumn),
 ]);
 
 /** A child table as history reads and keeps it: through its relation of the contract, so that a
@@ -192,7 +192,7 @@ export function versionOffsets(
   next?: Readonly<Record<string, unknown>>,
 ): Record<string, number | null> {
   const offset = (of: Readonly<Record<string, unknown>> | undefined, column: string) => {
-    const value = of?.[`${column}_offset`];
+    const value = of?.[offsetColumn(column)];
     return value === null || value === undefined ? null : Number(value);
   };
   const nextUpdated = offset(next, "updated_at");

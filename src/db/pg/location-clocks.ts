@@ -7,6 +7,7 @@
  */
 import { LocalClock } from "../../clock/local-clock.js";
 import {
+  CLOCKED_TABLE_NAMES,
   CLOCKED_TABLES,
   type ClockedTable,
   clockedColumns,
@@ -56,7 +57,7 @@ export class PgLocationClocks {
     const clock = LocalClock.of(timeZone);
     let rows = 0;
     let hourDays = 0;
-    for (const table of Object.keys(CLOCKED_TABLES) as ClockedTable[]) {
+    for (const table of CLOCKED_TABLE_NAMES) {
       const { moved, days } = movedClockValues(
         table,
         await clockedRows(client, table, locationId, LocalClock.of(from)),
@@ -87,9 +88,6 @@ export class PgLocationClocks {
   }
 }
 
-/** The raw archive's name of each table's records. */
-const ARCHIVED_AS: Record<ClockedTable, string> = { order_rows: "orders", report_rows: "reports" };
-
 /** A location's rows of `table` with their date-times as the API wrote them: the archived JSON's
  * fields (createdAt …), or where the archive has none, as told from the stored instant and
  * offset on the clock they were stored with (sentTextOf). */
@@ -99,13 +97,13 @@ async function clockedRows(
   locationId: string,
   previousClock: LocalClock,
 ) {
-  const sent = CLOCKED_TABLES[table];
+  const { relation, dateTimes: sent } = CLOCKED_TABLES[table];
   const field = (column: string) => column.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
   const { rows } = await client.query<Record<string, unknown>>(
     `SELECT t.key, t.business_date, ${[...sent, ...clockedColumns(table)].map((c) => `t.${c}`).join(", ")},
        ${sent.map((c) => `r.document ->> '${field(c)}' AS "sent ${c}"`).join(", ")}
-     FROM ${ARCHIVED_AS[table]} t LEFT JOIN raw_records r
-       ON r.table_name = '${ARCHIVED_AS[table]}' AND r.location_id = t.location_id AND r.id = t.id
+     FROM ${relation} t LEFT JOIN raw_records r
+       ON r.table_name = '${relation}' AND r.location_id = t.location_id AND r.id = t.id
      WHERE t.location_id = $1`,
     [locationId],
   );

@@ -65,20 +65,10 @@ async function apply(
   ]);
 }
 
-function internalSchemaRefused(target: PostgresTarget, internal: string): DatabaseError {
+/** A privilege the internal schema needs that this user lacks (`why`, then what to do). */
+function internalSchemaDenied(target: PostgresTarget, why: string): DatabaseError {
   return new DatabaseError(
-    `cannot migrate the PostgreSQL database ${describePostgresUrl(target.url)}: this user may not use the schema ${internal}, which holds pos-sync's own tables beside ${target.schema}; grant it what it has on ${target.schema} there too (USAGE, and the privileges on its tables and sequences)`,
-    "42501",
-  );
-}
-
-function internalSchemaNotCreatable(
-  target: PostgresTarget,
-  internal: string,
-  user: string,
-): DatabaseError {
-  return new DatabaseError(
-    `cannot migrate the PostgreSQL database ${describePostgresUrl(target.url)}: this release keeps pos-sync's own tables in the schema ${internal} beside ${target.schema}, which this user may not create; have an administrator run CREATE SCHEMA ${internal} AUTHORIZATION ${user} (or grant it CREATE on the database), then migrate again`,
+    `cannot migrate the PostgreSQL database ${describePostgresUrl(target.url)}: ${why}`,
     "42501",
   );
 }
@@ -131,9 +121,16 @@ export async function migratePostgres(
     const found = rows[0];
     // A user granted the schema alone would not see the journal there and take the schema for
     // a new one; one that may not create the internal schema would fail the upgrade midway.
-    if (found?.internalUsable === false) throw internalSchemaRefused(target, internal);
+    if (found?.internalUsable === false)
+      throw internalSchemaDenied(
+        target,
+        `this user may not use the schema ${internal}, which holds pos-sync's own tables beside ${target.schema}; grant it what it has on ${target.schema} there too (USAGE, and the privileges on its tables and sequences)`,
+      );
     if (found?.schema && found.internalUsable === null && !found.mayCreateSchemas)
-      throw internalSchemaNotCreatable(target, internal, found.user);
+      throw internalSchemaDenied(
+        target,
+        `this release keeps pos-sync's own tables in the schema ${internal} beside ${target.schema}, which this user may not create; have an administrator run CREATE SCHEMA ${internal} AUTHORIZATION ${found.user} (or grant it CREATE on the database), then migrate again`,
+      );
     if (!found?.schema) await client.query(`CREATE SCHEMA "${target.schema}"`);
     if (!found?.journal) {
       await client.query(

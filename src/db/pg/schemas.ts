@@ -8,10 +8,8 @@
 
 /** The schema of pos-sync's own tables beside `schema`. */
 export function internalSchemaOf(schema: string): string {
-  return `${schema}${INTERNAL_SUFFIX}`;
+  return `${schema}_internal`;
 }
-
-export const INTERNAL_SUFFIX = "_internal";
 
 /** How drizzle/pg names the internal schema (as for the default schema, pos): the migrator
  * writes the configured one's in its place (migrate.ts). */

@@ -25,19 +25,26 @@ export interface TimeZoneChange {
   days: number;
 }
 
-/** The rows a clock decides values of: each table's date-times as the API wrote them, and the
- * columns the clock fills. */
+/** The tables a clock decides values of: the relation their rows are read and archived under,
+ * their date-times as the API wrote them, and the one whose hour is stamped (closed_hour). */
 export const CLOCKED_TABLES = {
-  order_rows: ["created_at", "closed_at", "updated_at"],
-  report_rows: ["finalized_at"],
+  order_rows: {
+    relation: "orders",
+    dateTimes: ["created_at", "closed_at", "updated_at"],
+    hourOf: "closed_at",
+  },
+  report_rows: { relation: "reports", dateTimes: ["finalized_at"], hourOf: undefined },
 } as const;
 
 export type ClockedTable = keyof typeof CLOCKED_TABLES;
 
+export const CLOCKED_TABLE_NAMES = Object.keys(CLOCKED_TABLES) as ClockedTable[];
+
 /** The columns the clock fills in `table`: each date-time's offset, and an order's hour. */
 export function clockedColumns(table: ClockedTable): string[] {
-  const offsets = CLOCKED_TABLES[table].map(offsetColumn);
-  return table === "order_rows" ? [...offsets, "closed_hour"] : offsets;
+  const { dateTimes, hourOf } = CLOCKED_TABLES[table];
+  const offsets = dateTimes.map(offsetColumn);
+  return hourOf === undefined ? offsets : [...offsets, "closed_hour"];
 }
 
 /** The values `clock` gives a row of `table` from its date-times as the API wrote them. */
@@ -46,17 +53,18 @@ export function clockValues(
   sent: Readonly<Record<string, string>>,
   clock: LocalClock,
 ): Record<string, number | null> {
+  const { dateTimes, hourOf } = CLOCKED_TABLES[table];
   const values: Record<string, number | null> = {};
-  for (const column of CLOCKED_TABLES[table]) {
+  for (const column of dateTimes) {
     const text = sent[column];
     values[offsetColumn(column)] = text === undefined ? null : clock.offsetOf(text);
   }
-  if (table === "order_rows") values.closed_hour = clockHour(sent.closed_at, clock);
+  if (hourOf !== undefined) {
+    const text = sent[hourOf];
+    values.closed_hour = text === undefined ? null : clock.hourOf(text);
+  }
   return values;
 }
-
-const clockHour = (closedAt: string | undefined, clock: LocalClock) =>
-  closedAt === undefined ? null : clock.hourOf(closedAt);
 
 /** A stored row: its key, its day, its date-times as the API wrote them and what the clock gave
  * it when stored (clockValues' columns). */
@@ -76,7 +84,7 @@ export function clockedRow<K>(
   sentText: (column: string) => unknown = () => undefined,
 ): ClockedRow<K> {
   const sent: Record<string, string> = {};
-  for (const column of CLOCKED_TABLES[table])
+  for (const column of CLOCKED_TABLES[table].dateTimes)
     sent[column] = String(sentText(column) ?? row[column]);
   const stored: Record<string, number | null> = {};
   for (const column of clockedColumns(table)) {

@@ -119,10 +119,8 @@ export interface StoredRelation {
   readonly table: SQLiteTable;
 }
 
-export const ORDERS_RELATION: StoredRelation = { name: "orders", table: orderRows };
-
 export const STORED_RELATIONS: readonly StoredRelation[] = [
-  ORDERS_RELATION,
+  { name: "orders", table: orderRows },
   { name: "reports", table: reportRows },
   { name: "order_versions", table: orderVersionRows },
 ];

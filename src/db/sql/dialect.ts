@@ -5,6 +5,7 @@
  * SQLite gives them). Everything else is written once, in the SQL both accept: flags tested as
  * `NOT o.is_canceled` (SQLite's 0/1 read as false/true), aliases in double quotes, NULLS FIRST.
  */
+import { offsetColumn } from "../schema/columns.js";
 import {
   postgresTypedView,
   sqliteTypedView,
@@ -151,7 +152,7 @@ export const POSTGRES_DIALECT: SqlDialect = {
     `ROUND(EXTRACT(EPOCH FROM ${later} - ${earlier}) / 60)::integer`,
   greatest: (a, b) => `GREATEST(${a}, ${b})`,
   typed: (column) => column,
-  local: (column) => toMilliseconds(`${column} + ${column}_offset * interval '1 minute'`),
+  local: (column) => toMilliseconds(`${column} + ${offsetColumn(column)} * interval '1 minute'`),
   utc: (column) => toMilliseconds(column),
   typedView: postgresTypedView,
   typedViewsNeed: [],

@@ -8,6 +8,7 @@
 import type Database from "better-sqlite3";
 import { LocalClock } from "../../clock/local-clock.js";
 import {
+  CLOCKED_TABLE_NAMES,
   CLOCKED_TABLES,
   type ClockedTable,
   clockedColumns,
@@ -15,7 +16,6 @@ import {
   movedClockValues,
   type TimeZoneChange,
 } from "../rules/time-zone-change.js";
-import { orderRows, relationName, reportRows } from "../schema/index.js";
 import { HOURLY_SALES } from "../sql/rollups.js";
 import type { Rollups } from "./rollups.js";
 
@@ -30,9 +30,7 @@ export class LocationClocks {
     private readonly rollups: Rollups,
   ) {
     this.storedZone = sqlite.prepare("SELECT time_zone FROM locations WHERE id = ?");
-    this.clocked = Object.keys(CLOCKED_TABLES).map((table) =>
-      clockedStatements(sqlite, table as ClockedTable),
-    );
+    this.clocked = CLOCKED_TABLE_NAMES.map((table) => clockedStatements(sqlite, table));
     this.setZone = sqlite.prepare("UPDATE locations SET time_zone = ? WHERE id = ?");
   }
 
@@ -86,17 +84,25 @@ interface ClockedStatements {
 }
 
 function clockedStatements(sqlite: Database.Database, table: ClockedTable): ClockedStatements {
-  const filled = clockedColumns(table);
-  // Through the relations, which name the location (order_rows keeps it by key).
-  const from = relationName(table === "order_rows" ? orderRows : reportRows);
+  const { relation, dateTimes } = CLOCKED_TABLES[table];
   return {
     table,
+    // Through the relation, which names the location (order_rows keeps it by key).
     select: sqlite.prepare(
-      `SELECT key, business_date, ${[...CLOCKED_TABLES[table], ...filled].join(", ")}
-       FROM ${from} WHERE location_id = ?`,
+      `SELECT key, business_date, ${[...dateTimes, ...clockedColumns(table)].join(", ")}
+       FROM ${relation} WHERE location_id = ?`,
     ),
-    update: sqlite.prepare(
-      `UPDATE ${table} SET ${filled.map((c) => `${c} = @${c}`).join(", ")} WHERE key = @key`,
-    ),
+    update: prepareClockedUpdate(sqlite, table),
   };
+}
+
+/** Sets a row's clocked values (clockedColumns, by name) by its `key`. */
+export function prepareClockedUpdate(
+  sqlite: Database.Database,
+  table: ClockedTable,
+): Database.Statement<[Record<string, number | null>]> {
+  const filled = clockedColumns(table);
+  return sqlite.prepare(
+    `UPDATE ${table} SET ${filled.map((c) => `${c} = @${c}`).join(", ")} WHERE key = @key`,
+  );
 }

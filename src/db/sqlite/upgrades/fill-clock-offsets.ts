@@ -8,14 +8,14 @@ import type Database from "better-sqlite3";
 import { LocalClock } from "../../../clock/local-clock.js";
 import { versionOffsets } from "../../history/versions.js";
 import {
+  CLOCKED_TABLE_NAMES,
   CLOCKED_TABLES,
   type ClockedTable,
-  clockedColumns,
   clockValues,
 } from "../../rules/time-zone-change.js";
 import { offsetColumn } from "../../schema/columns.js";
-import { orderRows, relationName, reportRows } from "../../schema/index.js";
 import { FILL_CLOCK_OFFSETS, type UpgradeProgress } from "../../upgrade-progress.js";
+import { prepareClockedUpdate } from "../location-clocks.js";
 import { fillInBatches } from "./batches.js";
 
 /** Rows per transaction: a few small integers each, so a batch is cheap to redo. */
@@ -31,8 +31,7 @@ export function fillClockOffsets(
   onProgress: (progress: UpgradeProgress) => void = () => {},
   batchRows = BATCH_ROWS,
 ): void {
-  for (const table of Object.keys(CLOCKED_TABLES) as ClockedTable[])
-    fillTable(sqlite, table, onProgress, batchRows);
+  for (const table of CLOCKED_TABLE_NAMES) fillTable(sqlite, table, onProgress, batchRows);
   fillVersions(sqlite, onProgress, batchRows);
 }
 
@@ -42,14 +41,10 @@ function fillTable(
   onProgress: (progress: UpgradeProgress) => void,
   batchRows: number,
 ): void {
-  const sent = CLOCKED_TABLES[table];
-  const filled = clockedColumns(table);
+  // Through the relation, which names the location (order_rows keeps it by key).
+  const { relation: from, dateTimes: sent } = CLOCKED_TABLES[table];
   const unfilled = `t.${offsetColumn(sent[0])} IS NULL`;
-  // Through the relations, which name the location (order_rows keeps it by key).
-  const from = relationName(table === "order_rows" ? orderRows : reportRows);
-  const update = sqlite.prepare<[Record<string, number | null>]>(
-    `UPDATE ${table} SET ${filled.map((c) => `${c} = @${c}`).join(", ")} WHERE key = @key`,
-  );
+  const update = prepareClockedUpdate(sqlite, table);
   fillInBatches<StoredRow>(
     sqlite,
     {

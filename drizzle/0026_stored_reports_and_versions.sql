@@ -1,5 +1,5 @@
 -- `reports` and `order_versions` become views of the tables that store them (report_rows,
--- order_version_rows; the views migration after this one makes them), so that `SELECT *` shows
+-- order_version_rows; the views migration that follows makes them), so that `SELECT *` shows
 -- their columns alone, without the typed twins the BI views read, in PostgreSQL's order. The
 -- renames carry the children's foreign keys (foreign keys are on) and the row counts' triggers
 -- over to the stored tables. legacy_alter_table: views that name the tables keep their names

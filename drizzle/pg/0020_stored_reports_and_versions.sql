@@ -1,5 +1,5 @@
 -- `reports` and `order_versions` become views of the tables that store them (report_rows,
--- order_version_rows; the views migration after this one makes them), as on SQLite, so that the
+-- order_version_rows; the views migration that follows makes them), as on SQLite, so that the
 -- relations read alike on both databases. The stored tables are pos-sync's own: their comments go
 -- (a BI role is granted what is commented: docs/scaling.md), and with them what a role that
 -- only reads was granted on them as the contract.
