@@ -23,7 +23,12 @@ import { type PgColumnType, pgColumnType } from "../../src/db/pg/types.js";
 import * as archiveTables from "../../src/db/schema/archive.js";
 import * as bookkeepingSchema from "../../src/db/schema/bookkeeping.js";
 import * as catalogSchema from "../../src/db/schema/catalog.js";
-import { FLAG_COLUMNS, isAutoIncrement, storedColumns } from "../../src/db/schema/columns.js";
+import {
+  FLAG_COLUMNS,
+  isAutoIncrement,
+  storedColumns,
+  twinSource,
+} from "../../src/db/schema/columns.js";
 import * as historyTables from "../../src/db/schema/history.js";
 import * as allTables from "../../src/db/schema/index.js";
 import * as locationTables from "../../src/db/schema/location.js";
@@ -607,6 +612,12 @@ function columnRow(table: TableFacts, column: ColumnFacts, doc: TableDoc): strin
   return `| ${[...cells, columnDoc.meaning].map(cell).join(" | ")} |`;
 }
 
+/** A column of an index; a typed twin with the column PostgreSQL indexes in its place. */
+function indexedColumn(table: TableFacts, name: string): string {
+  if (!table.twins.some((twin) => twin.name === name)) return code(name);
+  return `${code(name)} (on PostgreSQL ${code(twinSource(name))})`;
+}
+
 function indexLines(table: TableFacts): string[] {
   if (table.indexes.length === 0) return ["**Indexes:** none besides the key."];
   return [
@@ -614,7 +625,7 @@ function indexLines(table: TableFacts): string[] {
     "",
     ...table.indexes.map(
       (index) =>
-        `- ${code(index.name)}${index.unique ? " (unique)" : ""} on ${index.columns.map(code).join(", ")}`,
+        `- ${code(index.name)}${index.unique ? " (unique)" : ""} on ${index.columns.map((name) => indexedColumn(table, name)).join(", ")}`,
     ),
   ];
 }
@@ -643,7 +654,7 @@ function twinLines(table: TableFacts): string[] {
   if (table.twins.length === 0) return [];
   const list = table.twins.map((twin) => `${code(twin.name)} ${twin.type}`).join(", ");
   return [
-    `**Typed twins** (SQLite computes them on read and stores nothing; the views show them, so that a BI tool reads days as DATE and date-times as TIMESTAMP, in SQLite's own text \`YYYY-MM-DD HH:MM:SS.SSS\`: \`…_typed\` on the location's wall clock (the instant plus its \`…_offset\`), \`…_utc\` in UTC): ${list}.`,
+    `**Typed twins** (SQLite computes them on read and stores nothing of them but the index of the day; the views show them, so that a BI tool reads days as DATE and date-times as TIMESTAMP, in SQLite's own text \`YYYY-MM-DD HH:MM:SS.SSS\`: \`…_typed\` on the location's wall clock (the instant plus its \`…_offset\`), \`…_utc\` in UTC): ${list}.`,
     "",
   ];
 }

@@ -4,6 +4,8 @@ import { sql } from "drizzle-orm";
 import {
   customType,
   getTableConfig,
+  type IndexColumn,
+  index,
   integer,
   type SQLiteColumn,
   type SQLiteTable,
@@ -66,6 +68,10 @@ export function storedColumns(table: SQLiteTable): SQLiteColumn[] {
 /** The names of typed twins (below): no column that holds a value ends so. */
 export type TwinName = `${string}_typed` | `${string}_utc`;
 
+/** The column a typed twin shows (`business_date_typed` → `business_date`, `closed_at_utc` →
+ * `closed_at`): what another dialect, which has no twins, names in its place. */
+export const twinSource = (twin: string) => twin.replace(/_(typed|utc)$/, "");
+
 /** A column SQLite computes on read from others, stores nothing of, and declares as `type`. */
 const twin = (type: "DATE" | "TIMESTAMP", name: string, value: string) =>
   customType<{ data: string; driverData: string }>({ dataType: () => type })(
@@ -117,3 +123,9 @@ export function clockColumns<const Day extends string, const Instant extends str
   }
   return columns as Twins;
 }
+
+/** The index a filter by day searches, on every table with a business day. The views show a day
+ * as its typed twin, so a BI tool's filter (`WHERE business_date BETWEEN …`) compares the twin,
+ * which an index of the stored column does not serve: the index is on the twin (SQLite computes
+ * it once, on write). PostgreSQL, which has no twins, indexes the day itself (twinSource). */
+export const dayIndex = (table: string, day: IndexColumn) => index(`${table}_day`).on(day);

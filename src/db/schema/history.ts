@@ -6,7 +6,7 @@
  * contract's `order_versions` is a view of it (views.ts), without the typed twins.
  */
 import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { clockColumns, flag, locationId } from "./columns.js";
+import { clockColumns, dayIndex, flag, locationId } from "./columns.js";
 
 export const orderVersionRows = sqliteTable(
   "order_version_rows",
@@ -55,5 +55,6 @@ export const orderVersionRows = sqliteTable(
     primaryKey({ columns: [t.order_id, t.version] }),
     index("order_versions_location_ended").on(t.location_id, t.ended_at),
     index("order_versions_ended").on(t.ended_at),
+    dayIndex("order_version_rows", t.business_date_typed),
   ],
 );

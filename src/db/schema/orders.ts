@@ -15,7 +15,7 @@ import {
   sqliteTable,
   text,
 } from "drizzle-orm/sqlite-core";
-import { clockColumns, contentHash, deletedAt, flag, syncedAt } from "./columns.js";
+import { clockColumns, contentHash, dayIndex, deletedAt, flag, syncedAt } from "./columns.js";
 
 /** Ids of the API that rows name again and again, each stored once: an order's location, report,
  * operator and device, and the catalog entries that rows of orders' arrays name (a day's orders
@@ -85,6 +85,7 @@ export const orderRows = sqliteTable(
   },
   (t) => [
     index("order_rows_location_day").on(t.location_ref, t.business_date),
+    dayIndex("order_rows", t.business_date_typed),
     index("order_rows_report").on(t.report_ref),
   ],
 );

@@ -2,7 +2,7 @@
  * to their report by its integer key (as orders' do: orders.ts). The contract's `reports` is a
  * view of `report_rows` (views.ts), which keeps the typed twins the views read out of it. */
 import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { clockColumns, contentHash, deletedAt, locationId, syncedAt } from "./columns.js";
+import { clockColumns, contentHash, dayIndex, deletedAt, locationId, syncedAt } from "./columns.js";
 
 export const reportRows = sqliteTable(
   "report_rows",
@@ -44,7 +44,10 @@ export const reportRows = sqliteTable(
     deleted_at: deletedAt(),
     ...clockColumns(["business_date"], ["finalized_at"]),
   },
-  (t) => [index("reports_location_day").on(t.location_id, t.business_date)],
+  (t) => [
+    index("reports_location_day").on(t.location_id, t.business_date),
+    dayIndex("report_rows", t.business_date_typed),
+  ],
 );
 
 /** The key every report array shares: the report and the element's index. */

@@ -5,7 +5,7 @@
  * and of a line (not cancelled) is the views' rule (db/sqlite/rollups.ts recomputes a day).
  */
 import { integer, numeric, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { clockColumns, locationId } from "./columns.js";
+import { clockColumns, dayIndex, locationId } from "./columns.js";
 
 const businessDate = () => text("business_date").notNull();
 /** Whole counts come out as integers, fractional ones as they are. */
@@ -30,7 +30,10 @@ export const dailySales = sqliteTable(
     cancelled_total: amount("cancelled_total"),
     training_orders: integer("training_orders").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.location_id, t.business_date] })],
+  (t) => [
+    primaryKey({ columns: [t.location_id, t.business_date] }),
+    dayIndex("daily_sales", t.business_date_typed),
+  ],
 );
 
 export const dailyProductSales = sqliteTable(
@@ -49,7 +52,10 @@ export const dailyProductSales = sqliteTable(
     net_sales: amount("net_sales"),
     orders: integer("orders").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.location_id, t.business_date, t.product_id] })],
+  (t) => [
+    primaryKey({ columns: [t.location_id, t.business_date, t.product_id] }),
+    dayIndex("daily_product_sales", t.business_date_typed),
+  ],
 );
 
 export const dailyPaymentSales = sqliteTable(
@@ -62,7 +68,10 @@ export const dailyPaymentSales = sqliteTable(
     payments: integer("payments").notNull(),
     amount: amount("amount"),
   },
-  (t) => [primaryKey({ columns: [t.location_id, t.business_date, t.payment_name] })],
+  (t) => [
+    primaryKey({ columns: [t.location_id, t.business_date, t.payment_name] }),
+    dayIndex("daily_payment_sales", t.business_date_typed),
+  ],
 );
 
 export const dailyTaxSales = sqliteTable(
@@ -77,7 +86,10 @@ export const dailyTaxSales = sqliteTable(
     tax_amount: amount("tax_amount"),
     taxable_amount: amount("taxable_amount"),
   },
-  (t) => [primaryKey({ columns: [t.location_id, t.business_date, t.tax_rate_bp] })],
+  (t) => [
+    primaryKey({ columns: [t.location_id, t.business_date, t.tax_rate_bp] }),
+    dayIndex("daily_tax_sales", t.business_date_typed),
+  ],
 );
 
 export const hourlySales = sqliteTable(
@@ -90,7 +102,10 @@ export const hourlySales = sqliteTable(
     orders: integer("orders").notNull(),
     total_sales: amount("total_sales"),
   },
-  (t) => [primaryKey({ columns: [t.location_id, t.business_date, t.hour] })],
+  (t) => [
+    primaryKey({ columns: [t.location_id, t.business_date, t.hour] }),
+    dayIndex("hourly_sales", t.business_date_typed),
+  ],
 );
 
 export const dailyOperatorSales = sqliteTable(
@@ -109,7 +124,10 @@ export const dailyOperatorSales = sqliteTable(
     cancelled_items: integer("cancelled_items").notNull(),
     cancelled_items_total: amount("cancelled_items_total"),
   },
-  (t) => [primaryKey({ columns: [t.location_id, t.business_date, t.operator_id] })],
+  (t) => [
+    primaryKey({ columns: [t.location_id, t.business_date, t.operator_id] }),
+    dayIndex("daily_operator_sales", t.business_date_typed),
+  ],
 );
 
 /** Each report against the orders stored for it (v_report_reconciliation), refreshed whenever the

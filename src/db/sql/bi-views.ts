@@ -79,10 +79,10 @@ function typedView(
   };
 }
 
-/** Each order's payments, summed by its key: `p(order_key, paid, payments)`. (Grouped apart:
- * `orders` is a view, whose other columns a GROUP BY of its key does not carry on PostgreSQL.) */
-const PAYMENTS_BY_ORDER = `(SELECT order_key, SUM(payment_amount) AS paid, COUNT(*) AS payments
-  FROM order_payment_rows GROUP BY order_key)`;
+/** What the payments of an order `o` add up to (null without any), and how many there are: read
+ * by the order's key, so that a view filtered by day reads the payments of those days alone. */
+const PAID = "(SELECT SUM(p.payment_amount) FROM order_payment_rows p WHERE p.order_key = o.key)";
+const PAYMENTS = "(SELECT COUNT(*) FROM order_payment_rows p WHERE p.order_key = o.key)";
 
 /** A location's name beside its id: every view has it. */
 const LOCATION = "LEFT JOIN locations l ON l.id";
@@ -175,7 +175,12 @@ ${LOCATION} = d.location_id`,
       column(
         "share_percent",
         "real",
-        "ROUND(100.0 * m.amount / NULLIF(SUM(m.amount) OVER (PARTITION BY m.location_id, m.business_date), 0), 2)",
+        // The day's total read by key, not as a window: SQLite pushes no filter into a framed
+        // view with a window function, and the view would sum every day on each read.
+        `ROUND(100.0 * m.amount / NULLIF((
+    SELECT SUM(x.amount) FROM daily_payment_sales x
+    WHERE x.location_id = m.location_id AND x.business_date = m.business_date
+  ), 0), 2)`,
       ),
     ],
   }),
@@ -268,9 +273,13 @@ WHERE o.deleted_at IS NULL AND o.tips IS NOT NULL AND ${d.isJsonArray("o.tips")}
   ),
 ];
 
-/** An item of an order's first stored version (order_versions.content), as a column. */
-const firstItem = (d: SqlDialect, field: string, type: "text" | "numeric" | "integer") =>
-  d.jsonValue("i.value", field, type);
+/** A field of a line (`alias.value`) of an order's first stored version (order_versions.content). */
+const firstItem = (
+  d: SqlDialect,
+  alias: string,
+  field: string,
+  type: "text" | "numeric" | "integer" | "boolean",
+) => d.jsonValue(`${alias}.value`, field, type);
 
 /** The questions an owner asks after "how much did we sell". The views that compare versions
  * read order_versions: with POS_ORDER_HISTORY=false they only see what the current versions
@@ -310,14 +319,7 @@ ${LOCATION} = h.location_id`,
       column("operator_name", "text", "COALESCE(b.next_operator_name, o.operator_name)"),
       column("served_by", "text", "COALESCE(b.operator_name, o.operator_name)"),
       column("total", "money", "o.total"),
-      column(
-        "paid",
-        "money",
-        `COALESCE(
-    b.paid,
-    (SELECT ROUND(SUM(p.payment_amount), 2) FROM order_payment_rows p WHERE p.order_key = o.key)
-  )`,
-      ),
+      column("paid", "money", `COALESCE(b.paid, ROUND(${PAID}, 2))`),
       ...instant("paid_at", (at) => firstOf(at, "b.closed_at", "ot.closed_at")),
       ...instant("cancelled_at", (at) => firstOf(at, "b.next_updated_at", "ot.updated_at")),
       column("cancel_reason", "text", "o.cancel_reason"),
@@ -332,53 +334,43 @@ LEFT JOIN order_version_rows b ON b.order_id = o.id AND b.version = (
 WHERE o.deleted_at IS NULL AND o.is_canceled AND NOT o.is_training
   AND (
     b.order_id IS NOT NULL
-    OR EXISTS (SELECT 1 FROM order_payment_rows p WHERE p.order_key = o.key AND p.payment_amount > 0)
+    -- A payment of the order's own: a scalar by key, which PostgreSQL cannot turn into a hash of
+    -- every payment as it does an EXISTS under OR.
+    OR (SELECT MAX(p.payment_amount) FROM order_payment_rows p WHERE p.order_key = o.key) > 0
   )`,
   ),
   typedView(
     "v_items_voided_after_close",
-    // Told apart by product, since a line taken off moves the positions after it.
+    // Told apart by product, since a line taken off moves the positions after it: a line of the
+    // first version is voided when its rank among that version's lines of its product is beyond
+    // the number of them the order has now.
     [
       ...AN_OPERATORS_ORDER,
-      column("first_position", "integer", "f.position"),
-      column("item_catalog_id", "text", "f.item_catalog_id"),
-      column("description", "text", "f.description"),
-      column("quantity", "numeric", "f.quantity"),
-      column("amount", "money", "f.amount"),
-      column("closed_at", "local", "f.closed_at"),
-      column("closed_at_utc", "utc", "f.closed_at_utc"),
-      column("closed_at_sent", "sent", "f.closed_at_sent"),
+      column("first_position", "integer", (d) => firstItem(d, "i", "position", "integer")),
+      column("item_catalog_id", "text", (d) => firstItem(d, "i", "item_catalog_id", "text")),
+      column("description", "text", (d) => firstItem(d, "i", "description", "text")),
+      column("quantity", "numeric", (d) => firstItem(d, "i", "quantity", "numeric")),
+      column("amount", "money", (d) => firstItem(d, "i", "total", "numeric")),
+      ...instant("closed_at", "h.closed_at"),
       ...instant("changed_at", "ot.updated_at"),
     ],
-    () => `FROM first_items f
-JOIN orders o ON o.id = f.order_id
-JOIN order_rows ot ON ot.key = o.key
-${LOCATION} = o.location_id
-WHERE o.deleted_at IS NULL
-  AND f.nth > (
+    (d) => `${ORDERS}
+JOIN order_version_rows h ON h.order_id = o.id AND h.version = 1
+${d.jsonElements("h.content", "i", "order_items")}
+WHERE o.deleted_at IS NULL AND NOT ${firstItem(d, "i", "is_canceled", "boolean")}
+  AND (
+    SELECT COUNT(*) FROM order_version_rows v
+    ${d.jsonElements("v.content", "j", "order_items")}
+    WHERE v.order_id = h.order_id AND v.version = 1
+      AND NOT ${firstItem(d, "j", "is_canceled", "boolean")}
+      AND ${firstItem(d, "j", "item_catalog_id", "text")} = ${firstItem(d, "i", "item_catalog_id", "text")}
+      AND ${firstItem(d, "j", "position", "integer")} <= ${firstItem(d, "i", "position", "integer")}
+  ) > (
     SELECT COUNT(*) FROM order_item_rows c
     JOIN api_ids k ON k.key = c.item_catalog_ref
-    WHERE c.order_key = o.key AND k.id = f.item_catalog_id AND NOT c.is_canceled
+    WHERE c.order_key = o.key AND k.id = ${firstItem(d, "i", "item_catalog_id", "text")}
+      AND NOT c.is_canceled
   )`,
-    (d) => `first_items AS (
-  SELECT
-    h.order_id,
-    ${d.local("h.closed_at")} AS closed_at,
-    ${d.utc("h.closed_at")} AS closed_at_utc,
-    h.closed_at AS closed_at_sent,
-    ${firstItem(d, "position", "integer")} AS position,
-    ${firstItem(d, "item_catalog_id", "text")} AS item_catalog_id,
-    ${firstItem(d, "description", "text")} AS description,
-    ${firstItem(d, "quantity", "numeric")} AS quantity,
-    ${firstItem(d, "total", "numeric")} AS amount,
-    ROW_NUMBER() OVER (
-      PARTITION BY h.order_id, ${firstItem(d, "item_catalog_id", "text")}
-      ORDER BY ${firstItem(d, "position", "integer")}
-    ) AS nth
-  FROM order_version_rows h
-  ${d.jsonElements("h.content", "i", "order_items")}
-  WHERE h.version = 1 AND NOT ${d.jsonValue("i.value", "is_canceled", "boolean")}
-)`,
   ),
   typedView(
     "v_discounts_by_operator",
@@ -399,14 +391,11 @@ WHERE o.deleted_at IS NULL
         "discounts_added_later",
         "money",
         (d) =>
-          `ROUND(SUM(${d.greatest("0", "o.total_discount - COALESCE(f.total_discount, o.total_discount)")}), 2)`,
+          `ROUND(SUM(${d.greatest("0", `o.total_discount - COALESCE(${d.jsonValue("f.content", "orders.total_discount", "numeric")}, o.total_discount)`)}), 2)`,
       ),
     ],
     (d) => `${ORDERS}
-LEFT JOIN (
-  SELECT order_id, ${d.jsonValue("content", "orders.total_discount", "numeric")} AS total_discount
-  FROM order_version_rows WHERE version = 1
-) f ON f.order_id = o.id
+LEFT JOIN order_version_rows f ON f.order_id = o.id AND f.version = 1
 WHERE o.deleted_at IS NULL AND ${SALE}
 GROUP BY o.location_id, l.name, ${d.typed("ot.business_date")}, o.operator_id, o.operator_name`,
   ),
@@ -447,25 +436,23 @@ WHERE o.deleted_at IS NULL AND o.is_transferred`,
     [
       ...AN_OPERATORS_ORDER,
       column("total", "money", "o.total"),
-      column("paid", "money", "ROUND(COALESCE(p.paid, 0), 2)"),
-      column("difference", "money", "ROUND(COALESCE(p.paid, 0) - o.total, 2)"),
-      column("payments", "integer", "COALESCE(p.payments, 0)"),
+      column("paid", "money", `ROUND(COALESCE(${PAID}, 0), 2)`),
+      column("difference", "money", `ROUND(COALESCE(${PAID}, 0) - o.total, 2)`),
+      column("payments", "integer", PAYMENTS),
     ],
     () => `${ORDERS}
-LEFT JOIN ${PAYMENTS_BY_ORDER} p ON p.order_key = o.key
-WHERE o.deleted_at IS NULL AND ${SALE} AND ABS(COALESCE(p.paid, 0) - o.total) >= 0.005`,
+WHERE o.deleted_at IS NULL AND ${SALE} AND ABS(COALESCE(${PAID}, 0) - o.total) >= 0.005`,
   ),
   typedView(
     "v_training_with_payments",
     [
       ...AN_OPERATORS_ORDER,
       column("total", "money", "o.total"),
-      column("paid", "money", "ROUND(p.paid, 2)"),
-      column("payments", "integer", "p.payments"),
+      column("paid", "money", `ROUND(${PAID}, 2)`),
+      column("payments", "integer", PAYMENTS),
     ],
     () => `${ORDERS}
-JOIN ${PAYMENTS_BY_ORDER} p ON p.order_key = o.key
-WHERE o.deleted_at IS NULL AND o.is_training AND p.paid > 0`,
+WHERE o.deleted_at IS NULL AND o.is_training AND ${PAID} > 0`,
   ),
 ];
 

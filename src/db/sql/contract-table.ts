@@ -9,7 +9,7 @@ import {
   type ForeignKey as SQLiteForeignKey,
   type SQLiteTable,
 } from "drizzle-orm/sqlite-core";
-import { isAutoIncrement, storedColumns } from "../schema/columns.js";
+import { isAutoIncrement, storedColumns, twinSource } from "../schema/columns.js";
 
 /** A table of the contract (../schema/). */
 export type ContractTable = SQLiteTable;
@@ -50,11 +50,14 @@ export interface ContractTableOutline {
   foreignKeys: ContractForeignKey[];
 }
 
+/** A column of a key or an index by name; a typed twin by the column it shows, which the other
+ * dialects index in its place (schema/columns.ts, dayIndex). */
 const nameOf = (table: string) => (column: unknown) => {
   if (typeof column !== "object" || column === null || !("name" in column)) {
     throw new Error(`${table}: only plain columns can be mirrored in an index`);
   }
-  return String(column.name);
+  const name = String(column.name);
+  return "generated" in column && column.generated !== undefined ? twinSource(name) : name;
 };
 
 export function outlineOf(table: ContractTable): ContractTableOutline {

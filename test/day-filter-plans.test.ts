@@ -1,0 +1,125 @@
+/**
+ * A BI tool's filter by day reads the days asked, not the history: every view with a
+ * `business_date`, filtered by a week (and by a week of one location), searches an index on both
+ * databases. Asserted on the plans the databases make, so that it holds at any size: SQLite's
+ * bytecode, and PostgreSQL's plan with sequential scans priced out (one remains only where no
+ * index can serve).
+ */
+import type pg_ from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openPool } from "../src/db/pg/connect.js";
+import { BI_VIEWS } from "../src/db/sql/bi-views.js";
+import { VIEW_COLUMN_TYPES } from "../src/db/sql/view-columns.js";
+import type { Db } from "../src/db/sqlite/open.js";
+import { openTestDb, rows, useTempDir } from "./helpers/db.js";
+import { usePostgres } from "./helpers/postgres.js";
+
+/** The filters a BI tool adds to a view with a day: a week, and a week of one location. */
+const FILTERS = [
+  { name: "a week", where: "business_date BETWEEN ? AND ?", params: ["2026-11-02", "2026-11-08"] },
+  {
+    name: "a week of one location",
+    where: "business_date BETWEEN ? AND ? AND location_id = ?",
+    params: ["2026-11-02", "2026-11-08", "loc-1"],
+  },
+];
+
+const FILTERED = BI_VIEWS.flatMap((view) => {
+  const names = new Set(view.columns.map((column) => column.name));
+  if (!names.has("business_date")) return [];
+  return FILTERS.filter((f) => names.has("location_id") || !f.where.includes("location_id")).map(
+    (filter) => ({ view: view.name, filter }),
+  );
+});
+
+it("covers every view: each has a day", () => {
+  expect(new Set(FILTERED.map((f) => f.view)).size).toBe(BI_VIEWS.length);
+});
+
+describe("SQLite", () => {
+  const tempPath = useTempDir();
+  let db: Db;
+  beforeAll(() => {
+    db = openTestDb(tempPath());
+  });
+  afterAll(() => db.close());
+
+  /** The tables (and their indexes) a statement reads from the first row on rather than by a
+   * key: in the bytecode, a cursor opened on a table's or an index's pages, then rewound. */
+  function tablesScanned(sql: string, params: readonly string[] = []): string[] {
+    const roots = new Map<number, string>(
+      rows(db, "SELECT rootpage, tbl_name FROM sqlite_schema WHERE rootpage > 0").map((r) => [
+        r.rootpage,
+        r.tbl_name,
+      ]),
+    );
+    const program: { opcode: string; p1: number; p2: number }[] = rows(
+      db,
+      `EXPLAIN ${sql}`,
+      ...params,
+    );
+    const tableOf = new Map<number, string>();
+    for (const step of program) {
+      if (step.opcode === "OpenRead") tableOf.set(step.p1, roots.get(step.p2) ?? `page ${step.p2}`);
+    }
+    return program
+      .filter((step) => step.opcode === "Rewind" || step.opcode === "Last")
+      .flatMap((step) => tableOf.get(step.p1) ?? [])
+      .filter((table) => table !== VIEW_COLUMN_TYPES);
+  }
+
+  it("reads the scans it is meant to find", () => {
+    expect(tablesScanned("SELECT * FROM order_rows WHERE business_date = '2026-11-02'")).toEqual([
+      "order_rows",
+    ]);
+    expect(
+      tablesScanned("SELECT * FROM order_rows WHERE business_date_typed = '2026-11-02'"),
+    ).toEqual([]);
+  });
+
+  it.each(FILTERED)("searches $view for $filter.name", ({ view, filter }) => {
+    expect(tablesScanned(`SELECT * FROM ${view} WHERE ${filter.where}`, filter.params)).toEqual([]);
+  });
+});
+
+describe("PostgreSQL", () => {
+  const pg = usePostgres();
+  let client: pg_.PoolClient;
+  let pool: pg_.Pool;
+  beforeAll(async () => {
+    pool = openPool(await pg.migrated(), 1);
+    client = await pool.connect();
+    // Priced out, a sequential scan is still made where no index can serve: what the test finds.
+    await client.query("SET enable_seqscan = off");
+  });
+  afterAll(async () => {
+    client.release();
+    await pool.end();
+  });
+
+  /** The tables a statement's plan reads whole. */
+  async function tablesScanned(sql: string, params: string[]): Promise<string[]> {
+    let n = 0;
+    const numbered = sql.replace(/\?/g, () => `$${++n}`);
+    const { rows: plan } = await client.query(`EXPLAIN (FORMAT JSON) ${numbered}`, params);
+    const scanned: string[] = [];
+    const visit = (node: { "Node Type": string; "Relation Name"?: string; Plans?: unknown[] }) => {
+      if (node["Node Type"] === "Seq Scan") scanned.push(node["Relation Name"] ?? "?");
+      for (const child of node.Plans ?? []) visit(child as typeof node);
+    };
+    visit(plan[0]["QUERY PLAN"][0].Plan);
+    return scanned;
+  }
+
+  it("reads the scans it is meant to find", async () => {
+    expect(await tablesScanned("SELECT * FROM order_rows WHERE total > ?", ["1"])).toEqual([
+      "order_rows",
+    ]);
+  });
+
+  it.each(FILTERED)("searches $view for $filter.name", async ({ view, filter }) => {
+    expect(
+      await tablesScanned(`SELECT * FROM ${view} WHERE ${filter.where}`, filter.params),
+    ).toEqual([]);
+  });
+});
