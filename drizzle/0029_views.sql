@@ -146,7 +146,7 @@ JOIN reports p ON p.key = c.report_key;
 --> statement-breakpoint
 CREATE VIEW v_daily_sales AS
 SELECT t."text" AS location_id, t."text" AS location_name, t."date" AS business_date, t."integer" AS weekday, t."integer" AS orders, t."numeric" AS guests, t."real" AS total_sales, t."real" AS total_tax, t."real" AS net_sales, t."real" AS total_discount, t."real" AS average_order, t."integer" AS transferred_orders, t."real" AS transferred_sales, t."integer" AS cancelled_orders, t."real" AS cancelled_total, t."integer" AS training_orders
-FROM view_column_types t WHERE 0
+FROM view_column_types t WHERE t.rowid = 0 AND t.rowid = 1
 UNION ALL
 SELECT d.location_id AS location_id,
   l.name AS location_name,
@@ -168,7 +168,7 @@ FROM daily_sales d
 LEFT JOIN locations l ON l.id = d.location_id
 UNION ALL
 SELECT t."text", t."text", t."date", t."integer", t."integer", t."numeric", t."real", t."real", t."real", t."real", t."real", t."integer", t."real", t."integer", t."real", t."integer"
-FROM view_column_types t WHERE 0;
+FROM view_column_types t WHERE t.rowid = 0 AND t.rowid = 1;
 --> statement-breakpoint
 CREATE VIEW v_product_sales AS
 SELECT p.location_id AS location_id,
@@ -188,7 +188,7 @@ LEFT JOIN locations l ON l.id = p.location_id;
 --> statement-breakpoint
 CREATE VIEW v_payment_mix AS
 SELECT t."text" AS location_id, t."text" AS location_name, t."date" AS business_date, t."text" AS payment_name, t."integer" AS payments, t."real" AS amount, t."real" AS share_percent
-FROM view_column_types t WHERE 0
+FROM view_column_types t WHERE t.rowid = 0 AND t.rowid = 1
 UNION ALL
 SELECT m.location_id AS location_id,
   l.name AS location_name,
@@ -204,7 +204,7 @@ FROM daily_payment_sales m
 LEFT JOIN locations l ON l.id = m.location_id
 UNION ALL
 SELECT t."text", t."text", t."date", t."text", t."integer", t."real", t."real"
-FROM view_column_types t WHERE 0;
+FROM view_column_types t WHERE t.rowid = 0 AND t.rowid = 1;
 --> statement-breakpoint
 CREATE VIEW v_tax_summary AS
 SELECT t.location_id AS location_id,
@@ -220,7 +220,7 @@ LEFT JOIN locations l ON l.id = t.location_id;
 --> statement-breakpoint
 CREATE VIEW v_hourly_sales AS
 SELECT t."text" AS location_id, t."text" AS location_name, t."date" AS business_date, t."integer" AS weekday, t."integer" AS hour, t."integer" AS orders, t."real" AS total_sales, t."real" AS average_order
-FROM view_column_types t WHERE 0
+FROM view_column_types t WHERE t.rowid = 0 AND t.rowid = 1
 UNION ALL
 SELECT h.location_id AS location_id,
   l.name AS location_name,
@@ -234,7 +234,7 @@ FROM hourly_sales h
 LEFT JOIN locations l ON l.id = h.location_id
 UNION ALL
 SELECT t."text", t."text", t."date", t."integer", t."integer", t."integer", t."real", t."real"
-FROM view_column_types t WHERE 0;
+FROM view_column_types t WHERE t.rowid = 0 AND t.rowid = 1;
 --> statement-breakpoint
 CREATE VIEW v_operator_sales AS
 SELECT s.location_id AS location_id,
@@ -254,7 +254,7 @@ LEFT JOIN locations l ON l.id = s.location_id;
 --> statement-breakpoint
 CREATE VIEW v_report_reconciliation AS
 SELECT t."text" AS report_id, t."text" AS location_id, t."text" AS location_name, t."date" AS business_date, t."integer" AS report_number, t."real" AS api_total_sales, t."real" AS stored_total_sales, t."real" AS difference, t."integer" AS orders_listed, t."integer" AS orders_stored, t."integer" AS orders_missing, t."text" AS status
-FROM view_column_types t WHERE 0
+FROM view_column_types t WHERE t.rowid = 0 AND t.rowid = 1
 UNION ALL
 SELECT r.id AS report_id,
   r.location_id AS location_id,
@@ -278,16 +278,16 @@ LEFT JOIN locations l ON l.id = r.location_id
 WHERE r.deleted_at IS NULL
 UNION ALL
 SELECT t."text", t."text", t."text", t."date", t."integer", t."real", t."real", t."real", t."integer", t."integer", t."integer", t."text"
-FROM view_column_types t WHERE 0;
+FROM view_column_types t WHERE t.rowid = 0 AND t.rowid = 1;
 --> statement-breakpoint
 CREATE VIEW v_orders AS
 SELECT t."text" AS order_id, t."text" AS location_id, t."text" AS location_name, t."date" AS business_date, t."integer" AS weekday, t."text" AS weekday_name, t."integer" AS closed_hour, t."text" AS order_number, t."text" AS operator_id, t."text" AS operator_name, t."text" AS device_name, t."text" AS order_place, t."text" AS channel, t."text" AS service_type, t."numeric" AS guests, t."real" AS total, t."real" AS total_tax, t."real" AS net_total, t."real" AS total_discount, t."boolean" AS is_sale, t."boolean" AS is_canceled, t."boolean" AS is_transferred, t."boolean" AS is_training, t."timestamp" AS created_at, t."timestamp" AS created_at_utc, t."text" AS created_at_sent, t."timestamp" AS closed_at, t."timestamp" AS closed_at_utc, t."text" AS closed_at_sent, t."text" AS report_id
-FROM view_column_types t WHERE 0
+FROM view_column_types t WHERE t.rowid = 0 AND t.rowid = 1
 UNION ALL
 SELECT o.id AS order_id,
-  o.location_id AS location_id,
+  o_location.id AS location_id,
   l.name AS location_name,
-  ot.business_date_typed AS business_date,
+  o.business_date_typed AS business_date,
   CAST((CAST(strftime('%w', o.business_date) AS INTEGER) + 6) % 7 + 1 AS INTEGER) AS weekday,
   CAST(CASE (CAST(strftime('%w', o.business_date) AS INTEGER) + 6) % 7 + 1
     WHEN 1 THEN 'Monday' WHEN 2 THEN 'Tuesday' WHEN 3 THEN 'Wednesday' WHEN 4 THEN 'Thursday'
@@ -295,7 +295,7 @@ SELECT o.id AS order_id,
   END AS TEXT) AS weekday_name,
   CAST(o.closed_hour AS INTEGER) AS closed_hour,
   o.order_number AS order_number,
-  o.operator_id AS operator_id,
+  o_operator.id AS operator_id,
   o.operator_name AS operator_name,
   o.device_name AS device_name,
   o.order_place AS order_place,
@@ -310,44 +310,48 @@ SELECT o.id AS order_id,
   CAST(o.is_canceled AS INTEGER) AS is_canceled,
   CAST(o.is_transferred AS INTEGER) AS is_transferred,
   CAST(o.is_training AS INTEGER) AS is_training,
-  ot.created_at_typed AS created_at,
-  ot.created_at_utc AS created_at_utc,
-  CAST(ot.created_at AS TEXT) AS created_at_sent,
-  ot.closed_at_typed AS closed_at,
-  ot.closed_at_utc AS closed_at_utc,
-  CAST(ot.closed_at AS TEXT) AS closed_at_sent,
-  o.report_id AS report_id
-FROM orders o
-JOIN order_rows ot ON ot.key = o.key
-LEFT JOIN locations l ON l.id = o.location_id
+  o.created_at_typed AS created_at,
+  o.created_at_utc AS created_at_utc,
+  CAST(o.created_at AS TEXT) AS created_at_sent,
+  o.closed_at_typed AS closed_at,
+  o.closed_at_utc AS closed_at_utc,
+  CAST(o.closed_at AS TEXT) AS closed_at_sent,
+  o_report.id AS report_id
+FROM order_rows o
+LEFT JOIN api_ids o_location ON o_location.key = o.location_ref
+LEFT JOIN api_ids o_operator ON o_operator.key = o.operator_ref
+LEFT JOIN api_ids o_report ON o_report.key = o.report_ref
+LEFT JOIN locations l ON l.id = o_location.id
 WHERE o.deleted_at IS NULL
 UNION ALL
 SELECT t."text", t."text", t."text", t."date", t."integer", t."text", t."integer", t."text", t."text", t."text", t."text", t."text", t."text", t."text", t."numeric", t."real", t."real", t."real", t."real", t."boolean", t."boolean", t."boolean", t."boolean", t."timestamp", t."timestamp", t."text", t."timestamp", t."timestamp", t."text", t."text"
-FROM view_column_types t WHERE 0;
+FROM view_column_types t WHERE t.rowid = 0 AND t.rowid = 1;
 --> statement-breakpoint
 CREATE VIEW v_order_tips AS
 SELECT t."text" AS order_id, t."text" AS location_id, t."text" AS location_name, t."date" AS business_date, t."integer" AS position, t."real" AS amount, t."text" AS tip
-FROM view_column_types t WHERE 0
+FROM view_column_types t WHERE t.rowid = 0 AND t.rowid = 1
 UNION ALL
 SELECT o.id AS order_id,
-  o.location_id AS location_id,
+  o_location.id AS location_id,
   l.name AS location_name,
-  ot.business_date_typed AS business_date,
+  o.business_date_typed AS business_date,
   CAST(CAST(t.key AS INTEGER) AS INTEGER) AS position,
   CAST(CAST(json_extract(t.value, '$.amount') AS NUMERIC) AS REAL) AS amount,
   CAST(t.value AS TEXT) AS tip
-FROM orders o
-JOIN order_rows ot ON ot.key = o.key
+FROM order_rows o
+LEFT JOIN api_ids o_location ON o_location.key = o.location_ref
+LEFT JOIN api_ids o_operator ON o_operator.key = o.operator_ref
+LEFT JOIN api_ids o_report ON o_report.key = o.report_ref
+LEFT JOIN locations l ON l.id = o_location.id
 JOIN json_each(o.tips) t
-LEFT JOIN locations l ON l.id = o.location_id
 WHERE o.deleted_at IS NULL AND o.tips IS NOT NULL AND json_type(o.tips) = 'array'
 UNION ALL
 SELECT t."text", t."text", t."text", t."date", t."integer", t."real", t."text"
-FROM view_column_types t WHERE 0;
+FROM view_column_types t WHERE t.rowid = 0 AND t.rowid = 1;
 --> statement-breakpoint
 CREATE VIEW v_order_changes AS
 SELECT t."text" AS order_id, t."text" AS location_id, t."text" AS location_name, t."date" AS business_date, t."text" AS order_number, t."integer" AS from_version, t."text" AS change, t."timestamp" AS changed_at, t."timestamp" AS changed_at_utc, t."text" AS changed_at_sent, t."text" AS changed_by_id, t."text" AS changed_by, t."timestamp" AS seen_at, t."timestamp" AS seen_at_utc, t."text" AS seen_at_sent, t."timestamp" AS closed_at, t."timestamp" AS closed_at_utc, t."text" AS closed_at_sent, t."text" AS previous_operator_name, t."real" AS previous_total, t."real" AS new_total, t."real" AS total_change, t."real" AS previous_paid, t."boolean" AS was_canceled, t."boolean" AS is_canceled, t."text" AS changed_fields
-FROM view_column_types t WHERE 0
+FROM view_column_types t WHERE t.rowid = 0 AND t.rowid = 1
 UNION ALL
 SELECT h.order_id AS order_id,
   h.location_id AS location_id,
@@ -379,33 +383,35 @@ FROM order_version_rows h
 LEFT JOIN locations l ON l.id = h.location_id
 UNION ALL
 SELECT t."text", t."text", t."text", t."date", t."text", t."integer", t."text", t."timestamp", t."timestamp", t."text", t."text", t."text", t."timestamp", t."timestamp", t."text", t."timestamp", t."timestamp", t."text", t."text", t."real", t."real", t."real", t."real", t."boolean", t."boolean", t."text"
-FROM view_column_types t WHERE 0;
+FROM view_column_types t WHERE t.rowid = 0 AND t.rowid = 1;
 --> statement-breakpoint
 CREATE VIEW v_cancelled_after_payment AS
 SELECT t."text" AS order_id, t."text" AS location_id, t."text" AS location_name, t."date" AS business_date, t."text" AS order_number, t."text" AS operator_id, t."text" AS operator_name, t."text" AS served_by, t."real" AS total, t."real" AS paid, t."timestamp" AS paid_at, t."timestamp" AS paid_at_utc, t."text" AS paid_at_sent, t."timestamp" AS cancelled_at, t."timestamp" AS cancelled_at_utc, t."text" AS cancelled_at_sent, t."text" AS cancel_reason, t."boolean" AS seen_paid
-FROM view_column_types t WHERE 0
+FROM view_column_types t WHERE t.rowid = 0 AND t.rowid = 1
 UNION ALL
 SELECT o.id AS order_id,
-  o.location_id AS location_id,
+  o_location.id AS location_id,
   l.name AS location_name,
-  ot.business_date_typed AS business_date,
+  o.business_date_typed AS business_date,
   o.order_number AS order_number,
-  CAST(COALESCE(b.next_operator_id, o.operator_id) AS TEXT) AS operator_id,
+  CAST(COALESCE(b.next_operator_id, o_operator.id) AS TEXT) AS operator_id,
   CAST(COALESCE(b.next_operator_name, o.operator_name) AS TEXT) AS operator_name,
   CAST(COALESCE(b.operator_name, o.operator_name) AS TEXT) AS served_by,
   CAST(o.total AS REAL) AS total,
   CAST(COALESCE(b.paid, ROUND((SELECT SUM(p.payment_amount) FROM order_payment_rows p WHERE p.order_key = o.key), 2)) AS REAL) AS paid,
-  CASE WHEN b.closed_at_typed IS NOT NULL THEN b.closed_at_typed ELSE ot.closed_at_typed END AS paid_at,
-  CASE WHEN b.closed_at_utc IS NOT NULL THEN b.closed_at_utc ELSE ot.closed_at_utc END AS paid_at_utc,
-  CAST(CASE WHEN b.closed_at IS NOT NULL THEN b.closed_at ELSE ot.closed_at END AS TEXT) AS paid_at_sent,
-  CASE WHEN b.next_updated_at_typed IS NOT NULL THEN b.next_updated_at_typed ELSE ot.updated_at_typed END AS cancelled_at,
-  CASE WHEN b.next_updated_at_utc IS NOT NULL THEN b.next_updated_at_utc ELSE ot.updated_at_utc END AS cancelled_at_utc,
-  CAST(CASE WHEN b.next_updated_at IS NOT NULL THEN b.next_updated_at ELSE ot.updated_at END AS TEXT) AS cancelled_at_sent,
+  CASE WHEN b.closed_at_typed IS NOT NULL THEN b.closed_at_typed ELSE o.closed_at_typed END AS paid_at,
+  CASE WHEN b.closed_at_utc IS NOT NULL THEN b.closed_at_utc ELSE o.closed_at_utc END AS paid_at_utc,
+  CAST(CASE WHEN b.closed_at IS NOT NULL THEN b.closed_at ELSE o.closed_at END AS TEXT) AS paid_at_sent,
+  CASE WHEN b.next_updated_at_typed IS NOT NULL THEN b.next_updated_at_typed ELSE o.updated_at_typed END AS cancelled_at,
+  CASE WHEN b.next_updated_at_utc IS NOT NULL THEN b.next_updated_at_utc ELSE o.updated_at_utc END AS cancelled_at_utc,
+  CAST(CASE WHEN b.next_updated_at IS NOT NULL THEN b.next_updated_at ELSE o.updated_at END AS TEXT) AS cancelled_at_sent,
   o.cancel_reason AS cancel_reason,
   CAST(IIF(b.order_id IS NOT NULL, 1, 0) AS INTEGER) AS seen_paid
-FROM orders o
-JOIN order_rows ot ON ot.key = o.key
-LEFT JOIN locations l ON l.id = o.location_id
+FROM order_rows o
+LEFT JOIN api_ids o_location ON o_location.key = o.location_ref
+LEFT JOIN api_ids o_operator ON o_operator.key = o.operator_ref
+LEFT JOIN api_ids o_report ON o_report.key = o.report_ref
+LEFT JOIN locations l ON l.id = o_location.id
 -- The last version seen paid and not cancelled, if history kept one.
 LEFT JOIN order_version_rows b ON b.order_id = o.id AND b.version = (
   SELECT MAX(x.version) FROM order_version_rows x
@@ -420,18 +426,18 @@ WHERE o.deleted_at IS NULL AND o.is_canceled AND NOT o.is_training
   )
 UNION ALL
 SELECT t."text", t."text", t."text", t."date", t."text", t."text", t."text", t."text", t."real", t."real", t."timestamp", t."timestamp", t."text", t."timestamp", t."timestamp", t."text", t."text", t."boolean"
-FROM view_column_types t WHERE 0;
+FROM view_column_types t WHERE t.rowid = 0 AND t.rowid = 1;
 --> statement-breakpoint
 CREATE VIEW v_items_voided_after_close AS
 SELECT t."text" AS order_id, t."text" AS location_id, t."text" AS location_name, t."date" AS business_date, t."text" AS order_number, t."text" AS operator_id, t."text" AS operator_name, t."integer" AS first_position, t."text" AS item_catalog_id, t."text" AS description, t."numeric" AS quantity, t."real" AS amount, t."timestamp" AS closed_at, t."timestamp" AS closed_at_utc, t."text" AS closed_at_sent, t."timestamp" AS changed_at, t."timestamp" AS changed_at_utc, t."text" AS changed_at_sent
-FROM view_column_types t WHERE 0
+FROM view_column_types t WHERE t.rowid = 0 AND t.rowid = 1
 UNION ALL
 SELECT o.id AS order_id,
-  o.location_id AS location_id,
+  o_location.id AS location_id,
   l.name AS location_name,
-  ot.business_date_typed AS business_date,
+  o.business_date_typed AS business_date,
   o.order_number AS order_number,
-  o.operator_id AS operator_id,
+  o_operator.id AS operator_id,
   o.operator_name AS operator_name,
   CAST(CAST(json_extract(i.value, '$.position') AS INTEGER) AS INTEGER) AS first_position,
   CAST(CAST(json_extract(i.value, '$.item_catalog_id') AS TEXT) AS TEXT) AS item_catalog_id,
@@ -441,12 +447,14 @@ SELECT o.id AS order_id,
   h.closed_at_typed AS closed_at,
   h.closed_at_utc AS closed_at_utc,
   CAST(h.closed_at AS TEXT) AS closed_at_sent,
-  ot.updated_at_typed AS changed_at,
-  ot.updated_at_utc AS changed_at_utc,
-  CAST(ot.updated_at AS TEXT) AS changed_at_sent
-FROM orders o
-JOIN order_rows ot ON ot.key = o.key
-LEFT JOIN locations l ON l.id = o.location_id
+  o.updated_at_typed AS changed_at,
+  o.updated_at_utc AS changed_at_utc,
+  CAST(o.updated_at AS TEXT) AS changed_at_sent
+FROM order_rows o
+LEFT JOIN api_ids o_location ON o_location.key = o.location_ref
+LEFT JOIN api_ids o_operator ON o_operator.key = o.operator_ref
+LEFT JOIN api_ids o_report ON o_report.key = o.report_ref
+LEFT JOIN locations l ON l.id = o_location.id
 JOIN order_version_rows h ON h.order_id = o.id AND h.version = 1
 JOIN json_each(h.content, '$.order_items') i
 WHERE o.deleted_at IS NULL AND NOT json_extract(i.value, '$.is_canceled')
@@ -465,16 +473,16 @@ WHERE o.deleted_at IS NULL AND NOT json_extract(i.value, '$.is_canceled')
   )
 UNION ALL
 SELECT t."text", t."text", t."text", t."date", t."text", t."text", t."text", t."integer", t."text", t."text", t."numeric", t."real", t."timestamp", t."timestamp", t."text", t."timestamp", t."timestamp", t."text"
-FROM view_column_types t WHERE 0;
+FROM view_column_types t WHERE t.rowid = 0 AND t.rowid = 1;
 --> statement-breakpoint
 CREATE VIEW v_discounts_by_operator AS
 SELECT t."text" AS location_id, t."text" AS location_name, t."date" AS business_date, t."text" AS operator_id, t."text" AS operator_name, t."integer" AS orders, t."integer" AS discounted_orders, t."real" AS sales, t."real" AS discounts, t."real" AS discount_share, t."real" AS discounts_added_later
-FROM view_column_types t WHERE 0
+FROM view_column_types t WHERE t.rowid = 0 AND t.rowid = 1
 UNION ALL
-SELECT o.location_id AS location_id,
+SELECT o_location.id AS location_id,
   l.name AS location_name,
-  ot.business_date_typed AS business_date,
-  o.operator_id AS operator_id,
+  o.business_date_typed AS business_date,
+  o_operator.id AS operator_id,
   o.operator_name AS operator_name,
   CAST(COUNT(*) AS INTEGER) AS orders,
   CAST(COUNT(*) FILTER (WHERE o.total_discount > 0) AS INTEGER) AS discounted_orders,
@@ -482,120 +490,130 @@ SELECT o.location_id AS location_id,
   CAST(ROUND(SUM(o.total_discount), 2) AS REAL) AS discounts,
   CAST(ROUND(SUM(o.total_discount) / NULLIF(SUM(o.total) + SUM(o.total_discount), 0), 4) AS REAL) AS discount_share,
   CAST(ROUND(SUM(MAX(0, o.total_discount - COALESCE(CAST(json_extract(f.content, '$.orders.total_discount') AS NUMERIC), o.total_discount))), 2) AS REAL) AS discounts_added_later
-FROM orders o
-JOIN order_rows ot ON ot.key = o.key
-LEFT JOIN locations l ON l.id = o.location_id
+FROM order_rows o
+LEFT JOIN api_ids o_location ON o_location.key = o.location_ref
+LEFT JOIN api_ids o_operator ON o_operator.key = o.operator_ref
+LEFT JOIN api_ids o_report ON o_report.key = o.report_ref
+LEFT JOIN locations l ON l.id = o_location.id
 LEFT JOIN order_version_rows f ON f.order_id = o.id AND f.version = 1
 WHERE o.deleted_at IS NULL AND NOT o.is_canceled AND NOT o.is_training AND NOT o.is_transferred
-GROUP BY o.location_id, l.name, ot.business_date_typed, o.operator_id, o.operator_name
+GROUP BY o_location.id, l.name, o.business_date_typed, o_operator.id, o.operator_name
 UNION ALL
 SELECT t."text", t."text", t."date", t."text", t."text", t."integer", t."integer", t."real", t."real", t."real", t."real"
-FROM view_column_types t WHERE 0;
+FROM view_column_types t WHERE t.rowid = 0 AND t.rowid = 1;
 --> statement-breakpoint
 CREATE VIEW v_changed_after_report AS
 SELECT t."text" AS order_id, t."text" AS location_id, t."text" AS location_name, t."date" AS business_date, t."text" AS order_number, t."text" AS operator_id, t."text" AS operator_name, t."text" AS report_id, t."timestamp" AS report_finalized_at, t."timestamp" AS report_finalized_at_utc, t."text" AS report_finalized_at_sent, t."timestamp" AS changed_at, t."timestamp" AS changed_at_utc, t."text" AS changed_at_sent, t."integer" AS minutes_after, t."real" AS total, t."boolean" AS is_canceled, t."integer" AS earlier_versions
-FROM view_column_types t WHERE 0
+FROM view_column_types t WHERE t.rowid = 0 AND t.rowid = 1
 UNION ALL
 SELECT o.id AS order_id,
-  o.location_id AS location_id,
+  o_location.id AS location_id,
   l.name AS location_name,
-  ot.business_date_typed AS business_date,
+  o.business_date_typed AS business_date,
   o.order_number AS order_number,
-  o.operator_id AS operator_id,
+  o_operator.id AS operator_id,
   o.operator_name AS operator_name,
-  o.report_id AS report_id,
+  o_report.id AS report_id,
   r.finalized_at_typed AS report_finalized_at,
   r.finalized_at_utc AS report_finalized_at_utc,
   CAST(r.finalized_at AS TEXT) AS report_finalized_at_sent,
-  ot.updated_at_typed AS changed_at,
-  ot.updated_at_utc AS changed_at_utc,
-  CAST(ot.updated_at AS TEXT) AS changed_at_sent,
+  o.updated_at_typed AS changed_at,
+  o.updated_at_utc AS changed_at_utc,
+  CAST(o.updated_at AS TEXT) AS changed_at_sent,
   CAST(CAST(ROUND((julianday(o.updated_at) - julianday(r.finalized_at)) * 1440) AS INTEGER) AS INTEGER) AS minutes_after,
   CAST(o.total AS REAL) AS total,
   CAST(o.is_canceled AS INTEGER) AS is_canceled,
   CAST((SELECT COUNT(*) FROM order_version_rows v WHERE v.order_id = o.id) AS INTEGER) AS earlier_versions
-FROM orders o
-JOIN order_rows ot ON ot.key = o.key
-LEFT JOIN locations l ON l.id = o.location_id
-JOIN report_rows r ON r.id = o.report_id AND r.deleted_at IS NULL
+FROM order_rows o
+LEFT JOIN api_ids o_location ON o_location.key = o.location_ref
+LEFT JOIN api_ids o_operator ON o_operator.key = o.operator_ref
+LEFT JOIN api_ids o_report ON o_report.key = o.report_ref
+LEFT JOIN locations l ON l.id = o_location.id
+JOIN report_rows r ON r.id = o_report.id AND r.deleted_at IS NULL
 WHERE o.deleted_at IS NULL AND julianday(o.updated_at) > julianday(r.finalized_at)
 UNION ALL
 SELECT t."text", t."text", t."text", t."date", t."text", t."text", t."text", t."text", t."timestamp", t."timestamp", t."text", t."timestamp", t."timestamp", t."text", t."integer", t."real", t."boolean", t."integer"
-FROM view_column_types t WHERE 0;
+FROM view_column_types t WHERE t.rowid = 0 AND t.rowid = 1;
 --> statement-breakpoint
 CREATE VIEW v_room_transfers AS
 SELECT t."text" AS order_id, t."text" AS location_id, t."text" AS location_name, t."date" AS business_date, t."text" AS order_number, t."text" AS operator_id, t."text" AS operator_name, t."text" AS transfer_reason, t."real" AS total, t."timestamp" AS closed_at, t."timestamp" AS closed_at_utc, t."text" AS closed_at_sent, t."boolean" AS is_canceled
-FROM view_column_types t WHERE 0
+FROM view_column_types t WHERE t.rowid = 0 AND t.rowid = 1
 UNION ALL
 SELECT o.id AS order_id,
-  o.location_id AS location_id,
+  o_location.id AS location_id,
   l.name AS location_name,
-  ot.business_date_typed AS business_date,
+  o.business_date_typed AS business_date,
   o.order_number AS order_number,
-  o.operator_id AS operator_id,
+  o_operator.id AS operator_id,
   o.operator_name AS operator_name,
   o.transfer_reason AS transfer_reason,
   CAST(o.total AS REAL) AS total,
-  ot.closed_at_typed AS closed_at,
-  ot.closed_at_utc AS closed_at_utc,
-  CAST(ot.closed_at AS TEXT) AS closed_at_sent,
+  o.closed_at_typed AS closed_at,
+  o.closed_at_utc AS closed_at_utc,
+  CAST(o.closed_at AS TEXT) AS closed_at_sent,
   CAST(o.is_canceled AS INTEGER) AS is_canceled
-FROM orders o
-JOIN order_rows ot ON ot.key = o.key
-LEFT JOIN locations l ON l.id = o.location_id
+FROM order_rows o
+LEFT JOIN api_ids o_location ON o_location.key = o.location_ref
+LEFT JOIN api_ids o_operator ON o_operator.key = o.operator_ref
+LEFT JOIN api_ids o_report ON o_report.key = o.report_ref
+LEFT JOIN locations l ON l.id = o_location.id
 WHERE o.deleted_at IS NULL AND o.is_transferred
 UNION ALL
 SELECT t."text", t."text", t."text", t."date", t."text", t."text", t."text", t."text", t."real", t."timestamp", t."timestamp", t."text", t."boolean"
-FROM view_column_types t WHERE 0;
+FROM view_column_types t WHERE t.rowid = 0 AND t.rowid = 1;
 --> statement-breakpoint
 CREATE VIEW v_payment_mismatches AS
 SELECT t."text" AS order_id, t."text" AS location_id, t."text" AS location_name, t."date" AS business_date, t."text" AS order_number, t."text" AS operator_id, t."text" AS operator_name, t."real" AS total, t."real" AS paid, t."real" AS difference, t."integer" AS payments
-FROM view_column_types t WHERE 0
+FROM view_column_types t WHERE t.rowid = 0 AND t.rowid = 1
 UNION ALL
 SELECT o.id AS order_id,
-  o.location_id AS location_id,
+  o_location.id AS location_id,
   l.name AS location_name,
-  ot.business_date_typed AS business_date,
+  o.business_date_typed AS business_date,
   o.order_number AS order_number,
-  o.operator_id AS operator_id,
+  o_operator.id AS operator_id,
   o.operator_name AS operator_name,
   CAST(o.total AS REAL) AS total,
   CAST(ROUND(COALESCE((SELECT SUM(p.payment_amount) FROM order_payment_rows p WHERE p.order_key = o.key), 0), 2) AS REAL) AS paid,
   CAST(ROUND(COALESCE((SELECT SUM(p.payment_amount) FROM order_payment_rows p WHERE p.order_key = o.key), 0) - o.total, 2) AS REAL) AS difference,
   CAST((SELECT COUNT(*) FROM order_payment_rows p WHERE p.order_key = o.key) AS INTEGER) AS payments
-FROM orders o
-JOIN order_rows ot ON ot.key = o.key
-LEFT JOIN locations l ON l.id = o.location_id
+FROM order_rows o
+LEFT JOIN api_ids o_location ON o_location.key = o.location_ref
+LEFT JOIN api_ids o_operator ON o_operator.key = o.operator_ref
+LEFT JOIN api_ids o_report ON o_report.key = o.report_ref
+LEFT JOIN locations l ON l.id = o_location.id
 WHERE o.deleted_at IS NULL AND NOT o.is_canceled AND NOT o.is_training AND NOT o.is_transferred AND ABS(COALESCE((SELECT SUM(p.payment_amount) FROM order_payment_rows p WHERE p.order_key = o.key), 0) - o.total) >= 0.005
 UNION ALL
 SELECT t."text", t."text", t."text", t."date", t."text", t."text", t."text", t."real", t."real", t."real", t."integer"
-FROM view_column_types t WHERE 0;
+FROM view_column_types t WHERE t.rowid = 0 AND t.rowid = 1;
 --> statement-breakpoint
 CREATE VIEW v_training_with_payments AS
 SELECT t."text" AS order_id, t."text" AS location_id, t."text" AS location_name, t."date" AS business_date, t."text" AS order_number, t."text" AS operator_id, t."text" AS operator_name, t."real" AS total, t."real" AS paid, t."integer" AS payments
-FROM view_column_types t WHERE 0
+FROM view_column_types t WHERE t.rowid = 0 AND t.rowid = 1
 UNION ALL
 SELECT o.id AS order_id,
-  o.location_id AS location_id,
+  o_location.id AS location_id,
   l.name AS location_name,
-  ot.business_date_typed AS business_date,
+  o.business_date_typed AS business_date,
   o.order_number AS order_number,
-  o.operator_id AS operator_id,
+  o_operator.id AS operator_id,
   o.operator_name AS operator_name,
   CAST(o.total AS REAL) AS total,
   CAST(ROUND((SELECT SUM(p.payment_amount) FROM order_payment_rows p WHERE p.order_key = o.key), 2) AS REAL) AS paid,
   CAST((SELECT COUNT(*) FROM order_payment_rows p WHERE p.order_key = o.key) AS INTEGER) AS payments
-FROM orders o
-JOIN order_rows ot ON ot.key = o.key
-LEFT JOIN locations l ON l.id = o.location_id
+FROM order_rows o
+LEFT JOIN api_ids o_location ON o_location.key = o.location_ref
+LEFT JOIN api_ids o_operator ON o_operator.key = o.operator_ref
+LEFT JOIN api_ids o_report ON o_report.key = o.report_ref
+LEFT JOIN locations l ON l.id = o_location.id
 WHERE o.deleted_at IS NULL AND o.is_training AND (SELECT SUM(p.payment_amount) FROM order_payment_rows p WHERE p.order_key = o.key) > 0
 UNION ALL
 SELECT t."text", t."text", t."text", t."date", t."text", t."text", t."text", t."real", t."real", t."integer"
-FROM view_column_types t WHERE 0;
+FROM view_column_types t WHERE t.rowid = 0 AND t.rowid = 1;
 --> statement-breakpoint
 CREATE VIEW v_chain_product_sales AS
 SELECT t."date" AS business_date, t."text" AS product_key, t."text" AS sku, t."text" AS product_name, t."text" AS category, t."integer" AS locations, t."numeric" AS quantity, t."real" AS sales, t."real" AS tax, t."real" AS net_sales, t."integer" AS orders
-FROM view_column_types t WHERE 0
+FROM view_column_types t WHERE t.rowid = 0 AND t.rowid = 1
 UNION ALL
 SELECT p.business_date_typed AS business_date,
   CAST(CASE WHEN c.sku IS NOT NULL THEN 'sku ' || c.sku
@@ -615,11 +633,11 @@ GROUP BY p.business_date_typed, CASE WHEN c.sku IS NOT NULL THEN 'sku ' || c.sku
     ELSE 'name ' || LENGTH(p.product_name) || ':' || p.product_name || ' / ' || p.category END
 UNION ALL
 SELECT t."date", t."text", t."text", t."text", t."text", t."integer", t."numeric", t."real", t."real", t."real", t."integer"
-FROM view_column_types t WHERE 0;
+FROM view_column_types t WHERE t.rowid = 0 AND t.rowid = 1;
 --> statement-breakpoint
 CREATE VIEW v_chain_operator_sales AS
 SELECT t."date" AS business_date, t."text" AS operator_name, t."integer" AS locations, t."integer" AS orders, t."integer" AS cancelled_orders, t."integer" AS cancelled_items, t."real" AS total_sales, t."real" AS total_discount, t."real" AS cancelled_total, t."real" AS cancelled_items_total
-FROM view_column_types t WHERE 0
+FROM view_column_types t WHERE t.rowid = 0 AND t.rowid = 1
 UNION ALL
 SELECT s.business_date_typed AS business_date,
   s.operator_name AS operator_name,
@@ -635,4 +653,4 @@ FROM daily_operator_sales s
 GROUP BY s.business_date_typed, s.operator_name
 UNION ALL
 SELECT t."date", t."text", t."integer", t."integer", t."integer", t."integer", t."real", t."real", t."real", t."real"
-FROM view_column_types t WHERE 0;
+FROM view_column_types t WHERE t.rowid = 0 AND t.rowid = 1;

@@ -309,7 +309,7 @@ describe("PostgreSQL schema", () => {
     expect(instants.filter((c) => /as sent|ISO 8601/.test(c.comment))).toEqual([]);
   });
 
-  it("lets an administrator create the guide's BI role, read-only, without temporary tables or advisory locks, and pos-sync's user grant it the contract's relations and views, none of pos-sync's own tables, before and after an upgrade", async () => {
+  it("lets an administrator create the guide's BI role, read-only, without temporary tables or advisory locks, its joins of views planned whole, and pos-sync's user grant it the contract's relations and views, none of pos-sync's own tables, before and after an upgrade", async () => {
     // A database of its own: the guide's set-up holds database-wide.
     const target = { url: await pg.database(), schema: "pos" };
     const database = new URL(target.url).pathname.slice(1);
@@ -365,6 +365,9 @@ describe("PostgreSQL schema", () => {
       expect((await client.query("SHOW default_transaction_read_only")).rows).toEqual([
         { default_transaction_read_only: "on" },
       ]);
+      // A join of views planned as one query (benchmark 11: a week's orders with their lines).
+      for (const limit of ["from_collapse_limit", "join_collapse_limit"])
+        expect((await client.query(`SHOW ${limit}`)).rows).toEqual([{ [limit]: "20" }]);
       await expect(client.query("CREATE TEMP TABLE scratch (n integer)")).rejects.toThrow(
         /read-only transaction/,
       );

@@ -256,9 +256,9 @@ WHERE r.deleted_at IS NULL;
 --> statement-breakpoint
 CREATE VIEW v_orders AS
 SELECT (o.id)::text AS order_id,
-  (o.location_id)::text AS location_id,
+  (o_location.id)::text AS location_id,
   (l.name)::text AS location_name,
-  (ot.business_date)::date AS business_date,
+  (o.business_date)::date AS business_date,
   (EXTRACT(ISODOW FROM o.business_date)::integer)::bigint AS weekday,
   (CASE EXTRACT(ISODOW FROM o.business_date)::integer
     WHEN 1 THEN 'Monday' WHEN 2 THEN 'Tuesday' WHEN 3 THEN 'Wednesday' WHEN 4 THEN 'Thursday'
@@ -266,7 +266,7 @@ SELECT (o.id)::text AS order_id,
   END)::text AS weekday_name,
   (o.closed_hour)::bigint AS closed_hour,
   (o.order_number)::text AS order_number,
-  (o.operator_id)::text AS operator_id,
+  (o_operator.id)::text AS operator_id,
   (o.operator_name)::text AS operator_name,
   (o.device_name)::text AS device_name,
   (o.order_place)::text AS order_place,
@@ -281,30 +281,34 @@ SELECT (o.id)::text AS order_id,
   (o.is_canceled)::boolean AS is_canceled,
   (o.is_transferred)::boolean AS is_transferred,
   (o.is_training)::boolean AS is_training,
-  (date_trunc('milliseconds', (ot.created_at + ot.created_at_offset * interval '1 minute') AT TIME ZONE 'UTC' + interval '500 microseconds'))::timestamp AS created_at,
-  (date_trunc('milliseconds', (ot.created_at) AT TIME ZONE 'UTC' + interval '500 microseconds'))::timestamp AS created_at_utc,
-  (ot.created_at)::timestamptz AS created_at_sent,
-  (date_trunc('milliseconds', (ot.closed_at + ot.closed_at_offset * interval '1 minute') AT TIME ZONE 'UTC' + interval '500 microseconds'))::timestamp AS closed_at,
-  (date_trunc('milliseconds', (ot.closed_at) AT TIME ZONE 'UTC' + interval '500 microseconds'))::timestamp AS closed_at_utc,
-  (ot.closed_at)::timestamptz AS closed_at_sent,
-  (o.report_id)::text AS report_id
-FROM orders o
-JOIN order_rows ot ON ot.key = o.key
-LEFT JOIN locations l ON l.id = o.location_id
+  (date_trunc('milliseconds', (o.created_at + o.created_at_offset * interval '1 minute') AT TIME ZONE 'UTC' + interval '500 microseconds'))::timestamp AS created_at,
+  (date_trunc('milliseconds', (o.created_at) AT TIME ZONE 'UTC' + interval '500 microseconds'))::timestamp AS created_at_utc,
+  (o.created_at)::timestamptz AS created_at_sent,
+  (date_trunc('milliseconds', (o.closed_at + o.closed_at_offset * interval '1 minute') AT TIME ZONE 'UTC' + interval '500 microseconds'))::timestamp AS closed_at,
+  (date_trunc('milliseconds', (o.closed_at) AT TIME ZONE 'UTC' + interval '500 microseconds'))::timestamp AS closed_at_utc,
+  (o.closed_at)::timestamptz AS closed_at_sent,
+  (o_report.id)::text AS report_id
+FROM order_rows o
+LEFT JOIN api_ids o_location ON o_location.key = o.location_ref
+LEFT JOIN api_ids o_operator ON o_operator.key = o.operator_ref
+LEFT JOIN api_ids o_report ON o_report.key = o.report_ref
+LEFT JOIN locations l ON l.id = o_location.id
 WHERE o.deleted_at IS NULL;
 --> statement-breakpoint
 CREATE VIEW v_order_tips AS
 SELECT (o.id)::text AS order_id,
-  (o.location_id)::text AS location_id,
+  (o_location.id)::text AS location_id,
   (l.name)::text AS location_name,
-  (ot.business_date)::date AS business_date,
+  (o.business_date)::date AS business_date,
   ((t.ordinality - 1)::integer)::bigint AS position,
   ((t.value ->> 'amount')::numeric)::numeric(14,2) AS amount,
   (t.value)::jsonb AS tip
-FROM orders o
-JOIN order_rows ot ON ot.key = o.key
+FROM order_rows o
+LEFT JOIN api_ids o_location ON o_location.key = o.location_ref
+LEFT JOIN api_ids o_operator ON o_operator.key = o.operator_ref
+LEFT JOIN api_ids o_report ON o_report.key = o.report_ref
+LEFT JOIN locations l ON l.id = o_location.id
 CROSS JOIN LATERAL jsonb_array_elements(o.tips) WITH ORDINALITY AS t(value, ordinality)
-LEFT JOIN locations l ON l.id = o.location_id
 WHERE o.deleted_at IS NULL AND o.tips IS NOT NULL AND jsonb_typeof(o.tips) = 'array';
 --> statement-breakpoint
 CREATE VIEW v_order_changes AS
@@ -339,26 +343,28 @@ LEFT JOIN locations l ON l.id = h.location_id;
 --> statement-breakpoint
 CREATE VIEW v_cancelled_after_payment AS
 SELECT (o.id)::text AS order_id,
-  (o.location_id)::text AS location_id,
+  (o_location.id)::text AS location_id,
   (l.name)::text AS location_name,
-  (ot.business_date)::date AS business_date,
+  (o.business_date)::date AS business_date,
   (o.order_number)::text AS order_number,
-  (COALESCE(b.next_operator_id, o.operator_id))::text AS operator_id,
+  (COALESCE(b.next_operator_id, o_operator.id))::text AS operator_id,
   (COALESCE(b.next_operator_name, o.operator_name))::text AS operator_name,
   (COALESCE(b.operator_name, o.operator_name))::text AS served_by,
   (o.total)::numeric(14,2) AS total,
   (COALESCE(b.paid, ROUND((SELECT SUM(p.payment_amount) FROM order_payment_rows p WHERE p.order_key = o.key), 2)))::numeric(14,2) AS paid,
-  (CASE WHEN date_trunc('milliseconds', (b.closed_at + b.closed_at_offset * interval '1 minute') AT TIME ZONE 'UTC' + interval '500 microseconds') IS NOT NULL THEN date_trunc('milliseconds', (b.closed_at + b.closed_at_offset * interval '1 minute') AT TIME ZONE 'UTC' + interval '500 microseconds') ELSE date_trunc('milliseconds', (ot.closed_at + ot.closed_at_offset * interval '1 minute') AT TIME ZONE 'UTC' + interval '500 microseconds') END)::timestamp AS paid_at,
-  (CASE WHEN date_trunc('milliseconds', (b.closed_at) AT TIME ZONE 'UTC' + interval '500 microseconds') IS NOT NULL THEN date_trunc('milliseconds', (b.closed_at) AT TIME ZONE 'UTC' + interval '500 microseconds') ELSE date_trunc('milliseconds', (ot.closed_at) AT TIME ZONE 'UTC' + interval '500 microseconds') END)::timestamp AS paid_at_utc,
-  (CASE WHEN b.closed_at IS NOT NULL THEN b.closed_at ELSE ot.closed_at END)::timestamptz AS paid_at_sent,
-  (CASE WHEN date_trunc('milliseconds', (b.next_updated_at + b.next_updated_at_offset * interval '1 minute') AT TIME ZONE 'UTC' + interval '500 microseconds') IS NOT NULL THEN date_trunc('milliseconds', (b.next_updated_at + b.next_updated_at_offset * interval '1 minute') AT TIME ZONE 'UTC' + interval '500 microseconds') ELSE date_trunc('milliseconds', (ot.updated_at + ot.updated_at_offset * interval '1 minute') AT TIME ZONE 'UTC' + interval '500 microseconds') END)::timestamp AS cancelled_at,
-  (CASE WHEN date_trunc('milliseconds', (b.next_updated_at) AT TIME ZONE 'UTC' + interval '500 microseconds') IS NOT NULL THEN date_trunc('milliseconds', (b.next_updated_at) AT TIME ZONE 'UTC' + interval '500 microseconds') ELSE date_trunc('milliseconds', (ot.updated_at) AT TIME ZONE 'UTC' + interval '500 microseconds') END)::timestamp AS cancelled_at_utc,
-  (CASE WHEN b.next_updated_at IS NOT NULL THEN b.next_updated_at ELSE ot.updated_at END)::timestamptz AS cancelled_at_sent,
+  (CASE WHEN date_trunc('milliseconds', (b.closed_at + b.closed_at_offset * interval '1 minute') AT TIME ZONE 'UTC' + interval '500 microseconds') IS NOT NULL THEN date_trunc('milliseconds', (b.closed_at + b.closed_at_offset * interval '1 minute') AT TIME ZONE 'UTC' + interval '500 microseconds') ELSE date_trunc('milliseconds', (o.closed_at + o.closed_at_offset * interval '1 minute') AT TIME ZONE 'UTC' + interval '500 microseconds') END)::timestamp AS paid_at,
+  (CASE WHEN date_trunc('milliseconds', (b.closed_at) AT TIME ZONE 'UTC' + interval '500 microseconds') IS NOT NULL THEN date_trunc('milliseconds', (b.closed_at) AT TIME ZONE 'UTC' + interval '500 microseconds') ELSE date_trunc('milliseconds', (o.closed_at) AT TIME ZONE 'UTC' + interval '500 microseconds') END)::timestamp AS paid_at_utc,
+  (CASE WHEN b.closed_at IS NOT NULL THEN b.closed_at ELSE o.closed_at END)::timestamptz AS paid_at_sent,
+  (CASE WHEN date_trunc('milliseconds', (b.next_updated_at + b.next_updated_at_offset * interval '1 minute') AT TIME ZONE 'UTC' + interval '500 microseconds') IS NOT NULL THEN date_trunc('milliseconds', (b.next_updated_at + b.next_updated_at_offset * interval '1 minute') AT TIME ZONE 'UTC' + interval '500 microseconds') ELSE date_trunc('milliseconds', (o.updated_at + o.updated_at_offset * interval '1 minute') AT TIME ZONE 'UTC' + interval '500 microseconds') END)::timestamp AS cancelled_at,
+  (CASE WHEN date_trunc('milliseconds', (b.next_updated_at) AT TIME ZONE 'UTC' + interval '500 microseconds') IS NOT NULL THEN date_trunc('milliseconds', (b.next_updated_at) AT TIME ZONE 'UTC' + interval '500 microseconds') ELSE date_trunc('milliseconds', (o.updated_at) AT TIME ZONE 'UTC' + interval '500 microseconds') END)::timestamp AS cancelled_at_utc,
+  (CASE WHEN b.next_updated_at IS NOT NULL THEN b.next_updated_at ELSE o.updated_at END)::timestamptz AS cancelled_at_sent,
   (o.cancel_reason)::text AS cancel_reason,
   (b.order_id IS NOT NULL)::boolean AS seen_paid
-FROM orders o
-JOIN order_rows ot ON ot.key = o.key
-LEFT JOIN locations l ON l.id = o.location_id
+FROM order_rows o
+LEFT JOIN api_ids o_location ON o_location.key = o.location_ref
+LEFT JOIN api_ids o_operator ON o_operator.key = o.operator_ref
+LEFT JOIN api_ids o_report ON o_report.key = o.report_ref
+LEFT JOIN locations l ON l.id = o_location.id
 -- The last version seen paid and not cancelled, if history kept one.
 LEFT JOIN order_version_rows b ON b.order_id = o.id AND b.version = (
   SELECT MAX(x.version) FROM order_version_rows x
@@ -374,11 +380,11 @@ WHERE o.deleted_at IS NULL AND o.is_canceled AND NOT o.is_training
 --> statement-breakpoint
 CREATE VIEW v_items_voided_after_close AS
 SELECT (o.id)::text AS order_id,
-  (o.location_id)::text AS location_id,
+  (o_location.id)::text AS location_id,
   (l.name)::text AS location_name,
-  (ot.business_date)::date AS business_date,
+  (o.business_date)::date AS business_date,
   (o.order_number)::text AS order_number,
-  (o.operator_id)::text AS operator_id,
+  (o_operator.id)::text AS operator_id,
   (o.operator_name)::text AS operator_name,
   ((i.value ->> 'position')::integer)::bigint AS first_position,
   (i.value ->> 'item_catalog_id')::text AS item_catalog_id,
@@ -388,12 +394,14 @@ SELECT (o.id)::text AS order_id,
   (date_trunc('milliseconds', (h.closed_at + h.closed_at_offset * interval '1 minute') AT TIME ZONE 'UTC' + interval '500 microseconds'))::timestamp AS closed_at,
   (date_trunc('milliseconds', (h.closed_at) AT TIME ZONE 'UTC' + interval '500 microseconds'))::timestamp AS closed_at_utc,
   (h.closed_at)::timestamptz AS closed_at_sent,
-  (date_trunc('milliseconds', (ot.updated_at + ot.updated_at_offset * interval '1 minute') AT TIME ZONE 'UTC' + interval '500 microseconds'))::timestamp AS changed_at,
-  (date_trunc('milliseconds', (ot.updated_at) AT TIME ZONE 'UTC' + interval '500 microseconds'))::timestamp AS changed_at_utc,
-  (ot.updated_at)::timestamptz AS changed_at_sent
-FROM orders o
-JOIN order_rows ot ON ot.key = o.key
-LEFT JOIN locations l ON l.id = o.location_id
+  (date_trunc('milliseconds', (o.updated_at + o.updated_at_offset * interval '1 minute') AT TIME ZONE 'UTC' + interval '500 microseconds'))::timestamp AS changed_at,
+  (date_trunc('milliseconds', (o.updated_at) AT TIME ZONE 'UTC' + interval '500 microseconds'))::timestamp AS changed_at_utc,
+  (o.updated_at)::timestamptz AS changed_at_sent
+FROM order_rows o
+LEFT JOIN api_ids o_location ON o_location.key = o.location_ref
+LEFT JOIN api_ids o_operator ON o_operator.key = o.operator_ref
+LEFT JOIN api_ids o_report ON o_report.key = o.report_ref
+LEFT JOIN locations l ON l.id = o_location.id
 JOIN order_version_rows h ON h.order_id = o.id AND h.version = 1
 CROSS JOIN LATERAL jsonb_array_elements(h.content -> 'order_items') WITH ORDINALITY AS i(value, ordinality)
 WHERE o.deleted_at IS NULL AND NOT (i.value ->> 'is_canceled')::boolean
@@ -412,10 +420,10 @@ WHERE o.deleted_at IS NULL AND NOT (i.value ->> 'is_canceled')::boolean
   );
 --> statement-breakpoint
 CREATE VIEW v_discounts_by_operator AS
-SELECT (o.location_id)::text AS location_id,
+SELECT (o_location.id)::text AS location_id,
   (l.name)::text AS location_name,
-  (ot.business_date)::date AS business_date,
-  (o.operator_id)::text AS operator_id,
+  (o.business_date)::date AS business_date,
+  (o_operator.id)::text AS operator_id,
   (o.operator_name)::text AS operator_name,
   (COUNT(*))::bigint AS orders,
   (COUNT(*) FILTER (WHERE o.total_discount > 0))::bigint AS discounted_orders,
@@ -423,88 +431,98 @@ SELECT (o.location_id)::text AS location_id,
   (ROUND(SUM(o.total_discount), 2))::numeric(14,2) AS discounts,
   (ROUND(SUM(o.total_discount) / NULLIF(SUM(o.total) + SUM(o.total_discount), 0), 4))::numeric AS discount_share,
   (ROUND(SUM(GREATEST(0, o.total_discount - COALESCE((f.content -> 'orders' ->> 'total_discount')::numeric, o.total_discount))), 2))::numeric(14,2) AS discounts_added_later
-FROM orders o
-JOIN order_rows ot ON ot.key = o.key
-LEFT JOIN locations l ON l.id = o.location_id
+FROM order_rows o
+LEFT JOIN api_ids o_location ON o_location.key = o.location_ref
+LEFT JOIN api_ids o_operator ON o_operator.key = o.operator_ref
+LEFT JOIN api_ids o_report ON o_report.key = o.report_ref
+LEFT JOIN locations l ON l.id = o_location.id
 LEFT JOIN order_version_rows f ON f.order_id = o.id AND f.version = 1
 WHERE o.deleted_at IS NULL AND NOT o.is_canceled AND NOT o.is_training AND NOT o.is_transferred
-GROUP BY o.location_id, l.name, ot.business_date, o.operator_id, o.operator_name;
+GROUP BY o_location.id, l.name, o.business_date, o_operator.id, o.operator_name;
 --> statement-breakpoint
 CREATE VIEW v_changed_after_report AS
 SELECT (o.id)::text AS order_id,
-  (o.location_id)::text AS location_id,
+  (o_location.id)::text AS location_id,
   (l.name)::text AS location_name,
-  (ot.business_date)::date AS business_date,
+  (o.business_date)::date AS business_date,
   (o.order_number)::text AS order_number,
-  (o.operator_id)::text AS operator_id,
+  (o_operator.id)::text AS operator_id,
   (o.operator_name)::text AS operator_name,
-  (o.report_id)::text AS report_id,
+  (o_report.id)::text AS report_id,
   (date_trunc('milliseconds', (r.finalized_at + r.finalized_at_offset * interval '1 minute') AT TIME ZONE 'UTC' + interval '500 microseconds'))::timestamp AS report_finalized_at,
   (date_trunc('milliseconds', (r.finalized_at) AT TIME ZONE 'UTC' + interval '500 microseconds'))::timestamp AS report_finalized_at_utc,
   (r.finalized_at)::timestamptz AS report_finalized_at_sent,
-  (date_trunc('milliseconds', (ot.updated_at + ot.updated_at_offset * interval '1 minute') AT TIME ZONE 'UTC' + interval '500 microseconds'))::timestamp AS changed_at,
-  (date_trunc('milliseconds', (ot.updated_at) AT TIME ZONE 'UTC' + interval '500 microseconds'))::timestamp AS changed_at_utc,
-  (ot.updated_at)::timestamptz AS changed_at_sent,
+  (date_trunc('milliseconds', (o.updated_at + o.updated_at_offset * interval '1 minute') AT TIME ZONE 'UTC' + interval '500 microseconds'))::timestamp AS changed_at,
+  (date_trunc('milliseconds', (o.updated_at) AT TIME ZONE 'UTC' + interval '500 microseconds'))::timestamp AS changed_at_utc,
+  (o.updated_at)::timestamptz AS changed_at_sent,
   (ROUND(EXTRACT(EPOCH FROM o.updated_at - r.finalized_at) / 60)::integer)::bigint AS minutes_after,
   (o.total)::numeric(14,2) AS total,
   (o.is_canceled)::boolean AS is_canceled,
   ((SELECT COUNT(*) FROM order_version_rows v WHERE v.order_id = o.id))::bigint AS earlier_versions
-FROM orders o
-JOIN order_rows ot ON ot.key = o.key
-LEFT JOIN locations l ON l.id = o.location_id
-JOIN report_rows r ON r.id = o.report_id AND r.deleted_at IS NULL
+FROM order_rows o
+LEFT JOIN api_ids o_location ON o_location.key = o.location_ref
+LEFT JOIN api_ids o_operator ON o_operator.key = o.operator_ref
+LEFT JOIN api_ids o_report ON o_report.key = o.report_ref
+LEFT JOIN locations l ON l.id = o_location.id
+JOIN report_rows r ON r.id = o_report.id AND r.deleted_at IS NULL
 WHERE o.deleted_at IS NULL AND o.updated_at > r.finalized_at;
 --> statement-breakpoint
 CREATE VIEW v_room_transfers AS
 SELECT (o.id)::text AS order_id,
-  (o.location_id)::text AS location_id,
+  (o_location.id)::text AS location_id,
   (l.name)::text AS location_name,
-  (ot.business_date)::date AS business_date,
+  (o.business_date)::date AS business_date,
   (o.order_number)::text AS order_number,
-  (o.operator_id)::text AS operator_id,
+  (o_operator.id)::text AS operator_id,
   (o.operator_name)::text AS operator_name,
   (o.transfer_reason)::text AS transfer_reason,
   (o.total)::numeric(14,2) AS total,
-  (date_trunc('milliseconds', (ot.closed_at + ot.closed_at_offset * interval '1 minute') AT TIME ZONE 'UTC' + interval '500 microseconds'))::timestamp AS closed_at,
-  (date_trunc('milliseconds', (ot.closed_at) AT TIME ZONE 'UTC' + interval '500 microseconds'))::timestamp AS closed_at_utc,
-  (ot.closed_at)::timestamptz AS closed_at_sent,
+  (date_trunc('milliseconds', (o.closed_at + o.closed_at_offset * interval '1 minute') AT TIME ZONE 'UTC' + interval '500 microseconds'))::timestamp AS closed_at,
+  (date_trunc('milliseconds', (o.closed_at) AT TIME ZONE 'UTC' + interval '500 microseconds'))::timestamp AS closed_at_utc,
+  (o.closed_at)::timestamptz AS closed_at_sent,
   (o.is_canceled)::boolean AS is_canceled
-FROM orders o
-JOIN order_rows ot ON ot.key = o.key
-LEFT JOIN locations l ON l.id = o.location_id
+FROM order_rows o
+LEFT JOIN api_ids o_location ON o_location.key = o.location_ref
+LEFT JOIN api_ids o_operator ON o_operator.key = o.operator_ref
+LEFT JOIN api_ids o_report ON o_report.key = o.report_ref
+LEFT JOIN locations l ON l.id = o_location.id
 WHERE o.deleted_at IS NULL AND o.is_transferred;
 --> statement-breakpoint
 CREATE VIEW v_payment_mismatches AS
 SELECT (o.id)::text AS order_id,
-  (o.location_id)::text AS location_id,
+  (o_location.id)::text AS location_id,
   (l.name)::text AS location_name,
-  (ot.business_date)::date AS business_date,
+  (o.business_date)::date AS business_date,
   (o.order_number)::text AS order_number,
-  (o.operator_id)::text AS operator_id,
+  (o_operator.id)::text AS operator_id,
   (o.operator_name)::text AS operator_name,
   (o.total)::numeric(14,2) AS total,
   (ROUND(COALESCE((SELECT SUM(p.payment_amount) FROM order_payment_rows p WHERE p.order_key = o.key), 0), 2))::numeric(14,2) AS paid,
   (ROUND(COALESCE((SELECT SUM(p.payment_amount) FROM order_payment_rows p WHERE p.order_key = o.key), 0) - o.total, 2))::numeric(14,2) AS difference,
   ((SELECT COUNT(*) FROM order_payment_rows p WHERE p.order_key = o.key))::bigint AS payments
-FROM orders o
-JOIN order_rows ot ON ot.key = o.key
-LEFT JOIN locations l ON l.id = o.location_id
+FROM order_rows o
+LEFT JOIN api_ids o_location ON o_location.key = o.location_ref
+LEFT JOIN api_ids o_operator ON o_operator.key = o.operator_ref
+LEFT JOIN api_ids o_report ON o_report.key = o.report_ref
+LEFT JOIN locations l ON l.id = o_location.id
 WHERE o.deleted_at IS NULL AND NOT o.is_canceled AND NOT o.is_training AND NOT o.is_transferred AND ABS(COALESCE((SELECT SUM(p.payment_amount) FROM order_payment_rows p WHERE p.order_key = o.key), 0) - o.total) >= 0.005;
 --> statement-breakpoint
 CREATE VIEW v_training_with_payments AS
 SELECT (o.id)::text AS order_id,
-  (o.location_id)::text AS location_id,
+  (o_location.id)::text AS location_id,
   (l.name)::text AS location_name,
-  (ot.business_date)::date AS business_date,
+  (o.business_date)::date AS business_date,
   (o.order_number)::text AS order_number,
-  (o.operator_id)::text AS operator_id,
+  (o_operator.id)::text AS operator_id,
   (o.operator_name)::text AS operator_name,
   (o.total)::numeric(14,2) AS total,
   (ROUND((SELECT SUM(p.payment_amount) FROM order_payment_rows p WHERE p.order_key = o.key), 2))::numeric(14,2) AS paid,
   ((SELECT COUNT(*) FROM order_payment_rows p WHERE p.order_key = o.key))::bigint AS payments
-FROM orders o
-JOIN order_rows ot ON ot.key = o.key
-LEFT JOIN locations l ON l.id = o.location_id
+FROM order_rows o
+LEFT JOIN api_ids o_location ON o_location.key = o.location_ref
+LEFT JOIN api_ids o_operator ON o_operator.key = o.operator_ref
+LEFT JOIN api_ids o_report ON o_report.key = o.report_ref
+LEFT JOIN locations l ON l.id = o_location.id
 WHERE o.deleted_at IS NULL AND o.is_training AND (SELECT SUM(p.payment_amount) FROM order_payment_rows p WHERE p.order_key = o.key) > 0;
 --> statement-breakpoint
 CREATE VIEW v_chain_product_sales AS

@@ -87,28 +87,38 @@ const PAYMENTS = "(SELECT COUNT(*) FROM order_payment_rows p WHERE p.order_key =
 /** A location's name beside its id: every view has it. */
 const LOCATION = "LEFT JOIN locations l ON l.id";
 
-/** Orders `o`, with their stored row `ot` (whose typed twins the views show) and location `l`.
- * Reports and order versions are read from their stored tables (report_rows,
- * order_version_rows) for the same twins. */
-const ORDERS = `FROM orders o
-JOIN order_rows ot ON ot.key = o.key
-${LOCATION} = o.location_id`;
+/** The ids of the API an order `o` keeps by key (its location's, operator's and report's), as
+ * ORDERS joins them. */
+const ORDER_IDS = { location: "o_location.id", operator: "o_operator.id", report: "o_report.id" };
 
-/** The location of a row `alias`, and its business day from the typed twin of `stored` (for
- * orders, the stored row `ot`). */
-const locationColumns = (alias: string, stored = alias): ViewColumn[] => [
-  column("location_id", "text", `${alias}.location_id`),
+/** Orders `o` as stored (order_rows: the `orders` view hides the typed twins the views show),
+ * with the ids they keep by key (ORDER_IDS) and their location `l`. The views read every column
+ * of an order from this one row, so that a filter by day and one by location meet on one table's
+ * indexes. Reports and order versions are read from their stored tables too. */
+const ORDERS = `FROM order_rows o
+LEFT JOIN api_ids o_location ON o_location.key = o.location_ref
+LEFT JOIN api_ids o_operator ON o_operator.key = o.operator_ref
+LEFT JOIN api_ids o_report ON o_report.key = o.report_ref
+${LOCATION} = ${ORDER_IDS.location}`;
+
+/** A row's location (its id `locationId`) and its business day, from the typed twin of the row
+ * `alias`'s day. */
+const locationColumns = (alias: string, locationId = `${alias}.location_id`): ViewColumn[] => [
+  column("location_id", "text", locationId),
   column("location_name", "text", "l.name"),
-  day("business_date", `${stored}.business_date`),
+  day("business_date", `${alias}.business_date`),
 ];
 
 /** The columns that name an order `o` in the order views… */
-const AN_ORDER: ViewColumn[] = [column("order_id", "text", "o.id"), ...locationColumns("o", "ot")];
+const AN_ORDER: ViewColumn[] = [
+  column("order_id", "text", "o.id"),
+  ...locationColumns("o", ORDER_IDS.location),
+];
 /** …and, in the loss-prevention views, its number and who served it. */
 const AN_OPERATORS_ORDER: ViewColumn[] = [
   ...AN_ORDER,
   column("order_number", "text", "o.order_number"),
-  column("operator_id", "text", "o.operator_id"),
+  column("operator_id", "text", ORDER_IDS.operator),
   column("operator_name", "text", "o.operator_name"),
 ];
 
@@ -236,8 +246,10 @@ const ORDER_VIEWS: readonly TypedView[] = [
       ),
       // On the location's clock, computed when the order is stored (clock/local-clock.ts).
       column("closed_hour", "integer", "o.closed_hour"),
-      ...["order_number", "operator_id", "operator_name", "device_name", "order_place"].map(
-        (name) => column(name, "text", `o.${name}`),
+      column("order_number", "text", "o.order_number"),
+      column("operator_id", "text", ORDER_IDS.operator),
+      ...["operator_name", "device_name", "order_place"].map((name) =>
+        column(name, "text", `o.${name}`),
       ),
       column("channel", "text", "o.channel"),
       column("service_type", "text", "o.service_type"),
@@ -250,9 +262,9 @@ const ORDER_VIEWS: readonly TypedView[] = [
       column("is_canceled", "boolean", "o.is_canceled"),
       column("is_transferred", "boolean", "o.is_transferred"),
       column("is_training", "boolean", "o.is_training"),
-      ...instant("created_at", "ot.created_at"),
-      ...instant("closed_at", "ot.closed_at"),
-      column("report_id", "text", "o.report_id"),
+      ...instant("created_at", "o.created_at"),
+      ...instant("closed_at", "o.closed_at"),
+      column("report_id", "text", ORDER_IDS.report),
     ],
     () => `${ORDERS}
 WHERE o.deleted_at IS NULL`,
@@ -265,10 +277,8 @@ WHERE o.deleted_at IS NULL`,
       column("amount", "money", (d) => d.jsonValue("t.value", "amount", "numeric")),
       column("tip", "json", "t.value"),
     ],
-    (d) => `FROM orders o
-JOIN order_rows ot ON ot.key = o.key
+    (d) => `${ORDERS}
 ${d.jsonElements("o.tips", "t")}
-${LOCATION} = o.location_id
 WHERE o.deleted_at IS NULL AND o.tips IS NOT NULL AND ${d.isJsonArray("o.tips")}`,
   ),
 ];
@@ -315,13 +325,13 @@ ${LOCATION} = h.location_id`,
     [
       ...AN_ORDER,
       column("order_number", "text", "o.order_number"),
-      column("operator_id", "text", "COALESCE(b.next_operator_id, o.operator_id)"),
+      column("operator_id", "text", `COALESCE(b.next_operator_id, ${ORDER_IDS.operator})`),
       column("operator_name", "text", "COALESCE(b.next_operator_name, o.operator_name)"),
       column("served_by", "text", "COALESCE(b.operator_name, o.operator_name)"),
       column("total", "money", "o.total"),
       column("paid", "money", `COALESCE(b.paid, ROUND(${PAID}, 2))`),
-      ...instant("paid_at", (at) => firstOf(at, "b.closed_at", "ot.closed_at")),
-      ...instant("cancelled_at", (at) => firstOf(at, "b.next_updated_at", "ot.updated_at")),
+      ...instant("paid_at", (at) => firstOf(at, "b.closed_at", "o.closed_at")),
+      ...instant("cancelled_at", (at) => firstOf(at, "b.next_updated_at", "o.updated_at")),
       column("cancel_reason", "text", "o.cancel_reason"),
       column("seen_paid", "boolean", (d) => d.flag("b.order_id IS NOT NULL")),
     ],
@@ -352,7 +362,7 @@ WHERE o.deleted_at IS NULL AND o.is_canceled AND NOT o.is_training
       column("quantity", "numeric", (d) => firstItem(d, "i", "quantity", "numeric")),
       column("amount", "money", (d) => firstItem(d, "i", "total", "numeric")),
       ...instant("closed_at", "h.closed_at"),
-      ...instant("changed_at", "ot.updated_at"),
+      ...instant("changed_at", "o.updated_at"),
     ],
     (d) => `${ORDERS}
 JOIN order_version_rows h ON h.order_id = o.id AND h.version = 1
@@ -375,8 +385,8 @@ WHERE o.deleted_at IS NULL AND NOT ${firstItem(d, "i", "is_canceled", "boolean")
   typedView(
     "v_discounts_by_operator",
     [
-      ...locationColumns("o", "ot"),
-      column("operator_id", "text", "o.operator_id"),
+      ...locationColumns("o", ORDER_IDS.location),
+      column("operator_id", "text", ORDER_IDS.operator),
       column("operator_name", "text", "o.operator_name"),
       column("orders", "integer", "COUNT(*)"),
       column("discounted_orders", "integer", "COUNT(*) FILTER (WHERE o.total_discount > 0)"),
@@ -397,15 +407,15 @@ WHERE o.deleted_at IS NULL AND NOT ${firstItem(d, "i", "is_canceled", "boolean")
     (d) => `${ORDERS}
 LEFT JOIN order_version_rows f ON f.order_id = o.id AND f.version = 1
 WHERE o.deleted_at IS NULL AND ${SALE}
-GROUP BY o.location_id, l.name, ${d.typed("ot.business_date")}, o.operator_id, o.operator_name`,
+GROUP BY ${ORDER_IDS.location}, l.name, ${d.typed("o.business_date")}, ${ORDER_IDS.operator}, o.operator_name`,
   ),
   typedView(
     "v_changed_after_report",
     [
       ...AN_OPERATORS_ORDER,
-      column("report_id", "text", "o.report_id"),
+      column("report_id", "text", ORDER_IDS.report),
       ...instant("report_finalized_at", "r.finalized_at"),
-      ...instant("changed_at", "ot.updated_at"),
+      ...instant("changed_at", "o.updated_at"),
       column("minutes_after", "integer", (d) => d.minutesBetween("o.updated_at", "r.finalized_at")),
       column("total", "money", "o.total"),
       column("is_canceled", "boolean", "o.is_canceled"),
@@ -416,7 +426,7 @@ GROUP BY o.location_id, l.name, ${d.typed("ot.business_date")}, o.operator_id, o
       ),
     ],
     (d) => `${ORDERS}
-JOIN report_rows r ON r.id = o.report_id AND r.deleted_at IS NULL
+JOIN report_rows r ON r.id = ${ORDER_IDS.report} AND r.deleted_at IS NULL
 WHERE o.deleted_at IS NULL AND ${d.instant("o.updated_at")} > ${d.instant("r.finalized_at")}`,
   ),
   typedView(
@@ -425,7 +435,7 @@ WHERE o.deleted_at IS NULL AND ${d.instant("o.updated_at")} > ${d.instant("r.fin
       ...AN_OPERATORS_ORDER,
       column("transfer_reason", "text", "o.transfer_reason"),
       column("total", "money", "o.total"),
-      ...instant("closed_at", "ot.closed_at"),
+      ...instant("closed_at", "o.closed_at"),
       column("is_canceled", "boolean", "o.is_canceled"),
     ],
     () => `${ORDERS}

@@ -90,6 +90,13 @@ const COLUMN_REF = /^\w+\.\w+$/;
 const namesItsType = (c: ViewColumnValue) =>
   COLUMN_REF.test(c.value) && c.type !== "boolean" && c.type !== "json";
 
+/** What picks no row of `view_column_types` in a typed row, whatever the table holds, by two
+ * rowids at once. Not `WHERE 0`: the planner then counts the branch as a scan of a table of
+ * unknown size (a million rows), and a view joined to another relation (`v_orders` to
+ * `order_items`) is read last, probed for every row of the other, rather than first. A lookup by
+ * rowid counts as one row. */
+const NO_ROW = "WHERE t.rowid = 0 AND t.rowid = 1";
+
 /** SQLite: a view whose columns all name their type is a plain SELECT (as fast as ever). Other
  * views are framed by typed rows, and their values cast to their kind: all but days and
  * date-times (which name typed twins) and text columns (a cast would hide the indexes a query on
@@ -112,7 +119,7 @@ export function sqliteTypedView(
   const typedRow = (named: boolean) =>
     `SELECT ${columns
       .map((c) => `t.${typedColumn(c.type)}${named ? ` AS ${c.name}` : ""}`)
-      .join(", ")}\nFROM ${VIEW_COLUMN_TYPES} t WHERE 0`;
+      .join(", ")}\nFROM ${VIEW_COLUMN_TYPES} t ${NO_ROW}`;
   return `${start}${typedRow(true)}
 UNION ALL
 SELECT ${values.join(",\n  ")}
