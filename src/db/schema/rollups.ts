@@ -5,7 +5,7 @@
  * and of a line (not cancelled) is the views' rule (db/sqlite/rollups.ts recomputes a day).
  */
 import { integer, numeric, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { clockColumns, dayIndex, locationId } from "./columns.js";
+import { clockColumns, locationId } from "./columns.js";
 
 const businessDate = () => text("business_date").notNull();
 /** Whole counts come out as integers, fractional ones as they are. */
@@ -30,10 +30,7 @@ export const dailySales = sqliteTable(
     cancelled_total: amount("cancelled_total"),
     training_orders: integer("training_orders").notNull(),
   },
-  (t) => [
-    primaryKey({ columns: [t.location_id, t.business_date] }),
-    dayIndex("daily_sales", t.business_date_typed),
-  ],
+  (t) => [primaryKey({ columns: [t.location_id, t.business_date] })],
 );
 
 export const dailyProductSales = sqliteTable(
@@ -52,10 +49,7 @@ export const dailyProductSales = sqliteTable(
     net_sales: amount("net_sales"),
     orders: integer("orders").notNull(),
   },
-  (t) => [
-    primaryKey({ columns: [t.location_id, t.business_date, t.product_id] }),
-    dayIndex("daily_product_sales", t.business_date_typed),
-  ],
+  (t) => [primaryKey({ columns: [t.location_id, t.business_date, t.product_id] })],
 );
 
 export const dailyPaymentSales = sqliteTable(
@@ -68,10 +62,7 @@ export const dailyPaymentSales = sqliteTable(
     payments: integer("payments").notNull(),
     amount: amount("amount"),
   },
-  (t) => [
-    primaryKey({ columns: [t.location_id, t.business_date, t.payment_name] }),
-    dayIndex("daily_payment_sales", t.business_date_typed),
-  ],
+  (t) => [primaryKey({ columns: [t.location_id, t.business_date, t.payment_name] })],
 );
 
 export const dailyTaxSales = sqliteTable(
@@ -86,10 +77,7 @@ export const dailyTaxSales = sqliteTable(
     tax_amount: amount("tax_amount"),
     taxable_amount: amount("taxable_amount"),
   },
-  (t) => [
-    primaryKey({ columns: [t.location_id, t.business_date, t.tax_rate_bp] }),
-    dayIndex("daily_tax_sales", t.business_date_typed),
-  ],
+  (t) => [primaryKey({ columns: [t.location_id, t.business_date, t.tax_rate_bp] })],
 );
 
 export const hourlySales = sqliteTable(
@@ -102,10 +90,7 @@ export const hourlySales = sqliteTable(
     orders: integer("orders").notNull(),
     total_sales: amount("total_sales"),
   },
-  (t) => [
-    primaryKey({ columns: [t.location_id, t.business_date, t.hour] }),
-    dayIndex("hourly_sales", t.business_date_typed),
-  ],
+  (t) => [primaryKey({ columns: [t.location_id, t.business_date, t.hour] })],
 );
 
 export const dailyOperatorSales = sqliteTable(
@@ -124,10 +109,7 @@ export const dailyOperatorSales = sqliteTable(
     cancelled_items: integer("cancelled_items").notNull(),
     cancelled_items_total: amount("cancelled_items_total"),
   },
-  (t) => [
-    primaryKey({ columns: [t.location_id, t.business_date, t.operator_id] }),
-    dayIndex("daily_operator_sales", t.business_date_typed),
-  ],
+  (t) => [primaryKey({ columns: [t.location_id, t.business_date, t.operator_id] })],
 );
 
 /** Each report against the orders stored for it (v_report_reconciliation), refreshed whenever the
