@@ -654,7 +654,7 @@ function twinLines(table: TableFacts): string[] {
   if (table.twins.length === 0) return [];
   const list = table.twins.map((twin) => `${code(twin.name)} ${twin.type}`).join(", ");
   return [
-    `**Typed twins** (SQLite computes them on read and stores nothing of them but the index of the day; the views show them, so that a BI tool reads days as DATE and date-times as TIMESTAMP, in SQLite's own text \`YYYY-MM-DD HH:MM:SS.SSS\`: \`…_typed\` on the location's wall clock (the instant plus its \`…_offset\`), \`…_utc\` in UTC): ${list}.`,
+    `**Typed twins** (SQLite computes them on read and stores nothing of them outside an index; the views show them, so that a BI tool reads days as DATE and date-times as TIMESTAMP, in SQLite's own text \`YYYY-MM-DD HH:MM:SS.SSS\`: \`…_typed\` on the location's wall clock (the instant plus its \`…_offset\`), \`…_utc\` in UTC): ${list}.`,
     "",
   ];
 }

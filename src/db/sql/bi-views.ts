@@ -87,18 +87,27 @@ const PAYMENTS = "(SELECT COUNT(*) FROM order_payment_rows p WHERE p.order_key =
 /** A location's name beside its id: every view has it. */
 const LOCATION = "LEFT JOIN locations l ON l.id";
 
-/** The ids of the API an order `o` keeps by key (its location's, operator's and report's), as
- * ORDERS joins them. */
-const ORDER_IDS = { location: "o_location.id", operator: "o_operator.id", report: "o_report.id" };
+/** The ids of the API the views show of an order, which it keeps by key: each by its column. */
+const ORDER_ID_REFS = { location: "location_ref", operator: "operator_ref", report: "report_ref" };
+type OrderId = keyof typeof ORDER_ID_REFS;
+const idAlias = (id: OrderId) => `o_${id}`;
+
+/** Each id of an order `o` as ORDERS joins it. */
+const ORDER_IDS = Object.fromEntries(
+  Object.keys(ORDER_ID_REFS).map((id) => [id, `${idAlias(id as OrderId)}.id`]),
+) as Record<OrderId, string>;
 
 /** Orders `o` as stored (order_rows: the `orders` view hides the typed twins the views show),
  * with the ids they keep by key (ORDER_IDS) and their location `l`. The views read every column
  * of an order from this one row, so that a filter by day and one by location meet on one table's
  * indexes. Reports and order versions are read from their stored tables too. */
 const ORDERS = `FROM order_rows o
-LEFT JOIN api_ids o_location ON o_location.key = o.location_ref
-LEFT JOIN api_ids o_operator ON o_operator.key = o.operator_ref
-LEFT JOIN api_ids o_report ON o_report.key = o.report_ref
+${Object.entries(ORDER_ID_REFS)
+  .map(([id, ref]) => {
+    const alias = idAlias(id as OrderId);
+    return `LEFT JOIN api_ids ${alias} ON ${alias}.key = o.${ref}`;
+  })
+  .join("\n")}
 ${LOCATION} = ${ORDER_IDS.location}`;
 
 /** A row's location (its id `locationId`) and its business day, from the typed twin of the row
@@ -353,7 +362,9 @@ WHERE o.deleted_at IS NULL AND o.is_canceled AND NOT o.is_training
     "v_items_voided_after_close",
     // Told apart by product, since a line taken off moves the positions after it: a line of the
     // first version is voided when its rank among that version's lines of its product is beyond
-    // the number of them the order has now.
+    // the number of them the order has now. The rank counts the lines up to its position, which
+    // are unique in an order, as are its lines' catalog ids never null (order_item_rows' key and
+    // columns); it is read by the order's key, not ranked over every first version.
     [
       ...AN_OPERATORS_ORDER,
       column("first_position", "integer", (d) => firstItem(d, "i", "position", "integer")),

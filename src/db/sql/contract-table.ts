@@ -6,6 +6,7 @@
  */
 import {
   getTableConfig,
+  type SQLiteColumn,
   type ForeignKey as SQLiteForeignKey,
   type SQLiteTable,
 } from "drizzle-orm/sqlite-core";
@@ -50,14 +51,18 @@ export interface ContractTableOutline {
   foreignKeys: ContractForeignKey[];
 }
 
-/** A column of a key or an index by name; a typed twin by the column it shows, which the other
- * dialects index in its place (schema/columns.ts, dayIndex). */
+/** A column of a key or an index by name; a day's typed twin by the day, which the other
+ * dialects index in its place (schema/columns.ts, dayIndex). A date-time's twin has no such
+ * column: its wall clock is the instant and an offset there. */
 const nameOf = (table: string) => (column: unknown) => {
   if (typeof column !== "object" || column === null || !("name" in column)) {
     throw new Error(`${table}: only plain columns can be mirrored in an index`);
   }
   const name = String(column.name);
-  return "generated" in column && column.generated !== undefined ? twinSource(name) : name;
+  if (!("generated" in column) || column.generated === undefined) return name;
+  if ((column as SQLiteColumn).getSQLType() !== "DATE")
+    throw new Error(`${table}: only a day's typed twin can be mirrored in an index, not ${name}`);
+  return twinSource(name);
 };
 
 export function outlineOf(table: ContractTable): ContractTableOutline {
