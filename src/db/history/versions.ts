@@ -6,7 +6,7 @@
  * SQLite 0/1, an instant in UTC and the API's local offset, jsonb and JSON text).
  */
 import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
-import { CLOCKED_TABLES } from "../rules/time-zone-change.js";
+import { CLOCKED_TABLES, storedInteger } from "../rules/time-zone-change.js";
 import { JSON_COLUMNS, offsetColumn, type Row } from "../schema/columns.js";
 import { positionsOf, relationName, relationOf } from "../schema/relations.js";
 
@@ -191,10 +191,8 @@ export function versionOffsets(
   row: Readonly<Record<string, unknown>>,
   next?: Readonly<Record<string, unknown>>,
 ): Record<string, number | null> {
-  const offset = (of: Readonly<Record<string, unknown>> | undefined, column: string) => {
-    const value = of?.[offsetColumn(column)];
-    return value === null || value === undefined ? null : Number(value);
-  };
+  const offset = (of: Readonly<Record<string, unknown>> | undefined, column: string) =>
+    storedInteger(of?.[offsetColumn(column)]);
   const nextUpdated = offset(next, "updated_at");
   return {
     closed_at_offset: offset(row, "closed_at"),

@@ -14,6 +14,7 @@ import {
   clockedRow,
   movedClockValues,
   sentTextOf,
+  storedInteger,
   type TimeZoneChange,
 } from "../rules/time-zone-change.js";
 import { offsetColumn } from "../schema/columns.js";
@@ -107,16 +108,14 @@ async function clockedRows(
      WHERE t.location_id = $1`,
     [locationId],
   );
-  const offsetOf = (row: Record<string, unknown>, column: string) => {
-    const offset = row[offsetColumn(column)];
-    return offset === null || offset === undefined ? null : Number(offset);
-  };
   return rows.map((row) =>
     clockedRow(
       table,
       row,
       String(row.key),
-      (c) => row[`sent ${c}`] ?? sentTextOf(String(row[c]), offsetOf(row, c), previousClock),
+      (c) =>
+        row[`sent ${c}`] ??
+        sentTextOf(String(row[c]), storedInteger(row[offsetColumn(c)]), previousClock),
     ),
   );
 }

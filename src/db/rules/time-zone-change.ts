@@ -66,6 +66,11 @@ export function clockValues(
   return values;
 }
 
+/** A stored clocked value as either destination reads it back (PostgreSQL's bigint as text), or
+ * null. */
+export const storedInteger = (value: unknown): number | null =>
+  value === null || value === undefined ? null : Number(value);
+
 /** A stored row: its key, its day, its date-times as the API wrote them and what the clock gave
  * it when stored (clockValues' columns). */
 export interface ClockedRow<K> {
@@ -87,10 +92,7 @@ export function clockedRow<K>(
   for (const column of CLOCKED_TABLES[table].dateTimes)
     sent[column] = String(sentText(column) ?? row[column]);
   const stored: Record<string, number | null> = {};
-  for (const column of clockedColumns(table)) {
-    const value = row[column];
-    stored[column] = value === null || value === undefined ? null : Number(value);
-  }
+  for (const column of clockedColumns(table)) stored[column] = storedInteger(row[column]);
   return { key, business_date: String(row.business_date), sent, stored };
 }
 

@@ -65,7 +65,6 @@ function typedView(
   name: string,
   columns: readonly ViewColumn[],
   from: (d: SqlDialect) => string,
-  ctes?: (d: SqlDialect) => string,
 ): TypedView {
   return {
     name,
@@ -74,7 +73,6 @@ function typedView(
       d.typedView(
         columns.map((c) => ({ name: c.name, type: c.type, value: c.value(d) })),
         from(d),
-        ctes?.(d),
       ),
   };
 }
@@ -87,27 +85,21 @@ const PAYMENTS = "(SELECT COUNT(*) FROM order_payment_rows p WHERE p.order_key =
 /** A location's name beside its id: every view has it. */
 const LOCATION = "LEFT JOIN locations l ON l.id";
 
-/** The ids of the API the views show of an order, which it keeps by key: each by its column. */
-const ORDER_ID_REFS = { location: "location_ref", operator: "operator_ref", report: "report_ref" };
-type OrderId = keyof typeof ORDER_ID_REFS;
-const idAlias = (id: OrderId) => `o_${id}`;
+/** The ids of the API the views show of an order, which it keeps by key (`location_ref` …). */
+const ORDER_ID_NAMES = ["location", "operator", "report"] as const;
 
-/** Each id of an order `o` as ORDERS joins it. */
-const ORDER_IDS = Object.fromEntries(
-  Object.keys(ORDER_ID_REFS).map((id) => [id, `${idAlias(id as OrderId)}.id`]),
-) as Record<OrderId, string>;
+/** Each of them as ORDERS joins it (`o_location.id` …). */
+const ORDER_IDS = Object.fromEntries(ORDER_ID_NAMES.map((id) => [id, `o_${id}.id`])) as Record<
+  (typeof ORDER_ID_NAMES)[number],
+  string
+>;
 
 /** Orders `o` as stored (order_rows: the `orders` view hides the typed twins the views show),
  * with the ids they keep by key (ORDER_IDS) and their location `l`. The views read every column
  * of an order from this one row, so that a filter by day and one by location meet on one table's
  * indexes. Reports and order versions are read from their stored tables too. */
 const ORDERS = `FROM order_rows o
-${Object.entries(ORDER_ID_REFS)
-  .map(([id, ref]) => {
-    const alias = idAlias(id as OrderId);
-    return `LEFT JOIN api_ids ${alias} ON ${alias}.key = o.${ref}`;
-  })
-  .join("\n")}
+${ORDER_ID_NAMES.map((id) => `LEFT JOIN api_ids o_${id} ON o_${id}.key = o.${id}_ref`).join("\n")}
 ${LOCATION} = ${ORDER_IDS.location}`;
 
 /** A row's location (its id `locationId`) and its business day, from the typed twin of the row

@@ -72,8 +72,8 @@ export interface SqlDialect {
   /** A date-time column as the same instant in UTC, without offset. */
   utc(column: string): string;
   /** A view whose columns each declare their type (view-columns.ts): `columns` over `from` (FROM,
-   * WHERE, GROUP BY), after the common table expressions `ctes`. */
-  typedView(columns: readonly ViewColumnValue[], from: string, ctes?: string): string;
+   * WHERE, GROUP BY). */
+  typedView(columns: readonly ViewColumnValue[], from: string): string;
   /** What typed views need made before them. */
   typedViewsNeed: readonly string[];
 }

@@ -100,16 +100,10 @@ const NO_ROW = "WHERE t.rowid = 0 AND t.rowid = 1";
 /** SQLite: a view whose columns all name their type is a plain SELECT (as fast as ever). Other
  * views are framed by typed rows, and their values cast to their kind: all but days and
  * date-times (which name typed twins) and text columns (a cast would hide the indexes a query on
- * an id could use). A common table expression's or a subquery's column is an expression to
- * SQLite, whatever it names: a view with one is framed. */
-export function sqliteTypedView(
-  columns: readonly ViewColumnValue[],
-  from: string,
-  ctes?: string,
-): string {
-  const start = ctes ? `WITH ${ctes}\n` : "";
-  if (!ctes && columns.every(namesItsType)) {
-    return `${start}SELECT ${columns.map((c) => `${c.value} AS ${c.name}`).join(",\n  ")}\n${from}`;
+ * an id could use). A subquery's column is an expression to SQLite, whatever it names. */
+export function sqliteTypedView(columns: readonly ViewColumnValue[], from: string): string {
+  if (columns.every(namesItsType)) {
+    return `SELECT ${columns.map((c) => `${c.value} AS ${c.name}`).join(",\n  ")}\n${from}`;
   }
   const values = columns.map((c) => {
     const cast = COLUMN_DECLARATIONS[c.type].sqliteCast;
@@ -120,7 +114,7 @@ export function sqliteTypedView(
     `SELECT ${columns
       .map((c) => `t.${typedColumn(c.type)}${named ? ` AS ${c.name}` : ""}`)
       .join(", ")}\nFROM ${VIEW_COLUMN_TYPES} t ${NO_ROW}`;
-  return `${start}${typedRow(true)}
+  return `${typedRow(true)}
 UNION ALL
 SELECT ${values.join(",\n  ")}
 ${from}
@@ -129,13 +123,9 @@ ${typedRow(false)}`;
 }
 
 /** PostgreSQL: each value cast to its type. */
-export function postgresTypedView(
-  columns: readonly ViewColumnValue[],
-  from: string,
-  ctes?: string,
-): string {
+export function postgresTypedView(columns: readonly ViewColumnValue[], from: string): string {
   const values = columns.map(
     (c) => `(${c.value})::${COLUMN_DECLARATIONS[c.type].postgres} AS ${c.name}`,
   );
-  return `${ctes ? `WITH ${ctes}\n` : ""}SELECT ${values.join(",\n  ")}\n${from}`;
+  return `SELECT ${values.join(",\n  ")}\n${from}`;
 }

@@ -73,9 +73,10 @@ function fillVersions(
   onProgress: (progress: UpgradeProgress) => void,
   batchRows: number,
 ): void {
+  // The columns versionOffsets fills, whatever it is given.
+  const filled = Object.keys(versionOffsets({}));
   const update = sqlite.prepare<[Record<string, number | null>]>(
-    `UPDATE order_version_rows SET closed_at_offset = @closed_at_offset,
-       next_updated_at_offset = @next_updated_at_offset, ended_at_offset = @ended_at_offset
+    `UPDATE order_version_rows SET ${filled.map((c) => `${c} = @${c}`).join(", ")}
      WHERE rowid = @key`,
   );
   fillInBatches<StoredRow>(
